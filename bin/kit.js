@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+import '../out/server/src/cli/main.js';

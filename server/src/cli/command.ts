@@ -1,0 +1,10 @@
+// The shape of a `kit` subcommand.
+import type { CliIO } from './io.js';
+
+export interface Command {
+  name: string;
+  summary: string;
+  /** Full `--help` text. */
+  help: string;
+  run(argv: string[], io: CliIO): Promise<number>;
+}

@@ -1,0 +1,37 @@
+// `kit check [--ssr] [--json] <files or directories>`
+import { loadProject } from '../../core/project/load.js';
+import type { Command } from '../command.js';
+import { parseArgs, UsageError } from '../args.js';
+import { useColor } from '../io.js';
+import { checkHuman, checkJson } from '../format/check-output.js';
+import { sourceLookup } from '../sources.js';
+
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'validate .kit sources and print diagnostics',
+  help: `Usage: kit check [--ssr] [--json] <files or directories>...
+
+Validates .kit files (directories are searched recursively, skipping node_modules
+and dot folders) together with the handler modules beside them.
+
+Options:
+  --ssr    enable request-time (SSR) rendering: server {} blocks, rest routes
+  --json   print {"version": 1, "diagnostics": [...]} instead of text
+
+Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
+`,
+  async run(argv, io) {
+    const { flags, positionals } = parseArgs(argv, { ssr: 'boolean', json: 'boolean', help: 'boolean', h: 'boolean' }, 'check');
+    if (flags.help || flags.h) {
+      io.stdout.write(this.help);
+      return 0;
+    }
+    if (positionals.length === 0) throw new UsageError('kit check: no files or directories given (see kit check --help)');
+    const project = loadProject(positionals, { ssr: Boolean(flags.ssr) }, io.cwd);
+    const diags = project.workspace.allDiagnostics();
+    const source = sourceLookup(project.workspace);
+    if (flags.json) io.stdout.write(checkJson(diags, source));
+    else io.stdout.write(checkHuman(diags, source, project.kitFiles.length, useColor(io)));
+    return diags.some((d) => d.severity === 'error') ? 1 : 0;
+  },
+};

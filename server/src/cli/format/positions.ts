@@ -1,0 +1,34 @@
+// Report positions: 1-based lines and columns, columns counted in Unicode code points (the LSP
+// converts to UTF-16 itself; the AST counts UTF-16 units).
+import type { Pos, Range } from '../../../../grammar/src/ast.js';
+
+export interface ReportPos { line: number; column: number }
+export interface ReportRange { start: ReportPos; end: ReportPos }
+
+/** Text lookup for a file's source, so that columns can be converted to code points. */
+export type SourceLookup = (file: string) => string | undefined;
+
+function codePointColumn(text: string | undefined, p: Pos): number {
+  if (!text) return p.column + 1;
+  const lineStart = p.offset - p.column;
+  if (lineStart < 0) return p.column + 1;
+  let n = 0;
+  for (let i = lineStart; i < p.offset && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // The low half of a surrogate pair is part of the previous code point.
+    if (c >= 0xdc00 && c <= 0xdfff && i > lineStart) {
+      const prev = text.charCodeAt(i - 1);
+      if (prev >= 0xd800 && prev <= 0xdbff) continue;
+    }
+    n++;
+  }
+  return n + 1;
+}
+
+export function reportPos(text: string | undefined, p: Pos): ReportPos {
+  return { line: p.line + 1, column: codePointColumn(text, p) };
+}
+
+export function reportRange(text: string | undefined, r: Range): ReportRange {
+  return { start: reportPos(text, r.start), end: reportPos(text, r.end) };
+}

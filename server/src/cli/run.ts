@@ -1,0 +1,57 @@
+// The `kit` command line: a thin door onto the core. Usage and I/O errors exit 2 with one clear
+// line; anything unexpected is an internal error, reported without a stack unless KIT_DEBUG is set.
+import { readFileSync } from 'node:fs';
+import { SourceError } from '../core/project/discover.js';
+import { UsageError } from './args.js';
+import type { Command } from './command.js';
+import { COMMANDS } from './commands/index.js';
+import { processIO, type CliIO } from './io.js';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `kit ${version()} — check, report and build .kit web sources
+
+Usage: kit <command> [options] <files or directories>
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+Run "kit <command> --help" for a command's options.
+Options: --help, --version
+`;
+}
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    if (first === 'help' && rest[0]) return runCli([rest[0], '--help'], io);
+    io.stdout.write(mainHelp());
+    return first === undefined ? 2 : 0;
+  }
+  if (first === '--version' || first === '-v' || first === 'version') {
+    io.stdout.write(`kit ${version()}\n`);
+    return 0;
+  }
+  const command: Command | undefined = COMMANDS.find((c) => c.name === first);
+  if (!command) {
+    io.stderr.write(`kit: unknown command "${first}" (commands: ${COMMANDS.map((c) => c.name).join(', ')})\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof SourceError) {
+      io.stderr.write(`${e.message.startsWith('kit') ? '' : `kit ${command.name}: `}${e.message}\n`);
+      return 2;
+    }
+    const err = e as Error;
+    io.stderr.write(`kit ${command.name}: internal error: ${err?.message ?? String(e)}\n`);
+    if (io.env.KIT_DEBUG) io.stderr.write(`${err?.stack ?? ''}\n`);
+    return 70;
+  }
+}

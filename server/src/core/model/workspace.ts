@@ -1,0 +1,286 @@
+// The workspace model: every `.kit` file and handler module, their summaries and an index from
+// bucket keys (route shape, method+shape, page ID, component, layout, ...) to the files in them.
+// Updates are by file: the old entries leave their buckets, the new ones join, and only the buckets
+// touched by either are re-validated. The CLI loads everything once; the language server feeds edits.
+import type { KitFile } from '../../../../grammar/src/ast.js';
+import { parseKit } from '../../../../grammar/src/index.js';
+import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { diag } from '../diagnostics/registry.js';
+import { localDiagnostics, type CheckOptions } from '../validate/index.js';
+import { ambiguities, ambiguityBucket, duplicateRoutes, methodConflicts } from '../validate/cross/conflicts.js';
+import { duplicateComponents, duplicatePageIds } from '../validate/cross/identity.js';
+import { componentCalls, componentCycles, componentKey, layoutCycles, layoutKey, layoutRefs } from '../validate/cross/composition.js';
+import { compareRegistrations, type KitEntry, type ModuleEntry, type WorkspaceView } from '../validate/cross/view.js';
+import { scanHandlerModule } from './handler-modules.js';
+import { commentRegistrations, fileRegistrations, type Registration } from './registrations.js';
+import { summarize } from './summary.js';
+import { baseName, dirName } from './names.js';
+
+function kitKeys(e: KitEntry): string[] {
+  const keys = new Set<string>();
+  const s = e.summary;
+  for (const r of e.registrations) {
+    keys.add(`reg:${r.method} ${r.route.shapeKey}`);
+    keys.add(ambiguityBucket(r));
+    if (r.kind === 'page') keys.add(`route:${r.route.shapeKey}`);
+  }
+  if (s.kind === 'page') keys.add(`page:${s.ownerId}`);
+  if (s.kind === 'component') {
+    keys.add(`cdef:${s.packageName}.${s.ownerId}`);
+    keys.add('cgraph');
+  }
+  if (s.kind === 'layout') {
+    keys.add(`ldef:${s.packageName}.${s.ownerId}`);
+    keys.add('lgraph');
+  }
+  for (const c of s.componentCalls) {
+    const k = componentKey(s, c);
+    if (k) keys.add(`cuse:${k}`);
+  }
+  for (const l of s.layouts) {
+    const k = layoutKey(s, l);
+    if (k) keys.add(`luse:${k}`);
+  }
+  return [...keys];
+}
+
+function moduleKeys(regs: Registration[]): string[] {
+  const keys = new Set<string>();
+  for (const r of regs) {
+    keys.add(`reg:${r.method} ${r.route.shapeKey}`);
+    keys.add(ambiguityBucket(r));
+  }
+  return [...keys];
+}
+
+export class Workspace implements WorkspaceView {
+  private readonly kits = new Map<string, KitEntry>();
+  private readonly modules = new Map<string, ModuleEntry>();
+  private readonly index = new Map<string, Set<string>>();
+  /** Cross-file diagnostics per bucket key, and per file for lookup. */
+  private readonly crossByKey = new Map<string, Diagnostic[]>();
+  private readonly crossByFile = new Map<string, Map<string, Diagnostic[]>>();
+  private readonly pending = new Set<string>();
+  private sortedKitCache: KitEntry[] | undefined;
+  private allRegsCache: Registration[] | undefined;
+
+  constructor(public options: CheckOptions = { ssr: false }) {}
+
+  // ---- updates ------------------------------------------------------------------------------
+
+  /** Adds or replaces a `.kit` file. `ast` may be passed when the caller parsed incrementally. */
+  setKitFile(path: string, text: string, ast?: KitFile): void {
+    const old = this.kits.get(path);
+    const parsed = ast ?? parseKit(text, path);
+    const summary = summarize(parsed);
+    const entry: KitEntry = { path, text, ast: parsed, summary, registrations: fileRegistrations(summary), local: [], keys: [] };
+    entry.local = localDiagnostics(parsed, summary, this.options);
+    entry.keys = kitKeys(entry);
+    if (old) this.leave(path, old.keys);
+    this.kits.set(path, entry);
+    this.join(path, entry.keys);
+    this.invalidateCaches();
+  }
+
+  /** Adds or replaces a handler module (`.ts`/`.js` beside `.kit` files). */
+  setModule(path: string, text: string): void {
+    const old = this.modules.get(path);
+    const summary = scanHandlerModule(path, text);
+    const regs = commentRegistrations(path, this.packageOfDir(dirName(path)), summary.endpoints);
+    const local = [...summary.diagnostics];
+    for (const ep of summary.endpoints) {
+      if (ep.guards === undefined) {
+        local.push(diag('missing_endpoint_guard', path, ep.range, `${ep.kind} ${ep.method} ${ep.path} (${ep.functionName}) has no //kit:guard line; it is denied (403) until //kit:guard public or a protective guard is added`));
+      }
+    }
+    const entry: ModuleEntry = { path, text, summary, registrations: regs, local, keys: moduleKeys(regs) };
+    if (old) this.leave(path, old.keys);
+    this.modules.set(path, entry);
+    this.join(path, entry.keys);
+    this.invalidateCaches();
+  }
+
+  remove(path: string): void {
+    const old = this.kits.get(path) ?? this.modules.get(path);
+    if (!old) return;
+    this.leave(path, old.keys);
+    this.kits.delete(path);
+    this.modules.delete(path);
+    this.invalidateCaches();
+  }
+
+  has(path: string): boolean {
+    return this.kits.has(path) || this.modules.has(path);
+  }
+
+  private invalidateCaches(): void {
+    this.sortedKitCache = undefined;
+    this.allRegsCache = undefined;
+  }
+
+  private touch(key: string): void {
+    this.pending.add(key);
+    if (key.startsWith('cdef:')) this.pending.add('cuse:' + key.slice(5));
+    else if (key.startsWith('ldef:')) this.pending.add('luse:' + key.slice(5));
+    else if (key.startsWith('amb:') && key !== 'amb:*') this.pending.add('amb:*');
+  }
+
+  private join(path: string, keys: string[]): void {
+    for (const k of keys) {
+      let set = this.index.get(k);
+      if (!set) this.index.set(k, (set = new Set()));
+      set.add(path);
+      this.touch(k);
+    }
+  }
+
+  private leave(path: string, keys: string[]): void {
+    for (const k of keys) {
+      const set = this.index.get(k);
+      if (set) {
+        set.delete(path);
+        if (set.size === 0) this.index.delete(k);
+      }
+      this.touch(k);
+    }
+  }
+
+  /**
+   * Re-validates the buckets touched since the last flush. Returns the files whose diagnostics may
+   * have changed (bucket members, and files that held diagnostics of those buckets).
+   */
+  flush(): Set<string> {
+    const affected = new Set<string>();
+    const keys = [...this.pending];
+    this.pending.clear();
+    for (const key of keys) {
+      for (const d of this.crossByKey.get(key) ?? []) {
+        affected.add(d.file);
+        this.crossByFile.get(d.file)?.delete(key);
+      }
+      const fresh = this.index.has(key) || key === 'amb:*' ? this.evaluate(key) : [];
+      if (fresh.length) this.crossByKey.set(key, fresh);
+      else this.crossByKey.delete(key);
+      for (const d of fresh) {
+        affected.add(d.file);
+        let m = this.crossByFile.get(d.file);
+        if (!m) this.crossByFile.set(d.file, (m = new Map()));
+        let list = m.get(key);
+        if (!list) m.set(key, (list = []));
+        list.push(d);
+      }
+      for (const p of this.index.get(key) ?? []) affected.add(p);
+    }
+    return affected;
+  }
+
+  private evaluate(key: string): Diagnostic[] {
+    const family = key.slice(0, key.indexOf(':') < 0 ? key.length : key.indexOf(':'));
+    switch (family) {
+      case 'route': return duplicateRoutes(this, key);
+      case 'reg': return methodConflicts(this, key);
+      case 'amb': return ambiguities(this, key);
+      case 'page': return duplicatePageIds(this, key);
+      case 'cdef': return duplicateComponents(this, key);
+      case 'cuse': return componentCalls(this, key);
+      case 'luse': return layoutRefs(this, key);
+      case 'cgraph': return componentCycles(this);
+      case 'lgraph': return layoutCycles(this);
+      default: return [];
+    }
+  }
+
+  // ---- queries ------------------------------------------------------------------------------
+
+  diagnosticsFor(path: string): Diagnostic[] {
+    if (this.pending.size) this.flush();
+    const e = this.kits.get(path) ?? this.modules.get(path);
+    const out = e ? [...e.local] : [];
+    for (const list of this.crossByFile.get(path)?.values() ?? []) out.push(...list);
+    return out.sort(compareDiagnostics);
+  }
+
+  allDiagnostics(): Diagnostic[] {
+    if (this.pending.size) this.flush();
+    const out: Diagnostic[] = [];
+    for (const e of this.kits.values()) out.push(...e.local);
+    for (const e of this.modules.values()) out.push(...e.local);
+    for (const list of this.crossByKey.values()) out.push(...list);
+    return out.sort(compareDiagnostics);
+  }
+
+  kitPaths(): string[] {
+    return this.allKit().map((e) => e.path);
+  }
+
+  modulePaths(): string[] {
+    return [...this.modules.keys()].sort();
+  }
+
+  module(path: string): ModuleEntry | undefined {
+    return this.modules.get(path);
+  }
+
+  kit(path: string): KitEntry | undefined {
+    return this.kits.get(path);
+  }
+
+  allKit(): KitEntry[] {
+    return (this.sortedKitCache ??= [...this.kits.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
+  }
+
+  allModules(): ModuleEntry[] {
+    return [...this.modules.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  kitMembers(key: string): KitEntry[] {
+    const set = this.index.get(key);
+    if (!set) return [];
+    const out: KitEntry[] = [];
+    for (const p of set) {
+      const e = this.kits.get(p);
+      if (e) out.push(e);
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  moduleMembers(key: string): ModuleEntry[] {
+    const set = this.index.get(key);
+    if (!set) return [];
+    const out: ModuleEntry[] = [];
+    for (const p of set) {
+      const e = this.modules.get(p);
+      if (e) out.push(e);
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  registrationsIn(key: string): Registration[] {
+    const set = this.index.get(key);
+    if (!set) return [];
+    const out: Registration[] = [];
+    for (const p of set) {
+      const e = this.kits.get(p) ?? this.modules.get(p);
+      if (e) out.push(...e.registrations);
+    }
+    return out.sort(compareRegistrations);
+  }
+
+  allRegistrations(): Registration[] {
+    if (!this.allRegsCache) {
+      const out: Registration[] = [];
+      for (const e of this.kits.values()) out.push(...e.registrations);
+      for (const e of this.modules.values()) out.push(...e.registrations);
+      this.allRegsCache = out.sort(compareRegistrations);
+    }
+    return this.allRegsCache;
+  }
+
+  /** The package of a directory: the first `package` declared by a `.kit` file there, else its name. */
+  packageOfDir(dir: string): string {
+    for (const e of this.allKit()) {
+      if (e.summary.dir === dir && e.summary.packageDecl) return e.summary.packageName;
+    }
+    return baseName(dir) || 'main';
+  }
+}

@@ -1,0 +1,148 @@
+// Cross-file composition: component calls and layouts resolve to declarations, props match, and
+// neither components nor layouts nest in a cycle.
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diag } from '../../diagnostics/registry.js';
+import type { FileSummary } from '../../model/summary.js';
+import type { KitEntry, WorkspaceView } from './view.js';
+
+/** `<pkg>.<Name>` of a call, resolving `alias.Name` through the file's `use` lines. */
+export function componentKey(s: FileSummary, call: { alias?: string; localName: string }): string | undefined {
+  if (!call.alias) return `${s.packageName}.${call.localName}`;
+  const use = s.uses.get(call.alias);
+  if (!use) return undefined;
+  return `${packageOfUse(use.pkg.value)}.${call.localName}`;
+}
+
+/** `use ui "shared/ui"` names the package `ui` (the last path element). */
+export function packageOfUse(spec: string): string {
+  const parts = spec.split('/').filter(Boolean);
+  return parts[parts.length - 1] ?? spec;
+}
+
+export function layoutKey(s: FileSummary, id: string): string | undefined {
+  const dot = id.indexOf('.');
+  if (dot > 0) {
+    const use = s.uses.get(id.slice(0, dot));
+    if (use) return `${packageOfUse(use.pkg.value)}.${id.slice(dot + 1)}`;
+  }
+  return `${s.packageName}.${id}`;
+}
+
+/** Bucket `cuse:<pkg>.<Name>`: every call of that component resolves, with matching props. */
+export function componentCalls(view: WorkspaceView, key: string): Diagnostic[] {
+  const target = key.slice('cuse:'.length);
+  const def = view.kitMembers(`cdef:${target}`).find((e) => e.summary.kind === 'component');
+  const out: Diagnostic[] = [];
+  for (const e of view.kitMembers(key)) {
+    for (const call of e.summary.componentCalls) {
+      if (componentKey(e.summary, call) !== target) continue;
+      if (!def) {
+        out.push(diag('unknown_component', e.path, call.range, `${e.summary.ownerId}: unknown component <${call.name}>; no component ${call.localName} is declared in package ${target.slice(0, target.lastIndexOf('.'))}`));
+        continue;
+      }
+      const props = def.summary.props?.props ?? [];
+      const names = new Set(props.map((p) => p.name.text));
+      for (const a of call.element.attrs) {
+        if (a.name.startsWith('g:') || a.form !== 'normal') continue;
+        if (!names.has(a.name)) out.push(diag('unknown_prop', e.path, a.nameRange, `${e.summary.ownerId}: component ${call.localName} declares no prop "${a.name}"`, { related: [{ file: def.path, range: def.summary.props?.range ?? def.summary.component?.range ?? call.range, message: `props of ${call.localName} declared here` }] }));
+      }
+      for (const p of props) {
+        if (p.default || call.element.attrs.some((a) => a.name === p.name.text)) continue;
+        out.push(diag('missing_prop', e.path, call.range, `${e.summary.ownerId}: <${call.name}> needs prop "${p.name.text}" (${p.type.text})`, { related: [{ file: def.path, range: p.range, message: `prop ${p.name.text} declared here` }] }));
+      }
+    }
+  }
+  return out;
+}
+
+/** Bucket `luse:<pkg>.<id>`: every `layout` reference names a layout file. */
+export function layoutRefs(view: WorkspaceView, key: string): Diagnostic[] {
+  const target = key.slice('luse:'.length);
+  const exists = view.kitMembers(`ldef:${target}`).some((e) => e.summary.kind === 'layout');
+  if (exists) return [];
+  const out: Diagnostic[] = [];
+  for (const e of view.kitMembers(key)) {
+    for (const w of e.summary.layoutDecl?.layouts ?? []) {
+      if (layoutKey(e.summary, w.text) !== target) continue;
+      if (e.summary.kind === 'layout' && w.text === e.summary.ownerId) continue; // layout_self_reference
+      out.push(diag('unknown_layout_id', e.path, w.range, `${e.summary.ownerId}: unknown layout "${w.text}"; no ${w.text}.layout.kit exists in package ${target.slice(0, target.lastIndexOf('.'))}`));
+    }
+  }
+  return out;
+}
+
+interface GraphNode { entry: KitEntry; edges: { to: string; range: import('../../../../../grammar/src/ast.js').Range }[] }
+
+/** Reports each elementary cycle once, at the edge leaving its smallest member. */
+function cycles(nodes: Map<string, GraphNode>, report: (path: string[], node: GraphNode, edgeIndex: number) => void): void {
+  const state = new Map<string, 0 | 1 | 2>();
+  const stack: string[] = [];
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    state.set(id, 1);
+    stack.push(id);
+    const node = nodes.get(id)!;
+    node.edges.forEach((e) => {
+      if (!nodes.has(e.to)) return;
+      const st = state.get(e.to) ?? 0;
+      if (st === 1) {
+        const cyc = stack.slice(stack.indexOf(e.to));
+        const min = [...cyc].sort()[0];
+        const rotated = [...cyc.slice(cyc.indexOf(min)), ...cyc.slice(0, cyc.indexOf(min))];
+        const sig = rotated.join('>');
+        if (seen.has(sig)) return;
+        seen.add(sig);
+        const at = nodes.get(min)!;
+        const next = rotated[1] ?? min;
+        const idx = at.edges.findIndex((x) => x.to === next);
+        report([...rotated, min], at, Math.max(0, idx));
+      } else if (st === 0) visit(e.to);
+    });
+    stack.pop();
+    state.set(id, 2);
+  };
+  for (const id of [...nodes.keys()].sort()) if ((state.get(id) ?? 0) === 0) visit(id);
+}
+
+/** Bucket `cgraph`: component composition cycles across all component files. */
+export function componentCycles(view: WorkspaceView): Diagnostic[] {
+  const nodes = new Map<string, GraphNode>();
+  for (const e of view.allKit()) {
+    if (e.summary.kind !== 'component') continue;
+    const id = `${e.summary.packageName}.${e.summary.ownerId}`;
+    if (nodes.has(id)) continue;
+    const edges = e.summary.componentCalls.map((c) => ({ to: componentKey(e.summary, c) ?? '', range: c.range })).filter((x) => x.to);
+    nodes.set(id, { entry: e, edges });
+  }
+  const out: Diagnostic[] = [];
+  cycles(nodes, (path, node, i) => {
+    out.push(diag('component_composition_cycle', node.entry.path, node.edges[i]?.range ?? node.entry.summary.component?.range ?? node.entry.ast.declarations[0].range, `component composition cycle: ${path.join(' -> ')}`));
+  });
+  return out;
+}
+
+/** Bucket `lgraph`: layouts nesting in a cycle (and a layout naming itself). */
+export function layoutCycles(view: WorkspaceView): Diagnostic[] {
+  const nodes = new Map<string, GraphNode>();
+  const out: Diagnostic[] = [];
+  for (const e of view.allKit()) {
+    if (e.summary.kind !== 'layout') continue;
+    const id = `${e.summary.packageName}.${e.summary.ownerId}`;
+    if (nodes.has(id)) continue;
+    const edges: GraphNode['edges'] = [];
+    for (const w of e.summary.layoutDecl?.layouts ?? []) {
+      const to = layoutKey(e.summary, w.text);
+      if (!to) continue;
+      if (to === id) {
+        out.push(diag('layout_self_reference', e.path, w.range, `layout ${e.summary.ownerId} names itself as its parent layout`));
+        continue;
+      }
+      edges.push({ to, range: w.range });
+    }
+    nodes.set(id, { entry: e, edges });
+  }
+  cycles(nodes, (path, node, i) => {
+    out.push(diag('cyclic_layout_reference', node.entry.path, node.edges[i]?.range ?? node.entry.ast.declarations[0].range, `cyclic layout reference: ${path.join(' -> ')}`));
+  });
+  return out;
+}

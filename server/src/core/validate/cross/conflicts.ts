@@ -1,0 +1,92 @@
+// Cross-file route rules (reference-notes 2.2, 2.4): duplicate page routes, method/path conflicts
+// and ambiguous dynamic routes. Each works on one index bucket so an edit re-runs only the buckets
+// its old and new registrations touch.
+import { routesOverlap } from '../../../../../shared/route/index.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diag } from '../../diagnostics/registry.js';
+import type { Registration } from '../../model/registrations.js';
+import { compareRegistrations, type WorkspaceView } from './view.js';
+
+function prefix(r: Registration): string {
+  return r.pageId && r.source === 'kit' ? `${r.pageId}: ` : '';
+}
+
+/** Bucket `route:<shape>`: two PAGE routes with the same normalised pattern. */
+export function duplicateRoutes(view: WorkspaceView, key: string): Diagnostic[] {
+  const pages = view.registrationsIn(key).filter((r) => r.kind === 'page' && `route:${r.route.shapeKey}` === key);
+  const out: Diagnostic[] = [];
+  const first = pages[0];
+  for (const r of pages.slice(1)) {
+    out.push(diag('duplicate_route', r.file, r.range, `${prefix(r)}duplicate page route "${r.route.pattern}"; first declared by page ${first.pageId} and duplicated by page ${r.pageId} (${first.file} and ${r.file})`, {
+      related: [{ file: first.file, range: first.range, message: `route "${first.route.pattern}" first declared here` }],
+    }));
+  }
+  return out;
+}
+
+function exempt(a: Registration, b: Registration): boolean {
+  if (a.kind === 'page' && b.kind === 'page') return true; // duplicate_route reports it
+  // A page and its own query contract may share the GET route: the one sanctioned negotiation.
+  if ((a.kind === 'page' && b.kind === 'query') || (a.kind === 'query' && b.kind === 'page')) return a.pageId === b.pageId && a.file === b.file;
+  if (a.contract !== undefined && a.kind === b.kind && a.contract === b.contract) return true;
+  return false;
+}
+
+/** Bucket `reg:<METHOD> <shape>`: the same method and path claimed twice. */
+export function methodConflicts(view: WorkspaceView, key: string): Diagnostic[] {
+  const regs = view.registrationsIn(key).filter((r) => `reg:${r.method} ${r.route.shapeKey}` === key);
+  const out: Diagnostic[] = [];
+  for (let i = 1; i < regs.length; i++) {
+    const r = regs[i];
+    const prev = regs.slice(0, i).find((p) => !exempt(p, r));
+    if (!prev) continue;
+    out.push(diag('route_method_conflict', r.file, r.range, `${prefix(r)}${r.method} ${r.route.pattern} for ${r.owner} conflicts with ${prev.owner}`, {
+      related: [{ file: prev.file, range: prev.range, message: `${prev.owner} first declared here` }],
+    }));
+  }
+  return out;
+}
+
+/** The bucket of a registration for the ambiguity rule: its first segment, `*` when dynamic. */
+export function ambiguityBucket(r: Registration): string {
+  const first = r.route.segments[0];
+  if (!first) return 'amb:/';
+  return first.kind === 'static' ? `amb:${first.value}` : 'amb:*';
+}
+
+function comparable(a: Registration, b: Registration): boolean {
+  if (a.route.shapeKey === b.route.shapeKey) return false;
+  if (a.kind === 'page' && b.kind === 'page') return (a.route.isDynamic && b.route.isDynamic) || a.route.hasRest || b.route.hasRest;
+  return a.method === b.method && (a.route.isDynamic || b.route.isDynamic);
+}
+
+function ambiguous(cur: Registration, prev: Registration): Diagnostic {
+  return diag('ambiguous_dynamic_route', cur.file, cur.range, `${prefix(cur)}ambiguous dynamic route "${cur.route.pattern}" overlaps "${prev.route.pattern}"; ${cur.owner} could match the same request path as ${prev.owner} (${prev.file} and ${cur.file})`, {
+    related: [{ file: prev.file, range: prev.range, message: `${prev.owner} declares "${prev.route.pattern}" here` }],
+  });
+}
+
+/**
+ * Bucket `amb:<first segment>`: pairs inside the bucket. Bucket `amb:*` (first segment dynamic):
+ * pairs inside it and with every other registration, since a leading param overlaps any bucket.
+ */
+export function ambiguities(view: WorkspaceView, key: string): Diagnostic[] {
+  const inBucket = view.registrationsIn(key).filter((r) => ambiguityBucket(r) === key);
+  const others = key === 'amb:*' ? view.allRegistrations().filter((r) => ambiguityBucket(r) !== 'amb:*') : [];
+  const out: Diagnostic[] = [];
+  for (let i = 0; i < inBucket.length; i++) {
+    const cur = inBucket[i];
+    for (let j = 0; j < i; j++) {
+      const prev = inBucket[j];
+      if (comparable(cur, prev) && routesOverlap(cur.route, prev.route)) out.push(ambiguous(cur, prev));
+    }
+  }
+  for (const star of key === 'amb:*' ? inBucket : []) {
+    for (const other of others) {
+      if (!comparable(star, other) || !routesOverlap(star.route, other.route)) continue;
+      const [prev, cur] = compareRegistrations(star, other) < 0 ? [star, other] : [other, star];
+      out.push(ambiguous(cur, prev));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,142 @@
+// Route rules of one file: pattern validity of the page route and of every endpoint path, rest
+// params only where request-time rendering allows them, `paths {}` records and `param()` references.
+import type { MarkupNode, StringLit, Expr, TextOrInterpolation } from '../../../../grammar/src/ast.js';
+import { parseRoutePattern, concretePath, type ParsedRoute } from '../../../../shared/route/index.js';
+import { diag } from '../diagnostics/registry.js';
+import { stringSpanRange } from '../model/ranges.js';
+import type { RuleContext } from './context.js';
+
+function reportPatternIssues(ctx: RuleContext, parsed: ParsedRoute, lit: StringLit, label: string): void {
+  const id = ctx.summary.ownerId;
+  for (const issue of parsed.issues) {
+    const range = stringSpanRange(ctx.file, lit, issue.span);
+    if (issue.code === 'duplicate_route_param') {
+      ctx.report(diag('duplicate_route_param', ctx.file.path, range, `${id}: ${issue.message}`));
+    } else {
+      ctx.report(diag('malformed_route', ctx.file.path, range, `${id} declares invalid ${label}: ${issue.message}`));
+    }
+  }
+}
+
+export function routesRule(ctx: RuleContext): void {
+  const { file, summary: s } = ctx;
+  if (file.kind !== 'page') return;
+  const id = s.ownerId;
+  const page = s.route?.parsed;
+  if (s.route && page) {
+    reportPatternIssues(ctx, page, s.route.decl.path, 'page route');
+    if (page.valid && page.hasRest && s.render !== 'ssr') {
+      const rest = page.segments.find((x) => x.kind === 'rest');
+      ctx.report(diag('malformed_route', file.path, stringSpanRange(file, s.route.decl.path, rest?.span), `${id} declares invalid page route: render mode is ${s.render}; rest parameters ${rest ? `{${rest.name}...}` : ''} require SSR rendering (add server {})`));
+    }
+    if (page.valid && page.isDynamic && !page.hasRest && s.render !== 'ssr' && !s.paths) {
+      const first = page.segments.find((x) => x.kind === 'param');
+      const names = page.params.map((p) => p.name).join(', ');
+      ctx.report(diag('spa_dynamic_route_missing_paths', file.path, stringSpanRange(file, s.route.decl.path, first?.span), `${id} has dynamic route params: {${names}}, but render mode is ${s.render} and no paths block exists. Fix: add paths { => { ${page.params.map((p) => `${p.name}: "..."`).join(', ')} } } or render it at request time with server {}`));
+    }
+  }
+  for (const a of s.actions) endpointPath(ctx, page, a.path, `action ${a.symbol.text} endpoint path`, a.range);
+  for (const a of s.apis) endpointPath(ctx, page, a.path, `api ${a.symbol.text} endpoint path`, a.range);
+  for (const f of s.fragments) {
+    const r = parseRoutePattern(f.path.value);
+    reportPatternIssues(ctx, r, f.path, `fragment ${f.name.text} endpoint path`);
+    if (f.path.value === '') void 0;
+  }
+  if (s.paths && page && page.valid) pathsRecords(ctx, page);
+  // param("x") must name a param of the route the markup belongs to.
+  if (s.view && page && page.valid) paramRefs(ctx, s.view.body, page, 'route');
+  for (const f of s.fragments) {
+    const r = parseRoutePattern(f.path.value);
+    if (r.valid) paramRefs(ctx, f.body, r, `fragment ${f.name.text} route`);
+  }
+  void id;
+}
+
+function endpointPath(ctx: RuleContext, page: ParsedRoute | undefined, path: StringLit | undefined, label: string, declRange: import('../../../../grammar/src/ast.js').Range): void {
+  const id = ctx.summary.ownerId;
+  if (path && path.value !== '') {
+    const r = parseRoutePattern(path.value);
+    reportPatternIssues(ctx, r, path, label);
+    if (r.valid && r.hasRest) {
+      const rest = r.segments.find((x) => x.kind === 'rest');
+      ctx.report(diag('malformed_route', ctx.file.path, stringSpanRange(ctx.file, path, rest?.span), `${id} declares invalid ${label}: rest parameters are only supported on page routes and fragments`));
+    }
+    return;
+  }
+  if (page && page.valid && page.hasRest) {
+    ctx.report(diag('malformed_route', ctx.file.path, declRange, `${id} declares invalid ${label}: it inherits page route "${page.pattern}", whose rest parameter is only supported on page routes; declare a concrete path`));
+  }
+}
+
+function pathsRecords(ctx: RuleContext, page: ParsedRoute): void {
+  const { file, summary: s } = ctx;
+  const paths = s.paths!;
+  if (!page.isDynamic) {
+    ctx.report(diag('paths_without_params', file.path, paths.keyword, `${s.ownerId}: route "${page.pattern}" has no parameters; paths {} has no effect`));
+    return;
+  }
+  const declared = new Set(page.params.map((p) => p.name));
+  for (const rec of paths.records) {
+    const values: Record<string, string> = {};
+    let literal = true;
+    for (const f of rec.fields) {
+      if (!declared.has(f.name.text)) {
+        ctx.report(diag('paths_unknown_param', file.path, f.name.range, `${s.ownerId}: paths record names "${f.name.text}", which route "${page.pattern}" does not declare`));
+        continue;
+      }
+      if ('kind' in f.value) {
+        literal = false;
+        ctx.report(diag('paths_record_not_literal', file.path, f.value.range, `${s.ownerId}: paths value for "${f.name.text}" must be a string literal`));
+        continue;
+      }
+      values[f.name.text] = f.value.value;
+    }
+    const missing = page.params.filter((p) => !(p.name in values) && !rec.fields.some((f) => f.name.text === p.name));
+    if (missing.length) {
+      ctx.report(diag('paths_missing_param', file.path, rec.range, `${s.ownerId}: paths record has no value for ${missing.map((m) => `"${m.name}"`).join(', ')}`));
+      continue;
+    }
+    if (literal && concretePath(page, values) === undefined) {
+      ctx.report(diag('paths_invalid_value', file.path, rec.range, `${s.ownerId}: paths record values must be non-empty and must not be "." or ".." or contain "/"`));
+    }
+  }
+}
+
+function exprParams(e: Expr, out: Expr[]): void {
+  switch (e.type) {
+    case 'param': out.push(e); break;
+    case 'not': exprParams(e.expr, out); break;
+    case 'binary': exprParams(e.left, out); exprParams(e.right, out); break;
+    case 'for': exprParams(e.collection, out); break;
+    default: break;
+  }
+}
+
+function partsParams(parts: TextOrInterpolation[], out: Expr[]): void {
+  for (const p of parts) if (p.type === 'interp') exprParams(p.expr, out);
+}
+
+function paramRefs(ctx: RuleContext, body: MarkupNode[], route: ParsedRoute, label: string): void {
+  const declared = new Set(route.params.map((p) => p.name));
+  const found: Expr[] = [];
+  const visit = (nodes: MarkupNode[]) => {
+    for (const n of nodes) {
+      if (n.type === 'interp') exprParams(n.expr, found);
+      else if (n.type === 'element') {
+        for (const a of n.attrs) {
+          if (!a.value) continue;
+          if (a.value.type === 'expr') exprParams(a.value.expr, found);
+          else partsParams(a.value.parts, found);
+        }
+        visit(n.children);
+      }
+    }
+  };
+  visit(body);
+  for (const e of found) {
+    if (e.type !== 'param') continue;
+    if (!declared.has(e.name.value)) {
+      ctx.report(diag('unknown_route_param', ctx.file.path, e.name.range, `${ctx.summary.ownerId}: param("${e.name.value}") names no parameter of ${label} "${route.pattern}"`));
+    }
+  }
+}
