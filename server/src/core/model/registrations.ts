@@ -2,7 +2,8 @@
 // fragments and command/query contracts, and the `//kit:` comment endpoints of handler modules.
 // Conflict, duplicate and ambiguity rules compare registrations, never raw declarations.
 import type { Range } from '../../../../grammar/src/ast.js';
-import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
+import type { ParsedRoute } from '../../../../shared/route/index.js';
+import { parsedRoute } from './route-cache.js';
 import type { FileSummary } from './summary.js';
 import type { CommentEndpoint } from './handler-modules.js';
 
@@ -27,7 +28,7 @@ export interface Registration {
 
 /** The route an endpoint without its own path inherits. */
 function endpointRoute(s: FileSummary, path: { value: string } | undefined): ParsedRoute | undefined {
-  if (path && path.value !== '') return parseRoutePattern(path.value);
+  if (path && path.value !== '') return parsedRoute(path.value);
   return s.route?.parsed;
 }
 
@@ -51,14 +52,14 @@ export function fileRegistrations(s: FileSummary): Registration[] {
     if (r && r.valid && !r.hasRest) regs.push({ kind: 'api', source: 'kit', method: a.method.text.toUpperCase(), route: r, owner: `api ${pageId}.${a.symbol.text}`, file: s.path, range: a.range, order: order++, pageId });
   }
   for (const f of s.fragments) {
-    const r = parseRoutePattern(f.path.value);
+    const r = parsedRoute(f.path.value);
     if (r.valid) regs.push({ kind: 'fragment', source: 'kit', method: f.method.text.toUpperCase(), route: r, owner: `fragment ${pageId}.${f.name.text}`, file: s.path, range: f.range, order: order++, pageId });
   }
   for (const c of s.contractRefs) {
     if (!c.name) continue;
     const explicit = c.actionPath?.value;
     if (explicit === undefined && pageRoute.isDynamic) continue; // contract_route_invalid reports it
-    const r = explicit !== undefined ? parseRoutePattern(explicit) : pageRoute;
+    const r = explicit !== undefined ? parsedRoute(explicit) : pageRoute;
     if (!r.valid || r.isDynamic) continue;
     regs.push({ kind: c.kind, source: 'contract', method: c.kind === 'command' ? 'POST' : 'GET', route: r, owner: `${c.kind} contract ${c.name}`, file: s.path, range: c.range, order: order++, pageId, contract: c.name });
   }
@@ -69,7 +70,7 @@ export function commentRegistrations(path: string, packageName: string, endpoint
   const regs: Registration[] = [];
   let order = 0;
   for (const e of endpoints) {
-    const r = parseRoutePattern(e.path);
+    const r = parsedRoute(e.path);
     if (!r.valid || r.hasRest) continue;
     regs.push({ kind: e.kind === 'act' ? 'action' : 'api', source: 'comment', method: e.method.toUpperCase(), route: r, owner: `${e.kind} ${packageName}.${e.functionName}`, file: path, range: e.range, order: order++, pageId: `${packageName}.${e.functionName}` });
   }

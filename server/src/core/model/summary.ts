@@ -5,7 +5,8 @@ import type {
   LayoutDecl, MarkupNode, PageIdDecl, PathsBlock, PropsBlock, Range, RenderDecl, RevalidateDecl, RouteDecl,
   ServerBlock, StringLit, UseDecl, ViewBlock, Word, PackageDecl, MetaDecl,
 } from '../../../../grammar/src/ast.js';
-import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
+import type { ParsedRoute } from '../../../../shared/route/index.js';
+import { parsedRoute } from './route-cache.js';
 import { baseName, dirName, ownerIdFromPath } from './names.js';
 
 export type RenderMode = 'spa' | 'ssr' | 'hybrid';
@@ -111,7 +112,7 @@ export function summarize(file: KitFile): FileSummary {
     switch (d.kind) {
       case 'package': s.packageDecl ??= d; s.packageName = s.packageDecl.name.text; break;
       case 'page': s.pageIdDecl ??= d; break;
-      case 'route': if (!s.route) s.route = { decl: d, parsed: parseRoutePattern(d.path.value) }; break;
+      case 'route': if (!s.route) s.route = { decl: d, parsed: parsedRoute(d.path.value) }; break;
       case 'render': s.renderDecl ??= d; break;
       case 'guard': s.guardDecl ??= d; break;
       case 'layout': s.layoutDecl ??= d; break;

@@ -5,7 +5,6 @@
 import type { KitFile } from '../../../../grammar/src/ast.js';
 import { parseKit } from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { diag } from '../diagnostics/registry.js';
 import { localDiagnostics, type CheckOptions } from '../validate/index.js';
 import { ambiguities, ambiguityBucket, duplicateRoutes, methodConflicts } from '../validate/cross/conflicts.js';
 import { duplicateComponents, duplicatePageIds } from '../validate/cross/identity.js';
@@ -14,11 +13,15 @@ import { compareRegistrations, type KitEntry, type ModuleEntry, type WorkspaceVi
 import { scanHandlerModule } from './handler-modules.js';
 import { commentRegistrations, fileRegistrations, type Registration } from './registrations.js';
 import { summarize } from './summary.js';
+import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { baseName, dirName } from './names.js';
+import { Binder, type DirectoryBinding } from '../bind/binder.js';
+import type { FileBinding } from '../bind/types.js';
 
 function kitKeys(e: KitEntry): string[] {
   const keys = new Set<string>();
   const s = e.summary;
+  keys.add(`bind:${s.dir}`);
   for (const r of e.registrations) {
     keys.add(`reg:${r.method} ${r.route.shapeKey}`);
     keys.add(ambiguityBucket(r));
@@ -44,8 +47,45 @@ function kitKeys(e: KitEntry): string[] {
   return [...keys];
 }
 
-function moduleKeys(regs: Registration[]): string[] {
-  const keys = new Set<string>();
+/**
+ * Everything about a file that other files' diagnostics can depend on: its shape (names, kinds,
+ * patterns, keys) and, after a `\u0002`, the ranges other files' diagnostics may point at. Equal
+ * shapes mean no bucket needs re-validation; if only ranges moved (an edit above them), only the
+ * buckets whose diagnostics mention the file are re-validated.
+ */
+function crossFingerprint(e: KitEntry): string {
+  const s = e.summary;
+  const r = (x: { start: { offset: number }; end: { offset: number } } | undefined) => (x ? `${x.start.offset}-${x.end.offset}` : '');
+  const parts: string[] = [s.kind, s.packageName, s.ownerId, e.keys.join('\u0001')];
+  const ranges: string[] = [r(e.ast.declarations[0]?.range), r(s.pageIdDecl?.range), r(s.route?.decl.range), r(s.component?.range), r(s.props?.range), r(s.server?.keyword)];
+  for (const g of e.registrations) {
+    parts.push(`${g.kind} ${g.method} ${g.route.pattern} ${g.owner} ${g.contract ?? ''}`);
+    ranges.push(r(g.range));
+  }
+  for (const p of s.props?.props ?? []) {
+    parts.push(`prop ${p.name.text} ${p.type.text} ${p.default ? 'd' : ''}`);
+    ranges.push(r(p.range));
+  }
+  for (const c of s.componentCalls) {
+    parts.push(`call ${c.name} ${c.element.attrs.map((a) => `${a.name}:${a.form}`).join(',')}`);
+    ranges.push(`${r(c.range)} ${c.element.attrs.map((a) => r(a.nameRange)).join(',')}`);
+  }
+  for (const l of s.layoutDecl?.layouts ?? []) {
+    parts.push(`layout ${l.text}`);
+    ranges.push(r(l.range));
+  }
+  for (const [alias, u] of s.uses) parts.push(`use ${alias} ${u.pkg.value}`);
+  // Binding looks up `Load<PageID>` only for pages with `server {}`.
+  if (s.server) parts.push('server');
+  return parts.join('\n') + '\u0002' + ranges.join('\n');
+}
+
+function shapeOf(fingerprint: string | undefined): string | undefined {
+  return fingerprint?.slice(0, fingerprint.indexOf('\u0002'));
+}
+
+function moduleKeys(path: string, regs: Registration[]): string[] {
+  const keys = new Set<string>([`bind:${dirName(path)}`]);
   for (const r of regs) {
     keys.add(`reg:${r.method} ${r.route.shapeKey}`);
     keys.add(ambiguityBucket(r));
@@ -61,8 +101,13 @@ export class Workspace implements WorkspaceView {
   private readonly crossByKey = new Map<string, Diagnostic[]>();
   private readonly crossByFile = new Map<string, Map<string, Diagnostic[]>>();
   private readonly pending = new Set<string>();
+  /** Files set or removed since the last flush: their own diagnostics changed. */
+  private readonly changed = new Set<string>();
   private sortedKitCache: KitEntry[] | undefined;
   private allRegsCache: Registration[] | undefined;
+  /** Handler binding: one Program over all modules, results per directory (bucket `bind:<dir>`). */
+  private readonly binder = new Binder();
+  private readonly bindings = new Map<string, DirectoryBinding>();
 
   constructor(public options: CheckOptions = { ssr: false }) {}
 
@@ -76,6 +121,17 @@ export class Workspace implements WorkspaceView {
     const entry: KitEntry = { path, text, ast: parsed, summary, registrations: fileRegistrations(summary), local: [], keys: [] };
     entry.local = localDiagnostics(parsed, summary, this.options);
     entry.keys = kitKeys(entry);
+    entry.fingerprint = crossFingerprint(entry);
+    this.changed.add(path);
+    if (old && shapeOf(old.fingerprint) === shapeOf(entry.fingerprint)) {
+      // The summary firewall: an edit that leaves everything other files can see unchanged (an
+      // edit inside a view, say) re-validates this file alone and touches no bucket; when it only
+      // moved ranges, the buckets whose diagnostics point into the file are re-validated.
+      if (old.fingerprint !== entry.fingerprint) for (const k of this.keysMentioning(path)) this.pending.add(k);
+      this.kits.set(path, entry);
+      this.invalidateCaches();
+      return;
+    }
     if (old) this.leave(path, old.keys);
     this.kits.set(path, entry);
     this.join(path, entry.keys);
@@ -86,24 +142,25 @@ export class Workspace implements WorkspaceView {
   setModule(path: string, text: string): void {
     const old = this.modules.get(path);
     const summary = scanHandlerModule(path, text);
-    const regs = commentRegistrations(path, this.packageOfDir(dirName(path)), summary.endpoints);
-    const local = [...summary.diagnostics];
-    for (const ep of summary.endpoints) {
-      if (ep.guards === undefined) {
-        local.push(diag('missing_endpoint_guard', path, ep.range, `${ep.kind} ${ep.method} ${ep.path} (${ep.functionName}) has no //kit:guard line; it is denied (403) until //kit:guard public or a protective guard is added`));
-      }
-    }
-    const entry: ModuleEntry = { path, text, summary, registrations: regs, local, keys: moduleKeys(regs) };
+    const pkg = this.packageOfDir(dirName(path));
+    const regs = commentRegistrations(path, pkg, summary.endpoints);
+    const local = [...summary.diagnostics, ...commentEndpointDiagnostics(path, text, pkg, summary.endpoints)];
+    const entry: ModuleEntry = { path, text, summary, registrations: regs, local, keys: moduleKeys(path, regs) };
+    this.changed.add(path);
+    this.binder.setModule(path, text);
     if (old) this.leave(path, old.keys);
     this.modules.set(path, entry);
     this.join(path, entry.keys);
-    this.invalidateCaches();
+    // Modules leave the sorted `.kit` list alone: re-sorting it per module made loading N modules O(N·K log K).
+    this.allRegsCache = undefined;
   }
 
   remove(path: string): void {
     const old = this.kits.get(path) ?? this.modules.get(path);
     if (!old) return;
+    this.changed.add(path);
     this.leave(path, old.keys);
+    if (this.modules.has(path)) this.binder.removeModule(path);
     this.kits.delete(path);
     this.modules.delete(path);
     this.invalidateCaches();
@@ -118,11 +175,20 @@ export class Workspace implements WorkspaceView {
     this.allRegsCache = undefined;
   }
 
+  /** Buckets holding a diagnostic in `path` or with a related location there. */
+  private keysMentioning(path: string): string[] {
+    const keys = new Set(this.crossByFile.get(path)?.keys() ?? []);
+    for (const [key, list] of this.crossByKey) {
+      if (!keys.has(key) && list.some((d) => d.related?.some((r) => r.file === path))) keys.add(key);
+    }
+    return [...keys];
+  }
+
   private touch(key: string): void {
     this.pending.add(key);
     if (key.startsWith('cdef:')) this.pending.add('cuse:' + key.slice(5));
     else if (key.startsWith('ldef:')) this.pending.add('luse:' + key.slice(5));
-    else if (key.startsWith('amb:') && key !== 'amb:*') this.pending.add('amb:*');
+    else if (key.startsWith('amb:') && key !== 'amb:*' && this.index.has('amb:*')) this.pending.add('amb:*');
   }
 
   private join(path: string, keys: string[]): void {
@@ -147,10 +213,12 @@ export class Workspace implements WorkspaceView {
 
   /**
    * Re-validates the buckets touched since the last flush. Returns the files whose diagnostics may
-   * have changed (bucket members, and files that held diagnostics of those buckets).
+   * have changed: the files set or removed since then, and the files that held or now hold
+   * diagnostics of those buckets (a bucket member with neither keeps its diagnostics).
    */
   flush(): Set<string> {
-    const affected = new Set<string>();
+    const affected = new Set<string>(this.changed);
+    this.changed.clear();
     const keys = [...this.pending];
     this.pending.clear();
     for (const key of keys) {
@@ -158,7 +226,7 @@ export class Workspace implements WorkspaceView {
         affected.add(d.file);
         this.crossByFile.get(d.file)?.delete(key);
       }
-      const fresh = this.index.has(key) || key === 'amb:*' ? this.evaluate(key) : [];
+      const fresh = this.index.has(key) ? this.evaluate(key) : [];
       if (fresh.length) this.crossByKey.set(key, fresh);
       else this.crossByKey.delete(key);
       for (const d of fresh) {
@@ -169,7 +237,6 @@ export class Workspace implements WorkspaceView {
         if (!list) m.set(key, (list = []));
         list.push(d);
       }
-      for (const p of this.index.get(key) ?? []) affected.add(p);
     }
     return affected;
   }
@@ -186,8 +253,40 @@ export class Workspace implements WorkspaceView {
       case 'luse': return layoutRefs(this, key);
       case 'cgraph': return componentCycles(this);
       case 'lgraph': return layoutCycles(this);
+      case 'bind': return this.bindDirectory(key.slice('bind:'.length));
       default: return [];
     }
+  }
+
+  private bindDirectory(dir: string): Diagnostic[] {
+    const key = `bind:${dir}`;
+    const result = this.binder.bindDirectory(
+      {
+        dir,
+        kits: this.kitMembers(key),
+        modules: this.moduleMembers(key),
+        packageModules: (name) => {
+          const dirs = [...new Set(this.allKit().filter((e) => e.summary.packageName === name).map((e) => e.summary.dir))];
+          return { dirs, modules: dirs.flatMap((d) => this.moduleMembers(`bind:${d}`)) };
+        },
+      },
+      { strictBindings: this.options.strictBindings },
+    );
+    this.bindings.set(dir, result);
+    return result.diagnostics;
+  }
+
+  /** Handler bindings declared by a `.kit` file or (comment endpoints) a handler module. */
+  bindingFor(path: string): FileBinding | undefined {
+    if (this.pending.size) this.flush();
+    const dir = dirName(path);
+    if (!this.index.has(`bind:${dir}`)) return undefined;
+    return this.bindings.get(dir)?.files.find((f) => f.file === path);
+  }
+
+  /** Time spent in the TypeScript compiler API and Programs built, for benchmarks and diagnostics. */
+  bindingStats(): { compilerMs: number; programs: number; parsed: number } {
+    return { ...this.binder.program.stats };
   }
 
   // ---- queries ------------------------------------------------------------------------------

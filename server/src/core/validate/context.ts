@@ -6,6 +6,8 @@ import type { FileSummary } from '../model/summary.js';
 export interface CheckOptions {
   /** `--ssr`: request-time rendering is enabled. */
   ssr: boolean;
+  /** `kit build --strict-bindings`: a missing or unusable handler is an error (`backend_binding_required`). */
+  strictBindings?: boolean;
 }
 
 export interface RuleContext {

@@ -1,7 +1,8 @@
 // Route rules of one file: pattern validity of the page route and of every endpoint path, rest
 // params only where request-time rendering allows them, `paths {}` records and `param()` references.
 import type { MarkupNode, StringLit, Expr, TextOrInterpolation } from '../../../../grammar/src/ast.js';
-import { parseRoutePattern, concretePath, type ParsedRoute } from '../../../../shared/route/index.js';
+import { concretePath, type ParsedRoute } from '../../../../shared/route/index.js';
+import { parsedRoute } from '../model/route-cache.js';
 import { diag } from '../diagnostics/registry.js';
 import { stringSpanRange } from '../model/ranges.js';
 import type { RuleContext } from './context.js';
@@ -38,7 +39,7 @@ export function routesRule(ctx: RuleContext): void {
   for (const a of s.actions) endpointPath(ctx, page, a.path, `action ${a.symbol.text} endpoint path`, a.range);
   for (const a of s.apis) endpointPath(ctx, page, a.path, `api ${a.symbol.text} endpoint path`, a.range);
   for (const f of s.fragments) {
-    const r = parseRoutePattern(f.path.value);
+    const r = parsedRoute(f.path.value);
     reportPatternIssues(ctx, r, f.path, `fragment ${f.name.text} endpoint path`);
     if (f.path.value === '') void 0;
   }
@@ -46,7 +47,7 @@ export function routesRule(ctx: RuleContext): void {
   // param("x") must name a param of the route the markup belongs to.
   if (s.view && page && page.valid) paramRefs(ctx, s.view.body, page, 'route');
   for (const f of s.fragments) {
-    const r = parseRoutePattern(f.path.value);
+    const r = parsedRoute(f.path.value);
     if (r.valid) paramRefs(ctx, f.body, r, `fragment ${f.name.text} route`);
   }
   void id;
@@ -55,7 +56,7 @@ export function routesRule(ctx: RuleContext): void {
 function endpointPath(ctx: RuleContext, page: ParsedRoute | undefined, path: StringLit | undefined, label: string, declRange: import('../../../../grammar/src/ast.js').Range): void {
   const id = ctx.summary.ownerId;
   if (path && path.value !== '') {
-    const r = parseRoutePattern(path.value);
+    const r = parsedRoute(path.value);
     reportPatternIssues(ctx, r, path, label);
     if (r.valid && r.hasRest) {
       const rest = r.segments.find((x) => x.kind === 'rest');

@@ -5,14 +5,14 @@ import { diag } from '../diagnostics/registry.js';
 import { PAGE_ID_PATTERN } from '../model/names.js';
 import type { RuleContext } from './context.js';
 
-const ALLOWED: Record<FileKind, ReadonlySet<DeclarationKind>> = {
+export const ALLOWED_DECLARATIONS: Record<FileKind, ReadonlySet<DeclarationKind>> = {
   page: new Set<DeclarationKind>(['package', 'page', 'route', 'render', 'guard', 'layout', 'cache', 'revalidate', 'meta', 'css', 'js', 'asset', 'wasm', 'error', 'use', 'paths', 'server', 'act', 'api', 'fragment', 'view', 'style']),
   component: new Set<DeclarationKind>(['package', 'component', 'props', 'css', 'js', 'asset', 'wasm', 'use', 'view', 'style']),
   layout: new Set<DeclarationKind>(['package', 'layout', 'error', 'meta', 'css', 'js', 'asset', 'view', 'style']),
 };
 
 /** Declarations that may appear at most once per file (meta is unique per name). */
-const UNIQUE = new Set<DeclarationKind>(['package', 'page', 'route', 'render', 'guard', 'layout', 'cache', 'revalidate', 'paths', 'server', 'view', 'component', 'props', 'error', 'style']);
+export const UNIQUE_DECLARATIONS = new Set<DeclarationKind>(['package', 'page', 'route', 'render', 'guard', 'layout', 'cache', 'revalidate', 'paths', 'server', 'view', 'component', 'props', 'error', 'style']);
 
 function declLabel(d: Declaration): string {
   if (d.kind === 'meta') return d.name;
@@ -25,12 +25,12 @@ export function structureRule(ctx: RuleContext): void {
   const { file, summary: s, options } = ctx;
   const seen = new Map<string, Declaration>();
   for (const d of file.declarations) {
-    if (!ALLOWED[file.kind].has(d.kind)) {
+    if (!ALLOWED_DECLARATIONS[file.kind].has(d.kind)) {
       ctx.report(diag('unsupported_declaration', file.path, d.keyword, `${declLabel(d)} is not supported in a ${file.kind} file`));
       continue;
     }
     const key = d.kind === 'meta' ? `meta:${d.name}` : d.kind;
-    if (UNIQUE.has(d.kind) || d.kind === 'meta') {
+    if (UNIQUE_DECLARATIONS.has(d.kind) || d.kind === 'meta') {
       const first = seen.get(key);
       if (first) {
         ctx.report(diag('duplicate_declaration', file.path, d.keyword, `${declLabel(d)} is declared more than once`, {

@@ -7,8 +7,8 @@ import { attrText, walkElements } from '../model/summary.js';
 import { decodeEntities, isUnsafeUrl, URL_ATTRIBUTES } from '../model/url-safety.js';
 import type { RuleContext } from './context.js';
 
-const DIRECTIVES = new Set(['g:post', 'g:target', 'g:swap', 'g:command', 'g:query', 'g:if', 'g:for', 'g:key', 'g:lane', 'g:slot']);
-const MESSAGE_DIRECTIVES = /^g:message:(required|minlength|maxlength|pattern)$/;
+export const DIRECTIVES = new Set(['g:post', 'g:target', 'g:swap', 'g:command', 'g:query', 'g:if', 'g:for', 'g:key', 'g:lane', 'g:slot']);
+export const MESSAGE_DIRECTIVES = /^g:message:(required|minlength|maxlength|pattern)$/;
 
 function staticText(a: Attribute): string | undefined {
   if (!a.value) return '';
@@ -142,6 +142,10 @@ function contractPath(ctx: RuleContext, el: Element, attr: Attribute): void {
   if (action) {
     const issues = validateContractPath(action.value);
     if (issues.length) ctx.report(diag('contract_route_invalid', file.path, action.range, `${s.ownerId}: endpoint path "${action.value}" for ${attr.name} must be a local absolute path: ${issues[0].message}`));
+  } else if (el.attrs.some((a) => a.name === 'action' && a.value)) {
+    // `action="/p/{id}"` interpolates: the contract would have no single route to register.
+    const dynamic = el.attrs.find((a) => a.name === 'action' && a.value)!;
+    ctx.report(diag('contract_route_invalid', file.path, dynamic.value!.range, `${s.ownerId}: endpoint path for ${attr.name} must be a concrete path; the action attribute may not contain {...} values`));
   } else if (s.route?.parsed.valid && s.route.parsed.isDynamic) {
     ctx.report(diag('contract_route_invalid', file.path, attr.range, `${s.ownerId}: ${attr.name} on a dynamic page route needs an explicit action="/path"`));
   }

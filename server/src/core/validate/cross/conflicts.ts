@@ -1,7 +1,7 @@
 // Cross-file route rules (reference-notes 2.2, 2.4): duplicate page routes, method/path conflicts
 // and ambiguous dynamic routes. Each works on one index bucket so an edit re-runs only the buckets
 // its old and new registrations touch.
-import { routesOverlap } from '../../../../../shared/route/index.js';
+import { ambiguousOverlap } from '../../../../../shared/route/index.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { Registration } from '../../model/registrations.js';
@@ -54,10 +54,9 @@ export function ambiguityBucket(r: Registration): string {
   return first.kind === 'static' ? `amb:${first.value}` : 'amb:*';
 }
 
-function comparable(a: Registration, b: Registration): boolean {
-  if (a.route.shapeKey === b.route.shapeKey) return false;
-  if (a.kind === 'page' && b.kind === 'page') return (a.route.isDynamic && b.route.isDynamic) || a.route.hasRest || b.route.hasRest;
-  return a.method === b.method && (a.route.isDynamic || b.route.isDynamic);
+/** The route module owns the ambiguity policy (which pairs count, and the overlap test). */
+function overlapping(a: Registration, b: Registration): boolean {
+  return ambiguousOverlap({ route: a.route, method: a.method, page: a.kind === 'page' }, { route: b.route, method: b.method, page: b.kind === 'page' });
 }
 
 function ambiguous(cur: Registration, prev: Registration): Diagnostic {
@@ -78,12 +77,12 @@ export function ambiguities(view: WorkspaceView, key: string): Diagnostic[] {
     const cur = inBucket[i];
     for (let j = 0; j < i; j++) {
       const prev = inBucket[j];
-      if (comparable(cur, prev) && routesOverlap(cur.route, prev.route)) out.push(ambiguous(cur, prev));
+      if (overlapping(cur, prev)) out.push(ambiguous(cur, prev));
     }
   }
   for (const star of key === 'amb:*' ? inBucket : []) {
     for (const other of others) {
-      if (!comparable(star, other) || !routesOverlap(star.route, other.route)) continue;
+      if (!overlapping(star, other)) continue;
       const [prev, cur] = compareRegistrations(star, other) < 0 ? [star, other] : [other, star];
       out.push(ambiguous(cur, prev));
     }

@@ -13,6 +13,8 @@ export interface KitEntry {
   registrations: Registration[];
   local: Diagnostic[];
   keys: string[];
+  /** See `crossFingerprint` in the workspace. */
+  fingerprint?: string;
 }
 
 export interface ModuleEntry {
