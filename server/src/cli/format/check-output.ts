@@ -1,7 +1,7 @@
 // `kit check` output: the JSON report (schema version 1, reference-notes 2.1) and the human lines.
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { paint } from '../io.js';
-import { reportPos, reportRange, type ReportPos, type ReportRange, type SourceLookup } from './positions.js';
+import { reportPos, reportRange, type ReportPos, type ReportRange, type SourceLookup } from '../../core/model/report-positions.js';
 
 export interface JsonDiagnostic {
   file: string;

@@ -1,0 +1,96 @@
+// `kit routes [--ssr] [--format json|table] <files or directories>`: the versioned route table.
+// Also holds what the report commands share: argument handling and loading with error gating.
+import { performance } from 'node:perf_hooks';
+import { loadProject, type LoadedProject } from '../../core/project/load.js';
+import { routeReport } from '../../core/report/rows.js';
+import { formatTable } from '../../core/report/table.js';
+import type { Command } from '../command.js';
+import { parseArgs, UsageError, type FlagSpec } from '../args.js';
+import type { CliIO } from '../io.js';
+import { reportPos } from '../../core/model/report-positions.js';
+import { sourceLookup } from '../sources.js';
+
+export type ReportFormat = 'json' | 'table';
+
+export interface ReportArgs {
+  ssr: boolean;
+  format: ReportFormat;
+  inputs: string[];
+  help: boolean;
+}
+
+const REPORT_FLAGS: FlagSpec = { ssr: 'boolean', format: 'string', help: 'boolean', h: 'boolean' };
+
+export function parseReportArgs(argv: string[], command: string): ReportArgs {
+  const { flags, positionals } = parseArgs(argv, REPORT_FLAGS, command);
+  const help = Boolean(flags.help || flags.h);
+  const format = (flags.format ?? 'json') as string;
+  if (format !== 'json' && format !== 'table') throw new UsageError(`kit ${command}: --format must be json or table, not "${format}"`);
+  if (!help && positionals.length === 0) throw new UsageError(`kit ${command}: no files or directories given (see kit ${command} --help)`);
+  return { ssr: Boolean(flags.ssr), format, inputs: positionals, help };
+}
+
+/**
+ * Loads the sources of a report. Reports describe what a build would serve, so sources with
+ * errors give no report: the errors go to stderr and the command exits 1.
+ */
+export function loadForReport(args: Pick<ReportArgs, 'ssr' | 'inputs'>, io: CliIO, command: string): LoadedProject | undefined {
+  const project = loadProject(args.inputs, { ssr: args.ssr }, io.cwd);
+  const errors = project.workspace.allDiagnostics().filter((d) => d.severity === 'error');
+  if (errors.length === 0) return project;
+  const source = sourceLookup(project.workspace);
+  for (const d of errors) {
+    const p = reportPos(source(d.file), d.range.start);
+    io.stderr.write(`${d.file}:${p.line}:${p.column}: error ${d.code}: ${d.message}\n`);
+  }
+  io.stderr.write(`kit ${command}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the sources; no report (run kit check for details)\n`);
+  return undefined;
+}
+
+/** With `KIT_BIND_STATS` set, how much of the run the TypeScript compiler API took (stderr). */
+export function bindStats(project: LoadedProject, io: CliIO, command: string, started: number): void {
+  if (!io.env.KIT_BIND_STATS) return;
+  const s = project.workspace.bindingStats();
+  const total = performance.now() - started;
+  io.stderr.write(`kit ${command}: ${total.toFixed(0)} ms, of which ${s.compilerMs.toFixed(0)} ms (${((100 * s.compilerMs) / total).toFixed(0)}%) in the TypeScript compiler API; ${s.programs} ts.Program, ${s.parsed} modules parsed\n`);
+}
+
+export function writeJson(io: CliIO, value: unknown): void {
+  io.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+export const routesCommand: Command = {
+  name: 'routes',
+  summary: 'print the versioned route table (pages and endpoints)',
+  help: `Usage: kit routes [--ssr] [--format json|table] <files or directories>...
+
+Prints {"version": 1, "routes": [...], "info": [...]}: one row per page route, then
+one row per endpoint (actions, APIs, fragments, //kit: comment endpoints, g:command
+and g:query contracts), with guards, cache policy, CSRF, handler and binding status.
+Each info note is also printed to stderr as "info: <code>: <message>".
+With KIT_BIND_STATS=1 the time spent in the TypeScript compiler API (handler
+binding) is printed to stderr.
+
+Options:
+  --ssr            enable request-time (SSR) rendering: server {} blocks, rest routes
+  --format table   print an aligned table sorted by path instead of JSON
+
+Exit status: 0 with a report, 1 when the sources have errors, 2 for usage or I/O errors.
+`,
+  async run(argv, io) {
+    const args = parseReportArgs(argv, 'routes');
+    if (args.help) {
+      io.stdout.write(this.help);
+      return 0;
+    }
+    const started = performance.now();
+    const project = loadForReport(args, io, 'routes');
+    if (!project) return 1;
+    const report = routeReport(project.workspace);
+    if (args.format === 'table') io.stdout.write(formatTable(report.routes));
+    else writeJson(io, report);
+    for (const n of report.info) io.stderr.write(`info: ${n.code}: ${n.message}\n`);
+    bindStats(project, io, 'routes', started);
+    return 0;
+  },
+};

@@ -1,0 +1,60 @@
+// What a directory needs bound: the handler symbols of its pages' `act`/`api`/`fragment` lines,
+// `Load<PageID>` of pages with `server {}`, the `g:command`/`g:query` contracts of their views,
+// and the functions under the `//kit:` endpoint comments of its modules.
+import type { Range } from '../../../../grammar/src/ast.js';
+import type { KitEntry, ModuleEntry } from '../validate/cross/view.js';
+import { loadFunctionName } from '../model/names.js';
+import { packageOfUse } from '../validate/cross/composition.js';
+import type { BindTargetKind } from './types.js';
+
+export interface BindTarget {
+  target: BindTargetKind;
+  name: string;
+  functionName: string;
+  file: string;
+  range: Range;
+  ownerId: string;
+  /** Package whose directories are searched when not the target's own (`alias.Name` contracts). */
+  otherPackage?: string;
+  /** A `//kit:` comment endpoint: bound to the function the comment sits on, in this module. */
+  commentModule?: string;
+}
+
+export function kitTargets(e: KitEntry): BindTarget[] {
+  const s = e.summary;
+  if (s.kind !== 'page') return [];
+  const out: BindTarget[] = [];
+  const base = { file: e.path, ownerId: s.ownerId };
+  for (const a of s.actions) out.push({ ...base, target: 'action', name: a.symbol.text, functionName: a.symbol.text, range: a.symbol.range });
+  for (const a of s.apis) out.push({ ...base, target: 'api', name: a.symbol.text, functionName: a.symbol.text, range: a.symbol.range });
+  for (const f of s.fragments) out.push({ ...base, target: 'fragment', name: f.name.text, functionName: f.name.text, range: f.name.range });
+  if (s.server) {
+    const name = loadFunctionName(s.ownerId);
+    out.push({ ...base, target: 'load', name, functionName: name, range: s.server.keyword });
+  }
+  const seen = new Set<string>();
+  for (const c of s.contractRefs) {
+    if (!c.name || seen.has(`${c.kind} ${c.name}`)) continue;
+    seen.add(`${c.kind} ${c.name}`);
+    const dot = c.name.lastIndexOf('.');
+    const t: BindTarget = { ...base, target: c.kind, name: c.name, functionName: c.name.slice(dot + 1), range: c.range };
+    if (dot > 0) {
+      const use = s.uses.get(c.name.slice(0, dot));
+      t.otherPackage = use ? packageOfUse(use.pkg.value) : c.name.slice(0, dot);
+    }
+    out.push(t);
+  }
+  return out;
+}
+
+export function commentTargets(m: ModuleEntry, packageName: string): BindTarget[] {
+  return m.summary.endpoints.map((e) => ({
+    target: e.kind === 'act' ? 'action' : 'api',
+    name: e.functionName,
+    functionName: e.functionName,
+    file: m.path,
+    range: e.range,
+    ownerId: `${packageName}.${e.functionName}`,
+    commentModule: m.path,
+  }));
+}
