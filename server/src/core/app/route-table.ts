@@ -1,0 +1,285 @@
+// The generated app's route table (shared/app/manifest.ts) as a projection of the checked
+// workspace: page rows and endpoint rows of the report model (guards, CSRF, params, bindings),
+// the compiled site (template IR, prerendered files) and the static output's asset manifest.
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Element, Range } from '../../../../grammar/src/ast.js';
+import type { AppManifest, CorsPolicy, EndpointEntry, HandlerRef, PageEntry, StaticFile } from '../../../../shared/app/manifest.js';
+import { MANIFEST_VERSION } from '../../../../shared/app/manifest.js';
+import type { Template } from '../../../../shared/render/index.js';
+import type { CompiledSite } from '../build/index.js';
+import { ASSETS_MANIFEST } from '../build/index.js';
+import type { HandlerBinding } from '../bind/types.js';
+import { isAppConfigPath } from '../model/app-config.js';
+import { loadFunctionName } from '../model/names.js';
+import type { FileSummary } from '../model/summary.js';
+import { walkElements } from '../model/summary.js';
+import type { Workspace } from '../model/workspace.js';
+import { buildReportModel, type EndpointInfo, type PageInfo } from '../report/model.js';
+
+export class AppBuildError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AppBuildError';
+  }
+}
+
+/** Content types the app serves by extension; files of other kinds in the output are not served. */
+export const CONTENT_TYPES: Readonly<Record<string, string>> = Object.freeze({
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  ico: 'image/x-icon',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  wasm: 'application/wasm',
+  webmanifest: 'application/manifest+json',
+});
+
+/** Build metadata that is never served (reference-notes 3.7). */
+const PRIVATE_FILES = new Set(['kit-routes.json', 'kit-assets.json']);
+
+export interface RouteTable {
+  manifest: AppManifest;
+  /** Handler and config modules the app imports: workspace path → key used in the route table. */
+  modules: Map<string, string>;
+  /** Absolute directory the module keys are relative to (not written into the app). */
+  sourceRoot: string;
+  /** The app config module (`kit.config.ts`), if the sources have one. */
+  configModule?: string;
+  /** Static files to copy: output-relative file path (as on disk). */
+  staticFiles: string[];
+  /** Notes for the build's stderr (files not served, say). */
+  notes: string[];
+}
+
+interface AssetsManifest {
+  files: string[];
+  cache?: Record<string, string>;
+}
+
+function decodeKey(file: string): string {
+  return file.split('/').map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  }).join('/');
+}
+
+function extension(file: string): string {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+/** The directory all module paths are made relative to for their route-table keys. */
+export function commonDir(paths: readonly string[], cwd: string): string {
+  if (paths.length === 0) return resolve(cwd);
+  let parts = resolve(cwd, paths[0]).split(/[\\/]/).slice(0, -1);
+  for (const p of paths.slice(1)) {
+    const q = resolve(cwd, p).split(/[\\/]/).slice(0, -1);
+    let n = 0;
+    while (n < parts.length && n < q.length && parts[n] === q[n]) n++;
+    parts = parts.slice(0, n);
+  }
+  return parts.join('/') || '/';
+}
+
+function handlerRef(b: HandlerBinding | undefined, exportName: string, modules: Map<string, string>): HandlerRef {
+  if (!b) return { status: 'missing', export: exportName };
+  const ref: HandlerRef = { status: b.status, export: b.functionName };
+  if (b.status === 'bound' && b.module) {
+    ref.module = modules.get(b.module);
+    ref.signature = b.signature;
+    if (b.inputType) ref.inputType = b.inputType;
+    if (b.inputFields) ref.inputFields = b.inputFields.map((f) => ({ ...f }));
+  }
+  if (b.message) ref.message = b.message;
+  return ref;
+}
+
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  return items.length ? items : undefined;
+}
+
+function corsPolicy(s: FileSummary | undefined, symbol: string): CorsPolicy | undefined {
+  const decl = s?.apis.find((a) => a.symbol.text === symbol);
+  const c = decl?.cors;
+  if (!c) return undefined;
+  const origins = (list(c.origins?.value) ?? []).map((o) => {
+    if (o === '*') return '*';
+    try {
+      const u = new URL(o);
+      return `${u.protocol}//${u.host}`;
+    } catch {
+      return o;
+    }
+  });
+  const policy: CorsPolicy = { origins };
+  const methods = list(c.methods?.value)?.map((m) => m.toUpperCase());
+  if (methods) policy.methods = methods;
+  const headers = list(c.headers?.value)?.map((h) => h.toLowerCase());
+  if (headers) policy.headers = headers;
+  const expose = list(c.expose?.value);
+  if (expose) policy.expose = expose;
+  if (c.credentials) policy.credentials = c.credentials.text === 'true';
+  if (c.maxAge && /^[0-9]+$/.test(c.maxAge.text)) policy.maxAge = Number(c.maxAge.text);
+  return policy;
+}
+
+function literalAttr(el: Element, name: string): string | undefined {
+  const a = el.attrs.find((x) => x.name === name);
+  if (!a?.value) return undefined;
+  if (a.value.type === 'expr') return a.value.expr.type === 'path' ? a.value.expr.path.join('.') : undefined;
+  return a.value.parts.every((p) => p.type === 'text') ? a.value.parts.map((p) => (p.type === 'text' ? p.value : '')).join('') : undefined;
+}
+
+/** `g:target` ids of the forms that post to `symbol` (the only targets its partial submissions may name). */
+function partialTargets(s: FileSummary, symbol: string): string[] {
+  const out = new Set<string>();
+  if (!s.view) return [];
+  walkElements(s.view.body, (el) => {
+    if (el.name !== 'form' || literalAttr(el, 'g:post') !== symbol) return;
+    const t = literalAttr(el, 'g:target');
+    if (t) out.add(t);
+  });
+  return [...out].sort();
+}
+
+function sourceRef(file: string, range: Range, cwd: string, root: string): { file: string; line: number; column: number } {
+  return { file: relative(root, resolve(cwd, file)).split('\\').join('/'), line: range.start.line + 1, column: range.start.column + 1 };
+}
+
+export interface RouteTableOptions {
+  cwd: string;
+  /** The static build output (`--out`). */
+  outDir: string;
+  appName: string;
+  trace: boolean;
+}
+
+export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTableOptions): RouteTable {
+  const notes: string[] = [];
+  const model = buildReportModel(ws);
+  // ---- modules: every module a binding resolved to, plus the config module.
+  const configs = ws.modulePaths().filter(isAppConfigPath);
+  if (configs.length > 1) throw new AppBuildError(`several app config modules (${configs.join(', ')}); keep one kit.config file`);
+  const used = new Set<string>();
+  for (const p of model.pages) if (p.load?.status === 'bound' && p.load.module) used.add(p.load.module);
+  for (const e of model.endpoints) if (e.binding?.status === 'bound' && e.binding.module) used.add(e.binding.module);
+  const moduleList = [...used, ...configs].sort();
+  const root = commonDir([...moduleList, ...ws.kitPaths()], opts.cwd);
+  const modules = new Map<string, string>();
+  for (const m of moduleList) modules.set(m, relative(root, resolve(opts.cwd, m)).split('\\').join('/'));
+
+  // ---- static files from the build's asset manifest.
+  let assets: AssetsManifest;
+  try {
+    assets = JSON.parse(readFileSync(join(opts.outDir, ASSETS_MANIFEST), 'utf8')) as AssetsManifest;
+  } catch (e) {
+    throw new AppBuildError(`cannot read ${ASSETS_MANIFEST} of the static build: ${(e as Error).message}`);
+  }
+  const staticTable: Record<string, StaticFile> = {};
+  const staticFiles: string[] = [];
+  for (const file of [...assets.files].sort()) {
+    if (PRIVATE_FILES.has(file)) continue;
+    const type = CONTENT_TYPES[extension(file)];
+    if (type === undefined) {
+      notes.push(`info: app_file_not_served: ${file} has a file type the app does not serve`);
+      continue;
+    }
+    staticTable[decodeKey(file)] = { file, type, cache: assets.cache?.[file] ?? 'no-cache' };
+    staticFiles.push(file);
+  }
+
+  // ---- pages.
+  const templates: Record<string, Template> = {};
+  const byPage = new Map<string, PageInfo>(model.pages.map((p) => [p.pageId, p]));
+  const pages: PageEntry[] = [];
+  for (const cp of site.pages) {
+    const info = byPage.get(cp.pageId);
+    const files: Record<string, string> = {};
+    if (cp.render !== 'ssr') {
+      for (const pre of cp.prerender) {
+        const key = decodeKey(pre.file);
+        if (staticTable[key] !== undefined) files[decodeKey(pre.path)] = key;
+      }
+    }
+    const entry: PageEntry = {
+      pageId: cp.pageId,
+      package: cp.packageName,
+      route: cp.route,
+      render: cp.render,
+      guards: [...cp.guards],
+      layouts: [...cp.layouts],
+      files,
+      serverFields: [...cp.serverFields],
+    };
+    if (cp.cache !== undefined) entry.cache = cp.cache;
+    if (cp.render !== 'spa') {
+      templates[`page:${cp.pageId}`] = cp.ir;
+      entry.template = `page:${cp.pageId}`;
+    }
+    if (info?.summary.server) entry.load = handlerRef(info.load, loadFunctionName(cp.pageId), modules);
+    if (info) entry.source = sourceRef(info.file, info.range, opts.cwd, root);
+    pages.push(entry);
+  }
+
+  // ---- endpoints.
+  const fragments = new Map(site.fragments.map((f) => [`${f.pageId}\u0000${f.name}`, f]));
+  const endpoints: EndpointEntry[] = model.endpoints.map((e: EndpointInfo) => {
+    const entry: EndpointEntry = {
+      kind: e.kind,
+      endpointSource: e.endpointSource,
+      method: e.method,
+      route: e.route,
+      pageId: e.pageId,
+      package: e.package,
+      symbol: e.symbol,
+      guards: [...e.guards],
+      csrf: e.csrf,
+      handler: handlerRef(e.binding, e.binding?.functionName ?? e.symbol, modules),
+      source: sourceRef(e.file, e.range, opts.cwd, root),
+    };
+    if (e.kind === 'api') {
+      const cors = corsPolicy(e.page?.summary, e.symbol);
+      if (cors) entry.cors = cors;
+    }
+    if (e.kind === 'fragment') {
+      const f = fragments.get(`${e.pageId}\u0000${e.symbol}`);
+      const key = `fragment:${e.pageId}.${e.symbol}`;
+      if (f) templates[key] = f.ir;
+      entry.fragment = { target: f?.target ?? '', swap: 'innerHTML', ...(f ? { template: key } : {}) };
+    }
+    if (e.kind === 'action' && e.page) entry.partialTargets = partialTargets(e.page.summary, e.symbol);
+    return entry;
+  });
+
+  const manifest: AppManifest = {
+    version: MANIFEST_VERSION,
+    app: opts.appName,
+    pages,
+    endpoints,
+    static: staticTable,
+    templates,
+  };
+  if (staticTable['404.html'] !== undefined) manifest.notFound = '404.html';
+  if (opts.trace) manifest.trace = true;
+  const configModule = configs[0];
+  return { manifest, modules, sourceRoot: root, configModule, staticFiles, notes };
+}

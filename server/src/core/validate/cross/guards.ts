@@ -1,0 +1,59 @@
+// `unknown_guard`: a protective guard ID that no app config module (`kit.config.ts`) registers.
+// Generated apps fail closed for such IDs (403), so the checker says so before anyone deploys.
+// Buckets: `guard:<id>` holds the `.kit` files and handler modules using the ID, `guardcfg` the
+// config modules; a config change re-evaluates every `guard:` bucket.
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diag } from '../../diagnostics/registry.js';
+import { isAppConfigPath, registeredGuards } from '../../model/app-config.js';
+import type { HandlerModuleSummary } from '../../model/handler-modules.js';
+import { baseName } from '../../model/names.js';
+import type { FileSummary } from '../../model/summary.js';
+import type { WorkspaceView } from './view.js';
+
+export const GUARD_CONFIG_KEY = 'guardcfg';
+const PUBLIC = 'public';
+
+export function guardKey(id: string): string {
+  return `guard:${id}`;
+}
+
+/** Bucket keys of a `.kit` file: one per protective guard it declares. */
+export function kitGuardKeys(s: FileSummary): string[] {
+  return s.guards.filter((g) => g !== PUBLIC).map(guardKey);
+}
+
+/** Bucket keys of a handler module: its `//kit:guard` IDs, and `guardcfg` for the config module. */
+export function moduleGuardKeys(path: string, summary: HandlerModuleSummary): string[] {
+  const keys: string[] = [];
+  if (isAppConfigPath(path)) keys.push(GUARD_CONFIG_KEY);
+  for (const e of summary.endpoints) for (const g of e.guards ?? []) if (g !== PUBLIC) keys.push(guardKey(g));
+  return keys;
+}
+
+export function unknownGuards(ws: WorkspaceView, key: string): Diagnostic[] {
+  const id = key.slice('guard:'.length);
+  const configs = ws.moduleMembers(GUARD_CONFIG_KEY);
+  for (const c of configs) {
+    const r = registeredGuards(c.text);
+    // A guards table kit cannot read statically (built by a function, spread in): no guessing.
+    if (!r.complete || r.ids.has(id)) return [];
+  }
+  const where = configs.length === 0
+    ? 'no kit.config module registers guards'
+    : `${configs.map((c) => baseName(c.path)).join(', ')} does not register it`;
+  const out: Diagnostic[] = [];
+  for (const e of ws.kitMembers(key)) {
+    const s = e.summary;
+    for (const g of s.guardDecl?.guards ?? []) {
+      if (g.text !== id) continue;
+      out.push(diag('unknown_guard', s.path, g.range, `${s.ownerId}: guard "${id}" is not registered (${where}); its requests are denied (403) until guards["${id}"] is added to the app config`));
+    }
+  }
+  for (const m of ws.moduleMembers(key)) {
+    for (const e of m.summary.endpoints) {
+      if (!e.guards?.includes(id)) continue;
+      out.push(diag('unknown_guard', m.path, e.range, `${e.kind} ${e.method} ${e.path} (${e.functionName}): guard "${id}" is not registered (${where}); its requests are denied (403) until guards["${id}"] is added to the app config`));
+    }
+  }
+  return out;
+}

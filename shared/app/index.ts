@@ -1,0 +1,18 @@
+// kit/app — the runtime of generated apps and the helpers user code calls at request time.
+// Zero npm dependencies: Node built-ins and web standards (Request, Response, URL, crypto).
+//
+// In handlers, loads and guards:
+//   import { app, route, redirect, json, html, fragment, reload, allow, deny, redirectTo } from 'kit/app';
+//   app.route(ctx), app.params(ctx), app.typedParams(ctx), app.endpoint(ctx), app.request(ctx), app.cookie(ctx, name)
+//   route.int(app.params(ctx), 'id') → { value, found, error }
+export { app, type RouteInfo, type EndpointInfo } from './context.js';
+export { route, RouteParamError, MissingParamError, type Params, type ParamResult } from '../route/index.js';
+export { redirect, html, json, fragment, reload, isLocalPath, FRAGMENT_TARGET, FRAGMENT_SWAP, RELOAD } from './responses.js';
+export { HttpError } from './errors.js';
+export { FormValues } from './form.js';
+export { allow, deny, redirectTo, type Guard, type GuardDecision, type GuardResult, type KitConfig } from './guards.js';
+export { createApp, KitApp, TRACE_MOUNT, HEALTH_PATH, type AppOptions } from './app.js';
+export { startServer, main, listenAddress, parseAddr, createHttpServer, SERVER_LIMITS, ConfigError, type StartOptions, type RunningServer, type ListenAddress } from './server.js';
+export { dirSource, seaSource, seaApi, seaAssetKey, type StaticSource } from './static-files.js';
+export { MANIFEST_VERSION } from './manifest.js';
+export type { AppManifest, PageEntry, EndpointEntry, HandlerRef, InputField, StaticFile, CorsPolicy, SignatureKind } from './manifest.js';

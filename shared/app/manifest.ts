@@ -1,0 +1,126 @@
+// The generated app's route table: plain data that `kit build --app` writes into `<appdir>/routes.js`
+// and hands to the runtime. Nothing here is code; the runtime turns it into routers and handlers at
+// start-up. Field names follow the route report (reference-notes 3.1) where the two overlap.
+import type { Template } from '../render/index.js';
+
+export const MANIFEST_VERSION = 1;
+
+export type RenderMode = 'spa' | 'ssr' | 'hybrid';
+export type EndpointKind = 'action' | 'api' | 'fragment' | 'command' | 'query';
+export type BindingStatus = 'bound' | 'missing' | 'unsupported_signature';
+export type SignatureKind =
+  | 'action0' | 'action_input' | 'action_form'
+  | 'api'
+  | 'fragment'
+  | 'load'
+  | 'command0' | 'command_input'
+  | 'query0' | 'query_input';
+
+/** A form-decodable property of a handler's input type. */
+export interface InputField {
+  name: string;
+  type: 'string' | 'number' | 'boolean' | 'string[]';
+  optional: boolean;
+}
+
+/** Which exported function serves a route, as the static binding found it. */
+export interface HandlerRef {
+  status: BindingStatus;
+  /** Key into the modules the generated `server.js` passes to the runtime (the module's source path). */
+  module?: string;
+  /** Exported name looked up in that module. */
+  export: string;
+  signature?: SignatureKind;
+  inputType?: string;
+  inputFields?: InputField[];
+  /** Why the binding is missing or unsupported (becomes the 501 message). */
+  message?: string;
+}
+
+export interface SourceRef { file: string; line: number; column: number }
+
+export interface PageEntry {
+  pageId: string;
+  package: string;
+  /** As declared: `/blog/{slug}`, `/p/{id:int}`, `/docs/{path...}`. */
+  route: string;
+  render: RenderMode;
+  /** Declared guard IDs; empty means the page is denied (403) until it declares one. */
+  guards: string[];
+  /** Effective Cache-Control policy for successful HTML (the declared `cache` plus `stale-while-revalidate`). */
+  cache?: string;
+  layouts: string[];
+  /**
+   * Static HTML files built for this page, keyed by the decoded request path they answer
+   * (`/blog/hello-kit` → `blog/hello-kit/index.html`): SPA and hybrid pages.
+   */
+  files: Record<string, string>;
+  /** Key into `templates`: the page's IR, rendered per request (SSR, and hybrid paths not built ahead). */
+  template?: string;
+  /** `Load<PageID>`; absent for pages without `server {}`. */
+  load?: HandlerRef;
+  /** Fields listed in `server { => {...} }`: without any, a page renders without a load function. */
+  serverFields: string[];
+  source?: SourceRef;
+}
+
+export interface CorsPolicy {
+  /** Allowed origins (normalised `scheme://host[:port]`), or `['*']`. */
+  origins: string[];
+  /** Allowed methods for preflight; default: the endpoint's method. */
+  methods?: string[];
+  /** Allowed request headers (lowercase). */
+  headers?: string[];
+  /** Response headers exposed to scripts. */
+  expose?: string[];
+  credentials?: boolean;
+  maxAge?: number;
+}
+
+export interface EndpointEntry {
+  kind: EndpointKind;
+  endpointSource: 'kit' | 'comment' | 'contract';
+  method: string;
+  /** As declared (`/inbox/rows/{id:int}`); endpoints without a path carry the page route. */
+  route: string;
+  /** Owning page, or `<package>.<Function>` for `//kit:` comment endpoints. */
+  pageId: string;
+  package: string;
+  /** Declared symbol, fragment name or contract reference. */
+  symbol: string;
+  /** Inherited page guards, or the `//kit:guard` IDs; empty means denied (403). */
+  guards: string[];
+  csrf: boolean;
+  handler: HandlerRef;
+  cors?: CorsPolicy;
+  /** Fragments: the declared target (`#rows`) and the static body's template key. */
+  fragment?: { target: string; swap: string; template?: string };
+  /** Actions: the `g:target` ids of the forms posting to it, the only targets a partial submission may name. */
+  partialTargets?: string[];
+  source?: SourceRef;
+}
+
+/** One file of the build output that the app serves. */
+export interface StaticFile {
+  /** Path below the static root with `/` separators, exactly as stored (`blog/hello-kit/index.html`). */
+  file: string;
+  /** Content-Type. */
+  type: string;
+  /** Cache-Control for a successful answer. HTML of pages takes the page's policy instead. */
+  cache: string;
+}
+
+export interface AppManifest {
+  version: typeof MANIFEST_VERSION;
+  /** Name shown by `/_kit/health`. */
+  app: string;
+  pages: PageEntry[];
+  endpoints: EndpointEntry[];
+  /** Files served by URL path: key = decoded request path without the leading `/` (`assets/kit/kit.js`). */
+  static: Record<string, StaticFile>;
+  /** Static file answered with status 404 (`404.html`), when the build has one. */
+  notFound?: string;
+  templates: Record<string, Template>;
+  /** Built with `kit build --trace`: instrumentation on without `KIT_TRACE=1`. */
+  trace?: boolean;
+}

@@ -1,0 +1,110 @@
+// Response helpers for handlers (typescript.md: "the runtime offers helpers for redirects and JSON")
+// and the one function that writes a WHATWG Response to a Node response. Every helper returns a
+// plain `Response`, so handlers may equally build their own.
+import type { ServerResponse } from 'node:http';
+import { NO_STORE } from './errors.js';
+
+export const FRAGMENT_TARGET = 'X-Kit-Fragment-Target';
+export const FRAGMENT_SWAP = 'X-Kit-Fragment-Swap';
+export const RELOAD = 'X-Kit-Reload';
+
+/**
+ * A local path: starts with one `/` (not `//` or `/\`) and holds no control characters or
+ * backslashes. Everything else could leave the site.
+ */
+export function isLocalPath(url: string): boolean {
+  if (typeof url !== 'string' || url.length === 0 || url.charCodeAt(0) !== 47) return false;
+  if (url.length > 1 && (url[1] === '/' || url[1] === '\\')) return false;
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || c === 92) return false;
+  }
+  return true;
+}
+
+/** 303 See Other to a local path (POST/redirect/GET). A non-local URL throws: the runtime answers 500. */
+export function redirect(url: string, status: 301 | 302 | 303 | 307 | 308 = 303): Response {
+  if (!isLocalPath(url)) throw new TypeError('redirect: the location must be a local path starting with a single "/"');
+  return new Response(null, { status, headers: { Location: url } });
+}
+
+function withType(init: ResponseInit | undefined, type: string): ResponseInit {
+  const headers = new Headers(init?.headers);
+  if (!headers.has('content-type')) headers.set('content-type', type);
+  return { ...init, headers };
+}
+
+/** An HTML answer (`text/html; charset=utf-8`). */
+export function html(body: string, init?: ResponseInit): Response {
+  return new Response(body, withType(init, 'text/html; charset=utf-8'));
+}
+
+/** A JSON answer (`application/json; charset=utf-8`). */
+export function json(value: unknown, init?: ResponseInit): Response {
+  return new Response(JSON.stringify(value), withType(init, 'application/json; charset=utf-8'));
+}
+
+/** An HTML fragment for a partial form: the client swaps it into `target` (`#id`) with `swap`. */
+export function fragment(target: string, body: string, swap: 'innerHTML' | 'outerHTML' = 'innerHTML'): Response {
+  if (!/^#[A-Za-z][A-Za-z0-9_:.-]*$/.test(target)) throw new TypeError('fragment: target must be a literal #id');
+  return new Response(body, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', [FRAGMENT_TARGET]: target, [FRAGMENT_SWAP]: swap } });
+}
+
+/** 204 with `X-Kit-Reload: 1`: the client reloads the page. */
+export function reload(): Response {
+  return new Response(null, { status: 204, headers: { [RELOAD]: '1' } });
+}
+
+/**
+ * Turns what a handler returned into a Response: a Response as is; a string as HTML; `undefined`
+ * or `null` as 204; anything else as JSON.
+ */
+export function toResponse(value: unknown): Response {
+  if (value instanceof Response) return value;
+  if (value === undefined || value === null) return new Response(null, { status: 204 });
+  if (typeof value === 'string') return html(value);
+  return json(value);
+}
+
+export interface WriteOptions {
+  head?: boolean;
+  /** Force `Cache-Control: no-store` (every request-time answer). */
+  noStore?: boolean;
+  extraHeaders?: Record<string, string>;
+}
+
+/** Sends a WHATWG Response through a Node response: status, headers (every Set-Cookie) and body. */
+export async function writeResponse(res: ServerResponse, response: Response, opts: WriteOptions = {}): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  if (opts.extraHeaders) for (const [k, v] of Object.entries(opts.extraHeaders)) headers[k.toLowerCase()] ??= v;
+  if (opts.noStore) headers['cache-control'] = NO_STORE;
+  const body = response.body;
+  if (body === null || opts.head || response.status === 204 || response.status === 304) {
+    if (body !== null) await body.cancel().catch(() => undefined);
+    if (response.status !== 204 && response.status !== 304 && body === null && headers['content-length'] === undefined) headers['content-length'] = '0';
+    res.writeHead(response.status, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(response.status, headers);
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      if (res.destroyed) break;
+    }
+    res.end();
+  } catch {
+    // A failing body stream after the headers: cut the connection rather than send a truncated body as complete.
+    res.destroy();
+  } finally {
+    reader.releaseLock();
+  }
+}

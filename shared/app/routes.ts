@@ -1,0 +1,173 @@
+// Start-up compilation of the route table: routers for pages and endpoints, bound handler
+// functions, and the frozen metadata objects `app.route(ctx)` / `app.endpoint(ctx)` return.
+import { compileRouter, matchRoute, parseRoutePattern, splitPath, type ParsedRoute, type Router } from '../route/index.js';
+import type { Template } from '../render/index.js';
+import type { EndpointInfo, RouteInfo } from './context.js';
+import type { AppManifest, EndpointEntry, HandlerRef, InputField, PageEntry, SignatureKind } from './manifest.js';
+import type { CorsPolicy } from './manifest.js';
+import { mayContainForm } from './html-forms.js';
+
+// Handlers take the request context and, depending on their signature, one more argument.
+export type HandlerFn = (ctx: unknown, arg?: unknown) => unknown;
+
+export interface BoundHandler {
+  fn: HandlerFn;
+  signature: SignatureKind;
+  fields: readonly InputField[];
+}
+
+/** A handler reference resolved against the loaded modules: bound, or why not (for the 501). */
+export type Resolution = { ok: true; handler: BoundHandler } | { ok: false; message: string };
+
+export interface PageRuntime {
+  entry: PageEntry;
+  parsed: ParsedRoute;
+  info: RouteInfo;
+  template?: Template;
+  /** The template's static markup has a `<form`: rendered HTML must be scanned for CSRF fields. */
+  templateForms: boolean;
+  load?: Resolution;
+  /** Request path of each built file (file key → `/blog/hello-kit`), for params of file-served pages. */
+  fileRoutes: Map<string, string>;
+}
+
+export interface EndpointRuntime {
+  entry: EndpointEntry;
+  parsed: ParsedRoute;
+  info: RouteInfo;
+  endpoint: EndpointInfo;
+  handler: Resolution;
+  /** APIs and contracts answer errors as the JSON envelope. */
+  json: boolean;
+  cors?: CorsPolicy;
+  fragmentTemplate?: Template;
+  partialTargets?: ReadonlySet<string>;
+}
+
+export type Modules = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+const SIGNATURES_BY_KIND: Record<string, readonly SignatureKind[]> = {
+  action: ['action0', 'action_input', 'action_form'],
+  api: ['api'],
+  fragment: ['fragment'],
+  load: ['load'],
+  command: ['command0', 'command_input'],
+  query: ['query0', 'query_input'],
+};
+
+const FIELD_TYPES = new Set(['string', 'number', 'boolean', 'string[]']);
+
+function notImplemented(kind: string, ref: HandlerRef | undefined, name: string): string {
+  if (ref?.message) return ref.message;
+  const what = kind === 'load' ? 'load function' : kind === 'api' ? 'API handler' : kind === 'command' || kind === 'query' ? `${kind} contract` : kind === 'fragment' ? 'fragment hook' : 'action handler';
+  return `kit ${what} ${name} is not implemented`;
+}
+
+export function resolveHandler(kind: string, ref: HandlerRef | undefined, modules: Modules, name: string): Resolution {
+  if (!ref || ref.status !== 'bound' || !ref.module || !ref.signature) return { ok: false, message: notImplemented(kind, ref, name) };
+  if (!(SIGNATURES_BY_KIND[kind] ?? []).includes(ref.signature)) return { ok: false, message: `kit ${kind} ${name} has an unsupported signature (${ref.signature})` };
+  const mod = modules[ref.module];
+  const fn = mod && Object.prototype.hasOwnProperty.call(mod, ref.export) ? mod[ref.export] : undefined;
+  if (typeof fn !== 'function') return { ok: false, message: notImplemented(kind, undefined, name) };
+  const fields = ref.inputFields ?? [];
+  if (ref.signature.endsWith('_input') && fields.some((f) => !FIELD_TYPES.has(f.type))) {
+    return { ok: false, message: `kit ${kind} ${name} takes an input type with fields forms cannot carry` };
+  }
+  return { ok: true, handler: { fn: fn as HandlerFn, signature: ref.signature, fields } };
+}
+
+function routeParams(parsed: ParsedRoute): { name: string; type: string }[] {
+  return parsed.params.map((p) => Object.freeze({ name: p.name, type: p.type }));
+}
+
+function pageInfo(p: PageEntry, parsed: ParsedRoute): RouteInfo {
+  return Object.freeze({
+    kind: 'page' as const,
+    pageId: p.pageId,
+    method: 'GET',
+    path: p.route,
+    render: p.render,
+    cache: p.cache,
+    guards: Object.freeze([...p.guards]),
+    layouts: Object.freeze([...p.layouts]),
+    dynamicParams: Object.freeze(parsed.params.map((x) => x.name).sort()),
+    routeParams: Object.freeze(routeParams(parsed)),
+    hasLoad: p.load !== undefined,
+  });
+}
+
+function endpointInfo(e: EndpointEntry, parsed: ParsedRoute): RouteInfo {
+  return Object.freeze({
+    kind: e.kind,
+    pageId: e.pageId,
+    method: e.method,
+    path: e.route,
+    guards: Object.freeze([...e.guards]),
+    layouts: Object.freeze([] as string[]),
+    dynamicParams: Object.freeze(parsed.params.map((x) => x.name).sort()),
+    routeParams: Object.freeze(routeParams(parsed)),
+    hasLoad: false,
+  });
+}
+
+export interface CompiledRoutes {
+  pages: Router<PageRuntime>;
+  endpoints: Router<EndpointRuntime>;
+  pageList: PageRuntime[];
+  endpointList: EndpointRuntime[];
+  /** Static file key → the page it was built for. */
+  fileOwners: Map<string, PageRuntime>;
+  /** Problems found at start-up (route table inconsistencies): logged, never fatal for other routes. */
+  warnings: string[];
+}
+
+export function compileRoutes(manifest: AppManifest, modules: Modules): CompiledRoutes {
+  const warnings: string[] = [];
+  const pageList: PageRuntime[] = [];
+  const fileOwners = new Map<string, PageRuntime>();
+  for (const p of manifest.pages) {
+    const parsed = parseRoutePattern(p.route);
+    const rt: PageRuntime = {
+      entry: p,
+      parsed,
+      info: pageInfo(p, parsed),
+      template: p.template !== undefined ? manifest.templates[p.template] : undefined,
+      templateForms: p.template !== undefined && mayContainForm(JSON.stringify(manifest.templates[p.template] ?? '')),
+      load: p.load ? resolveHandler('load', p.load, modules, p.load.export) : undefined,
+      fileRoutes: new Map(),
+    };
+    for (const [requestPath, file] of Object.entries(p.files)) {
+      rt.fileRoutes.set(file, requestPath);
+      fileOwners.set(file, rt);
+    }
+    pageList.push(rt);
+  }
+  const endpointList: EndpointRuntime[] = manifest.endpoints.map((e) => {
+    const parsed = parseRoutePattern(e.route);
+    const json = e.kind === 'api' || e.kind === 'command' || e.kind === 'query';
+    return {
+      entry: e,
+      parsed,
+      info: endpointInfo(e, parsed),
+      endpoint: Object.freeze({ kind: e.kind, pageId: e.pageId, name: e.symbol, method: e.method, path: e.route }),
+      handler: resolveHandler(e.kind, e.handler, modules, `${e.pageId}.${e.symbol}`),
+      json,
+      cors: e.cors,
+      fragmentTemplate: e.fragment?.template !== undefined ? manifest.templates[e.fragment.template] : undefined,
+      partialTargets: e.partialTargets ? new Set(e.partialTargets) : undefined,
+    };
+  });
+  const pages = compileRouter(pageList.map((p) => ({ method: 'GET', pattern: p.parsed, value: p })));
+  for (const err of pages.errors) warnings.push(`page ${pageList[err.index].entry.pageId}: ${err.message}`);
+  const endpoints = compileRouter(endpointList.map((e) => ({ method: e.entry.method, pattern: e.parsed, value: e })));
+  for (const err of endpoints.errors) warnings.push(`${endpointList[err.index].entry.kind} ${endpointList[err.index].entry.pageId}.${endpointList[err.index].entry.symbol}: ${err.message}`);
+  return { pages: pages.router, endpoints: endpoints.router, pageList, endpointList, fileOwners, warnings };
+}
+
+/** Route params of a page served from one of its built files. */
+export function paramsForFile(page: PageRuntime, file: string): Record<string, string> {
+  const requestPath = page.fileRoutes.get(file);
+  if (requestPath === undefined || !page.parsed.isDynamic) return {};
+  const segments = splitPath(requestPath);
+  return matchRoute(page.parsed, segments) ?? {};
+}

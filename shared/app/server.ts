@@ -1,0 +1,204 @@
+// Running a generated app: listen address, server limits (reference-notes 4.14), the
+// `listening on` line, tracing switched on by the build or `KIT_TRACE=1`, and a graceful stop on
+// SIGINT/SIGTERM that lets in-flight requests finish.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { newCollector, newTracer, withSink } from '../trace/index.js';
+import { KitApp, type AppOptions } from './app.js';
+import { CsrfConfigError } from './csrf.js';
+import type { AppManifest } from './manifest.js';
+import type { Modules } from './routes.js';
+import { dirSource, seaApi, seaSource, type StaticSource } from './static-files.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8080;
+
+/** reference-notes 4.14, in Node's terms. */
+export const SERVER_LIMITS = Object.freeze({
+  headersTimeoutMs: 5_000,
+  /** Whole request received (Go's ReadTimeout). */
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 60_000,
+  maxHeaderSize: 1024 * 1024,
+  /** How long a stop waits for in-flight requests before it cuts connections. */
+  shutdownGraceMs: 25_000,
+});
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ListenAddress { host: string; port: number }
+
+function parsePort(text: string, what: string): number {
+  if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) throw new ConfigError(`${what}: port must be a number from 0 to 65535, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** `host:port`, `[v6]:port` or `:port` (default host). */
+export function parseAddr(value: string): ListenAddress {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]*)):([^:]*)$/.exec(value);
+  if (!m) throw new ConfigError(`--addr: expected host:port (for example 127.0.0.1:8080 or [::1]:8080), got ${JSON.stringify(value)}`);
+  const host = m[1] ?? (m[2] === '' ? DEFAULT_HOST : m[2]);
+  return { host, port: parsePort(m[3], '--addr') };
+}
+
+/** `--addr` from the arguments, else `PORT` from the environment, else 127.0.0.1:8080. */
+export function listenAddress(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ListenAddress {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--addr') {
+      const v = argv[i + 1];
+      if (v === undefined) throw new ConfigError('--addr needs a value such as 127.0.0.1:8080');
+      return parseAddr(v);
+    }
+    if (a.startsWith('--addr=')) return parseAddr(a.slice('--addr='.length));
+    if (a === '--help' || a === '-h') continue;
+    throw new ConfigError(`unknown argument ${JSON.stringify(a)} (accepted: --addr host:port)`);
+  }
+  if (env.PORT !== undefined && env.PORT !== '') return { host: DEFAULT_HOST, port: parsePort(env.PORT, 'PORT') };
+  return { host: DEFAULT_HOST, port: DEFAULT_PORT };
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export interface StartOptions {
+  manifest: AppManifest;
+  modules?: Modules;
+  config?: unknown;
+  /** Directory of the static output (`<appdir>/static`); ignored inside a single executable. */
+  staticDir?: string;
+  argv?: readonly string[];
+  env?: Readonly<Record<string, string | undefined>>;
+  out?: (line: string) => void;
+  err?: (line: string) => void;
+  /** Install SIGINT/SIGTERM handlers (default true). */
+  handleSignals?: boolean;
+  /** Exit the process after a signal-triggered stop (default true). */
+  exitOnStop?: boolean;
+}
+
+export interface RunningServer {
+  app: KitApp;
+  server: Server;
+  url: string;
+  address: ListenAddress;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes. */
+  stop(): Promise<void>;
+}
+
+function staticSource(options: StartOptions): StaticSource {
+  const sea = seaApi();
+  if (sea) return seaSource(sea);
+  if (options.staticDir === undefined) throw new ConfigError('staticDir is required outside a single executable');
+  return dirSource(options.staticDir);
+}
+
+export function createHttpServer(app: KitApp): { server: Server; inflight: () => number; draining: { value: boolean } } {
+  let inflight = 0;
+  const draining = { value: false };
+  // A response always emits 'close' once, after 'finish' or when the connection dies first; one
+  // shared listener keeps the in-flight count without a closure per request.
+  const settle = (): void => {
+    inflight--;
+  };
+  const server = createServer({ maxHeaderSize: SERVER_LIMITS.maxHeaderSize, requestTimeout: SERVER_LIMITS.requestTimeoutMs, headersTimeout: SERVER_LIMITS.headersTimeoutMs }, (req: IncomingMessage, res: ServerResponse) => {
+    inflight++;
+    res.on('close', settle);
+    if (draining.value) res.setHeader('Connection', 'close');
+    app.handle(req, res);
+  });
+  server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
+  return { server, inflight: () => inflight, draining };
+}
+
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const out = options.out ?? ((line: string) => process.stdout.write(line + '\n'));
+  const err = options.err ?? ((line: string) => process.stderr.write(line + '\n'));
+  const address = listenAddress(options.argv ?? process.argv.slice(2), env);
+  const tracing = options.manifest.trace === true || env.KIT_TRACE === '1' || env.KIT_TRACE === 'true';
+  const appOptions: AppOptions = {
+    manifest: options.manifest,
+    modules: options.modules,
+    config: options.config,
+    static: staticSource(options),
+    csrfSecret: env.KIT_CSRF_SECRET,
+    log: err,
+  };
+  if (tracing) {
+    const collector = newCollector(1024);
+    appOptions.collector = collector;
+    appOptions.tracer = newTracer(withSink(collector));
+  }
+  const app = new KitApp(appOptions);
+  if (app.csrf.ephemeral) err('kit: warning: KIT_CSRF_SECRET is not set; using a random per-process secret (CSRF tokens will not survive a restart or work across instances)');
+  const { server, inflight, draining } = createHttpServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(address.port, address.host, () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
+  const bound = server.address() as AddressInfo;
+  const url = `http://${formatHost(address.host)}:${bound.port}`;
+  if (tracing) out(`tracing on: spans at ${url}/_kit/traces (viewer ${url}/_kit/traces/viewer, loopback only)`);
+  out(`listening on ${url}`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= new Promise<void>((resolve) => {
+      draining.value = true;
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      const started = Date.now();
+      const poll = setInterval(() => {
+        if (inflight() === 0 || Date.now() - started > SERVER_LIMITS.shutdownGraceMs) {
+          clearInterval(poll);
+          server.closeAllConnections();
+        } else server.closeIdleConnections();
+      }, 20);
+      poll.unref();
+      appOptions.collector?.close?.();
+    });
+    return stopping;
+  };
+  if (options.handleSignals !== false) {
+    const onSignal = (signal: string): void => {
+      err(`kit: ${signal} received; finishing ${inflight()} in-flight request(s)`);
+      stop().then(() => {
+        if (options.exitOnStop !== false) process.exit(0);
+      }, () => process.exit(1));
+    };
+    process.once('SIGINT', () => onSignal('SIGINT'));
+    process.once('SIGTERM', () => onSignal('SIGTERM'));
+  }
+  return { app, server, url, address: { host: address.host, port: bound.port }, stop };
+}
+
+/**
+ * The entry a generated `server.js` calls: starts the app, and turns configuration mistakes into
+ * one clear line on stderr and exit status 2 (no stack trace).
+ */
+export function main(options: StartOptions): Promise<RunningServer | undefined> {
+  return startServer(options).catch((e: unknown) => {
+    const err = options.err ?? ((line: string) => process.stderr.write(line + '\n'));
+    if (e instanceof ConfigError || e instanceof CsrfConfigError) {
+      err(`kit: ${e.message}`);
+      process.exitCode = 2;
+    } else if ((e as NodeJS.ErrnoException)?.code === 'EADDRINUSE' || (e as NodeJS.ErrnoException)?.code === 'EACCES' || (e as NodeJS.ErrnoException)?.code === 'EADDRNOTAVAIL') {
+      err(`kit: cannot listen: ${(e as Error).message}`);
+      process.exitCode = 1;
+    } else {
+      err(`kit: cannot start: ${(e as Error)?.message ?? String(e)}`);
+      process.exitCode = 1;
+    }
+    return undefined;
+  });
+}

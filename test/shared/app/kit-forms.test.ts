@@ -1,0 +1,92 @@
+// kit-forms.js in real headless Chromium against the built fixture app: a `data-kit-target` form
+// posts in the background (with the injected CSRF field) and the answer is swapped into its target.
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startApp, type RunningApp } from '../../server/core/app/built-app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('kit-forms.js partial forms in Chromium', function () {
+  this.timeout(240000);
+  let app: RunningApp;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is required for browser tests (apt-get install chromium)`);
+    app = await startApp('node');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+  beforeEach(async () => {
+    page = await browser.newPage();
+    await page.goto(app.url + '/contact');
+    await page.evaluate(() => {
+      const w = window as unknown as { marker: string; events: unknown[] };
+      w.marker = 'still here';
+      w.events = [];
+      for (const name of ['kit:before-request', 'kit:after-swap', 'kit:request-error']) {
+        document.addEventListener(name, (e) => {
+          const d = (e as CustomEvent).detail as { swap?: string; status?: number; target?: Element };
+          w.events.push(JSON.parse(JSON.stringify({ name, swap: d.swap, status: d.status, target: d.target?.id })));
+        });
+      }
+    });
+  });
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  it('submits in the background and swaps the answer into the target', async () => {
+    await page.fill('input[name="name"]', 'Ann');
+    await page.fill('input[name="email"]', 'ann@example.com');
+    await page.click('form[data-kit-target] button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector('#result')?.textContent?.includes('Thanks'));
+    assert.equal(await page.textContent('#result'), 'Thanks Ann (ann@example.com) age=none news=undefined tags=');
+    const state = await page.evaluate(() => ({
+      marker: (window as unknown as { marker: string }).marker,
+      events: (window as unknown as { events: unknown[] }).events,
+      busy: document.querySelector('#result')!.getAttribute('aria-busy'),
+      path: location.pathname,
+    }));
+    assert.equal(state.marker, 'still here', 'no navigation happened');
+    assert.equal(state.busy, null);
+    assert.equal(state.path, '/contact');
+    assert.deepEqual(state.events, [
+      { name: 'kit:before-request', target: 'result' },
+      { name: 'kit:after-swap', swap: 'innerHTML', target: 'result' },
+    ]);
+  });
+
+  it('a non-2xx answer fires kit:request-error and swaps nothing', async () => {
+    await page.evaluate(() => {
+      const input = document.createElement('input');
+      input.name = 'admin';
+      input.value = 'yes';
+      document.querySelector('form[data-kit-target]')!.appendChild(input);
+    });
+    await page.fill('input[name="name"]', 'Ann');
+    await page.fill('input[name="email"]', 'a@x');
+    await page.click('form[data-kit-target] button[type="submit"]');
+    await page.waitForFunction(() => (window as unknown as { events: { name: string }[] }).events.some((e) => e.name === 'kit:request-error'));
+    const events = await page.evaluate(() => (window as unknown as { events: unknown[] }).events);
+    assert.deepEqual(events, [
+      { name: 'kit:before-request', target: 'result' },
+      { name: 'kit:request-error', status: 400, target: 'result' },
+    ]);
+    assert.equal(await page.textContent('#result'), '');
+  });
+
+  it('cancelling kit:before-request stops the request', async () => {
+    await page.evaluate(() => document.addEventListener('kit:before-request', (e) => e.preventDefault()));
+    await page.click('form[data-kit-target] button[type="submit"]');
+    await page.waitForTimeout(200);
+    const state = await page.evaluate(() => ({ events: (window as unknown as { events: { name: string }[] }).events.map((e) => e.name), path: location.pathname, marker: (window as unknown as { marker: string }).marker }));
+    assert.deepEqual(state.events, ['kit:before-request']);
+    assert.equal(state.marker, 'still here');
+  });
+});
