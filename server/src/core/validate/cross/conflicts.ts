@@ -73,11 +73,23 @@ export function ambiguities(view: WorkspaceView, key: string): Diagnostic[] {
   const inBucket = view.registrationsIn(key).filter((r) => ambiguityBucket(r) === key);
   const others = key === 'amb:*' ? view.allRegistrations().filter((r) => ambiguityBucket(r) !== 'amb:*') : [];
   const out: Diagnostic[] = [];
+  // Two static routes are never ambiguous (ambiguousOverlap needs a dynamic side), so a static
+  // registration is only paired with the dynamic ones before it: O(n·dynamic), not O(n²), in the
+  // same order as the full pairwise loop.
+  const dynamicBefore: number[] = [];
   for (let i = 0; i < inBucket.length; i++) {
     const cur = inBucket[i];
-    for (let j = 0; j < i; j++) {
-      const prev = inBucket[j];
-      if (overlapping(cur, prev)) out.push(ambiguous(cur, prev));
+    if (cur.route.isDynamic) {
+      for (let j = 0; j < i; j++) {
+        const prev = inBucket[j];
+        if (overlapping(cur, prev)) out.push(ambiguous(cur, prev));
+      }
+      dynamicBefore.push(i);
+    } else {
+      for (const j of dynamicBefore) {
+        const prev = inBucket[j];
+        if (overlapping(cur, prev)) out.push(ambiguous(cur, prev));
+      }
     }
   }
   for (const star of key === 'amb:*' ? inBucket : []) {

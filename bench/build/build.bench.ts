@@ -1,0 +1,126 @@
+// `kit build --out` on generated sites of 250, 1,000, 4,000 and 10,000 pages (each with a layout,
+// two components and a link), timed as a child process (wall time including Node start-up) with
+// its peak RSS; then Astro on the equivalent site in the same run, and the ratio.
+//
+// Environment: KIT_BENCH_SIZES=250,1000 (kit sizes), KIT_BENCH_RUNS=3 (timed runs per size, after one
+// warm-up), KIT_BENCH_ASTRO=0 (skip Astro), KIT_BENCH_ASTRO_SIZES=1000,4000.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { astroSite, kitSite } from './site-gen.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = join(here, '..', '..', 'server', 'src', 'cli', 'main.js');
+
+function repoRoot(): string {
+  let dir = here;
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'kit') return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('repository root not found');
+    dir = up;
+  }
+}
+
+const root = repoRoot();
+const work = join(root, '.bench-work', 'build');
+const sizes = (process.env.KIT_BENCH_SIZES ?? '250,1000,4000,10000').split(',').map(Number);
+const runs = Number(process.env.KIT_BENCH_RUNS ?? 3);
+const astroSizes = (process.env.KIT_BENCH_ASTRO_SIZES ?? '1000,4000').split(',').map(Number);
+
+mkdirSync(work, { recursive: true });
+const rssProbe = join(work, 'rss-probe.cjs');
+// Peak RSS (kilobytes) and CPU time (microseconds) of the child, written at exit. CPU time is
+// reported beside wall time because it says more on a busy shared machine.
+writeFileSync(rssProbe, "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.KIT_BENCH_RSS, JSON.stringify({ rss: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime })); });\n");
+
+interface Sample {
+  ms: number;
+  cpuMs: number;
+  rssMb: number;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function timeKit(site: string, out: string): Sample {
+  rmSync(out, { recursive: true, force: true });
+  const rssFile = join(work, 'rss.txt');
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ['--require', rssProbe, cli, 'build', '--out', out, site], { env: { ...process.env, KIT_BENCH_RSS: rssFile }, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`kit build failed (${r.status}): ${r.stderr}`);
+  const probe = JSON.parse(readFileSync(rssFile, 'utf8')) as { rss: number; cpu: number };
+  return { ms, cpuMs: probe.cpu / 1000, rssMb: probe.rss / 1024 };
+}
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+
+console.log(`kit build --out: generated sites, wall time of the child process including start-up, median of ${runs} runs after a warm-up`);
+console.log(`${'pages'.padStart(7)} ${'wall s'.padStart(8)} ${'CPU s'.padStart(7)} ${'pages/s'.padStart(9)} ${'marginal pages/s'.padStart(17)} ${'peak RSS MB'.padStart(12)} ${'MB per 1k pages'.padStart(16)}`);
+const kitResults = new Map<number, Sample>();
+let prev: { pages: number; ms: number } | undefined;
+for (const n of sizes) {
+  const site = join(work, `kit-${n}`);
+  const out = join(work, `kit-${n}-out`);
+  kitSite(site, n);
+  timeKit(site, out);
+  const samples: Sample[] = [];
+  for (let i = 0; i < runs; i++) samples.push(timeKit(site, out));
+  const ms = median(samples.map((s) => s.ms));
+  const rss = median(samples.map((s) => s.rssMb));
+  const cpu = median(samples.map((s) => s.cpuMs));
+  kitResults.set(n, { ms, cpuMs: cpu, rssMb: rss });
+  const marginal = prev ? (n - prev.pages) / ((ms - prev.ms) / 1000) : NaN;
+  console.log(`${fmt(n).padStart(7)} ${fmt(ms / 1000, 2).padStart(8)} ${fmt(cpu / 1000, 2).padStart(7)} ${fmt(n / (ms / 1000)).padStart(9)} ${(prev ? fmt(marginal) : '—').padStart(17)} ${fmt(rss, 1).padStart(12)} ${fmt((rss / n) * 1000, 1).padStart(16)}`);
+  prev = { pages: n, ms };
+  rmSync(out, { recursive: true, force: true });
+}
+const k4 = kitResults.get(4000);
+if (k4) console.log(`targets: 4,000 pages in ${fmt(k4.ms / 1000, 2)} s (goal < 1 s); published anchors for 4,000 pages: Hugo 0.68 s, Eleventy 1.94 s, Astro 22.9 s`);
+
+// ---- Astro, installed on demand into .bench-work/astro (never in CI)
+function astro(): void {
+  if (process.env.KIT_BENCH_ASTRO === '0') {
+    console.log('astro: skipped (KIT_BENCH_ASTRO=0)');
+    return;
+  }
+  const dir = join(root, '.bench-work', 'astro');
+  mkdirSync(dir, { recursive: true });
+  for (const f of ['package.json', 'astro.config.mjs']) copyFileSync(join(root, 'bench', 'astro', f), join(dir, f));
+  const astroBin = join(dir, 'node_modules', 'astro', 'astro.js');
+  if (!existsSync(astroBin)) {
+    console.log('astro: installing into .bench-work/astro (once) ...');
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
+    if (r.status !== 0 || !existsSync(astroBin)) {
+      console.log(`astro: skipped — could not install it from the npm registry (${(r.stderr || r.error?.message || 'unknown error').trim().split('\n').pop()})`);
+      return;
+    }
+  }
+  const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+  // A tiny build first: Astro's own start-up caches (Vite, content layer) are then warm.
+  astroSite(dir, 10);
+  spawnSync(process.execPath, [astroBin, 'build', '--silent'], { cwd: dir, env, encoding: 'utf8' });
+  console.log('astro build on the equivalent site (one timed run per size), same machine, same run:');
+  for (const n of astroSizes) {
+    astroSite(dir, n);
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, [astroBin, 'build', '--silent'], { cwd: dir, env, encoding: 'utf8', timeout: 900_000 });
+    const ms = performance.now() - t0;
+    if (r.status !== 0) {
+      console.log(`astro: build of ${fmt(n)} pages failed: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`);
+      continue;
+    }
+    const kit = kitResults.get(n);
+    const ratio = kit ? `; kit is ${fmt(ms / kit.ms, 1)}× faster (goal ≥ 20×)` : '';
+    console.log(`  ${fmt(n).padStart(6)} pages: astro ${fmt(ms / 1000, 2)} s (${fmt(n / (ms / 1000))} pages/s)${kit ? `, kit ${fmt(kit.ms / 1000, 2)} s` : ''}${ratio}`);
+  }
+  rmSync(join(dir, 'dist'), { recursive: true, force: true });
+}
+astro();

@@ -1,0 +1,136 @@
+// `kit build [--ssr] --out <dir> [--strict-bindings] <files or directories>`
+import { relative, resolve, sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadProject } from '../../core/project/load.js';
+import { compileSite, OutputError, writeStaticSite, type CompiledSite } from '../../core/build/index.js';
+import { buildReportModel, endpointRows, routeInfo, type ReportModel } from '../../core/report/rows.js';
+import type { Workspace } from '../../core/model/workspace.js';
+import type { Command } from '../command.js';
+import { parseArgs, UsageError } from '../args.js';
+import { useColor, type CliIO } from '../io.js';
+import { checkHuman } from '../format/check-output.js';
+import { sourceLookup } from '../sources.js';
+import { appPreflight, runAppBuild } from '../../core/app/index.js'; // [app-server helper]
+
+const FLAGS = {
+  ssr: 'boolean',
+  out: 'string',
+  'strict-bindings': 'boolean',
+  app: 'string',
+  bin: 'string',
+  trace: 'boolean',
+  help: 'boolean',
+  h: 'boolean',
+} as const;
+
+/** `built 4,000 pages in 0.8 s → dist/` */
+export function summaryLine(pages: number, ms: number, out: string): string {
+  const seconds = ms < 100 ? (ms / 1000).toFixed(2) : (ms / 1000).toFixed(1);
+  return `built ${pages.toLocaleString('en-US')} page${pages === 1 ? '' : 's'} in ${seconds} s → ${out.endsWith('/') ? out : out + '/'}\n`;
+}
+
+/** A progress line on a TTY, shown once a build has run for a second. */
+function progressReporter(io: CliIO, started: number): { update(done: number, total: number): void; clear(): void } {
+  let shown = false;
+  let last = 0;
+  return {
+    update(done, total) {
+      if (!io.stderr.isTTY) return;
+      const now = performance.now();
+      if (now - started < 1000 || now - last < 100) return;
+      last = now;
+      shown = true;
+      io.stderr.write(`\r\u001b[2Kkit build: rendering ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} pages`);
+    },
+    clear() {
+      if (shown) io.stderr.write('\r\u001b[2K');
+    },
+  };
+}
+
+function hasEndpoints(ws: Workspace): boolean {
+  return ws.allRegistrations().some((r) => r.kind !== 'page');
+}
+
+/** The routes report model, built only when the build needs endpoint rows or info notes. */
+function reportModel(ws: Workspace, site: CompiledSite): ReportModel | undefined {
+  return hasEndpoints(ws) || site.pages.some((p) => p.render === 'ssr') ? buildReportModel(ws) : undefined;
+}
+
+export const buildCommand: Command = {
+  name: 'build',
+  summary: 'render SPA pages to static HTML files with their assets',
+  help: `Usage: kit build [--ssr] --out <dir> [--strict-bindings] <files or directories>...
+
+Checks the sources like kit check and, without errors, writes every SPA (and hybrid) page as
+static HTML: "/" → <dir>/index.html, "/docs" → <dir>/docs/index.html, one directory per paths {}
+record. Also writes hashed CSS/JS under <dir>/assets/, the link runtime assets/kit/kit.js when a
+page links internally, kit-routes.json and kit-assets.json. SSR pages are not written (an info
+note says so). The output directory is replaced atomically; nothing is written on errors.
+
+Options:
+  --out <dir>         output directory (replaced as a whole)
+  --ssr               enable request-time (SSR) rendering: server {} blocks, rest routes
+  --strict-bindings   a missing or unusable handler is an error (production builds)
+  --app <dir>         also generate the app server: node <dir>/server.js [--addr host:port]
+  --bin <file>        also build a single executable of the app (Node.js SEA)
+  --trace             instrument the app: request spans, collector and viewer at /_kit/traces
+                      (loopback only); KIT_TRACE=1 turns this on at run time too
+
+Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O errors.
+`,
+  async run(argv, io) {
+    const started = performance.now();
+    const { flags, positionals } = parseArgs(argv, FLAGS, 'build');
+    if (flags.help || flags.h) {
+      io.stdout.write(this.help);
+      return 0;
+    }
+    if (typeof flags.out !== 'string') throw new UsageError('kit build: --out <dir> is required (see kit build --help)');
+    if (positionals.length === 0) throw new UsageError('kit build: no files or directories given (see kit build --help)');
+    // ---- app server and binary (server/src/core/app/) [app-server helper]: flags checked here, the app written below.
+    if (flags.trace && !flags.app && !flags.bin) throw new UsageError('kit build: --trace needs --app <dir> or --bin <file>');
+    const appProblem = appPreflight(io.cwd, flags.app as string | undefined, flags.bin as string | undefined);
+    if (appProblem) throw new UsageError(`kit build: ${appProblem}`);
+    const out = flags.out;
+    const project = loadProject(positionals, { ssr: Boolean(flags.ssr), strictBindings: Boolean(flags['strict-bindings']) }, io.cwd);
+    const ws = project.workspace;
+    const source = sourceLookup(ws);
+    const diags = ws.allDiagnostics();
+    const color = useColor(io, 'stderr');
+    if (diags.some((d) => d.severity === 'error')) {
+      io.stderr.write(checkHuman(diags, source, project.kitFiles.length, color));
+      return 1;
+    }
+    // The output directory is replaced as a whole: it must never hold the sources being built.
+    const outAbs = resolve(io.cwd, out);
+    const inside = project.kitFiles.find((f) => resolve(io.cwd, f).startsWith(outAbs + sep));
+    if (inside) throw new UsageError(`kit build: --out ${out} contains the source ${inside}; choose an output directory outside the sources`);
+    const site: CompiledSite = compileSite(ws, { cwd: io.cwd });
+    if (site.diagnostics.length) {
+      io.stderr.write(checkHuman([...diags, ...site.diagnostics], source, project.kitFiles.length, color));
+      return 1;
+    }
+    if (diags.some((d) => d.severity === 'warning')) io.stderr.write(checkHuman(diags.filter((d) => d.severity === 'warning'), source, project.kitFiles.length, color));
+    const model = reportModel(ws, site);
+    const progress = progressReporter(io, started);
+    let stats;
+    try {
+      stats = writeStaticSite(site, resolve(io.cwd, out), { endpoints: model ? endpointRows(ws, { model }) : [], progress: progress.update });
+    } catch (e) {
+      progress.clear();
+      if (e instanceof OutputError) throw new UsageError(`kit build: ${e.message}`);
+      throw e;
+    }
+    progress.clear();
+    // Pages that get no static file say so, with the routes report's own note.
+    for (const note of model ? routeInfo(ws, { model }) : []) {
+      if (note.code === 'spa_disabled') io.stderr.write(`info: ${note.code}: ${note.message}\n`);
+    }
+    const shown = relative(io.cwd, resolve(io.cwd, out)) || '.';
+    io.stdout.write(summaryLine(stats.pages, performance.now() - started, shown.startsWith('..') ? resolve(io.cwd, out) : shown));
+    // ---- [app-server helper] the generated app and the single executable.
+    if (typeof flags.app === 'string' || typeof flags.bin === 'string') return runAppBuild(ws, site, io, { outDir: out, appDir: flags.app as string | undefined, binFile: flags.bin as string | undefined, trace: Boolean(flags.trace) });
+    return 0;
+  },
+};

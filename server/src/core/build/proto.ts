@@ -1,0 +1,167 @@
+// The compile-time form of the template IR. A component or layout is compiled once into proto
+// nodes that may still hold `prop` expressions (the component's props) and `slot` nodes (where the
+// caller's content goes). Instantiating it at a call site substitutes both, shifts the component's
+// loop slots past the caller's, and folds what became constant, so a page ends up as plain IR:
+// mostly static chunks.
+import type { BinaryOp, Expr, Node, PathSegment, Template } from '../../../../shared/render/index.js';
+import { renderTemplate } from '../../../../shared/render/index.js';
+
+export type PExpr =
+  | { k: 'lit'; v: string | number | boolean | null }
+  | { k: 'data'; p: string[] }
+  | { k: 'local'; i: number; p: string[] }
+  | { k: 'param'; n: string }
+  | { k: 'path'; segs: PathSegment[] }
+  | { k: 'not'; e: PExpr }
+  | { k: 'bin'; op: BinaryOp; l: PExpr; r: PExpr }
+  | { k: 'cat'; parts: PExpr[] }
+  /** A prop of the component being compiled, with an optional field path (`{item.title}`). */
+  | { k: 'prop'; n: string; p: string[] };
+
+export type PNode =
+  | string
+  | { t: 'text' | 'attr'; e: PExpr }
+  | { t: 'url'; parts: (string | PExpr)[]; srcset?: true }
+  | { t: 'dattr'; n: string; e: PExpr; url?: true }
+  | { t: 'if'; e: PExpr; b: PNode[] }
+  | { t: 'for'; e: PExpr; item: number; index?: number; b: PNode[] }
+  /** Where a caller's slot content goes (`n` is '' for the default slot); `fb` is the fallback. */
+  | { t: 'slot'; n: string; fb: PNode[] };
+
+export interface Substitution {
+  props: ReadonlyMap<string, PExpr>;
+  /** Caller content per slot name; absent names render the fallback. */
+  slots: ReadonlyMap<string, PNode[]>;
+  /** Added to the instantiated part's own loop slots. */
+  base: number;
+}
+
+const NULL: PExpr = { k: 'lit', v: null };
+
+function substExpr(e: PExpr, s: Substitution): PExpr {
+  switch (e.k) {
+    case 'prop': {
+      const v = s.props.get(e.n) ?? NULL;
+      if (e.p.length === 0) return v;
+      if (v.k === 'data' || v.k === 'local') return { ...v, p: [...v.p, ...e.p] };
+      if (v.k === 'prop') return { k: 'prop', n: v.n, p: [...v.p, ...e.p] };
+      return NULL;
+    }
+    case 'local': return s.base === 0 ? e : { k: 'local', i: e.i + s.base, p: e.p };
+    case 'not': return { k: 'not', e: substExpr(e.e, s) };
+    case 'bin': return { k: 'bin', op: e.op, l: substExpr(e.l, s), r: substExpr(e.r, s) };
+    case 'cat': return { k: 'cat', parts: e.parts.map((p) => substExpr(p, s)) };
+    default: return e;
+  }
+}
+
+/** Instantiates proto nodes: props and slots substituted, own loop slots shifted, constants folded. */
+export function substitute(nodes: readonly PNode[], s: Substitution): PNode[] {
+  const out: PNode[] = [];
+  for (const n of nodes) {
+    if (typeof n === 'string') {
+      push(out, n);
+      continue;
+    }
+    switch (n.t) {
+      case 'slot': {
+        const given = s.slots.get(n.n);
+        // Caller content is already compiled in the caller's scope: inserted, never re-walked.
+        if (given) for (const g of given) push(out, g);
+        else for (const g of substitute(n.fb, s)) push(out, g);
+        break;
+      }
+      case 'text':
+      case 'attr': push(out, fold({ t: n.t, e: substExpr(n.e, s) })); break;
+      case 'url': push(out, fold({ t: 'url', parts: n.parts.map((p) => (typeof p === 'string' ? p : substExpr(p, s))), ...(n.srcset ? { srcset: true as const } : {}) })); break;
+      case 'dattr': push(out, fold({ t: 'dattr', n: n.n, e: substExpr(n.e, s), ...(n.url ? { url: true as const } : {}) })); break;
+      case 'if': {
+        const e = substExpr(n.e, s);
+        const b = substitute(n.b, s);
+        pushIf(out, e, b);
+        break;
+      }
+      case 'for': {
+        out.push({ t: 'for', e: substExpr(n.e, s), item: n.item + s.base, ...(n.index !== undefined ? { index: n.index + s.base } : {}), b: substitute(n.b, s) });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Appends a node, merging adjacent static chunks. */
+export function push(out: PNode[], n: PNode): void {
+  if (typeof n === 'string') {
+    if (n === '') return;
+    const last = out.length - 1;
+    if (last >= 0 && typeof out[last] === 'string') {
+      out[last] = (out[last] as string) + n;
+      return;
+    }
+  }
+  out.push(n);
+}
+
+/** Appends a `g:if`, or its body directly (or nothing) when the condition is a constant. */
+export function pushIf(out: PNode[], e: PExpr, body: PNode[]): void {
+  if (isConstant(e)) {
+    if (renderTemplate({ v: 1, locals: 0, nodes: [{ t: 'if', e: e as Expr, b: ['1'] }] }) === '1') for (const b of body) push(out, b);
+    return;
+  }
+  out.push({ t: 'if', e, b: body });
+}
+
+function isConstant(e: PExpr): boolean {
+  switch (e.k) {
+    case 'lit': return true;
+    case 'not': return isConstant(e.e);
+    case 'bin': return isConstant(e.l) && isConstant(e.r);
+    case 'cat': return e.parts.every(isConstant);
+    default: return false;
+  }
+}
+
+/** A hole whose expressions are all constant is rendered now, with the renderer itself. */
+export function fold(n: PNode): PNode {
+  if (typeof n === 'string') return n;
+  let constant = false;
+  if (n.t === 'text' || n.t === 'attr' || n.t === 'dattr') constant = isConstant(n.e);
+  else if (n.t === 'url') constant = n.parts.every((p) => typeof p === 'string' || isConstant(p));
+  return constant ? renderTemplate({ v: 1, locals: 0, nodes: [n as Node] }) : n;
+}
+
+function finalExpr(e: PExpr, where: string): Expr {
+  switch (e.k) {
+    case 'prop': throw new Error(`internal: unresolved prop ${e.n} in ${where}`);
+    case 'not': return { k: 'not', e: finalExpr(e.e, where) };
+    case 'bin': return { k: 'bin', op: e.op, l: finalExpr(e.l, where), r: finalExpr(e.r, where) };
+    case 'cat': return { k: 'cat', parts: e.parts.map((p) => finalExpr(p, where)) };
+    default: return e;
+  }
+}
+
+function finalNodes(nodes: readonly PNode[], where: string): Node[] {
+  const out: Node[] = [];
+  for (const n of nodes) {
+    if (typeof n === 'string') {
+      out.push(n);
+      continue;
+    }
+    switch (n.t) {
+      case 'slot': throw new Error(`internal: unfilled slot in ${where}`);
+      case 'text':
+      case 'attr': out.push({ t: n.t, e: finalExpr(n.e, where) }); break;
+      case 'url': out.push({ t: 'url', parts: n.parts.map((p) => (typeof p === 'string' ? p : finalExpr(p, where))), ...(n.srcset ? { srcset: true as const } : {}) }); break;
+      case 'dattr': out.push({ t: 'dattr', n: n.n, e: finalExpr(n.e, where), ...(n.url ? { url: true as const } : {}) }); break;
+      case 'if': out.push({ t: 'if', e: finalExpr(n.e, where), b: finalNodes(n.b, where) }); break;
+      case 'for': out.push({ t: 'for', e: finalExpr(n.e, where), item: n.item, ...(n.index !== undefined ? { index: n.index } : {}), b: finalNodes(n.b, where) }); break;
+    }
+  }
+  return out;
+}
+
+/** The finished template of a page or fragment: no props or slots may remain. */
+export function toTemplate(nodes: readonly PNode[], locals: number, where: string): Template {
+  return { v: 1, locals, nodes: finalNodes(nodes, where) };
+}

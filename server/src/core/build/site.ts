@@ -1,0 +1,465 @@
+// compileSite: every page and fragment of a checked workspace → template IR plus the asset files
+// the pages link. Each layout and component is compiled once; pages instantiate them. The static
+// build renders the result to files; the generated app embeds the same IR and renders SSR and
+// hybrid pages per request with the same renderer.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl } from '../../../../grammar/src/ast.js';
+import { concretePath, parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
+import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diag } from '../diagnostics/registry.js';
+import { effectiveCachePolicy } from '../model/cache-policy.js';
+import { dirName } from '../model/names.js';
+import type { FileSummary, RenderMode } from '../model/summary.js';
+import type { Workspace } from '../model/workspace.js';
+import type { KitEntry } from '../validate/cross/view.js';
+import { componentKey, layoutKey } from '../validate/cross/composition.js';
+import { typescript } from '../bind/ts.js';
+import { AssetRegistry, type SiteAsset } from './assets.js';
+import { scopeClassFor, scopeCss } from './css-scope.js';
+import { compileElement, compileNodes, convertExpr, literalValue, type OwnerContext, type Scope } from './markup.js';
+import { push, substitute, toTemplate, type PExpr, type PNode } from './proto.js';
+import { KIT_JS_PATH, KIT_JS_TAG, kitRuntimeSource } from './runtime-script.js';
+
+/** A concrete path rendered ahead of time, and the file it is written to. */
+export interface PrerenderPath {
+  /** Concrete URL path, segments percent-encoded (`/blog/hello-kit`). */
+  path: string;
+  /** Output-relative file (`blog/hello-kit/index.html`); the directory names are the encoded segments. */
+  file: string;
+  /** The route params of this path (a `paths` record; empty for a static route). */
+  params: Record<string, string>;
+}
+
+export interface CompiledPage {
+  pageId: string;
+  packageName: string;
+  /** Source file (display path). */
+  source: string;
+  /** Route pattern as declared (`/blog/{slug}`). */
+  route: string;
+  parsed: ParsedRoute;
+  render: RenderMode;
+  guards: string[];
+  /** Layout IDs, outermost first, parents included. */
+  layouts: string[];
+  /** Effective Cache-Control (declared `cache`, plus `stale-while-revalidate` from `revalidate`). */
+  cache?: string;
+  /** Declared `server { => { ... } }` fields (identifiers and dotted paths). */
+  serverFields: string[];
+  /** The whole document: head, layouts, view. Render with the paths record (or the load result). */
+  ir: Template;
+  /** Paths written by the static build: SPA and hybrid pages; empty for SSR pages. */
+  prerender: PrerenderPath[];
+  /** Whether the document references `/assets/kit/kit.js`. */
+  kitJs: boolean;
+  /** Stylesheet and module script URLs the head links, in order. */
+  stylesheets: string[];
+  scripts: string[];
+}
+
+export interface CompiledFragment {
+  pageId: string;
+  name: string;
+  method: string;
+  /** Fragment route as declared. */
+  route: string;
+  parsed: ParsedRoute;
+  /** Literal `#id` target. */
+  target: string;
+  source: string;
+  guards: string[];
+  /** The fragment markup (no document, no layouts), rendered with the fragment's params. */
+  ir: Template;
+}
+
+export interface CompiledSite {
+  /** Pages sorted by page ID. */
+  pages: CompiledPage[];
+  /** Fragments sorted by page ID, then name. */
+  fragments: CompiledFragment[];
+  /** Asset files (hashed CSS and JS, and the link runtime when a page needs it), sorted by path. */
+  assets: SiteAsset[];
+  /** Build errors beyond `kit check` (a missing css/js file). Nothing should be written when present. */
+  diagnostics: Diagnostic[];
+}
+
+export interface CompileSiteOptions {
+  /** Directory that source display paths are relative to (default: process.cwd()). */
+  cwd?: string;
+}
+
+/** A compiled layout or component: proto nodes plus what instantiating it brings along. */
+interface Part {
+  nodes: PNode[];
+  locals: number;
+  kitJs: boolean;
+  /** Component keys used inside, transitively, in first-use order. */
+  components: string[];
+}
+
+// The document head every page starts with. `lang="en"`: the language has no declaration for the
+// document language yet, and browsers and screen readers need one; English is the default until a
+// page-level declaration exists (reference-notes 1.3 lists none).
+const DOC_START = '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n';
+
+/** The first non-comment children of a component call, split into named and default slot content. */
+function slotChildren(call: Element): { named: Map<string, Element>; rest: MarkupNode[] } {
+  const named = new Map<string, Element>();
+  const rest: MarkupNode[] = [];
+  for (const c of call.children) {
+    const g = c.type === 'element' ? c.attrs.find((a) => a.name === 'g:slot') : undefined;
+    if (c.type === 'element' && g) {
+      const name = literalValue(g) ?? '';
+      if (!named.has(name)) named.set(name, c);
+    } else rest.push(c);
+  }
+  return { named, rest };
+}
+
+function coerce(text: string, type: string): string | number | boolean {
+  if (type === 'bool') return !/^(false|0|no|off)$/i.test(text.trim());
+  if (type === 'int' && /^[-+]?\d+$/.test(text.trim())) return Number(text);
+  if (type === 'float' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  return text;
+}
+
+class SiteCompiler {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly assets = new AssetRegistry();
+  private readonly components = new Map<string, KitEntry>();
+  private readonly layouts = new Map<string, KitEntry>();
+  private readonly componentParts = new Map<string, Part | null>();
+  private readonly layoutParts = new Map<string, Part | null>();
+  /** Per owner summary: its stylesheets and its scripts (computed once each). */
+  private readonly ownerCss = new WeakMap<FileSummary, string[]>();
+  private readonly ownerJs = new WeakMap<FileSummary, string[]>();
+  private readonly chains = new Map<string, string[]>();
+
+  constructor(private readonly ws: Workspace, private readonly cwd: string) {
+    for (const e of ws.allKit()) {
+      const key = `${e.summary.packageName}.${e.summary.ownerId}`;
+      if (e.summary.kind === 'component' && !this.components.has(key)) this.components.set(key, e);
+      if (e.summary.kind === 'layout' && !this.layouts.has(key)) this.layouts.set(key, e);
+    }
+  }
+
+  // ---- owners ---------------------------------------------------------------------------------
+
+  private context(s: FileSummary, opts: { props?: ReadonlySet<string>; slots: boolean; route?: ParsedRoute }): OwnerContext {
+    return {
+      summary: s,
+      scopeClass: s.declarations.some((d) => d.kind === 'style') ? scopeClassFor(s.kind, s.packageName, s.ownerId) : undefined,
+      props: opts.props,
+      slots: opts.slots,
+      route: opts.route,
+      locals: { n: 0 },
+      facts: { kitJs: false, components: [] },
+      component: (call, ctx, scope, out) => this.instantiate(call, ctx, scope, out),
+    };
+  }
+
+  private compilePart(kind: 'component' | 'layout', key: string): Part | undefined {
+    const parts = kind === 'component' ? this.componentParts : this.layoutParts;
+    const known = parts.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const entry = (kind === 'component' ? this.components : this.layouts).get(key);
+    if (!entry) return undefined;
+    parts.set(key, null); // a cycle finds null and stops (kit check reports it)
+    const s = entry.summary;
+    const props = kind === 'component' ? new Set((s.props?.props ?? []).map((p) => p.name.text)) : undefined;
+    const ctx = this.context(s, { props, slots: true });
+    const nodes: PNode[] = [];
+    if (s.view) compileNodes(s.view.body, ctx, new Map(), nodes, 0, true);
+    const facts = ctx.facts;
+    const part: Part = { nodes, locals: ctx.locals.n, kitJs: facts.kitJs, components: facts.components };
+    parts.set(key, part);
+    return part;
+  }
+
+  /** A component call: props from the call's attributes, slots from its children. */
+  private instantiate(call: Element, ctx: OwnerContext, scope: Scope, out: PNode[]): void {
+    const key = componentKey(ctx.summary, call);
+    const def = key ? this.components.get(key) : undefined;
+    const part = key && def ? this.compilePart('component', key) : undefined;
+    if (!key || !def || !part) {
+      if (!def) this.diagnostics.push(diag('unknown_component', ctx.summary.path, call.nameRange, `${ctx.summary.ownerId}: unknown component <${call.name}>`));
+      return;
+    }
+    const props = new Map<string, PExpr>();
+    for (const p of def.summary.props?.props ?? []) props.set(p.name.text, this.propValue(p, call, ctx, scope));
+    const slots = new Map<string, PNode[]>();
+    const { named, rest } = slotChildren(call);
+    for (const [name, el] of named) {
+      const nodes: PNode[] = [];
+      if (el.name === 'template') compileNodes(el.children, ctx, scope, nodes, 0, true);
+      else compileElement(el, ctx, scope, nodes, 0);
+      slots.set(name, nodes);
+    }
+    if (!slots.has('') && rest.some((n) => n.type === 'element' || n.type === 'interp' || (n.type === 'text' && n.value.trim() !== ''))) {
+      const nodes: PNode[] = [];
+      compileNodes(rest, ctx, scope, nodes, 0, true);
+      slots.set('', nodes);
+    }
+    const base = ctx.locals.n;
+    ctx.locals.n += part.locals;
+    for (const n of substitute(part.nodes, { props, slots, base })) push(out, n);
+    const facts = ctx.facts;
+    if (part.kitJs) facts.kitJs = true;
+    for (const c of [key, ...part.components]) if (!facts.components.includes(c)) facts.components.push(c);
+  }
+
+  private propValue(p: PropDecl, call: Element, ctx: OwnerContext, scope: Scope): PExpr {
+    const type = p.type.text;
+    const a = call.attrs.find((x) => x.name === p.name.text && x.form === 'normal');
+    if (!a) return { k: 'lit', v: p.default ? p.default.value : null };
+    if (!a.value) return { k: 'lit', v: type === 'bool' ? true : '' };
+    if (a.value.type === 'expr') return convertExpr(a.value.expr, ctx, scope);
+    const parts = a.value.parts;
+    if (parts.every((x) => x.type === 'text')) return { k: 'lit', v: coerce(decodeEntities(parts.map((x) => (x.type === 'text' ? x.value : '')).join('')), type) };
+    if (parts.length === 1 && parts[0].type === 'interp') return convertExpr(parts[0].expr, ctx, scope);
+    return { k: 'cat', parts: parts.map((x): PExpr => (x.type === 'text' ? { k: 'lit', v: decodeEntities(x.value) } : convertExpr(x.expr, ctx, scope))) };
+  }
+
+  /** Layout keys of a page, outermost first: each named layout preceded by its parents, once each. */
+  private layoutChain(s: FileSummary): string[] {
+    if (s.layouts.length === 0) return [];
+    const key = `${s.packageName}\u0000${[...s.uses.entries()].map(([a, u]) => `${a}=${u.pkg.value}`).join(',')}\u0000${s.layouts.join(',')}`;
+    let chain = this.chains.get(key);
+    if (!chain) this.chains.set(key, (chain = this.resolveChain(s)));
+    return chain;
+  }
+
+  private resolveChain(s: FileSummary): string[] {
+    const out: string[] = [];
+    const visiting = new Set<string>();
+    const add = (from: FileSummary, id: string) => {
+      const key = layoutKey(from, id);
+      const def = key ? this.layouts.get(key) : undefined;
+      if (!key || !def || out.includes(key) || visiting.has(key)) return;
+      visiting.add(key);
+      for (const parent of def.summary.layouts) add(def.summary, parent);
+      visiting.delete(key);
+      if (!out.includes(key)) out.push(key);
+    };
+    for (const id of s.layouts) add(s, id);
+    return out;
+  }
+
+  // ---- assets ---------------------------------------------------------------------------------
+
+  private readSource(s: FileSummary, file: string, decl: CssDecl | JsDecl, what: string): string | undefined {
+    const abs = resolve(this.cwd, dirName(s.path), file);
+    try {
+      return readFileSync(abs, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      this.diagnostics.push(diag('missing_asset_file', s.path, decl.range, `${s.ownerId}: ${what} "${file}" cannot be read (${code === 'ENOENT' ? 'no such file' : code})`));
+      return undefined;
+    }
+  }
+
+  private jsModule(s: FileSummary, decl: JsDecl): string | undefined {
+    const file = decl.file.value;
+    const src = this.readSource(s, file, decl, 'js module');
+    if (src === undefined) return undefined;
+    const base = file.replace(/^.*[\\/]/, '').replace(/\.(m?[jt]s)$/, '');
+    let code = src;
+    if (/\.m?ts$/.test(file)) {
+      // Types are stripped with the TypeScript compiler kit already depends on, loaded only when needed.
+      const ts = typescript();
+      code = ts.transpileModule(src, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext }, fileName: file }).outputText;
+    }
+    return this.assets.hashed('js', base, 'js', code);
+  }
+
+  /** Stylesheets an owner brings, in declaration order: its scoped `style {}` and its `css "./x.css"` file. */
+  private stylesheetsOf(s: FileSummary): string[] {
+    return this.cachedAssets(this.ownerCss, s, () => {
+      const out: string[] = [];
+      for (const d of s.declarations) {
+        if (d.kind === 'style') {
+          const css = scopeCss(d.css, scopeClassFor(s.kind, s.packageName, s.ownerId));
+          if (css.trim() !== '') out.push(this.assets.hashed('css', `${s.kind}-${s.packageName}-${s.ownerId}`, 'css', css));
+        } else if (d.kind === 'css' && d.file) {
+          const src = this.readSource(s, d.file.value, d, 'css file');
+          if (src !== undefined) out.push(this.assets.hashed('css', d.file.value.replace(/^.*[\\/]/, '').replace(/\.css$/, ''), 'css', src));
+        }
+      }
+      return out;
+    });
+  }
+
+  /** Module scripts an owner brings (`js "./x.js"`). */
+  private scriptsOf(s: FileSummary): string[] {
+    return this.cachedAssets(this.ownerJs, s, () => {
+      const out: string[] = [];
+      for (const d of s.declarations) {
+        if (d.kind !== 'js') continue;
+        const href = this.jsModule(s, d);
+        if (href) out.push(href);
+      }
+      return out;
+    });
+  }
+
+  private cachedAssets(cache: WeakMap<FileSummary, string[]>, s: FileSummary, make: () => string[]): string[] {
+    let v = cache.get(s);
+    if (!v) cache.set(s, (v = make()));
+    return v;
+  }
+
+  /** `css` names of a page: `default` (no `css` line), `page`, `none`, or `<name>` = `<name>.css` beside the page. */
+  private pageStylesheets(page: FileSummary, owners: FileSummary[]): string[] {
+    const decls = page.declarations.filter((d): d is CssDecl => d.kind === 'css' && !d.file);
+    const names = decls.length ? decls.flatMap((d) => d.names.map((w) => w.text)) : ['default'];
+    const out: string[] = [];
+    const add = (href: string) => {
+      if (!out.includes(href)) out.push(href);
+    };
+    if (names.includes('none')) return out;
+    if (names.includes('default')) for (const o of owners) for (const h of this.stylesheetsOf(o)) add(h);
+    else if (names.includes('page')) for (const h of this.stylesheetsOf(page)) add(h);
+    for (const d of decls) {
+      for (const w of d.names) {
+        if (w.text === 'default' || w.text === 'page' || w.text === 'none') continue;
+        const file = `${w.text}.css`;
+        const src = this.readSource(page, file, d, 'css selection');
+        if (src !== undefined) add(this.assets.hashed('css', w.text, 'css', src));
+      }
+    }
+    return out;
+  }
+
+  // ---- pages ----------------------------------------------------------------------------------
+
+  compilePage(e: KitEntry): CompiledPage | undefined {
+    const s = e.summary;
+    if (s.kind !== 'page' || !s.route || !s.route.parsed.valid || !s.view) return undefined;
+    const route = s.route.parsed;
+    const ctx = this.context(s, { slots: false, route });
+    let body: PNode[] = [];
+    compileNodes(s.view.body, ctx, new Map(), body, 0, true);
+    const chain = this.layoutChain(s);
+    const facts = ctx.facts;
+    const layoutComponents: string[] = [];
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const part = this.compilePart('layout', chain[i]);
+      if (!part) continue;
+      const base = ctx.locals.n;
+      ctx.locals.n += part.locals;
+      body = substitute(part.nodes, { props: new Map(), slots: new Map([['', body]]), base });
+      if (part.kitJs) facts.kitJs = true;
+      layoutComponents.unshift(...part.components);
+    }
+    const layoutEntries = chain.map((k) => this.layouts.get(k)!).filter(Boolean);
+    const componentKeys: string[] = [];
+    for (const c of [...layoutComponents, ...facts.components]) if (!componentKeys.includes(c)) componentKeys.push(c);
+    const owners = [...layoutEntries.map((l) => l.summary), ...componentKeys.map((k) => this.components.get(k)!.summary), s];
+    const stylesheets = this.pageStylesheets(s, owners);
+    const scripts: string[] = [];
+    for (const o of owners) for (const h of this.scriptsOf(o)) if (!scripts.includes(h)) scripts.push(h);
+
+    let head = DOC_START;
+    const title = s.meta.title?.value ?? [...layoutEntries].reverse().find((l) => l.summary.meta.title)?.summary.meta.title?.value ?? s.ownerId;
+    head += `<title>${escapeHtml(title)}</title>\n`;
+    const description = s.meta.description?.value ?? [...layoutEntries].reverse().find((l) => l.summary.meta.description)?.summary.meta.description?.value;
+    if (description !== undefined) head += `<meta name="description" content="${escapeHtml(description)}">\n`;
+    const canonical = s.meta.canonical?.value;
+    if (canonical !== undefined && !isUnsafeUrl(decodeEntities(canonical))) head += `<link rel="canonical" href="${escapeHtml(canonical)}">\n`;
+    for (const h of stylesheets) head += `<link rel="stylesheet" href="${escapeHtml(h)}">\n`;
+    if (facts.kitJs) head += KIT_JS_TAG + '\n';
+    for (const h of scripts) head += `<script type="module" src="${escapeHtml(h)}"></script>\n`;
+    head += '</head>\n<body>\n';
+    const doc: PNode[] = [head];
+    for (const n of body) push(doc, n);
+    push(doc, '\n</body>\n</html>\n');
+
+    const cache = effectiveCachePolicy(s.cache?.value.value, s.revalidate?.value.text);
+    return {
+      pageId: s.ownerId,
+      packageName: s.packageName,
+      source: s.path,
+      route: route.pattern,
+      parsed: route,
+      render: s.render,
+      guards: s.guards,
+      layouts: layoutEntries.map((l) => l.summary.ownerId),
+      ...(cache !== undefined ? { cache } : {}),
+      serverFields: s.server ? s.server.fields.map((f) => f.text) : [],
+      ir: toTemplate(doc, ctx.locals.n, `page ${s.ownerId}`),
+      prerender: s.render === 'ssr' ? [] : prerenderPaths(s, route),
+      kitJs: facts.kitJs,
+      stylesheets,
+      scripts,
+    };
+  }
+
+  compileFragments(e: KitEntry): CompiledFragment[] {
+    const s = e.summary;
+    const out: CompiledFragment[] = [];
+    for (const f of s.fragments) {
+      const parsed = parseRoutePattern(f.path.value);
+      const ctx = this.context(s, { slots: false, route: parsed });
+      const nodes: PNode[] = [];
+      compileNodes(f.body, ctx, new Map(), nodes, 0, true);
+      out.push({
+        pageId: s.ownerId,
+        name: f.name.text,
+        method: f.method.text.toUpperCase(),
+        route: f.path.value,
+        parsed,
+        target: f.target.value,
+        source: s.path,
+        guards: s.guards,
+        ir: toTemplate(nodes, ctx.locals.n, `fragment ${s.ownerId}.${f.name.text}`),
+      });
+    }
+    return out;
+  }
+}
+
+/** Output file of a concrete path: `/` → `index.html`, `/docs` → `docs/index.html`. */
+export function outputFile(path: string): string {
+  return path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
+}
+
+function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
+  if (!route.isDynamic) {
+    const path = concretePath(route, {}) ?? route.pattern;
+    return [{ path, file: outputFile(path), params: {} }];
+  }
+  if (route.hasRest || !s.paths) return [];
+  const out: PrerenderPath[] = [];
+  const seen = new Set<string>();
+  for (const rec of s.paths.records) {
+    const params: Record<string, string> = {};
+    for (const f of rec.fields) if (!('kind' in f.value)) params[f.name.text] = f.value.value;
+    const path = concretePath(route, params);
+    if (path === undefined || seen.has(path)) continue;
+    seen.add(path);
+    out.push({ path, file: outputFile(path), params });
+  }
+  return out;
+}
+
+/**
+ * Compiles every page and fragment of the workspace. Call it on a workspace without errors (as
+ * `kit build` does); with errors the result is best effort.
+ */
+export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): CompiledSite {
+  const c = new SiteCompiler(ws, options.cwd ?? process.cwd());
+  const pages: CompiledPage[] = [];
+  const fragments: CompiledFragment[] = [];
+  for (const e of ws.allKit()) {
+    if (e.summary.kind !== 'page') continue;
+    const page = c.compilePage(e);
+    if (page) pages.push(page);
+    fragments.push(...c.compileFragments(e));
+  }
+  pages.sort((a, b) => (a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : a.source < b.source ? -1 : 1));
+  fragments.sort((a, b) => (a.pageId !== b.pageId ? (a.pageId < b.pageId ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (pages.some((p) => p.kitJs)) c.assets.fixed(KIT_JS_PATH, kitRuntimeSource());
+  return { pages, fragments, assets: c.assets.list(), diagnostics: c.diagnostics };
+}

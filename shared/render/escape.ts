@@ -1,0 +1,70 @@
+// Escaping for the three contexts a value can land in: text, a double-quoted attribute value, and a
+// URL attribute value. Values are always escaped; only literal markup written in a `.kit` view is
+// emitted as written (normalised by `staticHtml`).
+import { encodePathSegment } from '../route/index.js';
+import { isUnsafeUrl } from './url-safety.js';
+
+/** What an unsafe URL is replaced with: inert, and visible in the output for debugging. */
+export const UNSAFE_URL = 'about:invalid#kit-unsafe-url';
+
+const HTML_SPECIAL = /[&<>"']/;
+const HTML_SPECIAL_G = /[&<>"']/g;
+const REPLACEMENTS: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes a value for HTML text and for quoted attribute values (both quote kinds). */
+export function escapeHtml(s: string): string {
+  return HTML_SPECIAL.test(s) ? s.replace(HTML_SPECIAL_G, (c) => REPLACEMENTS[c]) : s;
+}
+
+// A character reference as written in source: kept, so `&copy;` and `&#169;` stay what they are.
+const STATIC_TEXT = /&(?:#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)|[&<>]/g;
+const STATIC_ATTR = /&(?:#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)|[&<>"]/g;
+
+/**
+ * Literal markup text from a view, made safe to emit as written: character references stay,
+ * a stray `&`, `<` or `>` (and `"` inside attributes) is escaped.
+ */
+export function staticHtml(s: string, inAttribute: boolean): string {
+  return s.replace(inAttribute ? STATIC_ATTR : STATIC_TEXT, (m) => (m.length > 1 ? m : REPLACEMENTS[m]));
+}
+
+/**
+ * Percent-encodes a value interpolated into a URL. Before any `?` or `#` of the URL, each
+ * `/`-separated part is encoded as a path segment (so a rest-param value keeps its slashes but cannot
+ * add a query or fragment); in the query or fragment the whole value is one component.
+ */
+export function encodeUrlValue(value: string, inQuery: boolean): string {
+  if (inQuery) return encodeComponent(value);
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const slash = value.indexOf('/', from);
+    const part = value.slice(from, slash < 0 ? value.length : slash);
+    out += encodePathSegment(part) ?? encodeComponent(part);
+    if (slash < 0) return out;
+    out += '/';
+    from = slash + 1;
+  }
+}
+
+function encodeComponent(s: string): string {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    // Lone surrogates cannot be encoded; drop them rather than fail the page.
+    return encodeURIComponent(s.replace(/[\ud800-\udfff]/g, ''));
+  }
+}
+
+/** The URL if it is safe to emit in a URL attribute, else `UNSAFE_URL`. */
+export function safeUrl(url: string): string {
+  return isUnsafeUrl(url) ? UNSAFE_URL : url;
+}
+
+/** `srcset` holds several URLs: each candidate is checked. */
+export function safeSrcset(srcset: string): string {
+  for (const candidate of srcset.split(',')) {
+    if (isUnsafeUrl(candidate.trim())) return UNSAFE_URL;
+  }
+  return srcset;
+}
