@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { SourceError } from '../core/project/discover.js';
 import { UsageError } from './args.js';
 import type { Command } from './command.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS, loadAllCommands } from './commands/index.js';
 import { processIO, type CliIO } from './io.js';
 
 function version(): string {
@@ -12,14 +12,15 @@ function version(): string {
   return pkg.version;
 }
 
-function mainHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+async function mainHelp(): Promise<string> {
+  const commands = await loadAllCommands();
+  const width = Math.max(...commands.map((c) => c.name.length));
   return `kit ${version()} — check, report and build .kit web sources
 
 Usage: kit <command> [options] <files or directories>
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 
 Run "kit <command> --help" for a command's options.
 Options: --help, --version
@@ -30,18 +31,19 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     if (first === 'help' && rest[0]) return runCli([rest[0], '--help'], io);
-    io.stdout.write(mainHelp());
+    io.stdout.write(await mainHelp());
     return first === undefined ? 2 : 0;
   }
   if (first === '--version' || first === '-v' || first === 'version') {
     io.stdout.write(`kit ${version()}\n`);
     return 0;
   }
-  const command: Command | undefined = COMMANDS.find((c) => c.name === first);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === first);
+  if (!entry) {
     io.stderr.write(`kit: unknown command "${first}" (commands: ${COMMANDS.map((c) => c.name).join(', ')})\n`);
     return 2;
   }
+  const command: Command = await entry.load();
   try {
     return await command.run(rest, io);
   } catch (e) {

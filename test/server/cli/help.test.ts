@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS } from '../../../server/src/cli/commands/index.js';
+import { loadAllCommands } from '../../../server/src/cli/commands/index.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { runInProcess, runProcess } from './cli-harness.js';
 
@@ -15,6 +15,7 @@ describe('kit help and version', () => {
     assert.equal(r.stderr, '');
     assert.match(r.stdout, /^kit \S+ — /);
     assert.match(r.stdout, /Usage: kit <command> \[options\] <files or directories>/);
+    const COMMANDS = await loadAllCommands();
     for (const c of COMMANDS) assert.match(r.stdout, new RegExp(`^  ${c.name} +${c.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     assert.ok(COMMANDS.some((c) => c.name === 'check'));
     const short = await runInProcess(['-h'], { cwd: repoRoot });
