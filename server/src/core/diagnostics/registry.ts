@@ -32,6 +32,9 @@ export const REGISTRY = {
   view_parse_error: c('syntax', 'error', 'The view markup is not well formed.'),
   unsupported_markup_syntax: c('syntax', 'error', 'Template syntax from other frameworks is not supported in kit views.'),
   invalid_expression: c('syntax', 'error', 'The `{...}` expression cannot be read.'),
+  // documents the language server does not analyse (the last good version stays in effect)
+  document_too_large: c('syntax', 'warning', 'The document is larger than 8 MiB; kit does not analyse it.'),
+  binary_document: c('syntax', 'warning', 'The document contains NUL characters (binary data); kit does not analyse it.'),
 
   // structure of a file
   missing_route: c('structure', 'error', 'A page file must declare `route "<pattern>"`.'),
@@ -45,6 +48,7 @@ export const REGISTRY = {
   invalid_page_id: c('structure', 'error', 'A page ID may contain letters, digits, `.`, `-` and `_`.'),
   unknown_use_alias: c('structure', 'error', 'The `alias.` prefix is not declared by a `use` line.'),
   duplicate_use_alias: c('structure', 'error', 'A `use` alias is declared twice.'),
+  missing_asset_file: c('structure', 'error', 'A css or js file named by a page, layout or component does not exist or cannot be read.'),
 
   // routes
   malformed_route: c('route', 'error', 'The route pattern breaks a route pattern rule.', { fix: 'remove_trailing_slash' }),

@@ -17,6 +17,7 @@ import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { baseName, dirName } from './names.js';
 import { Binder, type DirectoryBinding } from '../bind/binder.js';
 import type { FileBinding } from '../bind/types.js';
+import { GUARD_CONFIG_KEY, kitGuardKeys, moduleGuardKeys, unknownGuards } from '../validate/cross/guards.js';
 
 function kitKeys(e: KitEntry): string[] {
   const keys = new Set<string>();
@@ -28,6 +29,7 @@ function kitKeys(e: KitEntry): string[] {
     if (r.kind === 'page') keys.add(`route:${r.route.shapeKey}`);
   }
   if (s.kind === 'page') keys.add(`page:${s.ownerId}`);
+  for (const k of kitGuardKeys(s)) keys.add(k); // unknown_guard (validate/cross/guards.ts)
   if (s.kind === 'component') {
     keys.add(`cdef:${s.packageName}.${s.ownerId}`);
     keys.add('cgraph');
@@ -74,6 +76,22 @@ function crossFingerprint(e: KitEntry): string {
     parts.push(`layout ${l.text}`);
     ranges.push(r(l.range));
   }
+  // Binding (bucket `bind:<dir>`) reads every handler symbol and contract, registered or not (an
+  // invalid page route registers none), and points its diagnostics at them.
+  for (const a of [...s.actions, ...s.apis]) {
+    parts.push(`handler ${a.kind} ${a.symbol.text}`);
+    ranges.push(r(a.symbol.range));
+  }
+  for (const f of s.fragments) {
+    parts.push(`handler fragment ${f.name.text}`);
+    ranges.push(r(f.name.range));
+  }
+  for (const c of s.contractRefs) {
+    parts.push(`contract ${c.kind} ${c.name}`);
+    ranges.push(r(c.range));
+  }
+  // unknown_guard (bucket `guard:<id>`, in the keys) points at each guard ID.
+  for (const g of s.guardDecl?.guards ?? []) ranges.push(r(g.range));
   for (const [alias, u] of s.uses) parts.push(`use ${alias} ${u.pkg.value}`);
   // Binding looks up `Load<PageID>` only for pages with `server {}`.
   if (s.server) parts.push('server');
@@ -84,8 +102,8 @@ function shapeOf(fingerprint: string | undefined): string | undefined {
   return fingerprint?.slice(0, fingerprint.indexOf('\u0002'));
 }
 
-function moduleKeys(path: string, regs: Registration[]): string[] {
-  const keys = new Set<string>([`bind:${dirName(path)}`]);
+function moduleKeys(path: string, regs: Registration[], summary: ModuleEntry['summary']): string[] {
+  const keys = new Set<string>([`bind:${dirName(path)}`, ...moduleGuardKeys(path, summary)]);
   for (const r of regs) {
     keys.add(`reg:${r.method} ${r.route.shapeKey}`);
     keys.add(ambiguityBucket(r));
@@ -103,18 +121,43 @@ export class Workspace implements WorkspaceView {
   private readonly pending = new Set<string>();
   /** Files set or removed since the last flush: their own diagnostics changed. */
   private readonly changed = new Set<string>();
+  /** Buckets left for a later flush by `flush({ defer })`. */
+  private readonly deferred = new Set<string>();
+
+  /** Buckets waiting since a `flush({ defer })`. */
+  get deferredCount(): number {
+    return this.deferred.size;
+  }
   private sortedKitCache: KitEntry[] | undefined;
   private allRegsCache: Registration[] | undefined;
   /** Handler binding: one Program over all modules, results per directory (bucket `bind:<dir>`). */
-  private readonly binder = new Binder();
+  private readonly binder: Binder;
   private readonly bindings = new Map<string, DirectoryBinding>();
 
-  constructor(public options: CheckOptions = { ssr: false }) {}
+  /** `root`: the directory relative workspace paths are relative to (the binder resolves module imports from it). */
+  constructor(public options: CheckOptions = { ssr: false }, root: string = process.cwd()) {
+    this.binder = new Binder(root);
+  }
 
   // ---- updates ------------------------------------------------------------------------------
 
   /** Adds or replaces a `.kit` file. `ast` may be passed when the caller parsed incrementally. */
   setKitFile(path: string, text: string, ast?: KitFile): void {
+    const pkgBefore = this.modules.size ? this.packageOfDir(dirName(path)) : undefined;
+    this.putKitFile(path, text, ast);
+    if (pkgBefore !== undefined) this.refreshModules(dirName(path), pkgBefore);
+  }
+
+  /**
+   * Handler modules take their package (owner labels such as `api site.Stats`) from the `.kit`
+   * files of their directory: when those change it, the modules are read again.
+   */
+  private refreshModules(dir: string, pkgBefore: string): void {
+    if (this.packageOfDir(dir) === pkgBefore) return;
+    for (const m of this.moduleMembers(`bind:${dir}`)) this.setModule(m.path, m.text);
+  }
+
+  private putKitFile(path: string, text: string, ast?: KitFile): void {
     const old = this.kits.get(path);
     const parsed = ast ?? parseKit(text, path);
     const summary = summarize(parsed);
@@ -129,7 +172,8 @@ export class Workspace implements WorkspaceView {
       // moved ranges, the buckets whose diagnostics point into the file are re-validated.
       if (old.fingerprint !== entry.fingerprint) for (const k of this.keysMentioning(path)) this.pending.add(k);
       this.kits.set(path, entry);
-      this.invalidateCaches();
+      this.replaceSorted(entry);
+      this.allRegsCache = undefined;
       return;
     }
     if (old) this.leave(path, old.keys);
@@ -145,9 +189,10 @@ export class Workspace implements WorkspaceView {
     const pkg = this.packageOfDir(dirName(path));
     const regs = commentRegistrations(path, pkg, summary.endpoints);
     const local = [...summary.diagnostics, ...commentEndpointDiagnostics(path, text, pkg, summary.endpoints)];
-    const entry: ModuleEntry = { path, text, summary, registrations: regs, local, keys: moduleKeys(path, regs) };
+    const entry: ModuleEntry = { path, text, summary, registrations: regs, local, keys: moduleKeys(path, regs, summary) };
     this.changed.add(path);
     this.binder.setModule(path, text);
+    this.touchBindingDependents(path);
     if (old) this.leave(path, old.keys);
     this.modules.set(path, entry);
     this.join(path, entry.keys);
@@ -158,16 +203,40 @@ export class Workspace implements WorkspaceView {
   remove(path: string): void {
     const old = this.kits.get(path) ?? this.modules.get(path);
     if (!old) return;
+    const pkgBefore = this.kits.has(path) && this.modules.size ? this.packageOfDir(dirName(path)) : undefined;
     this.changed.add(path);
     this.leave(path, old.keys);
-    if (this.modules.has(path)) this.binder.removeModule(path);
+    if (this.modules.has(path)) {
+      this.binder.removeModule(path);
+      this.touchBindingDependents(path);
+    }
     this.kits.delete(path);
     this.modules.delete(path);
     this.invalidateCaches();
+    if (pkgBefore !== undefined) this.refreshModules(dirName(path), pkgBefore);
   }
 
   has(path: string): boolean {
     return this.kits.has(path) || this.modules.has(path);
+  }
+
+  /** The same set of paths: the sorted list keeps its order, only the entry object changes. */
+  private replaceSorted(entry: KitEntry): void {
+    const list = this.sortedKitCache;
+    if (!list) return;
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const p = list[mid].path;
+      if (p === entry.path) {
+        list[mid] = entry;
+        return;
+      }
+      if (p < entry.path) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    this.sortedKitCache = undefined;
   }
 
   private invalidateCaches(): void {
@@ -189,6 +258,7 @@ export class Workspace implements WorkspaceView {
     if (key.startsWith('cdef:')) this.pending.add('cuse:' + key.slice(5));
     else if (key.startsWith('ldef:')) this.pending.add('luse:' + key.slice(5));
     else if (key.startsWith('amb:') && key !== 'amb:*' && this.index.has('amb:*')) this.pending.add('amb:*');
+    else if (key === GUARD_CONFIG_KEY) for (const k of this.index.keys()) if (k.startsWith('guard:')) this.pending.add(k);
   }
 
   private join(path: string, keys: string[]): void {
@@ -215,11 +285,22 @@ export class Workspace implements WorkspaceView {
    * Re-validates the buckets touched since the last flush. Returns the files whose diagnostics may
    * have changed: the files set or removed since then, and the files that held or now hold
    * diagnostics of those buckets (a bucket member with neither keeps its diagnostics).
+   * `defer` leaves matching buckets for the next flush without it (the language server publishes
+   * its first diagnostics before binding, the slow part, runs); queries flush only when other
+   * buckets are pending, so deferred ones wait until then.
    */
-  flush(): Set<string> {
+  flush(opts: { defer?: (key: string) => boolean } = {}): Set<string> {
     const affected = new Set<string>(this.changed);
     this.changed.clear();
-    const keys = [...this.pending];
+    if (!opts.defer) {
+      for (const k of this.deferred) this.pending.add(k);
+      this.deferred.clear();
+    }
+    const keys: string[] = [];
+    for (const k of this.pending) {
+      if (opts.defer?.(k)) this.deferred.add(k);
+      else keys.push(k);
+    }
     this.pending.clear();
     for (const key of keys) {
       for (const d of this.crossByKey.get(key) ?? []) {
@@ -254,6 +335,7 @@ export class Workspace implements WorkspaceView {
       case 'cgraph': return componentCycles(this);
       case 'lgraph': return layoutCycles(this);
       case 'bind': return this.bindDirectory(key.slice('bind:'.length));
+      case 'guard': return unknownGuards(this, key);
       default: return [];
     }
   }
@@ -274,6 +356,11 @@ export class Workspace implements WorkspaceView {
     );
     this.bindings.set(dir, result);
     return result.diagnostics;
+  }
+
+  /** A module change also re-binds directories that bind to it from another package (`alias.Name` contracts). */
+  private touchBindingDependents(modulePath: string): void {
+    for (const d of this.binder.dependents(dirName(modulePath))) this.pending.add(`bind:${d}`);
   }
 
   /** Handler bindings declared by a `.kit` file or (comment endpoints) a handler module. */
@@ -377,8 +464,9 @@ export class Workspace implements WorkspaceView {
 
   /** The package of a directory: the first `package` declared by a `.kit` file there, else its name. */
   packageOfDir(dir: string): string {
-    for (const e of this.allKit()) {
-      if (e.summary.dir === dir && e.summary.packageDecl) return e.summary.packageName;
+    // Every `.kit` file joins its directory's `bind:` bucket: no need to scan the workspace.
+    for (const e of this.kitMembers(`bind:${dir}`)) {
+      if (e.summary.packageDecl) return e.summary.packageName;
     }
     return baseName(dir) || 'main';
   }

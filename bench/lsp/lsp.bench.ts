@@ -1,0 +1,167 @@
+// Language server speed (issue 4), measured through the real protocol over stdio: the time from a
+// `didChange` to the matching `publishDiagnostics`, for (a) a one-character edit in a small file of
+// a 5,000-file workspace and (b) an edit inside a `view` in the middle of a 10,000-line file; (c) the
+// initial indexing of the 5,000-file workspace and (d) the server's memory for it. Each latency is
+// printed beside the same edit on a server that re-parses the whole file (`incremental: false`) and
+// the in-process time of a full `parseKit` of the edited text.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseKit, reparseKit } from '../../grammar/src/index.js';
+import { fileUri, LspClient } from '../../test/server/lsp/helpers/lsp-client.js';
+import { generateSite, writeSite } from '../fixtures/site-generator.js';
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p))];
+}
+
+function fmt(ms: number): string {
+  return `${ms.toFixed(2)} ms`;
+}
+
+function timeInProcess(fn: () => void, runs = 30): number {
+  const xs: number[] = [];
+  for (let i = 0; i < runs + 5; i++) {
+    const t = performance.now();
+    fn();
+    if (i >= 5) xs.push(performance.now() - t);
+  }
+  return pct(xs, 0.5);
+}
+
+/** Edits one spot back and forth (insert a character, delete it) and times didChange → publishDiagnostics. */
+async function editLatency(client: LspClient, uri: string, line: number, character: number, edits: number, warmup: number): Promise<number[]> {
+  const times: number[] = [];
+  let version = 1;
+  for (let i = 0; i < warmup + edits; i++) {
+    version++;
+    const insert = i % 2 === 0;
+    const range = insert ? { start: { line, character }, end: { line, character } } : { start: { line, character }, end: { line, character: character + 1 } };
+    const done = client.waitForDiagnostics(uri, (d) => d.version === version, { fresh: true, timeoutMs: 20000 });
+    const t = performance.now();
+    await client.change(uri, version, [{ range, text: insert ? 'x' : '' }]);
+    const d = await done;
+    if (i >= warmup) times.push(d.at - t);
+  }
+  return times;
+}
+
+async function startIndexed(root: string, incremental: boolean): Promise<{ client: LspClient; indexMs: number; serverMs: number; boundMs: number; serverBoundMs: number }> {
+  // As the VS Code extension starts it: with --expose-gc, so indexing garbage is returned at once.
+  const client = LspClient.start({ nodeArgs: ['--expose-gc'] });
+  await client.initialize([root], { initializationOptions: { incremental }, waitForIndex: false });
+  const t = performance.now();
+  const ready = client.waitForStatuses(1, 120000, 'ready');
+  const bound = client.waitForStatuses(1, 120000, 'bound');
+  await client.conn.sendNotification('initialized', {});
+  await ready;
+  const indexMs = performance.now() - t;
+  await bound;
+  const boundMs = performance.now() - t;
+  const status = (state: string) => client.statuses.find((s) => s.state === state)?.ms ?? NaN;
+  return { client, indexMs, serverMs: status('ready'), boundMs, serverBoundMs: status('bound') };
+}
+
+/** A page whose view holds about 10,000 lines of markup. */
+function bigPage(lines: number): string {
+  const head = ['package big', '', 'page big', 'route "/big/{slug}"', 'guard public', 'title "Big"', '', 'paths {', '  => { slug: "a" }', '}', '', 'act Save POST "/big/save"', '', 'view {', '  <main>'];
+  const body: string[] = [];
+  let i = 0;
+  while (head.length + body.length + 4 < lines) {
+    body.push(`    <section id="s${i}" class="block">`, `      <h2>Section ${i} of {slug}</h2>`, `      <Card heading="Card ${i}"><p>Paragraph ${i} with {param("slug")} text.</p></Card>`, `      <form g:post={Save}><input name="q${i}" /></form>`, '    </section>');
+    i++;
+  }
+  return [...head, ...body, '  </main>', '}', ''].join('\n');
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const work = mkdtempSync(join(tmpdir(), 'kit-lsp-bench-'));
+const clients: LspClient[] = [];
+try {
+  // ---- (a), (c), (d): the 5,000-file workspace -------------------------------------------------
+  const site = join(work, 'site');
+  const files = generateSite(5000, { handlers: true });
+  writeSite(site, files);
+  const kitCount = files.filter((f) => f.path.endsWith('.kit')).length;
+  console.log(`workspace: ${kitCount} .kit files, ${files.length - kitCount} handler modules`);
+
+  const small = 'd17/p171.kit';
+  const smallText = readFileSync(join(site, small), 'utf8');
+  const smallLine = smallText.split('\n').findIndex((l) => l.includes('<h1>'));
+  const smallChar = smallText.split('\n')[smallLine].indexOf('Page') + 2;
+  const smallEdited = smallText.split('\n').map((l, i) => (i === smallLine ? l.slice(0, smallChar) + 'x' + l.slice(smallChar) : l)).join('\n');
+
+  const results: Record<string, { p50: number; p95: number; base50: number; base95: number; parse: number }> = {};
+  let indexFigures: { incremental: number; serverMs: number; boundMs: number; serverBoundMs: number; rssMb: number; heapMb: number } | undefined;
+  for (const incremental of [true, false]) {
+    gc?.();
+    const { client, indexMs, serverMs, boundMs, serverBoundMs } = await startIndexed(site, incremental);
+    clients.push(client);
+    if (incremental) {
+      const stats = await client.request<{ rss: number; heapUsed: number; files: number }>('kit/stats', {});
+      indexFigures = { incremental: indexMs, serverMs, boundMs, serverBoundMs, rssMb: stats.rss / 2 ** 20, heapMb: stats.heapUsed / 2 ** 20 };
+    }
+    const uri = fileUri(join(site, small));
+    const opened = client.waitForDiagnostics(uri, (d) => d.version === 1, { fresh: true });
+    await client.open(uri, smallText, 1);
+    await opened;
+    const times = await editLatency(client, uri, smallLine, smallChar, 200, 30);
+    const key = 'a';
+    results[key] ??= { p50: 0, p95: 0, base50: 0, base95: 0, parse: 0 };
+    if (incremental) {
+      results[key].p50 = pct(times, 0.5);
+      results[key].p95 = pct(times, 0.95);
+    } else {
+      results[key].base50 = pct(times, 0.5);
+      results[key].base95 = pct(times, 0.95);
+    }
+    await client.shutdown();
+  }
+  results.a.parse = timeInProcess(() => parseKit(smallEdited, small));
+
+  // ---- (b): an edit inside a view in the middle of a 10,000-line file --------------------------
+  const bigRoot = join(work, 'big');
+  writeSite(bigRoot, generateSite(20, { handlers: true }));
+  const bigText = bigPage(10000);
+  const bigPath = join(bigRoot, 'big.kit');
+  writeFileSync(bigPath, bigText);
+  const bigLines = bigText.split('\n');
+  const midLine = bigLines.findIndex((l, i) => i >= bigLines.length / 2 && l.includes('<h2>'));
+  const midChar = bigLines[midLine].indexOf('Section') + 3;
+  const bigEdited = bigLines.map((l, i) => (i === midLine ? l.slice(0, midChar) + 'x' + l.slice(midChar) : l)).join('\n');
+  for (const incremental of [true, false]) {
+    gc?.();
+    const { client } = await startIndexed(bigRoot, incremental);
+    clients.push(client);
+    const uri = fileUri(bigPath);
+    const opened = client.waitForDiagnostics(uri, (d) => d.version === 1, { fresh: true });
+    await client.open(uri, bigText, 1);
+    await opened;
+    const times = await editLatency(client, uri, midLine, midChar, 100, 20);
+    results.b ??= { p50: 0, p95: 0, base50: 0, base95: 0, parse: 0 };
+    if (incremental) {
+      results.b.p50 = pct(times, 0.5);
+      results.b.p95 = pct(times, 0.95);
+    } else {
+      results.b.base50 = pct(times, 0.5);
+      results.b.base95 = pct(times, 0.95);
+    }
+    await client.shutdown();
+  }
+  const bigAst = parseKit(bigText, 'big.kit');
+  results.b.parse = timeInProcess(() => parseKit(bigEdited, 'big.kit'), 10);
+  const reparse = timeInProcess(() => reparseKit(bigAst, bigText, bigEdited), 10);
+
+  const line = (label: string, r: { p50: number; p95: number; base50: number; base95: number; parse: number }, target: number) =>
+    console.log(`${label}: p50 ${fmt(r.p50)}, p95 ${fmt(r.p95)} (target p95 <= ${target} ms) | full re-parse server: p50 ${fmt(r.base50)}, p95 ${fmt(r.base95)} | ratio p95 ${(r.base95 / r.p95).toFixed(1)}x | in-process parseKit of the edited file ${fmt(r.parse)}`);
+  console.log(`${bigLines.length}-line file: in-process reparseKit ${fmt(reparse)} vs parseKit ${fmt(results.b.parse)} (${(results.b.parse / reparse).toFixed(1)}x)`);
+  line('(a) one-char edit, small file, 5,000-file workspace, didChange -> publishDiagnostics', results.a, 5);
+  line('(b) edit inside a view, middle of a 10,000-line file, didChange -> publishDiagnostics', results.b, 15);
+  const f = indexFigures!;
+  console.log(`(c) initial indexing, 5,000 files: ${fmt(f.incremental)} from initialized to kit/status ready, every diagnostic but handler binding published (server's own count ${f.serverMs} ms; target <= 2000 ms); handlers bound and published after ${fmt(f.boundMs)} (server ${f.serverBoundMs} ms)`);
+  console.log(`(d) server memory after indexing: rss ${f.rssMb.toFixed(0)} MB, heap ${f.heapMb.toFixed(0)} MB (target <= 500 MB)`);
+} finally {
+  for (const c of clients) if (c.child.exitCode === null) c.kill();
+  rmSync(work, { recursive: true, force: true });
+}

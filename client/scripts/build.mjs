@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Bundles the VS Code extension: the client (`dist/extension.js`, `vscode` left external) and the
+// language server with everything it needs, TypeScript's compiler included (`dist/server.js`), both
+// CommonJS for VS Code's Node; copies the TextMate grammar and language configuration into
+// `dist/syntaxes/`. Usage: node client/scripts/build.mjs [--minify]  (writes client/dist)
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const clientDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(clientDir, '..');
+
+/**
+ * The core loads the TypeScript compiler lazily with `createRequire(...)('typescript')`, which a
+ * bundler cannot follow. In the bundle the loader becomes a plain `require`, which esbuild bundles
+ * and still initialises only on first use.
+ */
+const bundledTypeScript = {
+  name: 'bundled-typescript',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]core[\\/]bind[\\/]ts\.ts$/ }, () => ({
+      contents: "export function typescript() { return require('typescript'); }\n",
+      loader: 'ts',
+    }));
+  },
+};
+
+/** Writes the bundles and the grammar files into `dist`. */
+export async function bundle(dist = join(clientDir, 'dist'), { minify = false } = {}) {
+  const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(join(dist, 'syntaxes'), { recursive: true });
+  const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node18', sourcemap: false, minify, logLevel: 'warning', legalComments: 'none' };
+  await build({ ...common, entryPoints: [join(clientDir, 'src', 'extension.ts')], outfile: join(dist, 'extension.js'), external: ['vscode'] });
+  await build({
+    ...common,
+    entryPoints: [join(root, 'server', 'src', 'lsp', 'bundle-entry.ts')],
+    outfile: join(dist, 'server.js'),
+    // ES module sources read `import.meta.url`; in the CommonJS bundle it is the bundle's own URL.
+    define: { 'import.meta.url': 'importMetaUrl', 'process.env.KIT_VERSION': JSON.stringify(version) },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [bundledTypeScript],
+  });
+  for (const f of ['kit.tmLanguage.json', 'language-configuration.json']) copyFileSync(join(root, 'syntaxes', f), join(dist, 'syntaxes', f));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await bundle(undefined, { minify: process.argv.includes('--minify') });
+  console.log(`bundled into ${join(clientDir, 'dist')}`);
+}

@@ -1,0 +1,59 @@
+// The VS Code extension: starts the kit language server bundled beside it (over Node IPC) and adds
+// two commands. Everything clever lives in the server; this file only wires VS Code to it.
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { renderRouteTable, type RouteTableFolder } from './route-table.js';
+
+let client: LanguageClient | undefined;
+
+function createClient(context: vscode.ExtensionContext): LanguageClient {
+  const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const serverOptions: ServerOptions = {
+    // --expose-gc lets the server return the garbage of its initial indexing at once.
+    run: { module, transport: TransportKind.ipc, args: ['lsp'], options: { execArgv: ['--expose-gc'] } },
+    debug: { module, transport: TransportKind.ipc, args: ['lsp'], options: { execArgv: ['--expose-gc', '--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: 'file', language: 'kit' }, { scheme: 'untitled', language: 'kit' }],
+    // The server registers its own file watchers (`workspace/didChangeWatchedFiles`, dynamic registration).
+    synchronize: { configurationSection: 'kit' },
+    initializationOptions: { ssr: vscode.workspace.getConfiguration('kit').get<boolean>('ssr', false) },
+    outputChannelName: 'kit',
+  };
+  // The id `kit` makes vscode-languageclient honour the `kit.trace.server` setting.
+  return new LanguageClient('kit', 'kit language server', serverOptions, clientOptions);
+}
+
+async function showRouteTable(context: vscode.ExtensionContext): Promise<void> {
+  if (!client) {
+    void vscode.window.showWarningMessage('kit: the language server is not running.');
+    return;
+  }
+  const answer = await client.sendRequest<{ version: number; workspaces: RouteTableFolder[] }>('kit/routes', {});
+  const panel = vscode.window.createWebviewPanel('kit.routeTable', 'kit routes', vscode.ViewColumn.Active, { enableScripts: false });
+  panel.webview.html = renderRouteTable(answer.workspaces, randomBytes(16).toString('base64'));
+  context.subscriptions.push(panel);
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  client = createClient(context);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('kit.showRouteTable', () => showRouteTable(context)),
+    vscode.commands.registerCommand('kit.restartServer', async () => {
+      if (client) await client.restart();
+      else {
+        client = createClient(context);
+        await client.start();
+      }
+    }),
+  );
+  await client.start();
+}
+
+export async function deactivate(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) await c.stop();
+}

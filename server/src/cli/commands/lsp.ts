@@ -1,0 +1,45 @@
+// `kit lsp [--stdio | --node-ipc] [--ssr]`
+import { readFileSync } from 'node:fs';
+import { runLanguageServer } from '../../lsp/main.js';
+import type { Command } from '../command.js';
+import { parseArgs, UsageError } from '../args.js';
+
+function serverVersion(): string {
+  // Bundles replace process.env.KIT_VERSION with the version at build time.
+  if (process.env.KIT_VERSION) return process.env.KIT_VERSION;
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'dev';
+  }
+}
+
+export const lspCommand: Command = {
+  name: 'lsp',
+  summary: 'run the language server (stdio or Node IPC)',
+  help: `Usage: kit lsp [--stdio | --node-ipc] [--ssr]
+
+Runs the kit language server. Editors start it; it speaks the Language Server
+Protocol over stdin/stdout (--stdio, the default) or over Node IPC (--node-ipc,
+used by the VS Code extension) and indexes every workspace folder it is given.
+
+Options:
+  --stdio     talk JSON-RPC over stdin and stdout
+  --node-ipc  talk over the Node IPC channel of the parent process
+  --ssr       validate with request-time rendering enabled until the client's
+              kit.ssr setting says otherwise
+`,
+  run(argv, io) {
+    const { flags, positionals } = parseArgs(argv, { stdio: 'boolean', 'node-ipc': 'boolean', ssr: 'boolean', clientProcessId: 'string', help: 'boolean', h: 'boolean' }, 'lsp');
+    if (flags.help || flags.h) {
+      io.stdout.write(this.help);
+      return Promise.resolve(0);
+    }
+    if (flags.stdio && flags['node-ipc']) throw new UsageError('kit lsp: choose one transport, --stdio or --node-ipc');
+    if (positionals.length) throw new UsageError(`kit lsp: unexpected argument ${positionals[0]}`);
+    if (flags['node-ipc'] && typeof process.send !== 'function') throw new UsageError('kit lsp: --node-ipc needs a parent process with an IPC channel (editors start the server that way); use --stdio');
+    runLanguageServer({ transport: flags['node-ipc'] ? 'node-ipc' : 'stdio', ssr: Boolean(flags.ssr), version: serverVersion() });
+    // The server runs until the client sends exit; the process exits from there.
+    return new Promise<number>(() => {});
+  },
+};

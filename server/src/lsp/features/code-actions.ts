@@ -1,0 +1,274 @@
+// Quick fixes for the diagnostics the registry marks as fixable: add `guard public`, drop a trailing
+// slash, add a `paths {}` skeleton or `server {}`, create a missing handler stub in the sibling
+// module, and split an optional route parameter into explicit routes.
+import { CodeActionKind, type CodeAction, type Diagnostic as LspDiagnostic, type Range as LspRange, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
+import type { Declaration, Range, StringLit } from '../../../../grammar/src/ast.js';
+import { parseRoutePattern, type RouteIssueKind } from '../../../../shared/route/index.js';
+import { findBinding, type BindTargetKind, type HandlerBinding } from '../../core/bind/types.js';
+import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
+import { baseName, dirName, loadFunctionName } from '../../core/model/names.js';
+import { stringSpanRange } from '../../core/model/ranges.js';
+import type { KitEntry } from '../../core/validate/cross/view.js';
+import { offsetOf, toRange } from '../convert.js';
+import type { FeatureContext } from './context.js';
+import { locate } from './locate.js';
+import { handlerExport } from './navigation.js';
+
+export interface CodeActionOptions {
+  /** The client can create files in a workspace edit (`resourceOperations` includes `create`). */
+  canCreateFiles: boolean;
+}
+
+function overlaps(r: Range, q: LspRange): boolean {
+  const before = r.end.line < q.start.line || (r.end.line === q.start.line && r.end.column < q.start.character);
+  const after = r.start.line > q.end.line || (r.start.line === q.end.line && r.start.column > q.end.character);
+  return !before && !after;
+}
+
+function lineStart(line: number): LspRange {
+  return { start: { line, character: 0 }, end: { line, character: 0 } };
+}
+
+/** The client's copy of a core diagnostic, so the action shows on its squiggle. */
+function clientDiagnostic(sent: LspDiagnostic[], d: Diagnostic): LspDiagnostic[] {
+  const r = toRange(d.range);
+  return sent.filter((x) => x.code === d.code && x.range.start.line === r.start.line && x.range.start.character === r.start.character);
+}
+
+function quote(value: string): string {
+  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+function action(title: string, edit: WorkspaceEdit, diagnostics: LspDiagnostic[], preferred = false): CodeAction {
+  const a: CodeAction = { title, kind: CodeActionKind.QuickFix, edit };
+  if (diagnostics.length) a.diagnostics = diagnostics;
+  if (preferred) a.isPreferred = true;
+  return a;
+}
+
+/** Route string literals of a file: the page route and every endpoint path. */
+function routeLiterals(entry: KitEntry): { lit: StringLit; decl: Declaration }[] {
+  const out: { lit: StringLit; decl: Declaration }[] = [];
+  for (const d of entry.ast.declarations) {
+    if (d.kind === 'route') out.push({ lit: d.path, decl: d });
+    else if ((d.kind === 'act' || d.kind === 'api') && d.path) out.push({ lit: d.path, decl: d });
+    else if (d.kind === 'fragment') out.push({ lit: d.path, decl: d });
+  }
+  return out;
+}
+
+function issueAt(entry: KitEntry, d: Diagnostic, kind: RouteIssueKind) {
+  for (const { lit, decl } of routeLiterals(entry)) {
+    if (d.range.start.offset < lit.range.start.offset || d.range.end.offset > lit.range.end.offset) continue;
+    const issue = parseRoutePattern(lit.value).issues.find((i) => i.kind === kind);
+    if (issue) return { lit, decl, issue };
+  }
+  return undefined;
+}
+
+function addGuard(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: LspDiagnostic[]): CodeAction {
+  const s = entry.summary;
+  const after = s.route?.decl ?? s.pageIdDecl ?? s.packageDecl;
+  const line = after ? after.range.end.line + 1 : 0;
+  return action('Add `guard public`', { changes: { [ctx.uriOf(entry.path)]: [{ range: lineStart(line), newText: 'guard public\n' }] } }, clientDiagnostic(sent, d), true);
+}
+
+function removeTrailingSlash(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: LspDiagnostic[]): CodeAction | undefined {
+  const hit = issueAt(entry, d, 'trailing_slash');
+  if (!hit) return undefined;
+  const range = stringSpanRange(entry.ast, hit.lit, hit.issue.span);
+  return action('Remove the trailing slash', { changes: { [ctx.uriOf(entry.path)]: [{ range: toRange(range), newText: '' }] } }, clientDiagnostic(sent, d), true);
+}
+
+/** Where a new block goes: before the `view` block, else at the end. */
+function blockInsertion(entry: KitEntry): LspRange {
+  const view = entry.summary.view;
+  if (view) return lineStart(view.keyword.start.line);
+  return lineStart(entry.ast.lineStarts.length);
+}
+
+function missingPaths(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: LspDiagnostic[]): CodeAction[] {
+  const params = entry.summary.route?.parsed.params ?? [];
+  const uri = ctx.uriOf(entry.path);
+  const at = blockInsertion(entry);
+  const record = params.map((p) => `${p.name}: ""`).join(', ');
+  const diags = clientDiagnostic(sent, d);
+  return [
+    action('Add a `paths {}` block', { changes: { [uri]: [{ range: at, newText: `paths {\n  => { ${record} }\n}\n\n` }] } }, diags, true),
+    action('Render at request time with `server {}`', { changes: { [uri]: [{ range: at, newText: 'server {\n}\n\n' }] } }, diags),
+  ];
+}
+
+// ---- optional params ------------------------------------------------------------------------------
+
+function optionalShapes(value: string, span: { start: number; end: number }): { without: string; withParam: string; name: string } {
+  const segment = value.slice(span.start, span.end);
+  const name = /^\{([A-Za-z_]\w*)/.exec(segment)?.[1] ?? 'param';
+  const withParam = value.slice(0, span.start) + segment.replace('?}', '}') + value.slice(span.end);
+  let without = value.slice(0, Math.max(0, span.start - 1)) + value.slice(span.end);
+  if (without === '') without = '/';
+  return { without, withParam, name };
+}
+
+function lineOf(entry: KitEntry, decl: Declaration): { range: LspRange; text: string } {
+  const line = decl.keyword.start.line;
+  const start = entry.ast.lineStarts[line];
+  const next = entry.ast.lineStarts[line + 1] ?? entry.text.length;
+  return { range: { start: { line, character: 0 }, end: line + 1 < entry.ast.lineStarts.length ? { line: line + 1, character: 0 } : toRange(decl.range).end }, text: entry.text.slice(start, next) };
+}
+
+function splitOptional(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: LspDiagnostic[], opts: CodeActionOptions): CodeAction[] {
+  const hit = issueAt(entry, d, 'optional');
+  if (!hit) return [];
+  const { lit, decl, issue } = hit;
+  const shapes = optionalShapes(lit.value, issue.span);
+  const uri = ctx.uriOf(entry.path);
+  const diags = clientDiagnostic(sent, d);
+  const replaceLit = (value: string): TextEdit => ({ range: toRange(lit.range), newText: quote(value) });
+  if (decl.kind === 'act' || decl.kind === 'api') {
+    const line = lineOf(entry, decl);
+    const relStart = lit.range.start.offset - entry.ast.lineStarts[decl.keyword.start.line];
+    const relEnd = lit.range.end.offset - entry.ast.lineStarts[decl.keyword.start.line];
+    const variant = (v: string) => line.text.slice(0, relStart) + quote(v) + line.text.slice(relEnd);
+    const text = variant(shapes.without) + (line.text.endsWith('\n') ? '' : '\n') + variant(shapes.withParam);
+    return [action(`Split into explicit routes ${shapes.without} and ${shapes.withParam}`, { changes: { [uri]: [{ range: line.range, newText: text }] } }, diags, true)];
+  }
+  const out = [
+    action(`Use ${shapes.without} (drop the optional segment)`, { changes: { [uri]: [replaceLit(shapes.without)] } }, diags),
+    action(`Use ${shapes.withParam} (make {${shapes.name}} required)`, { changes: { [uri]: [replaceLit(shapes.withParam)] } }, diags),
+  ];
+  if (decl.kind === 'route' && opts.canCreateFiles) out.unshift(splitPage(ctx, entry, shapes, diags));
+  return out;
+}
+
+/** Keeps the short route here and creates `<name>-<param>.kit` with the long one (its endpoints stay here). */
+function splitPage(ctx: FeatureContext, entry: KitEntry, shapes: { without: string; withParam: string; name: string }, diags: LspDiagnostic[]): CodeAction {
+  const s = entry.summary;
+  const base = baseName(entry.path).replace(/(\.page)?\.kit$/, '');
+  const dir = dirName(entry.path);
+  const newPath = `${dir === '.' ? '' : `${dir}/`}${base}-${shapes.name}.kit`;
+  const newId = `${s.ownerId}-${shapes.name}`;
+  const endpointLines = new Set<number>();
+  for (const dd of entry.ast.declarations) {
+    if (dd.kind === 'act' || dd.kind === 'api') endpointLines.add(dd.keyword.start.line);
+  }
+  const lines: string[] = [];
+  const count = entry.ast.lineStarts.length;
+  for (let i = 0; i < count; i++) {
+    const text = entry.text.slice(entry.ast.lineStarts[i], entry.ast.lineStarts[i + 1] ?? entry.text.length).replace(/\r?\n$/, '');
+    if (endpointLines.has(i)) continue;
+    if (s.route && i === s.route.decl.keyword.start.line) lines.push(`route ${quote(shapes.withParam)}`);
+    else if (s.pageIdDecl && i === s.pageIdDecl.keyword.start.line) lines.push(`page ${newId}`);
+    else lines.push(text);
+    if (!s.pageIdDecl && s.packageDecl && i === s.packageDecl.keyword.start.line) lines.push('', `page ${newId}`);
+  }
+  const newUri = ctx.uriOf(newPath);
+  const edit: WorkspaceEdit = {
+    documentChanges: [
+      { textDocument: { uri: ctx.uriOf(entry.path), version: null }, edits: [{ range: toRange(s.route!.decl.path.range), newText: quote(shapes.without) }] },
+      { kind: 'create', uri: newUri, options: { ignoreIfExists: true } },
+      { textDocument: { uri: newUri, version: null }, edits: [{ range: lineStart(0), newText: lines.join('\n').replace(/\n*$/, '\n') }] },
+    ],
+  };
+  return action(`Split into explicit routes: ${shapes.without} here, ${shapes.withParam} in ${baseName(newPath)}`, edit, diags, true);
+}
+
+// ---- handler stubs --------------------------------------------------------------------------------
+
+function stubSource(target: BindTargetKind, name: string): string {
+  switch (target) {
+    case 'api':
+      return `export async function ${name}(ctx: unknown, request: Request): Promise<Response> {\n  void ctx;\n  void request;\n  return Response.json({ error: '${name} is not implemented yet' }, { status: 501 });\n}\n`;
+    case 'load':
+      return `export async function ${name}(ctx: unknown): Promise<Record<string, unknown>> {\n  void ctx;\n  return {};\n}\n`;
+    case 'fragment':
+    case 'query':
+      return `export async function ${name}(ctx: unknown): Promise<Record<string, unknown>> {\n  void ctx;\n  return {};\n}\n`;
+    default:
+      return `export async function ${name}(ctx: unknown): Promise<Response> {\n  void ctx;\n  return new Response('${name} is not implemented yet', { status: 501 });\n}\n`;
+  }
+}
+
+function endPosition(text: string): { line: number; character: number } {
+  const lines = text.split(/\r\n|\r|\n/);
+  return { line: lines.length - 1, character: lines[lines.length - 1].length };
+}
+
+function stubAction(ctx: FeatureContext, entry: KitEntry, target: BindTargetKind, functionName: string, binding: HandlerBinding | undefined, diags: LspDiagnostic[], opts: CodeActionOptions): CodeAction | undefined {
+  const dir = dirName(entry.path);
+  const sibling = ctx.ws.allModules().find((m) => dirName(m.path) === dir);
+  const file = binding?.stubFile ?? sibling?.path ?? (dir === '.' ? 'handlers.ts' : `${dir}/handlers.ts`);
+  const existing = ctx.ws.module(file);
+  const uri = ctx.uriOf(file);
+  const source = stubSource(target, functionName);
+  const title = `Create ${functionName} in ${baseName(file)}`;
+  if (existing) {
+    const end = endPosition(existing.text);
+    const sep = existing.text === '' ? '' : existing.text.endsWith('\n') ? '\n' : '\n\n';
+    return action(title, { changes: { [uri]: [{ range: { start: end, end }, newText: sep + source }] } }, diags, true);
+  }
+  if (!opts.canCreateFiles) return undefined;
+  return action(title, { documentChanges: [{ kind: 'create', uri, options: { ignoreIfExists: true } }, { textDocument: { uri, version: null }, edits: [{ range: lineStart(0), newText: source }] }] }, diags, true);
+}
+
+function missingHandler(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: LspDiagnostic[], opts: CodeActionOptions): CodeAction | undefined {
+  const b = ctx.ws.bindingFor(entry.path)?.handlers.find((h) => h.status === 'missing' && h.range.start.offset === d.range.start.offset);
+  if (!b) return undefined;
+  return stubAction(ctx, entry, b.target, b.functionName, b, clientDiagnostic(sent, d), opts);
+}
+
+/** Without a diagnostic: an endpoint symbol (or `server`) under the cursor whose function does not exist yet. */
+function cursorStub(ctx: FeatureContext, entry: KitEntry, range: LspRange, opts: CodeActionOptions): CodeAction | undefined {
+  const t = locate(entry, offsetOf(entry.ast, range.start));
+  if (!t) return undefined;
+  let target: BindTargetKind | undefined;
+  let name = '';
+  if (t.kind === 'endpoint' && t.part === 'symbol') {
+    target = t.decl.kind === 'act' ? 'action' : t.decl.kind === 'api' ? 'api' : 'fragment';
+    name = t.decl.kind === 'fragment' ? t.decl.name.text : t.decl.symbol.text;
+  } else if (t.kind === 'server') {
+    target = 'load';
+    name = loadFunctionName(entry.summary.ownerId);
+  }
+  if (!target || !/^[A-Z]/.test(name) || handlerExport(ctx, entry.path, target, name)) return undefined;
+  return stubAction(ctx, entry, target, name, findBinding(ctx.ws.bindingFor(entry.path), target, name), [], opts);
+}
+
+export function codeActions(ctx: FeatureContext, path: string, range: LspRange, sent: LspDiagnostic[], opts: CodeActionOptions): CodeAction[] {
+  const entry = ctx.ws.kit(path);
+  if (!entry) return [];
+  const out: CodeAction[] = [];
+  let stubOffered = false;
+  for (const d of ctx.ws.diagnosticsFor(path)) {
+    if (!overlaps(d.range, range)) continue;
+    switch (d.code) {
+      case 'missing_page_guard':
+        out.push(addGuard(ctx, entry, d, sent));
+        break;
+      case 'malformed_route': {
+        const slash = removeTrailingSlash(ctx, entry, d, sent);
+        if (slash) out.push(slash);
+        out.push(...splitOptional(ctx, entry, d, sent, opts));
+        break;
+      }
+      case 'spa_dynamic_route_missing_paths':
+        out.push(...missingPaths(ctx, entry, d, sent));
+        break;
+      case 'missing_backend_handler': {
+        const stub = missingHandler(ctx, entry, d, sent, opts);
+        if (stub) {
+          out.push(stub);
+          stubOffered = true;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (!stubOffered) {
+    const stub = cursorStub(ctx, entry, range, opts);
+    if (stub) out.push(stub);
+  }
+  return out;
+}

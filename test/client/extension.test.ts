@@ -1,0 +1,128 @@
+// The VS Code extension: the .vsix built with @vscode/vsce 3 (its file list), the manifest, the
+// bundled server (it must run without node_modules), the `$kit` problem matcher against real
+// `kit check` output, and the route table view.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { runCli } from '../../server/src/cli/run.js';
+import { fixture, repoRoot } from '../helpers/repo.js';
+import { fileUri, LspClient } from '../server/lsp/helpers/lsp-client.js';
+
+/** Names of the entries of a zip archive, read from its central directory. */
+function zipEntries(buf: Buffer): string[] {
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  assert.ok(eocd >= 0, 'not a zip file');
+  const count = buf.readUInt16LE(eocd + 10);
+  let at = buf.readUInt32LE(eocd + 16);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    assert.equal(buf.readUInt32LE(at), 0x02014b50);
+    const nameLen = buf.readUInt16LE(at + 28);
+    const extra = buf.readUInt16LE(at + 30);
+    const comment = buf.readUInt16LE(at + 32);
+    names.push(buf.toString('utf8', at + 46, at + 46 + nameLen));
+    at += 46 + nameLen + extra + comment;
+  }
+  return names.sort();
+}
+
+const client = join(repoRoot, 'client');
+const manifest = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));
+
+describe('VS Code extension', function () {
+  this.timeout(90000);
+  let work: string;
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'kit-vsix-'));
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('packages a .vsix with the bundles, grammar, language configuration and manifest only', () => {
+    const out = join(work, 'kit.vsix');
+    const r = spawnSync(process.execPath, [join(client, 'scripts', 'package.mjs'), '--out', out], { cwd: repoRoot, encoding: 'utf8', timeout: 80000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const files = zipEntries(readFileSync(out));
+    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/syntaxes/kit.tmLanguage.json', 'extension/dist/syntaxes/language-configuration.json', 'extension.vsixmanifest']) {
+      assert.ok(files.includes(f), `${f} missing from ${files.join(', ')}`);
+    }
+    assert.ok(!files.some((f) => f.includes('/src/') || f.includes('node_modules') || f.endsWith('.ts')), files.join(', '));
+    // Every path the manifest names is in the package.
+    for (const p of [manifest.main, manifest.contributes.languages[0].configuration, manifest.contributes.grammars[0].path]) {
+      assert.ok(files.includes(`extension/${p.replace(/^\.\//, '')}`), p);
+    }
+  });
+
+  it('bundles a server that runs without node_modules, binding included', async () => {
+    // Bundled outside the repository, where no node_modules can be found.
+    const { bundle } = (await import(pathToFileURL(join(client, 'scripts', 'build.mjs')).href)) as { bundle(dist: string): Promise<void> };
+    await bundle(join(work, 'dist'));
+    const script = join(work, 'dist', 'server.js');
+    const c = LspClient.start({ script, cwd: work });
+    try {
+      const init = await c.initialize([fixture('lsp', 'site')]);
+      assert.equal(init.serverInfo?.name, 'kit');
+      assert.equal(init.serverInfo?.version, JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
+      const contact = fileUri(fixture('lsp', 'site', 'contact.kit'));
+      await c.open(contact, readFileSync(fixture('lsp', 'site', 'contact.kit'), 'utf8'));
+      const h = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri: contact }, position: { line: 7, character: 5 } });
+      assert.match(h.contents.value, /bound in `\.\/handlers\.js`/);
+      assert.equal(await c.shutdown(), 0);
+    } finally {
+      if (c.child.exitCode === null) c.kill();
+    }
+  });
+
+  it('declares the language, grammar, settings, commands and the $kit problem matcher, and registers the commands', () => {
+    const contributes = manifest.contributes;
+    assert.deepEqual(contributes.languages[0].extensions, ['.kit']);
+    assert.equal(contributes.grammars[0].scopeName, 'source.kit');
+    const props = contributes.configuration.properties;
+    assert.equal(props['kit.ssr'].type, 'boolean');
+    assert.equal(props['kit.ssr'].default, false);
+    assert.deepEqual(props['kit.trace.server'].enum, ['off', 'messages', 'verbose']);
+    assert.deepEqual(contributes.commands.map((c: { command: string; title: string; category: string }) => `${c.category}: ${c.title}`), ['kit: Show Route Table', 'kit: Restart Server']);
+    const bundle = readFileSync(join(work, 'dist', 'extension.js'), 'utf8');
+    for (const c of contributes.commands) assert.ok(bundle.includes(JSON.stringify(c.command).slice(1, -1)), `${c.command} is not registered`);
+    assert.ok(manifest.engines.vscode.startsWith('^1.'));
+  });
+
+  it('$kit parses the lines of kit check', async () => {
+    let out = '';
+    const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true }, env: {}, cwd: fixture('lsp') };
+    assert.equal(await runCli(['check', 'conflicts'], io), 1);
+    const m = manifest.contributes.problemMatchers[0];
+    assert.equal(m.name, 'kit');
+    const re = new RegExp(m.pattern.regexp);
+    const hits = out.split('\n').map((l) => re.exec(l)).filter((x): x is RegExpExecArray => x !== null);
+    assert.equal(hits.length, 1, out);
+    const h = hits[0];
+    assert.deepEqual([h[m.pattern.file], h[m.pattern.line], h[m.pattern.column], h[m.pattern.severity], h[m.pattern.code]], ['conflicts/b.kit', '4', '1', 'error', 'duplicate_route']);
+    assert.match(h[m.pattern.message], /^b: duplicate page route/);
+  });
+
+  it('type-checks the extension sources against the VS Code API', () => {
+    const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(client, 'tsconfig.json')], { cwd: repoRoot, encoding: 'utf8', timeout: 80000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+  });
+
+  it('renders the route table escaped and sorted by path', async () => {
+    const outfile = join(work, 'route-table.mjs');
+    await build({ entryPoints: [join(client, 'src', 'route-table.ts')], outfile, format: 'esm', platform: 'node', logLevel: 'silent' });
+    // Bundled on the fly: the client compiles as CommonJS for VS Code, apart from this ES module build.
+    const mod = (await import(pathToFileURL(outfile).href)) as { renderRouteTable(folders: unknown[], nonce: string): string };
+    const html = mod.renderRouteTable([{ root: 'file:///w', name: 'w<1>', routes: [
+      { kind: 'api', method: 'GET', route: '/z', pageId: 'z', source: 'z.kit', guards: ['role:<admin>'] },
+      { kind: 'spa', method: 'GET', route: '/a/{id}', pageId: 'a', source: 'a.kit', render: 'spa', cache: 'public, max-age=60' },
+    ] }], 'n0nce');
+    assert.ok(html.includes('<h2>w&lt;1&gt;</h2>'));
+    assert.ok(html.includes('role:&lt;admin&gt;'));
+    assert.ok(!html.includes('<admin>'));
+    assert.ok(html.indexOf('/a/{id}') < html.indexOf('/z'));
+    assert.match(html, /Content-Security-Policy" content="default-src 'none'; style-src 'nonce-n0nce';"/);
+  });
+});
