@@ -1,0 +1,264 @@
+// HTTP routes of the collector: JSON list, server-sent events, browser-span ingest and the viewer page.
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Collector } from './collector.js';
+import { sseMessage } from './collector.js';
+import { isSameOriginRequest } from './http-origin.js';
+import { parseSnapshot, SnapshotError } from './snapshot.js';
+import type { SpanSnapshot } from './types.js';
+import { viewerPage } from './viewer-html.js';
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface HandlerOptions {
+  /** Mount path such as `/_kit/traces`; requests may arrive with it or with it already stripped. */
+  prefix?: string;
+}
+
+export const DEFAULT_MOUNT = '/_kit/traces';
+
+function normalizePrefix(prefix: string | undefined): string {
+  if (prefix === undefined || prefix === '' || prefix === '/') return '';
+  if (typeof prefix !== 'string' || !prefix.startsWith('/')) throw new TypeError('collector handler: options.prefix must be a path starting with "/"');
+  return prefix.replace(/\/+$/, '');
+}
+
+/** The request path below the mount: '' for exactly the prefix, otherwise starting with '/'. */
+function localPath(req: IncomingMessage, prefix: string): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  let path = q >= 0 ? url.slice(0, q) : url;
+  if (prefix !== '' && (path === prefix || path.startsWith(prefix + '/'))) path = path.slice(prefix.length);
+  return path;
+}
+
+const JSON_HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+function sendJSON(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { ...JSON_HEADERS, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function sendError(res: ServerResponse, status: number, message: string): void {
+  sendJSON(res, status, JSON.stringify({ error: message }));
+}
+
+function wantsEventStream(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  return typeof accept === 'string' && accept.toLowerCase().includes('text/event-stream');
+}
+
+function methodNotAllowed(res: ServerResponse): void {
+  res.setHeader('Allow', 'GET, HEAD, POST');
+  sendError(res, 405, 'method not allowed');
+}
+
+function serveList(collector: Collector, res: ServerResponse): void {
+  sendJSON(res, 200, collector.listJSON());
+}
+
+function serveStats(collector: Collector, res: ServerResponse): void {
+  sendJSON(res, 200, JSON.stringify(collector.health()));
+}
+
+function serveEvents(collector: Collector, req: IncomingMessage, res: ServerResponse): void {
+  if (collector.subscriberCount >= collector.sseLimit) {
+    sendError(res, 429, `too many trace event subscribers (limit ${collector.sseLimit})`);
+    return;
+  }
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-store',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  req.socket.setNoDelay(true);
+  // Replay what is stored, then stream what arrives: one write, so a replay is never interleaved.
+  res.write('retry: 3000\n\n' + collector.spans().map(sseMessage).join(''));
+  collector._subscribe(res);
+}
+
+function serveViewer(res: ServerResponse, base: string): void {
+  const nonce = randomBytes(16).toString('base64');
+  const body = viewerPage(base, nonce);
+  res.writeHead(200, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    // Span data is rendered as text; the policy is a second wall: only the page's own nonce'd script runs.
+    'Content-Security-Policy':
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; ` +
+      `img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  });
+  res.end(body);
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const type = value.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function ingest(collector: Collector, req: IncomingMessage, res: ServerResponse): void {
+  const max = collector.maxIngestBytes;
+  const declared = req.headers['content-length'];
+  const declaredSize = declared === undefined ? NaN : Number(declared);
+  let finished = false;
+  const reject = (status: number, message: string, closeConnection: boolean): void => {
+    finished = true;
+    collector._reject();
+    if (closeConnection) {
+      // Do not keep an oversized or unbounded body's connection: answer, discard what is still arriving
+      // (closing on unread data would reset the connection before the client reads the answer), and cut the
+      // connection if the client keeps sending.
+      res.setHeader('Connection', 'close');
+      const timer = setTimeout(() => req.destroy(), 2000);
+      timer.unref();
+      req.once('end', () => clearTimeout(timer));
+      req.once('close', () => clearTimeout(timer));
+    }
+    req.resume();
+    sendError(res, status, message);
+  };
+  const bodyIsSmall = declaredSize <= max;
+  if (!isSameOriginRequest(req)) return reject(403, 'cross-origin span ingest is not allowed', !bodyIsSmall);
+  if (!isJsonContentType(req.headers['content-type'])) return reject(415, 'Content-Type must be application/json', !bodyIsSmall);
+  if (!collector._rate.allow(req.socket.remoteAddress ?? '')) {
+    res.setHeader('Retry-After', String(Math.ceil(collector._rate.windowMs / 1000)));
+    return reject(429, 'span ingest rate limit exceeded', !bodyIsSmall);
+  }
+  if (declaredSize > max) return reject(413, `request body exceeds ${max} bytes`, true);
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    size += chunk.length;
+    if (size > max) return reject(413, `request body exceeds ${max} bytes`, true);
+    chunks.push(chunk);
+  });
+  req.on('error', () => {
+    finished = true;
+  });
+  req.on('end', () => {
+    if (finished) return;
+    finished = true;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(utf8.decode(Buffer.concat(chunks, size)));
+    } catch (err) {
+      collector._reject();
+      return sendError(res, 400, err instanceof TypeError ? 'request body is not valid UTF-8' : 'request body is not valid JSON');
+    }
+    let items: unknown[];
+    let label: (i: number) => string;
+    if (Array.isArray(parsed)) {
+      if (parsed.length === 0) {
+        collector._reject();
+        return sendError(res, 400, 'spans: batch is empty');
+      }
+      if (parsed.length > collector.maxIngestSpans) {
+        collector._reject();
+        return sendError(res, 413, `spans: batch of ${parsed.length} spans exceeds the limit of ${collector.maxIngestSpans}`);
+      }
+      items = parsed;
+      label = (i) => `spans[${i}]`;
+    } else {
+      items = [parsed];
+      label = () => 'span';
+    }
+    let snaps: SpanSnapshot[];
+    try {
+      snaps = items.map((item, i) => parseSnapshot(item, label(i)));
+    } catch (err) {
+      collector._reject();
+      // Anything but a validation error is a bug here; answer without details rather than crash the server.
+      return err instanceof SnapshotError ? sendError(res, 400, err.message) : sendError(res, 500, 'internal error');
+    }
+    collector.record(snaps);
+    res.writeHead(204, { 'Cache-Control': 'no-store' });
+    res.end();
+  });
+}
+
+type Route = (collector: Collector, req: IncomingMessage, res: ServerResponse, base: string) => void;
+
+function listener(collector: Collector, options: HandlerOptions, routes: Record<string, { get?: Route; post?: Route }>): RequestListener {
+  const prefix = normalizePrefix(options.prefix);
+  return (req, res) => {
+    try {
+      dispatch(req, res);
+    } catch {
+      // A bug must not take the host server down with it; the client gets a generic answer.
+      if (!res.headersSent) sendError(res, 500, 'internal error');
+      else res.destroy();
+    }
+  };
+  function dispatch(req: IncomingMessage, res: ServerResponse): void {
+    const path = localPath(req, prefix);
+    const method = req.method ?? 'GET';
+    const route = routes[path];
+    if (method === 'GET' || method === 'HEAD') {
+      if (path === '' && prefix !== '' && routes['/']?.get === serveViewerRoute) {
+        // Relative links in the page resolve against a trailing slash.
+        const url = req.url ?? '';
+        res.writeHead(308, { Location: prefix + '/' + (url.includes('?') ? url.slice(url.indexOf('?')) : ''), 'Cache-Control': 'no-store' });
+        res.end();
+        return;
+      }
+      if (wantsEventStream(req) && route !== undefined) return serveEvents(collector, req, res);
+      if (route?.get !== undefined) return route.get(collector, req, res, prefix);
+    } else if (method === 'POST') {
+      if (route?.post !== undefined) return route.post(collector, req, res, prefix);
+      if (route !== undefined) return methodNotAllowed(res);
+    } else if (route !== undefined) {
+      return methodNotAllowed(res);
+    }
+    sendError(res, 404, 'not found');
+  }
+}
+
+const listRoute: Route = (c, _req, res) => serveList(c, res);
+const statsRoute: Route = (c, _req, res) => serveStats(c, res);
+const eventsRoute: Route = (c, req, res) => serveEvents(c, req, res);
+const ingestRoute: Route = (c, req, res) => ingest(c, req, res);
+const serveViewerRoute: Route = (_c, _req, res, base) => serveViewer(res, base);
+
+export function createCollectorHandler(collector: Collector, options: HandlerOptions): RequestListener {
+  const root = { get: listRoute, post: ingestRoute };
+  return listener(collector, options, {
+    '': root,
+    '/': root,
+    '/data': { get: listRoute },
+    '/events': { get: eventsRoute },
+    '/stats': { get: statsRoute },
+    '/viewer': { get: serveViewerRoute },
+    '/viewer/': { get: serveViewerRoute },
+    '/browser': { post: ingestRoute },
+  });
+}
+
+export function createViewerHandler(collector: Collector, options: HandlerOptions): RequestListener {
+  return listener(collector, options, {
+    '': { get: serveViewerRoute },
+    '/': { get: serveViewerRoute },
+    '/data': { get: listRoute },
+    '/events': { get: eventsRoute },
+    '/stats': { get: statsRoute },
+    '/browser': { post: ingestRoute },
+  });
+}

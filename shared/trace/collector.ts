@@ -1,0 +1,224 @@
+// The collector: a sink that keeps the most recent spans in memory, streams new ones to server-sent-event
+// subscribers, and accepts spans recorded in the browser. Its HTTP side lives in collector-http.ts.
+import type { ServerResponse } from 'node:http';
+import { RingSink } from './ring-sink.js';
+import { RateLimiter } from './rate-limit.js';
+import { RecordedSpan } from './snapshot.js';
+import type { FinishedSpan, Sink, SpanSnapshot } from './types.js';
+import { createCollectorHandler, createViewerHandler, type HandlerOptions, type RequestListener } from './collector-http.js';
+
+export const DEFAULT_COLLECTOR_LIMIT = 1024;
+export const SSE_EVENT = 'kit-trace';
+
+export interface CollectorOptions {
+  /** Concurrent event-stream subscribers (default 32); more get 429. */
+  sseLimit?: number;
+  /** Messages queued per subscriber whose connection is backed up (default 16); more are dropped and counted. */
+  subscriberBuffer?: number;
+  /** Browser ingest requests allowed per client address per window (default 120). */
+  ingestRateLimit?: number;
+  /** Rate-limit window in milliseconds (default 60000). */
+  ingestRateWindowMs?: number;
+  /** Spans per ingest request (default 128). */
+  maxIngestSpans?: number;
+  /** Ingest body size in bytes (default 1 MiB). */
+  maxIngestBytes?: number;
+  /** Interval of comment lines that keep idle event streams open through proxies (default 15000 ms). */
+  heartbeatMs?: number;
+}
+
+export interface CollectorHealth {
+  spans: number;
+  limit: number;
+  dropped: number;
+  rejected: number;
+  subscribers: number;
+  subscriberQueueDepth: number;
+  subscriberQueueCapacity: number;
+  sseLimit: number;
+  ingestRateLimit: number;
+  ingestRateWindowMs: number;
+}
+
+/** One server-sent-events client. */
+interface Subscriber {
+  res: ServerResponse;
+  queue: string[];
+}
+
+export function sseMessage(span: FinishedSpan): string {
+  return `event: ${SSE_EVENT}\ndata: ${span.json()}\n\n`;
+}
+
+export class Collector implements Sink {
+  readonly limit: number;
+  readonly sseLimit: number;
+  readonly subscriberBuffer: number;
+  readonly maxIngestSpans: number;
+  readonly maxIngestBytes: number;
+  readonly heartbeatMs: number;
+  /** @internal */
+  readonly _rate: RateLimiter;
+  private readonly ring: RingSink;
+  private readonly subscribers = new Set<Subscriber>();
+  private subscriberDrops = 0;
+  private rejectedCount = 0;
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(limit: number, options: CollectorOptions) {
+    this.limit = limit;
+    this.ring = new RingSink(limit);
+    this.sseLimit = positiveInt(options.sseLimit, 32, 'sseLimit');
+    this.subscriberBuffer = positiveInt(options.subscriberBuffer, 16, 'subscriberBuffer');
+    this.maxIngestSpans = positiveInt(options.maxIngestSpans, 128, 'maxIngestSpans');
+    this.maxIngestBytes = positiveInt(options.maxIngestBytes, 1024 * 1024, 'maxIngestBytes');
+    this.heartbeatMs = positiveInt(options.heartbeatMs, 15000, 'heartbeatMs');
+    this._rate = new RateLimiter(positiveInt(options.ingestRateLimit, 120, 'ingestRateLimit'), positiveInt(options.ingestRateWindowMs, 60000, 'ingestRateWindowMs'));
+  }
+
+  /**
+   * Sink entry point: stores the span and streams it to subscribers. Spans are stored as they are and
+   * encoded only when listed or streamed; a stored span keeps its context (and so any `withValue` values)
+   * reachable until it is evicted, which the limit bounds.
+   */
+  write(span: FinishedSpan): void {
+    this.ring.push(span);
+    if (this.subscribers.size > 0) this.broadcast(sseMessage(span));
+  }
+
+  /** Records already-validated snapshots (browser ingest). */
+  record(snapshots: readonly SpanSnapshot[]): void {
+    for (const s of snapshots) this.write(new RecordedSpan(s, null));
+  }
+
+  /** Stored spans, oldest first. */
+  spans(): FinishedSpan[] {
+    return this.ring.spans();
+  }
+
+  snapshots(): SpanSnapshot[] {
+    return this.ring.snapshots();
+  }
+
+  /** Ring evictions plus messages dropped for slow subscribers. */
+  dropped(): number {
+    return this.ring.dropped() + this.subscriberDrops;
+  }
+
+  /** Rejected ingest requests. */
+  rejected(): number {
+    return this.rejectedCount;
+  }
+
+  /** @internal */
+  _reject(): void {
+    this.rejectedCount++;
+  }
+
+  /** Forgets stored spans (counters are kept). */
+  clear(): void {
+    this.ring.clear();
+  }
+
+  health(): CollectorHealth {
+    let depth = 0;
+    for (const s of this.subscribers) depth += s.queue.length;
+    return {
+      spans: this.ring.size,
+      limit: this.limit,
+      dropped: this.dropped(),
+      rejected: this.rejectedCount,
+      subscribers: this.subscribers.size,
+      subscriberQueueDepth: depth,
+      subscriberQueueCapacity: this.subscriberBuffer,
+      sseLimit: this.sseLimit,
+      ingestRateLimit: this._rate.limit,
+      ingestRateWindowMs: this._rate.windowMs,
+    };
+  }
+
+  /** The list response body: `{spans, dropped, rejected, health}`, spans oldest first. */
+  listJSON(): string {
+    const parts = this.ring.spans().map((s) => s.json());
+    return `{"spans":[${parts.join(',')}],"dropped":${this.dropped()},"rejected":${this.rejectedCount},"health":${JSON.stringify(this.health())}}`;
+  }
+
+  /**
+   * A Node request listener serving the collector API; mount it under a prefix such as `/_kit/traces`
+   * (pass `{prefix}`; requests may arrive with or without the prefix). Routes: `GET /` and `GET /data` list
+   * spans as JSON (`Accept: text/event-stream` on any GET streams instead), `GET /events` streams `kit-trace`
+   * events, `GET /stats` counters only, `GET /viewer` the viewer page, `POST /browser` ingests browser spans.
+   */
+  handler(options: HandlerOptions = {}): RequestListener {
+    return createCollectorHandler(this, options);
+  }
+
+  /** The viewer as its own handler: `GET /` the page, plus `/data`, `/events`, `/stats` and `POST /browser`. */
+  viewerHandler(options: HandlerOptions = {}): RequestListener {
+    return createViewerHandler(this, options);
+  }
+
+  /** Open event-stream subscribers. */
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  /** @internal Registers an event-stream response; false when the subscriber limit is reached or it closed. */
+  _subscribe(res: ServerResponse): boolean {
+    if (this.subscribers.size >= this.sseLimit || res.destroyed || res.writableEnded) return false;
+    const sub: Subscriber = { res, queue: [] };
+    this.subscribers.add(sub);
+    const onDrain = (): void => {
+      while (sub.queue.length > 0 && !res.writableNeedDrain) res.write(sub.queue.shift()!);
+    };
+    res.on('drain', onDrain);
+    res.once('close', () => {
+      this.subscribers.delete(sub);
+      res.removeListener('drain', onDrain);
+      if (this.subscribers.size === 0 && this.heartbeat !== null) {
+        clearInterval(this.heartbeat);
+        this.heartbeat = null;
+      }
+    });
+    if (this.heartbeat === null) {
+      this.heartbeat = setInterval(() => {
+        for (const s of this.subscribers) if (s.queue.length === 0 && !s.res.writableNeedDrain) s.res.write(':\n\n');
+      }, this.heartbeatMs);
+      this.heartbeat.unref();
+    }
+    return true;
+  }
+
+  private broadcast(message: string): void {
+    for (const sub of this.subscribers) {
+      if (sub.queue.length > 0 || sub.res.writableNeedDrain) {
+        if (sub.queue.length < this.subscriberBuffer) sub.queue.push(message);
+        else this.subscriberDrops++;
+      } else {
+        sub.res.write(message);
+      }
+    }
+  }
+
+  /** Ends every open event stream (call before closing the server that mounts the handler). */
+  close(): void {
+    for (const sub of [...this.subscribers]) sub.res.end();
+    this.subscribers.clear();
+    if (this.heartbeat !== null) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = null;
+    }
+  }
+}
+
+function positiveInt(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new TypeError(`newCollector: options.${name} must be a positive integer`);
+  return value;
+}
+
+/** A collector keeping the `limit` most recent spans (default 1024). */
+export function newCollector(limit: number = DEFAULT_COLLECTOR_LIMIT, options: CollectorOptions = {}): Collector {
+  if (!Number.isInteger(limit) || limit < 1) throw new TypeError('newCollector: limit must be a positive integer');
+  return new Collector(limit, options);
+}

@@ -1,0 +1,69 @@
+// Request-origin checks for the ingest endpoint and the loopback gate for local trace access.
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+
+function first(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v === undefined ? undefined : v.split(',')[0]!.trim();
+}
+
+/** The scheme the client used: `Forwarded: proto=`, then `X-Forwarded-Proto`, then the socket. */
+export function requestScheme(req: IncomingMessage): string {
+  const forwarded = first(req.headers['forwarded']);
+  if (forwarded !== undefined) {
+    for (const pair of forwarded.split(';')) {
+      const eq = pair.indexOf('=');
+      if (eq > 0 && pair.slice(0, eq).trim().toLowerCase() === 'proto') {
+        const proto = pair.slice(eq + 1).trim().replace(/^"|"$/g, '').toLowerCase();
+        if (proto === 'http' || proto === 'https') return proto;
+      }
+    }
+  }
+  const xfp = first(req.headers['x-forwarded-proto'])?.toLowerCase();
+  if (xfp === 'http' || xfp === 'https') return xfp;
+  return (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+}
+
+/** `scheme://host[:port]` with default ports removed and the host lowercased, or null if unparsable. */
+export function normalizeOrigin(origin: string): string | null {
+  try {
+    const u = new URL(origin);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    if (u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) return null;
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return null;
+  }
+}
+
+/** True when the request's `Origin` (if any) is the origin the request was sent to. */
+export function isSameOriginRequest(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  const host = req.headers.host;
+  if (typeof host !== 'string' || host === '') return false;
+  const want = normalizeOrigin(`${requestScheme(req)}://${host}`);
+  return want !== null && normalizeOrigin(origin) === want;
+}
+
+/** True for 127.0.0.0/8, ::1 and their IPv4-mapped IPv6 forms. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const a = address.toLowerCase();
+  if (a === '::1' || a === '0:0:0:0:0:0:0:1') return true;
+  const v4 = a.startsWith('::ffff:') ? a.slice(7) : a;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/**
+ * The local-trace-access gate: the peer AND the local address are loopback, and no proxy header
+ * (`Forwarded`, `X-Forwarded-*`, `X-Real-IP`) is present — a request relayed by a local proxy is refused.
+ */
+export function isLoopbackRequest(req: IncomingMessage): boolean {
+  if (!isLoopbackAddress(req.socket.remoteAddress) || !isLoopbackAddress(req.socket.localAddress)) return false;
+  for (const name of Object.keys(req.headers)) {
+    const n = name.toLowerCase();
+    if (n === 'forwarded' || n === 'x-real-ip' || n.startsWith('x-forwarded-')) return false;
+  }
+  return true;
+}

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import {
+  NOOP_SPAN, alwaysOff, alwaysOn, background, extract, inject, newTracer, parentBased, ratioSampler, spanIdentity,
+  withSampler, withSink, type Sampler, type SamplingParameters,
+} from '../../../shared/trace/index.js';
+import { collectingSink } from './helpers.js';
+
+function params(traceId: string, sampledParent?: boolean): SamplingParameters {
+  const parent = sampledParent === undefined ? null : spanIdentityFor(traceId, sampledParent);
+  return {
+    traceId,
+    traceIdHigh: parseInt(traceId.slice(0, 8), 16),
+    traceIdLow: parseInt(traceId.slice(8, 16), 16),
+    parent: parent as SamplingParameters['parent'],
+    name: 'x',
+    surface: 'backend',
+    lane: 'user',
+  };
+}
+
+function spanIdentityFor(traceId: string, sampled: boolean) {
+  const ctx = extract(background(), { traceparent: `00-${traceId}-00f067aa0ba902b7-${sampled ? '01' : '00'}` });
+  return (ctx as unknown as { _identity(): unknown })._identity();
+}
+
+describe('trace: samplers', () => {
+  it('alwaysOn and alwaysOff decide without looking', () => {
+    assert.equal(alwaysOn().shouldSample(params('4bf92f3577b34da6a3ce929d0e0e4736')), true);
+    assert.equal(alwaysOff().shouldSample(params('4bf92f3577b34da6a3ce929d0e0e4736')), false);
+    assert.equal(alwaysOn().name, 'always_on');
+    assert.equal(alwaysOff().name, 'always_off');
+  });
+
+  it('ratioSampler compares the first 64 bits of the trace ID with ratio·2^64', () => {
+    const half = ratioSampler(0.5);
+    const table: [string, boolean][] = [
+      ['00000000000000000000000000000001', true],
+      ['7fffffffffffffffffffffffffffffff', true], // exactly 2^63 - 1 ≤ 2^63
+      ['80000000000000000000000000000000', true], // 2^63 ≤ 2^63
+      ['80000000000000010000000000000000', false],
+      ['ffffffffffffffff0000000000000000', false],
+    ];
+    for (const [id, keep] of table) assert.equal(half.shouldSample(params(id)), keep, id);
+    assert.equal(half.name, 'ratio');
+    assert.equal(half.ratio, 0.5);
+    assert.equal(ratioSampler(0), alwaysOff());
+    assert.equal(ratioSampler(-1), alwaysOff());
+    assert.equal(ratioSampler(1), alwaysOn());
+    assert.throws(() => ratioSampler(NaN), /ratioSampler: ratio must be a number between 0 and 1/);
+  });
+
+  it('ratioSampler keeps close to the ratio and decides a whole trace the same way', async () => {
+    const sink = collectingSink();
+    const tracer = newTracer(withSink(sink), withSampler(ratioSampler(0.25)));
+    let kept = 0;
+    for (let i = 0; i < 4000; i++) {
+      const [ctx, span] = tracer.start(background(), 'root');
+      const [, child] = tracer.start(ctx, 'child');
+      assert.equal(child.isRecording(), span.isRecording(), 'children follow the trace decision');
+      if (span.isRecording()) kept++;
+      child.end();
+      span.end();
+      if (i % 200 === 0) await tracer.flush();
+    }
+    await tracer.flush();
+    assert.ok(kept > 850 && kept < 1150, `kept ${kept} of 4000 at ratio 0.25`);
+    assert.equal(tracer.health().samplingRatio, 0.25);
+  });
+
+  it('an unsampled root still carries its trace identity (sampled=0) to descendants and carriers', () => {
+    const tracer = newTracer(withSampler(ratioSampler(1e-12)));
+    const [ctx, span] = tracer.start(background(), 'dropped');
+    assert.equal(span, NOOP_SPAN);
+    const id = spanIdentity(ctx)!;
+    assert.equal(id.sampled, false);
+    assert.match(id.traceId, /^[0-9a-f]{32}$/);
+    const headers: Record<string, string> = {};
+    inject(ctx, headers);
+    assert.equal(headers.traceparent, `00-${id.traceId}-${id.spanId}-00`);
+    const [childCtx, child] = tracer.start(ctx, 'child');
+    assert.equal(child, NOOP_SPAN);
+    assert.equal(childCtx, ctx, 'a dropped child of a dropped parent needs no new identity');
+  });
+
+  it('parentBased follows the parent flag (local or remote) and asks the root sampler otherwise', async () => {
+    const sink = collectingSink();
+    const tracer = newTracer(withSink(sink), withSampler(parentBased(alwaysOff())));
+    assert.equal(tracer.start(background(), 'root')[1], NOOP_SPAN);
+    const sampledRemote = extract(background(), { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
+    const [ctx, span] = tracer.start(sampledRemote, 'server');
+    assert.equal(span.isRecording(), true);
+    assert.equal(span.traceId, '4bf92f3577b34da6a3ce929d0e0e4736');
+    assert.equal(tracer.start(ctx, 'child')[1].isRecording(), true, 'a sampled local parent');
+    const unsampledRemote = extract(background(), { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' });
+    const on = newTracer(withSampler(parentBased(alwaysOn())));
+    assert.equal(on.start(unsampledRemote, 'x')[1], NOOP_SPAN);
+    assert.equal(on.start(background(), 'x')[1].isRecording(), true);
+    assert.equal(parentBased(ratioSampler(0.5)).ratio, 0.5);
+    span.end();
+    await tracer.flush();
+  });
+
+  it('alwaysOn ignores an unsampled remote parent (the remote flag alone never decides)', () => {
+    const unsampledRemote = extract(background(), { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' });
+    const [, span] = newTracer().start(unsampledRemote, 'x');
+    assert.equal(span.isRecording(), true);
+  });
+
+  it('custom samplers see the span being decided', () => {
+    const seen: string[] = [];
+    const custom: Sampler = {
+      name: 'custom',
+      shouldSample: (p) => {
+        seen.push(`${p.name} ${p.lane} ${p.traceId.length} ${p.parent === null}`);
+        return p.name !== 'skip';
+      },
+    };
+    const tracer = newTracer(withSampler(custom));
+    assert.equal(tracer.start(background(), 'keep')[1].isRecording(), true);
+    assert.equal(tracer.start(background(), 'skip')[1], NOOP_SPAN);
+    assert.deepEqual(seen, ['keep user 32 true', 'skip user 32 true']);
+    assert.equal(tracer.health().sampler, 'custom');
+    assert.throws(() => withSampler({} as Sampler), /withSampler: sampler must have a shouldSample/);
+  });
+});

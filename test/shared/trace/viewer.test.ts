@@ -1,0 +1,212 @@
+// The viewer in headless Chromium: live updates over SSE, waterfall, details, filters, pause/clear,
+// counters, and span data that stays inert text.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import {
+  background, newCollector, newTracer, withAttributes, withLane, withSink, withSource, withSurface, type Collector,
+  type Tracer,
+} from '../../../shared/trace/index.js';
+import { close, http, launchChromium, listen } from './helpers.js';
+
+const MOUNT = '/_kit/traces';
+const XSS_NAME = '<img src=x onerror="window.__xss=1">';
+const XSS_VALUE = '<img src=x onerror=window.__xss=2><script>window.__xss=3</script>';
+
+describe('trace: viewer in Chromium', function () {
+  this.timeout(30_000);
+  let browser: Browser;
+  let collector: Collector;
+  let tracer: Tracer;
+  let server: Server;
+  let url: string;
+  let page: Page;
+  let dialogs: string[];
+
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  beforeEach(async () => {
+    collector = newCollector(256, { ingestRateLimit: 1000 });
+    tracer = newTracer(withSink(collector));
+    const handler = collector.handler({ prefix: MOUNT });
+    server = createServer((req, res) => handler(req, res));
+    url = await listen(server);
+    page = await browser.newPage();
+    dialogs = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`${url}${MOUNT}/viewer`);
+    await page.waitForFunction(() => document.querySelector('#conn')?.className.includes('live'));
+  });
+  afterEach(async () => {
+    await page.close();
+    collector.close();
+    await close(server);
+  });
+
+  /** Records a three-level backend trace (with an error leaf) and returns its root span name. */
+  async function recordTrace(name: string, opts: { leafError?: boolean; lane?: 'route' | 'api' } = {}): Promise<string> {
+    const [ctx, root] = tracer.start(background(), name, withLane(opts.lane ?? 'route'), withAttributes({ 'http.route': '/orders/{id}' }));
+    const [ctx2, handler] = tracer.start(ctx, 'handler LoadOrder', withLane('handler'), withSource({ file: 'app/orders.kit', line: 7, column: 3 }));
+    const [, query] = tracer.start(ctx2, 'db.query', withLane('user'), withAttributes({ 'db.rows': 3 }));
+    query.event('warn', 'slow query', { ms: 12 });
+    if (opts.leafError) query.setStatus('error', 'timeout');
+    await new Promise((r) => setTimeout(r, 5));
+    query.end();
+    handler.end();
+    await new Promise((r) => setTimeout(r, 2));
+    root.end();
+    await tracer.flush();
+    return name;
+  }
+
+  function rows(): Promise<string[]> {
+    return page.$$eval('[data-testid=trace-row] .title .name', (els) => els.map((e) => e.textContent ?? ''));
+  }
+
+  it('shows spans recorded while the page is open, live', async () => {
+    assert.deepEqual(await rows(), []);
+    await recordTrace('GET /orders/1');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 1);
+    assert.deepEqual(await rows(), ['GET /orders/1']);
+    assert.equal(await page.textContent('[data-testid=count-spans]'), '3');
+    assert.equal(await page.textContent('[data-testid=count-traces]'), '1');
+    // A browser span posted to the ingest endpoint appears too.
+    const res = await http(`${url}${MOUNT}/browser`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        traceId: 'abcdef0123456789abcdef0123456789', spanId: '0123456789abcdef', name: 'navigation /shop', surface: 'frontend', lane: 'nav',
+        startTime: new Date().toISOString(), endTime: new Date(Date.now() + 40).toISOString(),
+      }),
+    });
+    assert.equal(res.status, 204);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 2);
+    assert.deepEqual(await rows(), ['navigation /shop', 'GET /orders/1'], 'newest trace first');
+  });
+
+  it('expands a trace into a nested waterfall and shows span details', async () => {
+    await recordTrace('GET /orders/2');
+    await page.click('[data-testid=trace-row]');
+    await page.waitForSelector('[data-testid=span-row]');
+    const spanRows = await page.$$eval('[data-testid=span-row]', (els) =>
+      els.map((e) => {
+        const bar = e.querySelector('[data-testid=span-bar]') as HTMLElement;
+        return { name: e.querySelector('.name')!.textContent, depth: Number(e.getAttribute('data-depth')), left: parseFloat(bar.style.left), width: parseFloat(bar.style.width) };
+      }),
+    );
+    assert.deepEqual(spanRows.map((r) => [r.name, r.depth]), [['GET /orders/2', 0], ['handler LoadOrder', 1], ['db.query', 2]]);
+    const [root, handler, query] = spanRows;
+    assert.equal(root!.left, 0);
+    assert.ok(Math.abs(root!.width - 100) < 0.001, 'the root spans the whole trace');
+    assert.ok(handler!.left >= root!.left && handler!.left + handler!.width <= 100.001);
+    assert.ok(query!.width <= handler!.width + 0.001, 'durations to scale: a child is not wider than its parent');
+    // Details of the selected root, then of the leaf.
+    assert.match((await page.textContent('[data-testid=span-details]'))!, /http\.route\s*\/orders\/\{id\}/);
+    await page.click('[data-testid=span-row][data-depth="1"]');
+    assert.match((await page.textContent('[data-testid=span-details]'))!, /app\/orders\.kit:7:3/);
+    await page.click('[data-testid=span-row][data-depth="2"]');
+    const details = (await page.textContent('[data-testid=span-details]'))!;
+    assert.match(details, /db\.rows\s*3/);
+    assert.match(details, /slow query/);
+    assert.match(details, /Events \(1\)/);
+  });
+
+  it('filters by text, lane, surface and status', async () => {
+    await recordTrace('GET /orders/3');
+    await recordTrace('POST /api/pay', { leafError: true, lane: 'api' });
+    tracer.start(background(), 'worker tick', withSurface('worker'), withLane('job'))[1].end();
+    await tracer.flush();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 3);
+
+    const expectRows = async (expected: string[]) => {
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid=trace-row]').length === n, expected.length);
+      assert.deepEqual((await rows()).sort(), [...expected].sort());
+    };
+    await page.fill('[data-testid=filter-text]', 'pay');
+    await expectRows(['POST /api/pay']);
+    await page.fill('[data-testid=filter-text]', 'db.rows'); // attribute keys are searched too
+    await expectRows(['GET /orders/3', 'POST /api/pay']);
+    await page.fill('[data-testid=filter-text]', '');
+    await page.selectOption('[data-testid=filter-lane]', 'job');
+    await expectRows(['worker tick']);
+    await page.selectOption('[data-testid=filter-lane]', '');
+    await page.selectOption('[data-testid=filter-surface]', 'worker');
+    await expectRows(['worker tick']);
+    await page.selectOption('[data-testid=filter-surface]', '');
+    await page.selectOption('[data-testid=filter-status]', 'error');
+    await expectRows(['POST /api/pay']);
+    await page.selectOption('[data-testid=filter-status]', '');
+    await expectRows(['GET /orders/3', 'POST /api/pay', 'worker tick']);
+  });
+
+  it('pauses, resumes and clears', async () => {
+    await recordTrace('GET /a');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 1);
+    await page.click('[data-testid=pause]');
+    await recordTrace('GET /b');
+    await page.waitForFunction(() => document.querySelector('#hint')!.textContent === '3 new while paused');
+    assert.deepEqual(await rows(), ['GET /a']);
+    await page.click('[data-testid=pause]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 2);
+    await page.click('[data-testid=clear]');
+    assert.equal(await page.locator('[data-testid=trace-row]').count(), 0);
+    assert.equal(await page.textContent('[data-testid=count-spans]'), '0');
+    await recordTrace('GET /c');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 1);
+    assert.deepEqual(await rows(), ['GET /c']);
+  });
+
+  it('shows dropped and rejected counts', async () => {
+    const small = newCollector(2);
+    const smallTracer = newTracer(withSink(small));
+    const handler = small.handler({ prefix: MOUNT });
+    const s = createServer((req, res) => handler(req, res));
+    const u = await listen(s);
+    try {
+      for (let i = 0; i < 5; i++) smallTracer.start(background(), `s${i}`)[1].end();
+      await smallTracer.flush();
+      await http(`${u}${MOUNT}/browser`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+      await page.goto(`${u}${MOUNT}/viewer`);
+      await page.waitForFunction(() => document.querySelector('[data-testid=count-rejected]')!.textContent === '1');
+      assert.equal(await page.textContent('[data-testid=count-dropped]'), '3');
+    } finally {
+      small.close();
+      await close(s);
+    }
+  });
+
+  it('renders span data as text: an HTML payload stays inert', async () => {
+    const [ctx, root] = tracer.start(background(), XSS_NAME, withAttributes({ payload: XSS_VALUE, [XSS_VALUE]: 'key' }));
+    root.event('error', XSS_VALUE, { x: XSS_VALUE });
+    root.setStatus('error', XSS_VALUE);
+    tracer.start(ctx, XSS_VALUE, withSource({ file: XSS_VALUE, line: 1 }))[1].end();
+    root.end();
+    await tracer.flush();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 1);
+    await page.click('[data-testid=trace-row]');
+    await page.waitForSelector('[data-testid=span-row]');
+    await page.click('[data-testid=span-row][data-depth="0"]');
+    await page.fill('[data-testid=filter-text]', 'onerror');
+    await page.waitForTimeout(200);
+    const state = await page.evaluate(() => ({
+      xss: (window as unknown as { __xss?: number }).__xss,
+      images: document.querySelectorAll('img').length,
+      scripts: document.querySelectorAll('script').length,
+      text: document.body.textContent ?? '',
+    }));
+    assert.equal(state.xss, undefined, 'no injected handler or script ran');
+    assert.equal(state.images, 0, 'no element was created from span data');
+    assert.equal(state.scripts, 1, 'only the page script exists');
+    assert.ok(state.text.includes(XSS_NAME), 'the name shows as text');
+    assert.ok(state.text.includes(XSS_VALUE), 'the attribute value shows as text');
+    assert.deepEqual(dialogs, []);
+  });
+});
