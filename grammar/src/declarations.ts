@@ -457,13 +457,14 @@ class ChunkBuilder {
             }
             (cors as Record<'origins' | 'methods' | 'headers' | 'expose', StringLit>)[name as 'origins'] = this.str(v);
           } else if (name === 'credentials') {
-            if (v === undefined || v.tokenType === StringTok || (v.image !== 'true' && v.image !== 'false')) {
+            // Only the form is checked here; the core's invalid_cors_option judges the word.
+            if (v === undefined || v.tokenType === StringTok) {
               problemAt('cors option `credentials` needs true or false', v ?? o.name);
               continue;
             }
             cors.credentials = this.word(v);
           } else {
-            if (v === undefined || v.tokenType === StringTok || !/^\d+$/.test(v.image)) {
+            if (v === undefined || v.tokenType === StringTok) {
               problemAt('cors option `maxAge` needs whole seconds: maxAge 600', v ?? o.name);
               continue;
             }
