@@ -234,10 +234,42 @@ function describe(t: IToken): string {
 // builds (a test compares both ways); anything else goes through the lexer and the grammar.
 const ID = '[A-Za-z_$][\\w$]*';
 const PATH = `${ID}(?:\\.${ID})*`;
-const PLAIN_PATH = new RegExp(`^[ \\t]*(${PATH})[ \\t]*$`);
 const PARAM_CALL = /^[ \t]*param[ \t]*\([ \t]*("[^"\\\r\n]*")[ \t]*\)[ \t]*$/;
 const FOR_HEAD = new RegExp(`^[ \\t]*(${ID})[ \\t]*(?:,[ \\t]*(${ID})[ \\t]*)?[ \\t]in[ \\t]+(${PATH})[ \\t]*$`);
 const KEYWORDS = /(?:^|\.)(?:true|false|in)(?:\.|$)/;
+
+function isWordKeyword(s: string, a: number, b: number): boolean {
+  const n = b - a;
+  return (n === 2 && s.startsWith('in', a)) || (n === 4 && s.startsWith('true', a)) || (n === 5 && s.startsWith('false', a));
+}
+
+/**
+ * `a.b.c` with only spaces or tabs around it: [start, end) of the path; 0 when it is such a path
+ * but uses a keyword as a segment (the grammar decides); undefined when it is not a plain path.
+ * A character scan rather than a regular expression: this runs for nearly every interpolation.
+ */
+function plainPath(s: string): [number, number] | 0 | undefined {
+  let a = 0;
+  let b = s.length;
+  while (a < b && (s.charCodeAt(a) === 32 || s.charCodeAt(a) === 9)) a++;
+  while (b > a && (s.charCodeAt(b - 1) === 32 || s.charCodeAt(b - 1) === 9)) b--;
+  if (a === b) return undefined;
+  let segment = a;
+  let keyword = false;
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) {
+      if (i === segment) return undefined;
+      keyword ||= isWordKeyword(s, segment, i);
+      segment = i + 1;
+      continue;
+    }
+    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+    if (!letter && (i === segment || c < 48 || c > 57)) return undefined;
+  }
+  if (segment === b) return undefined;
+  return keyword || isWordKeyword(s, segment, b) ? 0 : [a, b];
+}
 
 function pathAt(text: string, at: number, map: (i: number) => number, pm: PosMaker): Expr {
   return { type: 'path', path: text.split('.'), range: pm.range(map(at), map(at + text.length)) };
@@ -253,12 +285,14 @@ export function readCommonExpr(inner: string, map: (i: number) => number, pm: Po
     const start = inner.indexOf('p');
     return { type: 'param', name, range: pm.range(map(start), map(inner.lastIndexOf(')') + 1)) };
   }
-  let m = PLAIN_PATH.exec(inner);
-  if (m !== null) {
-    if (KEYWORDS.test(m[1])) return undefined;
-    return pathAt(m[1], m.index + m[0].indexOf(m[1]), map, pm);
+  const plain = plainPath(inner);
+  if (plain === 0) return undefined;
+  if (plain !== undefined) {
+    const [a, b] = plain;
+    const path = inner.slice(a, b).split('.');
+    return { type: 'path', path, range: pm.range(map(a), map(b)) };
   }
-  m = FOR_HEAD.exec(inner);
+  const m = FOR_HEAD.exec(inner);
   if (m === null || KEYWORDS.test(m[1]) || (m[2] !== undefined && KEYWORDS.test(m[2])) || KEYWORDS.test(m[3])) return undefined;
   const itemAt = inner.indexOf(m[1]);
   const collAt = inner.length - m[0].length + m[0].lastIndexOf(m[3]);
