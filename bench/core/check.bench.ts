@@ -7,17 +7,8 @@ import { lexOnly, parseKit } from '../../grammar/src/index.js';
 import { summarize } from '../../server/src/core/model/summary.js';
 import { loadProject } from '../../server/src/core/project/load.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
+import { median, time } from '../fixtures/measure.js';
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function time(fn: () => void): number {
-  const t = process.hrtime.bigint();
-  fn();
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

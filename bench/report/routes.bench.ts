@@ -10,17 +10,8 @@ import { loadProject } from '../../server/src/core/project/load.js';
 import { routeReport } from '../../server/src/core/report/rows.js';
 import { typescript } from '../../server/src/core/bind/ts.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
+import { median, time } from '../fixtures/measure.js';
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function time(fn: () => void): number {
-  const t = process.hrtime.bigint();
-  fn();
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
 
 /** CPU milliseconds (user + system) of this process: steadier than wall time on a busy machine. */
 function cpuMs(): number {

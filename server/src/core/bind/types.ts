@@ -16,13 +16,9 @@ export type BindTargetKind = 'action' | 'api' | 'fragment' | 'load' | 'command' 
  * - `fragment` `(ctx)` (the optional fragment hook), `load` `(ctx)` (`Load<PageID>`)
  * - `command0` `(ctx)`, `command_input` `(ctx, input: T)`, `query0` `(ctx)`, `query_input` `(ctx, input: T)`
  */
-export type SignatureKind =
-  | 'action0' | 'action_input' | 'action_form'
-  | 'api'
-  | 'fragment'
-  | 'load'
-  | 'command0' | 'command_input'
-  | 'query0' | 'query_input';
+// The runtime consumes signature kinds too; they are defined once, in the zero-dependency manifest.
+export type { SignatureKind } from '../../../../shared/app/manifest.js';
+import type { SignatureKind } from '../../../../shared/app/manifest.js';
 
 export const SIGNATURE_KINDS: readonly SignatureKind[] = [
   'action0', 'action_input', 'action_form', 'api', 'fragment', 'load', 'command0', 'command_input', 'query0', 'query_input',

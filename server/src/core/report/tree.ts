@@ -13,15 +13,11 @@ import { buildReportModel, type EndpointInfo, type PageInfo, type ReportModel } 
 import { contractRecord, sourceSpan } from './rows.js';
 import { endpointProps } from './endpoint-graph.js';
 import type { SourceSpan } from './types.js';
+import type { GraphNode } from './graph.js';
 import { splitAttributes, viewChildren } from './view-walk.js';
 
-export interface TreeNode {
-  id: string;
-  kind: string;
-  name?: string;
-  source?: string;
-  span?: SourceSpan;
-  props?: Record<string, unknown>;
+/** A tree node is a graph node with ordered children. */
+export interface TreeNode extends GraphNode {
   children?: TreeNode[];
 }
 
