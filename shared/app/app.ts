@@ -11,23 +11,25 @@
 // Every page and endpoint is default-deny: no guard → 403 before anything else runs.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { checkRequestTarget, decodeTypedParams, type RequestPathResult } from '../route/index.js';
+import { checkRequestTarget, compareMethods, decodeTypedParams, type RequestPathResult } from '../route/index.js';
 import { renderTemplate } from '../render/index.js';
 import {
-  background, LaneAction, LaneAPI, LaneContract, LaneFragment, LaneRoute, LaneSSR, traceRequest, isLoopbackRequest,
+  background, LaneRoute, LaneSSR, traceRequest, isLoopbackRequest,
   type Collector, type Context, type Lane, type Tracer,
 } from '../trace/index.js';
 import { BodyAbortedError, BodyTooLargeError, DEFAULT_BODY_LIMIT, isFormContentType, parseFormBody, readBody } from './body.js';
-import { describeRequest, isSecureRequest, requestContext, RequestState } from './context.js';
+import { isSecureRequest, requestContext, RequestState } from './context.js';
 import { corsResponseHeaders, originAllowed, preflight } from './cors.js';
 import { CSRF_FIELD, CSRF_HEADER, cookieName, csrfKeys, newToken, readCookie, setCookieValue, validSubmission, verifyToken, type CsrfKeys } from './csrf.js';
 import { NO_STORE, sendError, thrownStatus, type ErrorCode } from './errors.js';
-import { decodeForm, formFromData, formFromQuery, FormDecodeError } from './form.js';
+import { FormDecodeError } from './form.js';
 import { guardRegistry, isPublic, runGuards, type Guard } from './guards.js';
 import { csrfInsertionPoints, injectAt } from './html-forms.js';
-import type { AppManifest, InputField } from './manifest.js';
+import type { AppManifest } from './manifest.js';
 import { FRAGMENT_SWAP, FRAGMENT_TARGET, isLocalPath, toResponse, writeResponse } from './responses.js';
 import { compileRoutes, paramsForFile, type CompiledRoutes, type EndpointRuntime, type Modules, type PageRuntime } from './routes.js';
+import { invokeHandler } from './invoke.js';
+import { headerValue, isPartial, laneOf, wantsJson } from './request-kind.js';
 import { StaticTable, type StaticEntry, type StaticSource } from './static-files.js';
 
 export const TRACE_MOUNT = '/_kit/traces';
@@ -60,48 +62,6 @@ interface Deadline { state: RequestState; res: ServerResponse; at: number; head:
 const HTML_TYPE = 'text/html; charset=utf-8';
 const NO_POINTS: readonly number[] = Object.freeze([]);
 const UNSAFE_METHODS_EXEMPT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-
-function laneOf(kind: string): Lane {
-  switch (kind) {
-    case 'action': return LaneAction;
-    case 'api': return LaneAPI;
-    case 'fragment': return LaneFragment;
-    case 'command':
-    case 'query': return LaneContract;
-    default: return LaneRoute;
-  }
-}
-
-const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
-function methodRank(m: string): number {
-  const i = METHOD_ORDER.indexOf(m);
-  return i < 0 ? METHOD_ORDER.length : i;
-}
-
-function wantsJson(req: IncomingMessage): boolean {
-  const q = req.headers['x-kit-query'];
-  if (q === '1' || q === 'true') return true;
-  const accept = req.headers.accept;
-  if (typeof accept !== 'string') return false;
-  for (const part of accept.split(',')) {
-    const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) continue;
-    const q = params.find((p) => p.startsWith('q='));
-    if (q === undefined || Number(q.slice(2)) > 0) return true;
-  }
-  return false;
-}
-
-function isPartial(req: IncomingMessage): boolean {
-  const p = req.headers['x-kit-partial'];
-  return typeof p === 'string' && p !== '' && p !== '0';
-}
-
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 export class KitApp {
   readonly routes: CompiledRoutes;
@@ -245,7 +205,7 @@ export class KitApp {
       this.notFound(res, head);
       return;
     }
-    const allow = [...allowed].sort((a, b) => methodRank(a) - methodRank(b) || (a < b ? -1 : a > b ? 1 : 0)).join(', ');
+    const allow = [...allowed].sort(compareMethods).join(', ');
     sendError(res, 405, 'method_not_allowed', `method not allowed; ${path} accepts ${allow}`, { headers: { Allow: allow }, head });
   }
 
@@ -575,7 +535,7 @@ export class KitApp {
       // 9. Decode and call.
       let result: unknown;
       try {
-        result = await this.call(h.signature, h.fn, h.fields, ctx, formData, target.query, req, body, state);
+        result = await invokeHandler(h.signature, h.fn, h.fields, ctx, formData, target.query, req, body, state);
       } catch (thrown) {
         if (thrown instanceof FormDecodeError) return err(400, 'invalid_form', thrown.message);
         const { status, message } = thrownStatus(thrown);
@@ -616,37 +576,6 @@ export class KitApp {
     return new Response(body, { status: 200, headers: { 'content-type': HTML_TYPE } });
   }
 
-  private async call(signature: string, fn: (ctx: unknown, arg?: unknown) => unknown, fields: readonly InputField[], ctx: Context, formData: FormData | undefined, query: string, req: IncomingMessage, body: Buffer | undefined, state: RequestState): Promise<unknown> {
-    switch (signature) {
-      case 'action0':
-      case 'command0':
-      case 'query0':
-      case 'fragment':
-        return fn(ctx);
-      case 'action_form': {
-        const { form } = formFromData(formData ?? new FormData());
-        return fn(ctx, form);
-      }
-      case 'action_input':
-      case 'command_input': {
-        const { form, fileField } = formFromData(formData ?? new FormData());
-        if (fileField !== undefined) throw new FormDecodeError(fileField, 'is a file; the input takes text fields');
-        return fn(ctx, decodeForm(form, fields));
-      }
-      case 'query_input':
-        return fn(ctx, decodeForm(formFromQuery(query), fields));
-      case 'api': {
-        const described = describeRequest(state);
-        const method = req.method ?? 'GET';
-        const request = body === undefined || method === 'GET' || method === 'HEAD'
-          ? described
-          : new Request(described.url, { method, headers: described.headers, body: new Uint8Array(body), signal: state.signal });
-        return fn(ctx, request);
-      }
-      default:
-        throw new Error(`unsupported handler signature ${signature}`);
-    }
-  }
 }
 
 export function createApp(options: AppOptions): KitApp {

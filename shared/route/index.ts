@@ -13,7 +13,7 @@ export type { ContractPathOptions } from './contract-path.js';
 export { checkRequestTarget, splitPath, isDotLikeSegment } from './request-path.js';
 export type { RequestPathResult } from './request-path.js';
 export { matchRoute, isCapturableSegment } from './match.js';
-export { compileRouter } from './router.js';
+export { compileRouter, compareMethods } from './router.js';
 export type { Router, RouteMatch, RouterEntry, RouterError } from './router.js';
 export { route, decodeParam, decodeTypedParams, RouteParamError, MissingParamError } from './params.js';
 export type { Params, ParamResult, ParamValue, TypedParamsResult } from './params.js';
