@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, readdirSync } from 'node:fs';
 import { useColor, type CliIO } from '../../../server/src/cli/io.js';
 import { repoRoot } from '../../helpers/repo.js';
-import { page, runInProcess, runProcess, TempTree } from './cli-harness.js';
+import { page, runInProcess, runProcess, runUnprivileged, TempTree } from './cli-harness.js';
 
 interface JsonPos { line: number; column: number }
 interface JsonDiag {
@@ -190,19 +190,18 @@ describe('kit check', () => {
       assert.equal(r.stderr, 'kit check: not a .kit file: notes.txt\n');
     });
     it('an unreadable file and an unreadable directory: one clear line each, exit 2', async () => {
-      // Root reads any file whatever its mode, so as root the CLI runs as an unprivileged user.
-      const other = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+      // Root reads any file whatever its mode, so as root the command runs as an unprivileged user.
       chmodSync(tree.root, 0o755);
       tree.write('locked.kit', page('/locked'));
       chmodSync(tree.path('locked.kit'), 0o000);
-      const file = await runProcess(['check', 'locked.kit'], tree.root, other);
+      const file = await runUnprivileged(['check', 'locked.kit'], tree.root);
       assert.equal(file.code, 2, file.stderr);
       assert.equal(file.stdout, '');
       assert.equal(file.stderr, 'kit check: cannot read locked.kit: EACCES\n');
       assert.ok(noStack(file.stderr));
       tree.write('closed/x.kit', page('/closed'));
       chmodSync(tree.path('closed'), 0o000);
-      const dir = await runProcess(['check', 'a.kit', 'closed'], tree.root, other);
+      const dir = await runUnprivileged(['check', 'a.kit', 'closed'], tree.root);
       chmodSync(tree.path('closed'), 0o755);
       assert.equal(dir.code, 2, dir.stderr);
       assert.equal(dir.stderr.split('\n').length, 2, 'exactly one line');

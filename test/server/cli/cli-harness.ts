@@ -50,6 +50,39 @@ export function runProcess(argv: string[], cwd: string, extra: SpawnOptions = {}
   });
 }
 
+/**
+ * Runs `kit <argv>` in a child that cannot read what root could: as root (which reads any file
+ * whatever its mode) the child loads the CLI first, then drops to an unprivileged user before the
+ * command runs, so the repository itself never has to be readable by that user.
+ */
+export function runUnprivileged(argv: string[], cwd: string): Promise<CliResult> {
+  const cliDir = dirname(CLI_MAIN);
+  const script = `
+    const { pathToFileURL } = await import('node:url');
+    const { join } = await import('node:path');
+    const dir = ${JSON.stringify(cliDir)};
+    const { runCli } = await import(pathToFileURL(join(dir, 'run.js')).href);
+    // Load the command before the privilege drop: modules are read from the repository.
+    const { COMMANDS } = await import(pathToFileURL(join(dir, 'commands', 'index.js')).href);
+    await COMMANDS.find((c) => c.name === ${JSON.stringify(argv[0])})?.load();
+    if (process.getuid && process.getuid() === 0) { process.setgid(65534); process.setuid(65534); }
+    const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+    process.exitCode = await runCli(${JSON.stringify(argv)}, io);
+  `;
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env };
+    delete env.NO_COLOR;
+    delete env.FORCE_COLOR;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
 /** A temporary source tree, written from a map of relative path → text, removed by `dispose`. */
 export class TempTree {
   readonly root: string;
