@@ -26,6 +26,22 @@ const bundledTypeScript = {
   },
 };
 
+/**
+ * The grammar loads Chevrotain's pre-built module with a top-level `await` (grammar/src/chevrotain.ts),
+ * which a CommonJS bundle cannot hold. In the bundle the module re-exports the same names from the
+ * package, which esbuild bundles into one file anyway.
+ */
+const bundledChevrotain = {
+  name: 'bundled-chevrotain',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]grammar[\\/]src[\\/]chevrotain\.ts$/ }, (args) => {
+      const names = /export const \{([^}]*)\} = await load\(\);/.exec(readFileSync(args.path, 'utf8'))?.[1];
+      if (!names) throw new Error(`${args.path}: the export line the bundler rewrites was not found`);
+      return { contents: `export {${names}} from 'chevrotain';\n`, loader: 'ts' };
+    });
+  },
+};
+
 /** Writes the bundles and the grammar files into `dist`. */
 export async function bundle(dist = join(clientDir, 'dist'), { minify = false } = {}) {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
@@ -40,7 +56,7 @@ export async function bundle(dist = join(clientDir, 'dist'), { minify = false } 
     // ES module sources read `import.meta.url`; in the CommonJS bundle it is the bundle's own URL.
     define: { 'import.meta.url': 'importMetaUrl', 'process.env.KIT_VERSION': JSON.stringify(version) },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [bundledTypeScript],
+    plugins: [bundledTypeScript, bundledChevrotain],
   });
   for (const f of ['kit.tmLanguage.json', 'language-configuration.json']) copyFileSync(join(root, 'syntaxes', f), join(dist, 'syntaxes', f));
 }

@@ -1,5 +1,7 @@
-// The typed syntax tree of a `.kit` file. Plain data only (no classes, no methods) so that the
-// core, the language server and tests can compare, clone and serialise it freely.
+// The typed syntax tree of a `.kit` file. Plain data (no methods) so that the core, the language
+// server and tests can compare and serialise it freely. One exception keeps it small: the parser's
+// ranges are `Span` objects (grammar/src/text-lines.ts) that present the `Range` shape through
+// getters and serialise to it; a structured clone of a tree therefore drops their positions.
 //
 // Positions: `line` and `column` are 0-based; `column` and `offset` count UTF-16 code units, the
 // unit of JavaScript strings and of the LSP. Ranges are end-exclusive. Every part a diagnostic may
@@ -30,10 +32,11 @@ export interface StringLit {
   range: Range;
   /**
    * Offset (UTF-16, absolute in the document) of each character of `value`, plus one entry for the
-   * end, so `valueOffsets[i]` locates `value[i]` even when escapes make the source longer. Route
-   * segment spans map to document ranges through it.
+   * end, so `valueOffsets[i]` locates `value[i]` even when escapes make the source longer. Absent
+   * when the string has no escapes: `value[i]` then sits at `range.start.offset + 1 + i`. Read it
+   * through `valueOffset(lit, i)`. Route segment spans map to document ranges through it.
    */
-  valueOffsets: number[];
+  valueOffsets?: number[];
   /** False when the closing quote is missing (a diagnostic was reported). */
   terminated: boolean;
 }

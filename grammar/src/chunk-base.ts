@@ -1,5 +1,6 @@
 // The shared state and helpers of the chunk builders (declarations.ts, record-blocks.ts).
-import { tokenMatcher, type IToken } from 'chevrotain';
+import type { IToken } from 'chevrotain';
+import { tokenMatcher } from './chevrotain.js';
 import type { Declaration, LineComment, Range, StringLit, SyntaxDiagnostic, Word as WordNode } from './ast.js';
 import { declParser } from './decl-parser.js';
 import { declLexer, Word } from './decl-lexer.js';

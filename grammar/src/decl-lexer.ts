@@ -1,6 +1,7 @@
 // The declaration lexer: header lines and record-block bodies (`paths`, `server`, `props`). Every
 // token is confined to one line, so any run of lines can be lexed on its own.
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import type { TokenType } from 'chevrotain';
+import { createToken, Lexer } from './chevrotain.js';
 import { startCharsExcept } from './char-hints.js';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\f\v\uFEFF]+/, group: Lexer.SKIPPED });

@@ -1,7 +1,8 @@
 // The Chevrotain parser for declaration lines and record lines. Rules are deliberately lenient about
 // missing parts (they come back as `undefined` and the builder reports them with the declaration's own
 // usage message); anything unexpected is left to Chevrotain, whose errors the builder converts.
-import { EmbeddedActionsParser, tokenMatcher, type IOrAlt, type IToken } from 'chevrotain';
+import type { IOrAlt, IToken } from 'chevrotain';
+import { EmbeddedActionsParser, tokenMatcher } from './chevrotain.js';
 import { Arrow, Colon, Comma, declTokens, Equals, Junk, KwCors, KwError, LCurly, RCurly, StringTok, Word } from './decl-lexer.js';
 
 const CORS_OPTIONS = new Set(['origins', 'methods', 'headers', 'expose', 'credentials', 'maxAge']);

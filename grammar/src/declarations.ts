@@ -1,7 +1,8 @@
 // Chunk → declarations. Lexes a chunk with the declaration lexer, runs the matching parser rule per
 // line and turns the tokens into AST nodes, reporting each missing or unexpected part with the
 // declaration's own usage message and the range of the part at fault.
-import { tokenMatcher, type IToken } from 'chevrotain';
+import type { IToken } from 'chevrotain';
+import { tokenMatcher } from './chevrotain.js';
 import type { ActDecl, ApiDecl, CorsOptions, Range, StringLit, Word as WordNode } from './ast.js';
 import { declParser, type EndpointLine } from './decl-parser.js';
 import { Comma, LCurly, Newline, RCurly, StringTok, Word } from './decl-lexer.js';
@@ -9,7 +10,7 @@ import { diag } from './diagnostics.js';
 import { closestKeyword, DECLARATION_KEYWORD_SET, FOREIGN_DECLARATIONS, UNSUPPORTED_BLOCKS } from './keywords.js';
 import { parseMarkup } from './markup-parser.js';
 import { type Chunk } from './split.js';
-import { type PosMaker } from './text-lines.js';
+import { exact, type PosMaker } from './text-lines.js';
 import { usageOf, isSpaceCode, trimEnd, describe, ONE_ARG, BLOCK_KEYWORDS, CORS_STRING_OPTIONS } from './declaration-usage.js';
 import { RecordBlocks } from './record-blocks.js';
 import { type ChunkResult } from './chunk-base.js';
@@ -538,7 +539,8 @@ export function parseChunk(text: string, pm: PosMaker, chunk: Chunk, pre?: PreLe
         b.braces();
         break;
     }
-    return b.out;
+    const out = b.out;
+    return { decls: exact(out.decls), comments: exact(out.comments), diags: exact(out.diags) };
   } catch (e) {
     // Last resort, so one chunk can never take the file down.
     const s = chunk.start;

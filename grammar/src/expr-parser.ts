@@ -1,7 +1,8 @@
 // The expression language of views: paths, `param("x")`, literals, `!`, comparisons, `&&`, `||` and
 // the `item[, i] in items` form of `g:for`. Parsed by its own Chevrotain parser over the tokens
 // between `{` and `}`; anything it cannot read becomes an `InvalidExpr` plus a diagnostic.
-import { EmbeddedActionsParser, EOF, tokenMatcher, type IToken } from 'chevrotain';
+import type { IToken } from 'chevrotain';
+import { EmbeddedActionsParser, EOF, tokenMatcher } from './chevrotain.js';
 import type { Expr, ForExpr, Range } from './ast.js';
 import {
   AndAnd,

@@ -1,7 +1,8 @@
 // The markup lexer for `view` and `fragment` bodies. Modes: `content` (text, comments, tags and
 // `{interpolations}`), `tag` (inside `<...>`), `expr` (the inside of one `{...}`, lexed on demand) and
 // `attr` (the resolved value of a quoted attribute, where only `{...}` is special).
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import type { TokenType } from 'chevrotain';
+import { createToken, Lexer } from './chevrotain.js';
 import { startCharsExcept } from './char-hints.js';
 
 const anyButSpace = startCharsExcept(' \t\f\v\r\n');

@@ -1,7 +1,8 @@
 // View and fragment bodies: a Chevrotain parser reads text, comments, `{...}`, opening and closing
 // tags; its actions assemble the element tree with an explicit stack, so a missing or mismatched
 // closing tag costs one diagnostic and never the rest of the view.
-import { EmbeddedActionsParser, type IOrAlt, type IToken } from 'chevrotain';
+import type { IOrAlt, IToken } from 'chevrotain';
+import { EmbeddedActionsParser } from './chevrotain.js';
 import type { Attribute, Element, Expr, Interpolation, MarkupNode, Range, SyntaxDiagnostic, TextOrInterpolation } from './ast.js';
 import { diag } from './diagnostics.js';
 import { parseExprText } from './expr-parser.js';
@@ -31,7 +32,7 @@ import {
   Text,
 } from './markup-lexer.js';
 import { resolveEscapes } from './string-literal.js';
-import type { PosMaker } from './text-lines.js';
+import { exact, type PosMaker } from './text-lines.js';
 
 type AttrPiece =
   | { kind: 'named'; name: IToken; eq?: IToken; value?: IToken }
@@ -207,7 +208,7 @@ export class MarkupParser extends EmbeddedActionsParser {
       diags.push(diag('view_parse_error', `unexpected \`${t.image}\` in markup`, pm.range(at, at + (t.image?.length ?? 0))));
     }
     for (let i = this.stack.length - 1; i >= 0; i--) this.unclosed(this.stack[i]);
-    const root = this.root;
+    const root = exact(this.root);
     this.root = [];
     this.stack = [];
     this.diags = [];
@@ -232,7 +233,7 @@ export class MarkupParser extends EmbeddedActionsParser {
     const start = this.base + t.startOffset;
     if (last !== undefined && last.type === 'text' && last.range.end.offset === start) {
       last.value += t.image;
-      last.range = { start: last.range.start, end: this.pm.pos(start + t.image.length) };
+      last.range = this.pm.range(last.range.start.offset, start + t.image.length);
       return;
     }
     kids.push({ type: 'text', value: t.image, range: this.tokRange(t) });
@@ -336,9 +337,10 @@ export class MarkupParser extends EmbeddedActionsParser {
   }
 
   private unclosed(el: Element): void {
+    el.children = exact(el.children);
     const kids = el.children;
     const lastEnd = kids.length > 0 ? kids[kids.length - 1].range.end.offset : el.openRange.end.offset;
-    el.range = { start: el.range.start, end: this.pm.pos(Math.max(lastEnd, el.openRange.end.offset)) };
+    el.range = this.pm.range(el.range.start.offset, Math.max(lastEnd, el.openRange.end.offset));
     this.diags.push(
       diag(
         'view_parse_error',
@@ -390,8 +392,9 @@ export class MarkupParser extends EmbeddedActionsParser {
     }
     for (let j = this.stack.length - 1; j > i; j--) this.unclosed(this.stack[j]);
     const el = this.stack[i];
-    el.range = { start: el.range.start, end: this.pm.pos(stop) };
+    el.range = this.pm.range(el.range.start.offset, stop);
     el.closeNameRange = this.pm.range(nameStart, nameEnd);
+    el.children = exact(el.children);
     this.stack.length = i;
   }
 
@@ -433,7 +436,7 @@ export class MarkupParser extends EmbeddedActionsParser {
         this.diags.push(diag('view_parse_error', message, this.tokRange(p.tok)));
       }
     }
-    return attrs;
+    return exact(attrs);
   }
 
   private namedAttribute(name: IToken, eq: IToken | undefined, v: IToken | undefined): Attribute {

@@ -95,13 +95,13 @@ export function reparseInsideMarkup(previous: ChunkResult, text: string, pm: Pos
     if (l === levels.length - 1) sibs[index] = nodes[0];
     else {
       const anc = sibs[index] as Element;
-      shifter.pos(anc.range.end);
+      shifter.end(anc.range);
       shifter.range(anc.closeNameRange!);
     }
     shifter.markup(sibs.slice(index + 1));
   }
-  shifter.pos(block.range.end);
-  shifter.pos(block.bodyRange.end);
+  shifter.end(block.range);
+  shifter.end(block.bodyRange);
   for (const d of after) shifter.range(d.range);
   return { decls: previous.decls, comments: previous.comments, diags: [...before, ...diags, ...after] };
 }

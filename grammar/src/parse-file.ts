@@ -41,7 +41,7 @@ export function fileKindFromPath(path: string): FileKind {
   return 'page';
 }
 
-function assemble(path: string, text: string, lineStarts: number[], parsed: ParsedChunk[]): KitFile {
+function assemble(path: string, text: string, lineStarts: number[], parsed: ParsedChunk[], keepChunks = true): KitFile {
   const declarations: Declaration[] = [];
   const comments: LineComment[] = [];
   const diagnostics: SyntaxDiagnostic[] = [];
@@ -55,7 +55,7 @@ function assemble(path: string, text: string, lineStarts: number[], parsed: Pars
     for (const d of result.diags) diagnostics.push(d);
   }
   const file: KitFile = { path, kind, declarations, comments, diagnostics, lineStarts, length: text.length };
-  setChunks(file, parsed);
+  if (keepChunks) setChunks(file, parsed);
   return file;
 }
 
@@ -75,8 +75,16 @@ function failed(path: string, text: string, e: unknown): KitFile {
   };
 }
 
+export interface ParseOptions {
+  /**
+   * Keep what `reparseKit` needs to re-parse only the chunks an edit touches (default true). A
+   * one-shot reader (the command line) passes false and saves a tenth of the tree's memory.
+   */
+  incremental?: boolean;
+}
+
 /** Parses a `.kit` source. Never throws; problems are `diagnostics`. */
-export function parseKit(text: string, path: string): KitFile {
+export function parseKit(text: string, path: string, options?: ParseOptions): KitFile {
   try {
     const lineStarts = computeLineStarts(text);
     const pm = new PosMaker(lineStarts, text.length);
@@ -85,7 +93,7 @@ export function parseKit(text: string, path: string): KitFile {
     lexRuns(text, chunks, (pre, from, to) => {
       for (let i = from; i < to; i++) parsed[i] = { chunk: chunks[i], result: parseChunk(text, pm, chunks[i], pre) };
     });
-    return assemble(path, text, lineStarts, parsed);
+    return assemble(path, text, lineStarts, parsed, options?.incremental !== false);
   } catch (e) {
     return failed(path, text, e);
   }

@@ -16,6 +16,7 @@ import type {
   TextOrInterpolation,
 } from './ast.js';
 import type { ChunkResult } from './declarations.js';
+import { Span } from './text-lines.js';
 
 export class Shifter {
   /**
@@ -35,7 +36,25 @@ export class Shifter {
     p.line += this.ld;
   }
 
+  /** Moves the end of `r` only (an enclosing element or block whose inside was edited). */
+  end(r: Range): void {
+    if (r instanceof Span) {
+      if (r.el === this.colLine) r.ec += this.colDelta;
+      r.eo += this.d;
+      r.el += this.ld;
+    } else this.pos(r.end);
+  }
+
   range(r: Range): void {
+    if (r instanceof Span) {
+      if (r.sl === this.colLine) r.sc += this.colDelta;
+      r.so += this.d;
+      r.sl += this.ld;
+      if (r.el === this.colLine) r.ec += this.colDelta;
+      r.eo += this.d;
+      r.el += this.ld;
+      return;
+    }
     this.pos(r.start);
     this.pos(r.end);
   }
@@ -43,7 +62,7 @@ export class Shifter {
   private string(s: StringLit): void {
     this.range(s.range);
     const offs = s.valueOffsets;
-    for (let i = 0; i < offs.length; i++) offs[i] += this.d;
+    if (offs !== undefined) for (let i = 0; i < offs.length; i++) offs[i] += this.d;
   }
 
   private expr(e: Expr): void {

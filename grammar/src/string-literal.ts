@@ -16,7 +16,20 @@ export function resolveString(
   doc?: string,
 ): StringLit {
   const { value, valueOffsets, terminated, start, end } = resolveEscapes(raw, map);
-  return { value, raw: doc === undefined ? raw : doc.slice(start, end), range: pm.range(start, end), valueOffsets, terminated };
+  const lit: StringLit = { value, raw: doc === undefined ? raw : doc.slice(start, end), range: pm.range(start, end), terminated };
+  // Kept only when the characters do not follow the opening quote one to one.
+  for (let i = 0; i < valueOffsets.length; i++) {
+    if (valueOffsets[i] !== start + 1 + i) {
+      lit.valueOffsets = valueOffsets;
+      break;
+    }
+  }
+  return lit;
+}
+
+/** Document offset of `lit.value[i]` (`i === value.length`: just past the last character). */
+export function valueOffset(lit: StringLit, i: number): number {
+  return lit.valueOffsets === undefined ? lit.range.start.offset + 1 + i : lit.valueOffsets[i];
 }
 
 export interface ResolvedString {
@@ -77,10 +90,7 @@ export function resolveEscapes(raw: string, map: (i: number) => number): Resolve
 /** Fast path for the common case: a string token at a plain document offset. */
 export function stringAt(raw: string, base: number, pm: PosMaker): StringLit {
   if (raw.indexOf('\\') < 0 && raw.length >= 2 && raw.charCodeAt(raw.length - 1) === 34) {
-    const value = raw.slice(1, -1);
-    const valueOffsets = new Array<number>(value.length + 1);
-    for (let k = 0; k <= value.length; k++) valueOffsets[k] = base + 1 + k;
-    return { value, raw, range: pm.range(base, base + raw.length), valueOffsets, terminated: true };
+    return { value: raw.slice(1, -1), raw, range: pm.range(base, base + raw.length), terminated: true };
   }
   return resolveString(raw, (i) => base + i, pm);
 }

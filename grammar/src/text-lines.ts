@@ -2,6 +2,14 @@
 // columns count UTF-16 code units, which is what JavaScript string indices already are.
 import type { Pos, Range } from './ast.js';
 
+/**
+ * `a` with no spare capacity. Arrays grown by `push` keep room for more (17 slots after the first
+ * push); an AST holds hundreds of short arrays, so the parser hands over exact-size copies.
+ */
+export function exact<T>(a: T[]): T[] {
+  return a.length === 0 ? [] : a.slice();
+}
+
 /** Offsets at which each line starts; the first entry is always 0. */
 export function computeLineStarts(text: string): number[] {
   const starts = [0];
@@ -74,10 +82,26 @@ export class PosMaker {
   ) {}
 
   pos(offset: number): Pos {
-    let off = offset;
+    const off = this.clamp(offset);
+    const line = this.lineOf(off);
+    return { offset: off, line, column: off - this.lineStarts[line] };
+  }
+
+  range(start: number, end: number): Range {
+    const so = this.clamp(start);
+    const sl = this.lineOf(so);
+    const eo = end < start ? so : this.clamp(end);
+    const el = this.lineOf(eo);
+    return new Span(so, sl, so - this.lineStarts[sl], eo, el, eo - this.lineStarts[el]);
+  }
+
+  private clamp(offset: number): number {
     // Defensive: a token inserted by parser recovery has no offset; never produce NaN.
-    if (!(off >= 0)) off = 0;
-    else if (off > this.length) off = this.length;
+    if (!(offset >= 0)) return 0;
+    return offset > this.length ? this.length : offset;
+  }
+
+  private lineOf(off: number): number {
     const starts = this.lineStarts;
     let line = this.hint;
     if (!(starts[line] <= off && (line + 1 >= starts.length || starts[line + 1] > off))) {
@@ -85,10 +109,35 @@ export class PosMaker {
       else line = lineIndexAt(starts, off);
       this.hint = line;
     }
-    return { offset: off, line, column: off - starts[line] };
+    return line;
+  }
+}
+
+/**
+ * The parser's ranges: one object of six numbers instead of a range and two positions. A parsed file
+ * holds a few hundred ranges; as plain objects they were half of its AST's memory and allocations.
+ * `start`/`end` answer fresh `Pos` objects, so readers see the `Range` shape; JSON shows it too.
+ * Only `Shifter` moves a span (in place, after an edit).
+ */
+export class Span implements Range {
+  constructor(
+    public so: number,
+    public sl: number,
+    public sc: number,
+    public eo: number,
+    public el: number,
+    public ec: number,
+  ) {}
+
+  get start(): Pos {
+    return { offset: this.so, line: this.sl, column: this.sc };
   }
 
-  range(start: number, end: number): Range {
-    return { start: this.pos(start), end: this.pos(end < start ? start : end) };
+  get end(): Pos {
+    return { offset: this.eo, line: this.el, column: this.ec };
+  }
+
+  toJSON(): Range {
+    return { start: this.start, end: this.end };
   }
 }

@@ -1,6 +1,6 @@
 // The representative files of the reference notes (section 1.5), parsed into the AST the core uses.
 import assert from 'node:assert/strict';
-import type { Element, Interpolation, StringLit, TextNode } from '../../grammar/src/index.js';
+import { valueOffset, type Element, type Interpolation, type StringLit, type TextNode } from '../../grammar/src/index.js';
 import { assertRangesConsistent, decl, elements, lc, loadFixture, outline, slice } from './helpers.js';
 
 function attr(el: Element, name: string) {
@@ -64,7 +64,7 @@ describe('grammar: representative files', () => {
     assert.equal(route.path.value, '/news/{slug}');
     // `{slug}` inside the pattern maps back to the document through valueOffsets.
     const brace = route.path.value.indexOf('{');
-    assert.equal(text.slice(route.path.valueOffsets[brace], route.path.valueOffsets[brace + 6]), '{slug}');
+    assert.equal(text.slice(valueOffset(route.path, brace), valueOffset(route.path, brace + 6)), '{slug}');
     assert.deepEqual(
       decl(file, 'layout').layouts.map((w) => [w.text, slice(text, w.range)]),
       [
@@ -105,7 +105,7 @@ describe('grammar: representative files', () => {
     assert.equal(slice(text, call.name.range), '\\"slug\\"');
     assert.equal(call.name.raw, '\\"slug\\"');
     assert.equal(slice(text, call.range), 'param(\\"slug\\")');
-    assert.equal(text[call.name.valueOffsets[0]], 's');
+    assert.equal(text[valueOffset(call.name, 0)], 's');
   });
 
   it('panel.cmp.kit: a component with props, a default and slots', () => {

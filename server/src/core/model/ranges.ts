@@ -1,14 +1,14 @@
 // Maps spans inside string literals (route segments, attribute values) to document ranges.
 import type { KitFile, Range, StringLit } from '../../../../grammar/src/ast.js';
-import { positionAt } from '../../../../grammar/src/index.js';
+import { positionAt, valueOffset } from '../../../../grammar/src/index.js';
 import type { Span } from '../../../../shared/route/index.js';
 
 /** Document range of `span` (offsets into `lit.value`). Falls back to the literal's range. */
 export function stringSpanRange(file: Pick<KitFile, 'lineStarts'>, lit: StringLit, span: Span | undefined): Range {
   if (!span) return lit.range;
   const offs = lit.valueOffsets;
-  if (!offs || offs.length !== lit.value.length + 1) return lit.range;
+  if (offs !== undefined && offs.length !== lit.value.length + 1) return lit.range;
   const s = Math.max(0, Math.min(span.start, lit.value.length));
   const e = Math.max(s, Math.min(span.end, lit.value.length));
-  return { start: positionAt(file, offs[s]), end: positionAt(file, offs[e]) };
+  return { start: positionAt(file, valueOffset(lit, s)), end: positionAt(file, valueOffset(lit, e)) };
 }
