@@ -3,7 +3,7 @@
 // Updates are by file: the old entries leave their buckets, the new ones join, and only the buckets
 // touched by either are re-validated. The CLI loads everything once; the language server feeds edits.
 import type { KitFile } from '../../../../grammar/src/ast.js';
-import { parseKit } from '../../../../grammar/src/index.js';
+import { parseKit, type ParseOptions } from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { localDiagnostics, type CheckOptions } from '../validate/index.js';
 import { ambiguities, ambiguityBucket, duplicateRoutes, methodConflicts } from '../validate/cross/conflicts.js';
@@ -98,6 +98,11 @@ function crossFingerprint(e: KitEntry): string {
   return parts.join('\n') + '\u0002' + ranges.join('\n');
 }
 
+/** The entry's fingerprint, computed on first use. */
+function fingerprintOf(e: KitEntry): string {
+  return (e.fingerprint ??= crossFingerprint(e));
+}
+
 function shapeOf(fingerprint: string | undefined): string | undefined {
   return fingerprint?.slice(0, fingerprint.indexOf('\u0002'));
 }
@@ -123,6 +128,11 @@ export class Workspace implements WorkspaceView {
   private readonly changed = new Set<string>();
   /** Buckets left for a later flush by `flush({ defer })`. */
   private readonly deferred = new Set<string>();
+  /**
+   * True until the first flush: files only join buckets, and the first flush evaluates every bucket
+   * once (instead of noting each bucket as touched for each file that joins it).
+   */
+  private bulk = true;
 
   /** Buckets waiting since a `flush({ defer })`. */
   get deferredCount(): number {
@@ -134,8 +144,15 @@ export class Workspace implements WorkspaceView {
   private readonly binder: Binder;
   private readonly bindings = new Map<string, DirectoryBinding>();
 
-  /** `root`: the directory relative workspace paths are relative to (the binder resolves module imports from it). */
-  constructor(public options: CheckOptions = { ssr: false }, root: string = process.cwd()) {
+  /**
+   * `root`: the directory relative workspace paths are relative to (the binder resolves module
+   * imports from it). `parse.incremental: false` when files will not be edited (the command line).
+   */
+  constructor(
+    public options: CheckOptions = { ssr: false },
+    root: string = process.cwd(),
+    private readonly parse: ParseOptions = {},
+  ) {
     this.binder = new Binder(root);
   }
 
@@ -159,14 +176,16 @@ export class Workspace implements WorkspaceView {
 
   private putKitFile(path: string, text: string, ast?: KitFile): void {
     const old = this.kits.get(path);
-    const parsed = ast ?? parseKit(text, path);
+    const parsed = ast ?? parseKit(text, path, this.parse);
     const summary = summarize(parsed);
     const entry: KitEntry = { path, text, ast: parsed, summary, registrations: fileRegistrations(summary), local: [], keys: [] };
     entry.local = localDiagnostics(parsed, summary, this.options);
     entry.keys = kitKeys(entry);
-    entry.fingerprint = crossFingerprint(entry);
     this.changed.add(path);
-    if (old && shapeOf(old.fingerprint) === shapeOf(entry.fingerprint)) {
+    // A file's first version needs no fingerprint: nothing compares against it until it is replaced
+    // (see `kit()`). Loading a workspace skips that work for every file.
+    if (old) entry.fingerprint = crossFingerprint(entry);
+    if (old && shapeOf(fingerprintOf(old)) === shapeOf(entry.fingerprint)) {
       // The summary firewall: an edit that leaves everything other files can see unchanged (an
       // edit inside a view, say) re-validates this file alone and touches no bucket; when it only
       // moved ranges, the buckets whose diagnostics point into the file are re-validated.
@@ -262,11 +281,12 @@ export class Workspace implements WorkspaceView {
   }
 
   private join(path: string, keys: string[]): void {
+    const bulk = this.bulk;
     for (const k of keys) {
       let set = this.index.get(k);
       if (!set) this.index.set(k, (set = new Set()));
       set.add(path);
-      this.touch(k);
+      if (!bulk) this.touch(k);
     }
   }
 
@@ -292,6 +312,11 @@ export class Workspace implements WorkspaceView {
   flush(opts: { defer?: (key: string) => boolean } = {}): Set<string> {
     const affected = new Set<string>(this.changed);
     this.changed.clear();
+    if (this.bulk) {
+      // Everything joined since the workspace was created: every bucket is new.
+      this.bulk = false;
+      for (const k of this.index.keys()) this.pending.add(k);
+    }
     if (!opts.defer) {
       for (const k of this.deferred) this.pending.add(k);
       this.deferred.clear();
@@ -365,7 +390,7 @@ export class Workspace implements WorkspaceView {
 
   /** Handler bindings declared by a `.kit` file or (comment endpoints) a handler module. */
   bindingFor(path: string): FileBinding | undefined {
-    if (this.pending.size) this.flush();
+    if (this.pending.size || this.bulk) this.flush();
     const dir = dirName(path);
     if (!this.index.has(`bind:${dir}`)) return undefined;
     return this.bindings.get(dir)?.files.find((f) => f.file === path);
@@ -379,7 +404,7 @@ export class Workspace implements WorkspaceView {
   // ---- queries ------------------------------------------------------------------------------
 
   diagnosticsFor(path: string): Diagnostic[] {
-    if (this.pending.size) this.flush();
+    if (this.pending.size || this.bulk) this.flush();
     const e = this.kits.get(path) ?? this.modules.get(path);
     const out = e ? [...e.local] : [];
     for (const list of this.crossByFile.get(path)?.values() ?? []) out.push(...list);
@@ -387,7 +412,7 @@ export class Workspace implements WorkspaceView {
   }
 
   allDiagnostics(): Diagnostic[] {
-    if (this.pending.size) this.flush();
+    if (this.pending.size || this.bulk) this.flush();
     const out: Diagnostic[] = [];
     for (const e of this.kits.values()) out.push(...e.local);
     for (const e of this.modules.values()) out.push(...e.local);
@@ -407,8 +432,15 @@ export class Workspace implements WorkspaceView {
     return this.modules.get(path);
   }
 
+  /**
+   * The entry of a `.kit` file. Its fingerprint is settled before it is handed out: a caller may
+   * consume its AST (`reparseKit` shifts positions in place), and the next `setKitFile` compares
+   * against the fingerprint of the file as it was.
+   */
   kit(path: string): KitEntry | undefined {
-    return this.kits.get(path);
+    const e = this.kits.get(path);
+    if (e) fingerprintOf(e);
+    return e;
   }
 
   allKit(): KitEntry[] {

@@ -1,7 +1,7 @@
 // Finds the sources of a run: `.kit` files under the given files and directories (skipping
 // node_modules and dot folders) and the handler modules of the directories that hold them.
-import { readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isHandlerModulePath } from '../model/handler-modules.js';
 
 export class SourceError extends Error {
@@ -25,29 +25,61 @@ export function displayPath(abs: string, cwd: string = process.cwd()): string {
   return sep === '/' ? shown : shown.split(sep).join('/');
 }
 
-function walk(dir: string, out: string[]): void {
-  let names: string[];
+/** Directory → its handler modules, for every directory a walk listed. */
+type ModulesByDir = Map<string, string[]>;
+
+// Entry types come from the directory listing; only links (and file systems that do not report a
+// type) cost a stat. One listing per directory also yields its handler modules.
+function walk(dir: string, out: string[], modulesByDir: ModulesByDir): void {
+  let entries: Dirent[];
   try {
-    names = readdirSync(dir);
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
     throw new SourceError(`cannot read directory ${displayPath(dir)}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  for (const name of names) {
+  const modules: string[] = [];
+  for (const entry of entries) {
+    const name = entry.name;
     if (name === 'node_modules' || name.startsWith('.')) continue;
     const p = join(dir, name);
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      continue; // a dangling link is not a source
+    let isDir = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (!isDir && !isFile) {
+      try {
+        const st = statSync(p);
+        isDir = st.isDirectory();
+        isFile = st.isFile();
+      } catch {
+        continue; // a dangling link is not a source
+      }
     }
-    if (st.isDirectory()) walk(p, out);
-    else if (name.endsWith('.kit') && st.isFile()) out.push(p);
+    if (isDir) walk(p, out, modulesByDir);
+    else if (isFile) {
+      if (name.endsWith('.kit')) out.push(p);
+      else if (isHandlerModulePath(name)) modules.push(p);
+    }
   }
+  modulesByDir.set(dir, modules);
+}
+
+/** Handler modules of a directory no walk listed (it holds a `.kit` file named on the command line). */
+function modulesOf(dir: string): string[] {
+  const modules: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!isHandlerModulePath(name)) continue;
+    const p = join(dir, name);
+    try {
+      if (statSync(p).isFile()) modules.push(p);
+    } catch {
+      /* vanished between listing and stat */
+    }
+  }
+  return modules;
 }
 
 export function discoverSources(inputs: string[], cwd: string = process.cwd()): DiscoveredSources {
   const kit = new Set<string>();
+  const modulesByDir: ModulesByDir = new Map();
   for (const input of inputs) {
     const abs = resolve(cwd, input);
     let st;
@@ -58,26 +90,15 @@ export function discoverSources(inputs: string[], cwd: string = process.cwd()): 
     }
     if (st.isDirectory()) {
       const found: string[] = [];
-      walk(abs, found);
+      walk(abs, found, modulesByDir);
       for (const f of found) kit.add(f);
     } else if (abs.endsWith('.kit')) kit.add(abs);
     else throw new SourceError(`not a .kit file: ${input}`);
   }
   const dirs = new Set<string>();
-  for (const f of kit) dirs.add(resolve(f, '..'));
+  for (const f of kit) dirs.add(dirname(f));
   const modules: string[] = [];
-  for (const d of dirs) {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (isHandlerModulePath(name)) {
-        try {
-          if (statSync(p).isFile()) modules.push(p);
-        } catch {
-          /* vanished between listing and stat */
-        }
-      }
-    }
-  }
+  for (const d of dirs) modules.push(...(modulesByDir.get(d) ?? modulesOf(d)));
   const sortShown = (xs: Iterable<string>) => [...xs].map((x) => displayPath(x, cwd)).sort();
   return { kitFiles: sortShown(kit), modules: sortShown(modules) };
 }

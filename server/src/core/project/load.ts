@@ -21,7 +21,7 @@ function read(path: string, cwd: string): string {
 
 export function loadProject(inputs: string[], options: CheckOptions, cwd: string = process.cwd()): LoadedProject {
   const { kitFiles, modules } = discoverSources(inputs, cwd);
-  const workspace = new Workspace(options, cwd);
+  const workspace = new Workspace(options, cwd, { incremental: false });
   for (const f of kitFiles) workspace.setKitFile(f, read(f, cwd));
   // Modules after kit files so that their package names come from `package` declarations.
   for (const m of modules) workspace.setModule(m, read(m, cwd));
