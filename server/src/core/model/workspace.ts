@@ -182,9 +182,11 @@ export class Workspace implements WorkspaceView {
     entry.local = localDiagnostics(parsed, summary, this.options);
     entry.keys = kitKeys(entry);
     this.changed.add(path);
-    // A file's first version needs no fingerprint: nothing compares against it until it is replaced
-    // (see `kit()`). Loading a workspace skips that work for every file.
-    if (old) entry.fingerprint = crossFingerprint(entry);
+    // The fingerprint of a file's first version is compared only when the file is replaced. An
+    // incremental parse consumes the previous tree (positions shift in place), so where files are
+    // edited (`parse.incremental`, the language server) it is taken now; a one-shot load (the
+    // command line, whose trees `reparseKit` re-parses in full) computes it when first compared.
+    if (old || this.parse.incremental !== false) entry.fingerprint = crossFingerprint(entry);
     if (old && shapeOf(fingerprintOf(old)) === shapeOf(entry.fingerprint)) {
       // The summary firewall: an edit that leaves everything other files can see unchanged (an
       // edit inside a view, say) re-validates this file alone and touches no bucket; when it only
@@ -432,15 +434,8 @@ export class Workspace implements WorkspaceView {
     return this.modules.get(path);
   }
 
-  /**
-   * The entry of a `.kit` file. Its fingerprint is settled before it is handed out: a caller may
-   * consume its AST (`reparseKit` shifts positions in place), and the next `setKitFile` compares
-   * against the fingerprint of the file as it was.
-   */
   kit(path: string): KitEntry | undefined {
-    const e = this.kits.get(path);
-    if (e) fingerprintOf(e);
-    return e;
+    return this.kits.get(path);
   }
 
   allKit(): KitEntry[] {
