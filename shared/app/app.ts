@@ -59,6 +59,40 @@ type Handle = (req: IncomingMessage, res: ServerResponse) => void;
 
 interface Deadline { state: RequestState; res: ServerResponse; at: number; head: boolean; json: boolean }
 
+type PageTarget =
+  | { page: PageRuntime; params: Record<string, string>; file: StaticEntry | undefined }
+  | { page: undefined; file: StaticEntry };
+
+/**
+ * A 200 answer fixed at start-up: one flat header list and the body buffer, both made on first
+ * use (bodies stay lazily loaded). An HTML file that turns out to hold a form needs a CSRF token
+ * per request: `send` then declines, for good, and the full pipeline answers.
+ */
+class PrebuiltAnswer {
+  private headers: (string | number)[] | undefined;
+  private body: Buffer | undefined;
+  private declined = false;
+
+  constructor(private readonly file: StaticEntry, private readonly cache: string, private readonly mayHaveForm: boolean) {}
+
+  send(res: ServerResponse, head: boolean): boolean {
+    let headers = this.headers;
+    if (headers === undefined) {
+      if (this.declined) return false;
+      if (this.mayHaveForm && this.file.csrfPoints().length > 0) {
+        this.declined = true;
+        return false;
+      }
+      const f = this.file;
+      this.body = f.body();
+      headers = this.headers = ['Content-Type', f.type, 'Content-Length', this.body.length, 'Cache-Control', this.cache, 'X-Content-Type-Options', 'nosniff'];
+    }
+    res.writeHead(200, headers);
+    res.end(head ? undefined : this.body);
+    return true;
+  }
+}
+
 const HTML_TYPE = 'text/html; charset=utf-8';
 const NO_POINTS: readonly number[] = Object.freeze([]);
 const UNSAFE_METHODS_EXEMPT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
@@ -76,6 +110,8 @@ export class KitApp {
   private readonly bodyLimit: number;
   private readonly notFoundFile: StaticEntry | undefined;
   private readonly healthBody: string;
+  /** Whole answers by exact raw request target (see prebuild); undefined while tracing. */
+  private readonly prebuilt: Map<string, PrebuiltAnswer> | undefined;
   private readonly deadlines = new Set<Deadline>();
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -92,6 +128,7 @@ export class KitApp {
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
+    this.prebuilt = this.tracer === undefined ? this.prebuild(m) : undefined;
     this.healthBody = JSON.stringify({ status: 'ok', app: m.app, instance_id: this.instanceId, assets: String(this.static.size), trace: Boolean(this.tracer) });
     for (const w of this.routes.warnings) this.log(`kit: warning: ${w}`);
     const used = new Set<string>();
@@ -105,6 +142,14 @@ export class KitApp {
   /** The Node request listener. */
   readonly handle: Handle = (req, res) => {
     try {
+      const prebuilt = this.prebuilt;
+      if (prebuilt !== undefined) {
+        const method = req.method;
+        if (method === 'GET' || method === 'HEAD') {
+          const answer = prebuilt.get(req.url ?? '');
+          if (answer !== undefined && answer.send(res, method === 'HEAD')) return;
+        }
+      }
       this.dispatch(req, res);
     } catch (err) {
       this.fail(res, err, 'request', req.method === 'HEAD', false);
@@ -163,31 +208,72 @@ export class KitApp {
   }
 
   private servePageRequest(req: IncomingMessage, res: ServerResponse, segments: string[], path: string, head: boolean): void {
+    const t = this.resolvePage(segments);
+    if (t === undefined) {
+      this.begin(req, res, undefined, LaneRoute);
+      this.methodNotAllowed(res, segments, path, true, head);
+    } else if (t.page === undefined) {
+      this.begin(req, res, undefined, LaneRoute);
+      this.sendFile(res, t.file, t.file.cache, head);
+    } else this.servePage(req, res, t.page, t.params, head, path, t.file);
+  }
+
+  /**
+   * What a GET or HEAD at these segments serves: a concrete page route, else a built file (through
+   * the page owning it, or as a plain file when it is not HTML), else a dynamic page route.
+   */
+  private resolvePage(segments: string[]): PageTarget | undefined {
     const m = this.routes.pages.lookup('GET', segments);
-    if (m !== undefined && !m.route.isDynamic) {
-      this.servePage(req, res, m.value, m.params, head, path);
-      return;
-    }
+    if (m !== undefined && !m.route.isDynamic) return { page: m.value, params: m.params, file: undefined };
     const key = segments.join('/');
     const file = this.static.get(key) ?? this.static.get(key === '' ? 'index.html' : key + '/index.html');
     if (file !== undefined) {
       const owner = this.routes.fileOwners.get(file.key);
-      if (owner !== undefined) {
-        this.servePage(req, res, owner, paramsForFile(owner, file.key), head, path, file);
-        return;
-      }
-      if (!file.isHtml) {
-        this.begin(req, res, undefined, LaneRoute);
-        this.sendFile(res, file, file.cache, head);
-        return;
-      }
+      if (owner !== undefined) return { page: owner, params: paramsForFile(owner, file.key), file };
+      if (!file.isHtml) return { page: undefined, file };
     }
-    if (m !== undefined) {
-      this.servePage(req, res, m.value, m.params, head, path);
-      return;
+    if (m !== undefined) return { page: m.value, params: m.params, file: undefined };
+    return undefined;
+  }
+
+  /**
+   * Answers decided by the request target alone, found by the exact raw target before any other
+   * work: GET/HEAD of a public built page or a plain file, at a path no endpoint shares, with no
+   * tracing (spans need the full pipeline). Keys are the canonical targets of the built files —
+   * checkRequestTarget accepts them unchanged, without a query, percent-escape or trailing slash —
+   * so a hit is a target the full pipeline would accept and answer with these very bytes; any other
+   * spelling of the path takes the full pipeline. The set is bounded by the build output.
+   */
+  private prebuild(manifest: AppManifest): Map<string, PrebuiltAnswer> {
+    const out = new Map<string, PrebuiltAnswer>();
+    const candidates = new Set<string>();
+    for (const key of this.static.keys()) {
+      candidates.add('/' + key);
+      if (key === 'index.html') candidates.add('/');
+      else if (key.endsWith('/index.html')) candidates.add('/' + key.slice(0, -'/index.html'.length));
     }
-    this.begin(req, res, undefined, LaneRoute);
-    this.methodNotAllowed(res, segments, path, true, head);
+    for (const p of manifest.pages) for (const requestPath of Object.keys(p.files)) candidates.add(requestPath);
+    for (const path of candidates) {
+      if (path === HEALTH_PATH || path === TRACE_MOUNT || path.startsWith(TRACE_MOUNT + '/')) continue;
+      const target = checkRequestTarget(path);
+      if (!target.ok || target.rawPath !== path || target.path !== path || target.query !== '' || target.trailingSlash) continue;
+      const segments = target.segments;
+      if (this.routes.endpoints.lookup('GET', segments) !== undefined || this.routes.endpoints.lookup('HEAD', segments) !== undefined) continue;
+      const t = this.resolvePage(segments);
+      if (t === undefined) continue;
+      if (t.page === undefined) {
+        out.set(path, new PrebuiltAnswer(t.file, t.file.cache, false));
+        continue;
+      }
+      // servePage's fast path: a public page with a built file answering this path; a file with
+      // a form still needs a per-request CSRF token (PrebuiltAnswer declines it on first use).
+      const e = t.page.entry;
+      if (e.guards.length === 0 || !isPublic(e.guards)) continue;
+      const file = t.file ?? this.pageFile(t.page, path);
+      if (file === undefined) continue;
+      out.set(path, new PrebuiltAnswer(file, e.cache ?? 'no-cache', file.isHtml));
+    }
+    return out;
   }
 
   /** 405 with `Allow` when something lives at the path under other methods, else 404. */
@@ -414,14 +500,17 @@ export class KitApp {
   /** Request-time HTML: CSRF fields injected (then `no-store`), else the page's policy. */
   private sendHtml(req: IncomingMessage, res: ServerResponse, html: string, cache: string, head: boolean, mayHaveForms: boolean): void {
     const points = mayHaveForms ? csrfInsertionPoints(html) : NO_POINTS;
-    const headers: Record<string, string | number> = { 'Content-Type': HTML_TYPE, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff' };
-    let body = html;
-    if (points.length > 0) {
-      const { token, setCookie } = this.csrfToken(req);
-      body = injectAt(html, points, token);
-      headers['Cache-Control'] = NO_STORE;
-      if (setCookie) headers['Set-Cookie'] = setCookie;
+    if (points.length === 0) {
+      // The common case in one flat header list (no header object to build and walk).
+      res.writeHead(200, ['Content-Type', HTML_TYPE, 'Cache-Control', cache, 'X-Content-Type-Options', 'nosniff', 'Content-Length', Buffer.byteLength(html)]);
+      res.end(head ? undefined : html);
+      return;
     }
+    const headers: Record<string, string | number> = { 'Content-Type': HTML_TYPE, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff' };
+    const { token, setCookie } = this.csrfToken(req);
+    const body = injectAt(html, points, token);
+    headers['Cache-Control'] = NO_STORE;
+    if (setCookie) headers['Set-Cookie'] = setCookie;
     headers['Content-Length'] = Buffer.byteLength(body);
     res.writeHead(200, headers);
     res.end(head ? undefined : body);

@@ -131,6 +131,10 @@ export class StaticTable {
   get size(): number {
     return this.entries.size;
   }
+  /** Every table key. */
+  keys(): IterableIterator<string> {
+    return this.entries.keys();
+  }
   /** Reads every body now (so a broken build fails at start-up, not on the first request). */
   preload(): void {
     for (const e of this.entries.values()) e.body();

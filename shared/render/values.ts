@@ -3,7 +3,8 @@
 // what a `g:for` iterates. Reading never calls a function and never walks into prototypes'
 // machinery (`__proto__`, `constructor`, `prototype`).
 
-const BLOCKED = new Set(['__proto__', 'constructor', 'prototype']);
+/** Field names reading never follows on objects (a `Map` key may be anything). */
+export const BLOCKED_FIELDS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** One property step. Getters run (they are how class instances expose data); methods are not values. */
 export function getField(target: unknown, key: string): unknown {
@@ -11,7 +12,7 @@ export function getField(target: unknown, key: string): unknown {
   if (target instanceof Map) return target.get(key);
   const type = typeof target;
   if (type !== 'object' && type !== 'function') return undefined;
-  if (BLOCKED.has(key)) return undefined;
+  if (BLOCKED_FIELDS.has(key)) return undefined;
   const value = (target as Record<string, unknown>)[key];
   return typeof value === 'function' ? undefined : value;
 }
@@ -75,7 +76,7 @@ export function forEachItem(coll: unknown, each: (item: unknown, key: unknown) =
     return;
   }
   for (const k of Object.keys(coll)) {
-    if (!BLOCKED.has(k)) each((coll as Record<string, unknown>)[k], k);
+    if (!BLOCKED_FIELDS.has(k)) each((coll as Record<string, unknown>)[k], k);
   }
 }
 

@@ -36,6 +36,8 @@ interface Leaf<T> {
   route: ParsedRoute;
   /** Param names in capture order, interned (see `internalized`). */
   names: string[];
+  /** Some name is `__proto__`: params must be defined, not assigned (see record.ts). */
+  protoName: boolean;
   /** The leaf of the next method at the same place. */
   next: Leaf<T> | undefined;
 }
@@ -103,7 +105,7 @@ function chain<T>(leaves: readonly Leaf<T>[]): Leaf<T> | undefined {
   let next: Leaf<T> | undefined;
   for (let i = leaves.length - 1; i >= 0; i--) {
     const l = leaves[i];
-    next = { method: l.method, value: l.value, route: l.route, names: l.names.slice(), next };
+    next = { method: l.method, value: l.value, route: l.route, names: l.names.slice(), protoName: l.names.includes('__proto__'), next };
   }
   return next;
 }
@@ -149,7 +151,7 @@ class CompiledRouter<T> implements Router<T> {
     for (const { method: rawMethod, route, value } of routes) {
       const method = internalized(rawMethod);
       methods.add(method);
-      const leaf: Leaf<T> = { method, value, route, names: [], next: undefined };
+      const leaf: Leaf<T> = { method, value, route, names: [], protoName: false, next: undefined };
       let b = root;
       for (const s of route.segments) {
         if (s.kind === 'static') b = b.child(s.value);
@@ -175,7 +177,9 @@ class CompiledRouter<T> implements Router<T> {
     if (!leaf) return undefined;
     const params: Record<string, string> = {};
     const names = leaf.names;
-    for (let k = 0; k < names.length; k++) setOwn(params, names[k], this.caps[k]);
+    const caps = this.caps;
+    if (leaf.protoName) for (let k = 0; k < names.length; k++) setOwn(params, names[k], caps[k]);
+    else for (let k = 0; k < names.length; k++) params[names[k]] = caps[k];
     return { value: leaf.value, params, route: leaf.route };
   }
 
@@ -185,47 +189,75 @@ class CompiledRouter<T> implements Router<T> {
     return allowed;
   }
 
+  // Recursion is kept for the places that can backtrack; where the candidate tried is the last
+  // one left (a static child below a node without params, a lone param or typed child), the walk
+  // moves down in the same frame instead.
   private walk(node: Node<T>, method: string, segs: readonly string[], i: number, c: number): Leaf<T> | undefined {
-    if (i === segs.length) return leafFor(node.leaf, method);
-    const seg = segs[i];
-    const child = node.key !== undefined ? (node.key === seg ? node.child : undefined) : node.statics?.get(seg);
-    if (child !== undefined) {
-      const found = this.walk(child, method, segs, i + 1, c);
-      if (found !== undefined) return found;
-    }
-    if (!node.dynamic || !isCapturableSegment(seg)) return undefined;
-    const typed = node.typed;
-    if (typed !== undefined) {
-      for (let t = 0; t < typed.length; t++) {
-        if (!decodesAs(typed[t].type, seg)) continue;
-        this.caps[c] = seg;
-        const found = this.walk(typed[t], method, segs, i + 1, c + 1);
+    for (;;) {
+      if (i === segs.length) return leafFor(node.leaf, method);
+      const seg = segs[i];
+      const child = node.key !== undefined ? (node.key === seg ? node.child : undefined) : node.statics?.get(seg);
+      if (!node.dynamic) {
+        if (child === undefined) return undefined;
+        node = child;
+        i++;
+        continue;
+      }
+      if (child !== undefined) {
+        const found = this.walk(child, method, segs, i + 1, c);
         if (found !== undefined) return found;
       }
-    }
-    if (node.param !== undefined) {
-      this.caps[c] = seg;
-      const found = this.walk(node.param, method, segs, i + 1, c + 1);
-      if (found !== undefined) return found;
-    }
-    if (node.rest !== undefined) {
-      const leaf = leafFor(node.rest, method);
-      if (leaf !== undefined && this.restCapturable(segs, i + 1)) {
-        let value = seg;
-        for (let j = i + 1; j < segs.length; j++) value += '/' + segs[j];
-        this.caps[c] = value;
-        return leaf;
+      if (!isCapturableSegment(seg)) return undefined;
+      const typed = node.typed;
+      const param = node.param;
+      const rest = node.rest;
+      if (typed !== undefined) {
+        if (typed.length === 1 && param === undefined && rest === undefined) {
+          // Tried in the first pass when the segment decodes as its type, in the last otherwise:
+          // either way once, and last.
+          this.caps[c] = seg;
+          node = typed[0];
+          i++;
+          c++;
+          continue;
+        }
+        for (let t = 0; t < typed.length; t++) {
+          if (!decodesAs(typed[t].type, seg)) continue;
+          this.caps[c] = seg;
+          const found = this.walk(typed[t], method, segs, i + 1, c + 1);
+          if (found !== undefined) return found;
+        }
       }
-    }
-    if (typed !== undefined) {
-      for (let t = 0; t < typed.length; t++) {
-        if (decodesAs(typed[t].type, seg)) continue;
+      if (param !== undefined) {
         this.caps[c] = seg;
-        const found = this.walk(typed[t], method, segs, i + 1, c + 1);
+        if (typed === undefined && rest === undefined) {
+          node = param;
+          i++;
+          c++;
+          continue;
+        }
+        const found = this.walk(param, method, segs, i + 1, c + 1);
         if (found !== undefined) return found;
       }
+      if (rest !== undefined) {
+        const leaf = leafFor(rest, method);
+        if (leaf !== undefined && this.restCapturable(segs, i + 1)) {
+          let value = seg;
+          for (let j = i + 1; j < segs.length; j++) value += '/' + segs[j];
+          this.caps[c] = value;
+          return leaf;
+        }
+      }
+      if (typed !== undefined) {
+        for (let t = 0; t < typed.length; t++) {
+          if (decodesAs(typed[t].type, seg)) continue;
+          this.caps[c] = seg;
+          const found = this.walk(typed[t], method, segs, i + 1, c + 1);
+          if (found !== undefined) return found;
+        }
+      }
+      return undefined;
     }
-    return undefined;
   }
 
   private restCapturable(segs: readonly string[], from: number): boolean {

@@ -225,3 +225,42 @@ describe('shared/route matchRoute (2.5 #66-#71)', () => {
     assert.equal(m('/docs/{slug?}', '/docs/{slug?}'), undefined);
   });
 });
+
+describe('shared/route compiled router: backtracking where one candidate is left', () => {
+  const lookup = (patterns: string[], path: string) => {
+    const { router, errors } = compileRouter(patterns.map((p) => ({ method: 'GET', pattern: p, value: p })));
+    assert.deepEqual(errors, []);
+    const target = checkRequestTarget(path);
+    assert.ok(target.ok);
+    const m = target.ok ? router.lookup('GET', target.segments) : undefined;
+    return m && { pattern: m.value, params: { ...m.params } };
+  };
+
+  it('a lone typed child takes segments that do not decode as its type (the binding answers 400 later)', () => {
+    assert.deepEqual(lookup(['/a/{n:int}/z'], '/a/q/z'), { pattern: '/a/{n:int}/z', params: { n: 'q' } });
+    assert.deepEqual(lookup(['/a/{n:int}/z'], '/a/7/z'), { pattern: '/a/{n:int}/z', params: { n: '7' } });
+    assert.equal(lookup(['/a/{n:int}/z'], '/a/7/y'), undefined);
+  });
+
+  it('a static child that dead-ends falls back to the param beside it', () => {
+    const routes = ['/a/lit/c', '/a/{x}/b'];
+    assert.deepEqual(lookup(routes, '/a/lit/b'), { pattern: '/a/{x}/b', params: { x: 'lit' } });
+    assert.deepEqual(lookup(routes, '/a/lit/c'), { pattern: '/a/lit/c', params: {} });
+  });
+
+  it('deep chains of lone params and statics capture every param in order', () => {
+    const p = '/org/{org}/repo/{repo}/issues/{num:int}/{rest...}';
+    assert.deepEqual(lookup([p], '/org/acme/repo/kit/issues/42/x/y'), { pattern: p, params: { org: 'acme', repo: 'kit', num: '42', rest: 'x/y' } });
+    assert.equal(lookup([p], '/org/acme/repo/kit/issues/42'), undefined);
+    assert.equal(lookup([p], '/org/acme/repo/kit/pulls/42/x'), undefined);
+  });
+
+  it('a param named __proto__ stays an own property', () => {
+    const { router } = compileRouter([{ method: 'GET', pattern: '/x/{__proto__}', value: 1 }]);
+    assert.equal(router.lookup('GET', ['v']), undefined);
+    const hit = router.lookup('GET', ['x', 'v']);
+    assert.ok(hit && Object.prototype.hasOwnProperty.call(hit.params, '__proto__'));
+    assert.equal(Object.getPrototypeOf(hit!.params), Object.prototype);
+    assert.equal(hit!.params['__proto__'], 'v');
+  });
+});
