@@ -76,9 +76,18 @@ export class Binder {
   private readonly exportCache = new WeakMap<TS.SourceFile, ModuleExports>();
   /** Directories each directory read while binding (`alias.Name` contracts of other packages). */
   private readonly dependsOn = new Map<string, Set<string>>();
+  private readonly importPaths = new Map<string, string>();
 
   constructor(cwd?: string) {
     this.program = new BindingProgram(cwd);
+  }
+
+  /** `importPathFrom`, memoised: a directory's targets mostly import the same module. */
+  private importPath(fromDir: string, modulePath: string): string {
+    const key = `${fromDir}\u0000${modulePath}`;
+    let p = this.importPaths.get(key);
+    if (p === undefined) this.importPaths.set(key, (p = importPathFrom(fromDir, modulePath)));
+    return p;
   }
 
   setModule(path: string, text: string): void {
@@ -168,7 +177,6 @@ export class Binder {
       if (def) indirect.push({ module: m, exp: def, sf: ex.sf });
       for (const s of ex.exports.starFrom) starFrom.push(`${baseName(m.path)}: export * from "${s}"`);
     }
-    const stub = stubFile(dirs[0] ?? scope.dir, modules);
     const strict = (reason: string) => {
       if (options.strictBindings && required(t)) {
         diags.push(diag('backend_binding_required', t.file, t.range, `${prefix}${what} must be bound for a production build: ${reason}`));
@@ -190,7 +198,7 @@ export class Binder {
         ...b,
         dir: dirName(f.module.path),
         module: f.module.path,
-        importPath: importPathFrom(dirName(t.file), f.module.path),
+        importPath: this.importPath(dirName(t.file), f.module.path),
         functionRange: nodeRange(f.sf, f.exp.nameNode),
       };
       if (f.exp.form === 'not-function') {
@@ -225,6 +233,7 @@ export class Binder {
       return { ...b, status: 'unsupported_signature', module: f.module.path, message };
     }
 
+    const stub = stubFile(dirs[0] ?? scope.dir, modules);
     const stubBase = baseName(stub);
     const where = t.commentModule ? `${baseName(t.commentModule)} does not export ${t.functionName}` : `no module in the directory exports ${t.functionName}`;
     const star = starFrom.length ? ` (re-exports are not followed: ${starFrom.join('; ')})` : '';

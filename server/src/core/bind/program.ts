@@ -46,9 +46,14 @@ export class BindingProgram {
 
   constructor(private readonly cwd: string = process.cwd()) {}
 
+  /** Workspace path → Program file name (asked once per target bound, so remembered). */
+  private readonly names = new Map<string, string>();
+
   /** Program file name of a workspace path. */
   fileName(path: string): string {
-    return toPosix(isAbsolute(path) ? path : resolve(this.cwd, path));
+    let name = this.names.get(path);
+    if (name === undefined) this.names.set(path, (name = toPosix(isAbsolute(path) ? path : resolve(this.cwd, path))));
+    return name;
   }
 
   set(path: string, text: string): void {

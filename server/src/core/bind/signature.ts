@@ -27,7 +27,7 @@ export interface Classification {
   problem?: string;
 }
 
-type Shape =
+export type Shape =
   | { kind: 'ctx' }
   | { kind: 'request' }
   | { kind: 'form' }
@@ -86,7 +86,91 @@ function fieldType(ts: typeof TS, checker: TS.TypeChecker, t: TS.Type): InputFie
   return undefined;
 }
 
-function inputShape(prog: BindingProgram, param: TS.ParameterDeclaration, typeText: string | undefined): Shape {
+/** The field type of a property's type node, when the syntax alone settles it. */
+function syntacticFieldType(ts: typeof TS, node: TS.TypeNode | undefined): InputFieldType | undefined {
+  switch (node?.kind) {
+    case ts.SyntaxKind.StringKeyword: return 'string';
+    case ts.SyntaxKind.NumberKeyword: return 'number';
+    case ts.SyntaxKind.BooleanKeyword: return 'boolean';
+    case ts.SyntaxKind.ArrayType: return (node as TS.ArrayTypeNode).elementType.kind === ts.SyntaxKind.StringKeyword ? 'string[]' : undefined;
+    default: return undefined;
+  }
+}
+
+/** Names a top-level statement declares (in any meaning), for the same-name check below. */
+function declaredNames(ts: typeof TS, st: TS.Statement): string[] | 'opaque' {
+  if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isClassDeclaration(st) || ts.isEnumDeclaration(st) || ts.isFunctionDeclaration(st)) {
+    return st.name ? [st.name.text] : [];
+  }
+  if (ts.isVariableStatement(st)) {
+    const out: string[] = [];
+    for (const d of st.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name)) return 'opaque';
+      out.push(d.name.text);
+    }
+    return out;
+  }
+  if (ts.isImportDeclaration(st)) {
+    const c = st.importClause;
+    if (!c) return [];
+    const out: string[] = c.name ? [c.name.text] : [];
+    const b = c.namedBindings;
+    if (b && ts.isNamespaceImport(b)) out.push(b.name.text);
+    else if (b) for (const e of b.elements) out.push(e.name.text);
+    return out;
+  }
+  if (ts.isImportEqualsDeclaration(st)) return [st.name.text];
+  // Namespaces and ambient modules merge and augment in ways only the checker follows.
+  if (ts.isModuleDeclaration(st)) return 'opaque';
+  return [];
+}
+
+/**
+ * The input shape of `input: T` read from the syntax alone, for the common case: `T` names the
+ * one top-level `interface T` (or `type T = { ... }`) of the same module, without type parameters,
+ * heritage or merging, whose members are plain properties of type string, number, boolean or
+ * string[]. Exactly what the type checker answers for such a declaration, without building a
+ * Program and binding every module for it. Anything else returns undefined: the checker decides.
+ */
+export function syntacticInputShape(sf: TS.SourceFile, decl: TS.SignatureDeclaration, typeNode: TS.TypeNode, typeText: string): Shape | undefined {
+  const ts = typescript();
+  // JavaScript modules carry their types in JSDoc, which only the checker reads.
+  if (/\.m?js$/.test(sf.fileName)) return undefined;
+  // Type parameters of the function are in scope in its parameter list and could shadow the name.
+  if (decl.typeParameters?.length) return undefined;
+  if (!ts.isTypeReferenceNode(typeNode) || !ts.isIdentifier(typeNode.typeName) || typeNode.typeArguments?.length) return undefined;
+  const name = typeNode.typeName.text;
+  let found: TS.InterfaceDeclaration | TS.TypeAliasDeclaration | undefined;
+  for (const st of sf.statements) {
+    const names = declaredNames(ts, st);
+    if (names === 'opaque') return undefined;
+    if (!names.includes(name)) continue;
+    if (found || !(ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st))) return undefined;
+    found = st;
+  }
+  if (!found || found.typeParameters?.length) return undefined;
+  let members: TS.NodeArray<TS.TypeElement>;
+  if (ts.isInterfaceDeclaration(found)) {
+    if (found.heritageClauses?.length) return undefined;
+    members = found.members;
+  } else {
+    if (!ts.isTypeLiteralNode(found.type)) return undefined;
+    members = found.type.members;
+  }
+  const fields: InputField[] = [];
+  const seen = new Set<string>();
+  for (const m of members) {
+    if (!ts.isPropertySignature(m) || !(ts.isIdentifier(m.name) || ts.isStringLiteral(m.name))) return undefined;
+    const type = syntacticFieldType(ts, m.type);
+    if (!type || seen.has(m.name.text)) return undefined;
+    seen.add(m.name.text);
+    fields.push({ name: m.name.text, type, optional: m.questionToken !== undefined });
+  }
+  return { kind: 'input', type: typeText, fields };
+}
+
+/** The input shape from the type checker (the reference answer; builds the Program on first use). */
+export function checkedInputShape(prog: BindingProgram, param: TS.ParameterDeclaration, typeText: string | undefined): Shape {
   const ts = typescript();
   const checker = prog.typeChecker();
   return prog.timed((): Shape => {
@@ -136,7 +220,12 @@ function paramShape(prog: BindingProgram, sf: TS.SourceFile, decl: TS.SignatureD
   if (ref === 'Request') return { kind: 'request' };
   if (ref === 'FormValues') return { kind: 'form' };
   if (!typeNode && !contextual) return { kind: 'untyped' };
-  return inputShape(prog, p, typeNode ? collapse(typeNode.getText(sf)) : undefined);
+  const typeText = typeNode ? collapse(typeNode.getText(sf)) : undefined;
+  if (typeNode && typeText !== undefined && !isJs) {
+    const quick = syntacticInputShape(sf, decl, typeNode, typeText);
+    if (quick) return quick;
+  }
+  return checkedInputShape(prog, p, typeText);
 }
 
 function classifyOne(prog: BindingProgram, sf: TS.SourceFile, name: string, decl: TS.SignatureDeclaration, target: BindTargetKind, contextual: boolean): Classification {

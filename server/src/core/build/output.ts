@@ -5,6 +5,7 @@
 // one is deleted; a crash between the two renames leaves the old tree beside `--out`, never a mix.)
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { readdir as readdirAsync, rm as rmAsync, rmdir as rmdirAsync, unlink as unlinkAsync } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { renderTemplate } from '../../../../shared/render/index.js';
 import { sha256Hex } from './assets.js';
@@ -63,44 +64,53 @@ export function checkReplaceable(outDir: string): void {
   }
 }
 
-class TreeWriter {
-  readonly dirs = new Set<string>();
+/** One file of the output: its path, its bytes, and its hash when already known (assets). */
+interface OutFile {
+  rel: string;
+  content: string | Uint8Array;
+  hash?: string;
+}
+
+/** What was written so far: the assets manifest's hashes and sizes, in write order. */
+class Written {
   readonly hashes = new Map<string, string>();
   readonly sizes = new Map<string, number>();
   bytes = 0;
 
-  constructor(readonly root: string) {}
-
-  write(rel: string, content: string | Uint8Array, hash?: string): void {
-    const slash = rel.lastIndexOf('/');
-    const abs = join(this.root, rel);
-    try {
-      if (slash > 0) {
-        const dir = rel.slice(0, slash);
-        if (!this.dirs.has(dir)) {
-          mkdirSync(join(this.root, dir), { recursive: true });
-          this.dirs.add(dir);
-        }
-      }
-      writeFileSync(abs, content);
-    } catch (e) {
-      throw new OutputError(`cannot write ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    const size = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
-    this.hashes.set(rel, hash ?? `sha256-${sha256Hex(content)}`);
-    this.sizes.set(rel, size);
+  add(f: OutFile): void {
+    const size = typeof f.content === 'string' ? Buffer.byteLength(f.content) : f.content.byteLength;
+    this.hashes.set(f.rel, f.hash ?? `sha256-${sha256Hex(f.content)}`);
+    this.sizes.set(f.rel, size);
     this.bytes += size;
   }
 }
 
-function renderInto(w: TreeWriter, site: CompiledSite, opts: WriteOptions): { routes: RouteManifestEntry[]; cache: Map<string, string>; pages: number } {
-  const cache = new Map<string, string>();
+function writeError(rel: string, e: unknown): OutputError {
+  return new OutputError(`cannot write ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+}
+
+/** The parent directory of an output-relative path, or '' at the root. */
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash > 0 ? rel.slice(0, slash) : '';
+}
+
+interface RenderState {
+  routes: RouteManifestEntry[];
+  cache: Map<string, string>;
+  pages: number;
+}
+
+/**
+ * The files of the site except the manifests, in write order: the assets, then every prerendered
+ * page, rendered when it is about to be written (a page's HTML is garbage by the next one).
+ */
+function* siteFiles(site: CompiledSite, opts: WriteOptions, state: RenderState): Generator<OutFile> {
   for (const a of site.assets) {
-    w.write(a.path, a.content, a.sha256);
-    if (a.immutable) cache.set(a.path, IMMUTABLE_CACHE);
+    if (a.immutable) state.cache.set(a.path, IMMUTABLE_CACHE);
+    yield { rel: a.path, content: a.content, hash: a.sha256 };
   }
   const total = site.pages.reduce((n, p) => n + p.prerender.length, 0);
-  const routes: RouteManifestEntry[] = [];
   const written = new Set<string>();
   let done = 0;
   for (const page of site.pages) {
@@ -108,20 +118,30 @@ function renderInto(w: TreeWriter, site: CompiledSite, opts: WriteOptions): { ro
     for (const pre of page.prerender) {
       if (written.has(pre.file)) continue;
       written.add(pre.file);
-      w.write(pre.file, renderTemplate(page.ir, pre.params, pre.params));
-      if (page.cache !== undefined) cache.set(pre.file, page.cache);
-      routes.push({ page: page.pageId, route: page.route, path: pre.path, file: pre.file, render: page.render });
+      const content = renderTemplate(page.ir, pre.params, pre.params);
+      if (page.cache !== undefined) state.cache.set(pre.file, page.cache);
+      state.routes.push({ page: page.pageId, route: page.route, path: pre.path, file: pre.file, render: page.render });
       if (opts.progress && (++done & 127) === 0) opts.progress(done, total);
+      yield { rel: pre.file, content };
     }
   }
-  routes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { routes, cache, pages: written.size };
+  state.pages = written.size;
+  state.routes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Renders and writes the site to `outDir`, atomically. Throws `OutputError` on I/O failure. */
-export function writeStaticSite(site: CompiledSite, outDir: string, opts: WriteOptions): WriteStats {
-  const out = resolve(outDir);
-  checkReplaceable(out);
+function routesManifest(state: RenderState, opts: WriteOptions): OutFile {
+  return { rel: ROUTES_MANIFEST, content: JSON.stringify({ version: 1, routes: state.routes, endpoints: opts.endpoints }, null, 2) + '\n' };
+}
+
+/** The assets manifest lists every other file of the output; it cannot list its own hash. */
+function assetsManifest(w: Written, state: RenderState): OutFile {
+  const files = [...w.hashes.keys()].sort();
+  const manifest = { version: 1, files, hashes: sortKeys(w.hashes), sizes: sortKeys(w.sizes), cache: sortKeys(state.cache) };
+  return { rel: ASSETS_MANIFEST, content: JSON.stringify(manifest, null, 2) + '\n' };
+}
+
+/** A fresh temporary directory beside `out` (same file system, so the final rename is atomic). */
+function makeTemp(out: string, outDir: string): { tmp: string; suffix: string } {
   const parent = dirname(out);
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmp = join(parent, `.${basename(out)}.kit-build-${suffix}`);
@@ -131,22 +151,71 @@ export function writeStaticSite(site: CompiledSite, outDir: string, opts: WriteO
   } catch (e) {
     throw new OutputError(`cannot create a build directory beside ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  let stats: WriteStats;
+  return { tmp, suffix };
+}
+
+class SyncTree {
+  private readonly dirs = new Set<string>();
+  constructor(private readonly root: string) {}
+
+  write(f: OutFile): void {
+    const dir = parentOf(f.rel);
+    try {
+      if (dir !== '' && !this.dirs.has(dir)) {
+        mkdirSync(join(this.root, dir), { recursive: true });
+        this.dirs.add(dir);
+      }
+      writeFileSync(join(this.root, f.rel), f.content);
+    } catch (e) {
+      throw writeError(f.rel, e);
+    }
+  }
+}
+
+/** Writes every file of the site into the fresh directory `tmp`; removes `tmp` on failure. */
+function writeTree(site: CompiledSite, tmp: string, opts: WriteOptions): WriteStats {
   try {
-    const w = new TreeWriter(tmp);
-    const { routes, cache, pages } = renderInto(w, site, opts);
-    const routesJson = JSON.stringify({ version: 1, routes, endpoints: opts.endpoints }, null, 2) + '\n';
-    w.write(ROUTES_MANIFEST, routesJson);
-    const files = [...w.hashes.keys()].sort();
-    const manifest = { version: 1, files, hashes: sortKeys(w.hashes), sizes: sortKeys(w.sizes), cache: sortKeys(cache) };
-    // The assets manifest lists every other file of the output; it cannot list its own hash.
-    w.write(ASSETS_MANIFEST, JSON.stringify(manifest, null, 2) + '\n');
-    stats = { pages, files: w.hashes.size, bytes: w.bytes };
+    const tree = new SyncTree(tmp);
+    const w = new Written();
+    const state: RenderState = { routes: [], cache: new Map(), pages: 0 };
+    for (const f of siteFiles(site, opts, state)) {
+      tree.write(f);
+      w.add(f);
+    }
+    const routes = routesManifest(state, opts);
+    tree.write(routes);
+    w.add(routes);
+    tree.write(assetsManifest(w, state));
+    return { pages: state.pages, files: w.hashes.size, bytes: w.bytes };
   } catch (e) {
     removeTree(tmp);
     throw e;
   }
+}
+
+/** Renders and writes the site to `outDir`, atomically. Throws `OutputError` on I/O failure. */
+export function writeStaticSite(site: CompiledSite, outDir: string, opts: WriteOptions): WriteStats {
+  const out = resolve(outDir);
+  checkReplaceable(out);
+  const { tmp, suffix } = makeTemp(out, outDir);
+  const stats = writeTree(site, tmp, opts);
   swapInto(tmp, out, outDir, suffix);
+  return stats;
+}
+
+/**
+ * `writeStaticSite`, with the replaced output deleted by `removeTreeAsync`. The files are written
+ * one at a time on purpose: creating files and directories costs CPU in the kernel, and writes in
+ * parallel cost more of it (measured: 1.5–2x the system time on ext4), while removing directories
+ * mostly waits on the disk, which parallel removal hides. `kit build` uses this one.
+ */
+export async function writeStaticSiteAsync(site: CompiledSite, outDir: string, opts: WriteOptions): Promise<WriteStats> {
+  const out = resolve(outDir);
+  checkReplaceable(out);
+  const { tmp, suffix } = makeTemp(out, outDir);
+  const stats = writeTree(site, tmp, opts);
+  const old = swapInto(tmp, out, outDir, suffix, false);
+  if (old) await removeTreeAsync(old);
   return stats;
 }
 
@@ -170,7 +239,28 @@ export function removeTree(dir: string): void {
   }
 }
 
-function swapInto(tmp: string, out: string, shown: string, suffix: string): void {
+/**
+ * `removeTree` with the directories of the tree emptied and removed in parallel: removing a
+ * directory can wait on the disk for milliseconds, so one at a time, a large output takes seconds.
+ */
+export async function removeTreeAsync(dir: string): Promise<void> {
+  const walk = async (d: string): Promise<void> => {
+    const entries = await readdirAsync(d, { withFileTypes: true });
+    await Promise.all(entries.map((e) => (e.isDirectory() ? walk(join(d, e.name)) : unlinkAsync(join(d, e.name)))));
+    await rmdirAsync(d);
+  };
+  try {
+    await walk(dir);
+  } catch {
+    await rmAsync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Moves the finished tree into place. With `removeOld` false, the replaced tree (already moved
+ * aside, out of the way) is returned for the caller to delete.
+ */
+function swapInto(tmp: string, out: string, shown: string, suffix: string, removeOld = true): string | undefined {
   if (!existsSync(out)) {
     try {
       renameSync(tmp, out);
@@ -178,7 +268,7 @@ function swapInto(tmp: string, out: string, shown: string, suffix: string): void
       removeTree(tmp);
       throw new OutputError(`cannot move the build into ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
-    return;
+    return undefined;
   }
   const old = join(dirname(out), `.${basename(out)}.kit-old-${suffix}`);
   try {
@@ -194,5 +284,7 @@ function swapInto(tmp: string, out: string, shown: string, suffix: string): void
     removeTree(tmp);
     throw new OutputError(`cannot move the build into ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+  if (!removeOld) return old;
   removeTree(old);
+  return undefined;
 }

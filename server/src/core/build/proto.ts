@@ -4,7 +4,7 @@
 // loop slots past the caller's, and folds what became constant, so a page ends up as plain IR:
 // mostly static chunks.
 import type { BinaryOp, Expr, Node, PathSegment, Template } from '../../../../shared/render/index.js';
-import { renderTemplate } from '../../../../shared/render/index.js';
+import { escapeHtml, renderTemplate, toText } from '../../../../shared/render/index.js';
 
 export type PExpr =
   | { k: 'lit'; v: string | number | boolean | null }
@@ -125,6 +125,9 @@ function isConstant(e: PExpr): boolean {
 /** A hole whose expressions are all constant is rendered now, with the renderer itself. */
 export function fold(n: PNode): PNode {
   if (typeof n === 'string') return n;
+  // The most common hole by far (a literal prop value in a component's text or attribute), spelt
+  // as the renderer spells a text or attribute hole: without compiling a one-node template.
+  if ((n.t === 'text' || n.t === 'attr') && n.e.k === 'lit') return escapeHtml(toText(n.e.v));
   let constant = false;
   if (n.t === 'text' || n.t === 'attr' || n.t === 'dattr') constant = isConstant(n.e);
   else if (n.t === 'url') constant = n.parts.every((p) => typeof p === 'string' || isConstant(p));
