@@ -4,6 +4,9 @@
 // initial indexing of the 5,000-file workspace and (d) the server's memory for it. Each latency is
 // printed beside the same edit on a server that re-parses the whole file (`incremental: false`) and
 // the in-process time of a full `parseKit` of the edited text.
+//
+// `node lsp.bench.js b` runs part (b) alone (`a` runs (a), (c) and (d), which share a workspace);
+// KIT_BENCH_SERVER_ARGS adds node options to the servers (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,11 +33,29 @@ function timeInProcess(fn: () => void, runs = 30): number {
   return pct(xs, 0.5);
 }
 
-/** Edits one spot back and forth (insert a character, delete it) and times didChange → publishDiagnostics. */
-async function editLatency(client: LspClient, uri: string, line: number, character: number, edits: number, warmup: number): Promise<number[]> {
-  const times: number[] = [];
+/**
+ * CPU time (user + system, ms) the process has used so far, from /proc where there is one. On a
+ * shared machine the latencies include waiting for a core; the server's CPU time per edit does not.
+ */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Edits one spot back and forth (insert a character, delete it) and times didChange → publishDiagnostics.
+ * `times.cpu`: the server's CPU time per measured edit (ms), NaN where it cannot be read.
+ */
+async function editLatency(client: LspClient, uri: string, line: number, character: number, edits: number, warmup: number): Promise<number[] & { cpu?: number }> {
+  const times: number[] & { cpu?: number } = [];
   let version = 1;
+  let cpuStart = NaN;
   for (let i = 0; i < warmup + edits; i++) {
+    if (i === warmup) cpuStart = cpuMs(client.child.pid);
     version++;
     const insert = i % 2 === 0;
     const range = insert ? { start: { line, character }, end: { line, character } } : { start: { line, character }, end: { line, character: character + 1 } };
@@ -44,12 +65,13 @@ async function editLatency(client: LspClient, uri: string, line: number, charact
     const d = await done;
     if (i >= warmup) times.push(d.at - t);
   }
+  times.cpu = (cpuMs(client.child.pid) - cpuStart) / edits;
   return times;
 }
 
 async function startIndexed(root: string, incremental: boolean): Promise<{ client: LspClient; indexMs: number; serverMs: number; boundMs: number; serverBoundMs: number }> {
   // As the VS Code extension starts it: with --expose-gc, so indexing garbage is returned at once.
-  const client = LspClient.start({ nodeArgs: ['--expose-gc'] });
+  const client = LspClient.start({ nodeArgs: ['--expose-gc', ...serverArgs] });
   await client.initialize([root], { initializationOptions: { incremental }, waitForIndex: false });
   const t = performance.now();
   const ready = client.waitForStatuses(1, 120000, 'ready');
@@ -75,92 +97,120 @@ function bigPage(lines: number): string {
   return [...head, ...body, '  </main>', '}', ''].join('\n');
 }
 
+interface Latencies {
+  p50: number;
+  p95: number;
+  base50: number;
+  base95: number;
+  parse: number;
+  /** Server CPU time per edit, incremental and full re-parse server. */
+  cpu?: number;
+  baseCpu?: number;
+}
+
 const gc = (globalThis as { gc?: () => void }).gc;
+const serverArgs = (process.env.KIT_BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+const parts = process.argv[2] ?? 'ab';
 const work = mkdtempSync(join(tmpdir(), 'kit-lsp-bench-'));
 const clients: LspClient[] = [];
 try {
-  // ---- (a), (c), (d): the 5,000-file workspace -------------------------------------------------
-  const site = join(work, 'site');
-  const files = generateSite(5000, { handlers: true });
-  writeSite(site, files);
-  const kitCount = files.filter((f) => f.path.endsWith('.kit')).length;
-  console.log(`workspace: ${kitCount} .kit files, ${files.length - kitCount} handler modules`);
-
-  const small = 'd17/p171.kit';
-  const smallText = readFileSync(join(site, small), 'utf8');
-  const smallLine = smallText.split('\n').findIndex((l) => l.includes('<h1>'));
-  const smallChar = smallText.split('\n')[smallLine].indexOf('Page') + 2;
-  const smallEdited = smallText.split('\n').map((l, i) => (i === smallLine ? l.slice(0, smallChar) + 'x' + l.slice(smallChar) : l)).join('\n');
-
-  const results: Record<string, { p50: number; p95: number; base50: number; base95: number; parse: number }> = {};
+  const results: Record<string, Latencies> = {};
   let indexFigures: { incremental: number; serverMs: number; boundMs: number; serverBoundMs: number; rssMb: number; heapMb: number } | undefined;
-  for (const incremental of [true, false]) {
-    gc?.();
-    const { client, indexMs, serverMs, boundMs, serverBoundMs } = await startIndexed(site, incremental);
-    clients.push(client);
-    if (incremental) {
-      const stats = await client.request<{ rss: number; heapUsed: number; files: number }>('kit/stats', {});
-      indexFigures = { incremental: indexMs, serverMs, boundMs, serverBoundMs, rssMb: stats.rss / 2 ** 20, heapMb: stats.heapUsed / 2 ** 20 };
+  // ---- (a), (c), (d): the 5,000-file workspace -------------------------------------------------
+  if (parts.includes('a')) {
+    const site = join(work, 'site');
+    const files = generateSite(5000, { handlers: true });
+    writeSite(site, files);
+    const kitCount = files.filter((f) => f.path.endsWith('.kit')).length;
+    console.log(`workspace: ${kitCount} .kit files, ${files.length - kitCount} handler modules`);
+
+    const small = 'd17/p171.kit';
+    const smallText = readFileSync(join(site, small), 'utf8');
+    const smallLine = smallText.split('\n').findIndex((l) => l.includes('<h1>'));
+    const smallChar = smallText.split('\n')[smallLine].indexOf('Page') + 2;
+    const smallEdited = smallText.split('\n').map((l, i) => (i === smallLine ? l.slice(0, smallChar) + 'x' + l.slice(smallChar) : l)).join('\n');
+
+    for (const incremental of [true, false]) {
+      gc?.();
+      const { client, indexMs, serverMs, boundMs, serverBoundMs } = await startIndexed(site, incremental);
+      clients.push(client);
+      if (incremental) {
+        const stats = await client.request<{ rss: number; heapUsed: number; files: number }>('kit/stats', {});
+        indexFigures = { incremental: indexMs, serverMs, boundMs, serverBoundMs, rssMb: stats.rss / 2 ** 20, heapMb: stats.heapUsed / 2 ** 20 };
+      }
+      const uri = fileUri(join(site, small));
+      const opened = client.waitForDiagnostics(uri, (d) => d.version === 1, { fresh: true });
+      await client.open(uri, smallText, 1);
+      await opened;
+      const times = await editLatency(client, uri, smallLine, smallChar, 200, 30);
+      const key = 'a';
+      results[key] ??= { p50: 0, p95: 0, base50: 0, base95: 0, parse: 0 };
+      if (incremental) {
+        results[key].p50 = pct(times, 0.5);
+        results[key].p95 = pct(times, 0.95);
+        results[key].cpu = times.cpu;
+      } else {
+        results[key].base50 = pct(times, 0.5);
+        results[key].base95 = pct(times, 0.95);
+        results[key].baseCpu = times.cpu;
+      }
+      await client.shutdown();
     }
-    const uri = fileUri(join(site, small));
-    const opened = client.waitForDiagnostics(uri, (d) => d.version === 1, { fresh: true });
-    await client.open(uri, smallText, 1);
-    await opened;
-    const times = await editLatency(client, uri, smallLine, smallChar, 200, 30);
-    const key = 'a';
-    results[key] ??= { p50: 0, p95: 0, base50: 0, base95: 0, parse: 0 };
-    if (incremental) {
-      results[key].p50 = pct(times, 0.5);
-      results[key].p95 = pct(times, 0.95);
-    } else {
-      results[key].base50 = pct(times, 0.5);
-      results[key].base95 = pct(times, 0.95);
-    }
-    await client.shutdown();
+    results.a.parse = timeInProcess(() => parseKit(smallEdited, small));
   }
-  results.a.parse = timeInProcess(() => parseKit(smallEdited, small));
 
   // ---- (b): an edit inside a view in the middle of a 10,000-line file --------------------------
-  const bigRoot = join(work, 'big');
-  writeSite(bigRoot, generateSite(20, { handlers: true }));
-  const bigText = bigPage(10000);
-  const bigPath = join(bigRoot, 'big.kit');
-  writeFileSync(bigPath, bigText);
-  const bigLines = bigText.split('\n');
-  const midLine = bigLines.findIndex((l, i) => i >= bigLines.length / 2 && l.includes('<h2>'));
-  const midChar = bigLines[midLine].indexOf('Section') + 3;
-  const bigEdited = bigLines.map((l, i) => (i === midLine ? l.slice(0, midChar) + 'x' + l.slice(midChar) : l)).join('\n');
-  for (const incremental of [true, false]) {
-    gc?.();
-    const { client } = await startIndexed(bigRoot, incremental);
-    clients.push(client);
-    const uri = fileUri(bigPath);
-    const opened = client.waitForDiagnostics(uri, (d) => d.version === 1, { fresh: true });
-    await client.open(uri, bigText, 1);
-    await opened;
-    const times = await editLatency(client, uri, midLine, midChar, 100, 20);
-    results.b ??= { p50: 0, p95: 0, base50: 0, base95: 0, parse: 0 };
-    if (incremental) {
-      results.b.p50 = pct(times, 0.5);
-      results.b.p95 = pct(times, 0.95);
-    } else {
-      results.b.base50 = pct(times, 0.5);
-      results.b.base95 = pct(times, 0.95);
+  let reparse = NaN;
+  let bigLineCount = 0;
+  if (parts.includes('b')) {
+    const bigRoot = join(work, 'big');
+    writeSite(bigRoot, generateSite(20, { handlers: true }));
+    const bigText = bigPage(10000);
+    const bigPath = join(bigRoot, 'big.kit');
+    writeFileSync(bigPath, bigText);
+    const bigLines = bigText.split('\n');
+    const midLine = bigLines.findIndex((l, i) => i >= bigLines.length / 2 && l.includes('<h2>'));
+    const midChar = bigLines[midLine].indexOf('Section') + 3;
+    const bigEdited = bigLines.map((l, i) => (i === midLine ? l.slice(0, midChar) + 'x' + l.slice(midChar) : l)).join('\n');
+    for (const incremental of [true, false]) {
+      gc?.();
+      const { client } = await startIndexed(bigRoot, incremental);
+      clients.push(client);
+      const uri = fileUri(bigPath);
+      const opened = client.waitForDiagnostics(uri, (d) => d.version === 1, { fresh: true });
+      await client.open(uri, bigText, 1);
+      await opened;
+      const times = await editLatency(client, uri, midLine, midChar, 100, 20);
+      results.b ??= { p50: 0, p95: 0, base50: 0, base95: 0, parse: 0 };
+      if (incremental) {
+        results.b.p50 = pct(times, 0.5);
+        results.b.p95 = pct(times, 0.95);
+        results.b.cpu = times.cpu;
+      } else {
+        results.b.base50 = pct(times, 0.5);
+        results.b.base95 = pct(times, 0.95);
+        results.b.baseCpu = times.cpu;
+      }
+      await client.shutdown();
     }
-    await client.shutdown();
+    results.b.parse = timeInProcess(() => parseKit(bigEdited, 'big.kit'), 10);
+    // `reparseKit` consumes its previous tree: the edit goes back and forth, each from the last result.
+    let cur = { ast: parseKit(bigText, 'big.kit'), text: bigText };
+    reparse = timeInProcess(() => {
+      const next = cur.text === bigText ? bigEdited : bigText;
+      cur = { ast: reparseKit(cur.ast, cur.text, next), text: next };
+    }, 30);
+    bigLineCount = bigLines.length;
   }
-  const bigAst = parseKit(bigText, 'big.kit');
-  results.b.parse = timeInProcess(() => parseKit(bigEdited, 'big.kit'), 10);
-  const reparse = timeInProcess(() => reparseKit(bigAst, bigText, bigEdited), 10);
 
-  const line = (label: string, r: { p50: number; p95: number; base50: number; base95: number; parse: number }, target: number) =>
-    console.log(`${label}: p50 ${fmt(r.p50)}, p95 ${fmt(r.p95)} (target p95 <= ${target} ms) | full re-parse server: p50 ${fmt(r.base50)}, p95 ${fmt(r.base95)} | ratio p95 ${(r.base95 / r.p95).toFixed(1)}x | in-process parseKit of the edited file ${fmt(r.parse)}`);
-  console.log(`${bigLines.length}-line file: in-process reparseKit ${fmt(reparse)} vs parseKit ${fmt(results.b.parse)} (${(results.b.parse / reparse).toFixed(1)}x)`);
-  line('(a) one-char edit, small file, 5,000-file workspace, didChange -> publishDiagnostics', results.a, 5);
-  line('(b) edit inside a view, middle of a 10,000-line file, didChange -> publishDiagnostics', results.b, 15);
-  const f = indexFigures!;
-  console.log(`(c) initial indexing, 5,000 files: ${fmt(f.incremental)} from initialized to kit/status ready, every diagnostic but handler binding published (server's own count ${f.serverMs} ms; target <= 2000 ms); handlers bound and published after ${fmt(f.boundMs)} (server ${f.serverBoundMs} ms)`);
-  console.log(`(d) server memory after indexing: rss ${f.rssMb.toFixed(0)} MB, heap ${f.heapMb.toFixed(0)} MB (target <= 500 MB)`);
+  const line = (label: string, r: Latencies, target: number) =>
+    console.log(`${label}: p50 ${fmt(r.p50)}, p95 ${fmt(r.p95)} (target p95 <= ${target} ms) | full re-parse server: p50 ${fmt(r.base50)}, p95 ${fmt(r.base95)} | ratio p95 ${(r.base95 / r.p95).toFixed(1)}x | server CPU per edit ${fmt(r.cpu ?? NaN)} vs ${fmt(r.baseCpu ?? NaN)} | in-process parseKit of the edited file ${fmt(r.parse)}`);
+  if (results.b) console.log(`${bigLineCount}-line file: in-process reparseKit ${fmt(reparse)} vs parseKit ${fmt(results.b.parse)} (${(results.b.parse / reparse).toFixed(1)}x)`);
+  if (results.a) line('(a) one-char edit, small file, 5,000-file workspace, didChange -> publishDiagnostics', results.a, 5);
+  if (results.b) line('(b) edit inside a view, middle of a 10,000-line file, didChange -> publishDiagnostics', results.b, 15);
+  const f = indexFigures;
+  if (f) console.log(`(c) initial indexing, 5,000 files: ${fmt(f.incremental)} from initialized to kit/status ready, every diagnostic but handler binding published (server's own count ${f.serverMs} ms; target <= 2000 ms); handlers bound and published after ${fmt(f.boundMs)} (server ${f.serverBoundMs} ms)`);
+  if (f) console.log(`(d) server memory after indexing: rss ${f.rssMb.toFixed(0)} MB, heap ${f.heapMb.toFixed(0)} MB (target <= 500 MB)`);
 } finally {
   for (const c of clients) if (c.child.exitCode === null) c.kill();
   rmSync(work, { recursive: true, force: true });

@@ -88,17 +88,26 @@ export function reparseInsideMarkup(previous: ChunkResult, text: string, pm: Pos
   }
 
   // Splice, then move what follows the element: later siblings at every level, the ends of the
-  // enclosing elements and of the block, and the diagnostics after it.
+  // enclosing elements and of the block, and the diagnostics after it. The enclosing elements are
+  // replaced by copies holding the new child rather than changed: an element object's content then
+  // never changes once parsed (only its positions move), so consumers may remember results per
+  // element object (the validator does, for long views).
   const shifter = new Shifter(edit.delta, edit.lineDelta, edit.toLine, edit.columnDelta);
+  let replacement: Element = nodes[0];
   for (let l = levels.length - 1; l >= 0; l--) {
     const { nodes: sibs, index } = levels[l];
-    if (l === levels.length - 1) sibs[index] = nodes[0];
-    else {
+    if (l < levels.length - 1) {
       const anc = sibs[index] as Element;
       shifter.end(anc.range);
       shifter.range(anc.closeNameRange!);
     }
     shifter.markup(sibs.slice(index + 1));
+    if (l === 0) sibs[index] = replacement;
+    else {
+      const children = sibs.slice();
+      children[index] = replacement;
+      replacement = { ...(levels[l - 1].nodes[levels[l - 1].index] as Element), children };
+    }
   }
   shifter.end(block.range);
   shifter.end(block.bodyRange);

@@ -17,10 +17,11 @@ export interface OpenDocument {
   problem?: DocumentProblem;
 }
 
-export function documentProblem(text: string): DocumentProblem | undefined {
+/** `mayHoldNul` false: the caller knows the text has no NUL character. */
+export function documentProblem(text: string, mayHoldNul = true): DocumentProblem | undefined {
   // Three UTF-8 bytes per UTF-16 unit at most: only long texts need the exact byte count.
   if (text.length * 3 > MAX_DOCUMENT_BYTES && Buffer.byteLength(text, 'utf8') > MAX_DOCUMENT_BYTES) return 'document_too_large';
-  if (text.includes('\u0000')) return 'binary_document';
+  if (mayHoldNul && text.includes('\u0000')) return 'binary_document';
   return undefined;
 }
 
@@ -38,7 +39,11 @@ export class OpenDocuments {
     const d = this.byPath.get(fsPath);
     if (!d) return undefined;
     d.doc = TextDocument.update(d.doc, changes, version);
-    d.problem = documentProblem(d.doc.getText());
+    const text = d.doc.getText();
+    // A text without NUL characters stays so when none is inserted: no need to scan a long
+    // document on every keystroke.
+    const clean = d.problem === undefined && !changes.some((c) => c.text.includes('\u0000'));
+    d.problem = clean ? documentProblem(text, false) : documentProblem(text);
     return d;
   }
 

@@ -4,7 +4,7 @@
 // model up to date, so answers never lag behind the edits the client has sent.
 import { basename, dirname } from 'node:path';
 import {
-  CodeActionKind, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, ErrorCodes, FileChangeType, LSPErrorCodes, ResponseError,
+  CodeActionKind, DidChangeConfigurationNotification, type Diagnostic as LspDiagnostic, DidChangeWatchedFilesNotification, ErrorCodes, FileChangeType, LSPErrorCodes, ResponseError,
   TextDocumentSyncKind, WatchKind,
   type CancellationToken, type ClientCapabilities, type Connection, type InitializeParams, type InitializeResult, type MessageWriter, type WorkspaceFolder,
 } from 'vscode-languageserver/node';
@@ -59,8 +59,11 @@ export class KitServer {
   private readonly touched = new Set<KitProject>();
   /** Files whose diagnostics are published even when unchanged (the documents just edited). */
   private readonly mustPublish = new Set<string>();
-  /** JSON of the last non-empty diagnostics published per URI (empty lists are not kept). */
-  private readonly published = new Map<string, string>();
+  /**
+   * The last non-empty diagnostics published per URI (empty lists are not kept), as JSON once they
+   * have been compared: they are turned into JSON only when the next publication needs comparing.
+   */
+  private readonly published = new Map<string, string | LspDiagnostic[]>();
   private scheduled = false;
   private capabilities: ClientCapabilities = {};
   private options: KitServerOptions;
@@ -429,11 +432,20 @@ export class KitServer {
     this.pendingDocs.clear();
     const touched = [...this.touched];
     this.touched.clear();
+    // A document just edited is published once, as it is: comparing its diagnostics with the last
+    // ones would cost as much as sending them (a long file can hold thousands).
+    const sent = new Set<string>();
     for (const p of touched) {
       const affected = p.ws.flush();
-      for (const key of affected) this.publish(p, key);
+      for (const key of affected) {
+        const fsPath = p.fsPathOf(key);
+        const force = this.mustPublish.has(fsPath) && this.projects.projectFor(fsPath) === p;
+        this.publish(p, key, force);
+        if (force) sent.add(fsPath);
+      }
     }
     for (const fsPath of this.mustPublish) {
+      if (sent.has(fsPath)) continue;
       const p = this.projects.projectFor(fsPath);
       this.publish(p, p.keyOf(fsPath), true);
     }
@@ -476,9 +488,18 @@ export class KitServer {
     const uriOfKey = (k: string) => this.uriOf(p.fsPathOf(k));
     const core = d?.problem ? [this.problemDiagnostic(d, key)] : p.ws.has(key) ? p.ws.diagnosticsFor(key) : [];
     const diagnostics = core.map((x) => toLspDiagnostic(x, uriOfKey));
-    const json = diagnostics.length ? JSON.stringify(diagnostics) : '';
-    if (!force && json === (this.published.get(uri) ?? '')) return;
-    if (json) this.published.set(uri, json);
+    let kept: string | LspDiagnostic[] = diagnostics;
+    if (!force) {
+      const json = diagnostics.length ? JSON.stringify(diagnostics) : '';
+      const last = this.published.get(uri);
+      const same = json === (typeof last === 'string' ? last : last ? JSON.stringify(last) : '');
+      kept = json;
+      if (same) {
+        if (json) this.published.set(uri, json);
+        return;
+      }
+    }
+    if (diagnostics.length) this.published.set(uri, kept);
     else this.published.delete(uri);
     this.connection.sendDiagnostics({ uri, version: d?.doc.version, diagnostics });
   }

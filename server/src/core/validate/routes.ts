@@ -3,6 +3,7 @@
 import type { MarkupNode, StringLit, Expr, TextOrInterpolation } from '../../../../grammar/src/ast.js';
 import { concretePath, type ParsedRoute } from '../../../../shared/route/index.js';
 import { parsedRoute } from '../model/route-cache.js';
+import { MarkupMemo, type MarkupVisitor } from '../model/summary.js';
 import { diag } from '../diagnostics/registry.js';
 import { stringSpanRange } from '../model/ranges.js';
 import type { RuleContext } from './context.js';
@@ -117,24 +118,24 @@ function partsParams(parts: TextOrInterpolation[], out: Expr[]): void {
   for (const p of parts) if (p.type === 'interp') exprParams(p.expr, out);
 }
 
+/** The `param(...)` calls of a markup body, element by element (they depend on nothing else). */
+const PARAM_CALLS = new MarkupMemo<Expr>();
+const PARAM_CALL_VISITOR: MarkupVisitor<Expr> = {
+  element(el, out) {
+    for (const a of el.attrs) {
+      if (!a.value) continue;
+      if (a.value.type === 'expr') exprParams(a.value.expr, out);
+      else partsParams(a.value.parts, out);
+    }
+  },
+  node(n, out) {
+    if (n.type === 'interp') exprParams(n.expr, out);
+  },
+};
+
 function paramRefs(ctx: RuleContext, body: MarkupNode[], route: ParsedRoute, label: string): void {
   const declared = new Set(route.params.map((p) => p.name));
-  const found: Expr[] = [];
-  const visit = (nodes: MarkupNode[]) => {
-    for (const n of nodes) {
-      if (n.type === 'interp') exprParams(n.expr, found);
-      else if (n.type === 'element') {
-        for (const a of n.attrs) {
-          if (!a.value) continue;
-          if (a.value.type === 'expr') exprParams(a.value.expr, found);
-          else partsParams(a.value.parts, found);
-        }
-        visit(n.children);
-      }
-    }
-  };
-  visit(body);
-  for (const e of found) {
+  for (const e of PARAM_CALLS.collect(body, '', PARAM_CALL_VISITOR)) {
     if (e.type !== 'param') continue;
     if (!declared.has(e.name.value)) {
       ctx.report(diag('unknown_route_param', ctx.file.path, e.name.range, `${ctx.summary.ownerId}: param("${e.name.value}") names no parameter of ${label} "${route.pattern}"`));
