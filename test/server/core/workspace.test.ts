@@ -2,6 +2,7 @@
 // inside a view touches no other file, and any sequence of updates ends where a fresh load would.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import { reparseKit } from '../../../grammar/src/index.js';
 import { Workspace } from '../../../server/src/core/model/workspace.js';
 import type { Diagnostic } from '../../../server/src/core/diagnostics/diagnostic.js';
 
@@ -232,5 +233,21 @@ describe('Workspace incremental updates equal a fresh load (randomized)', functi
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('moves cross-file diagnostics when an edit of the same length adds a line break above them', () => {
+    const text = 'package site\n\npage p\nroute "/p"\nguard public\n\nview {\n  <main>\n    <Missing />\n  </main>\n}\n';
+    const at = text.indexOf('<main>') + 2;
+    const next = text.slice(0, at) + '\n' + text.slice(at + 1);
+    const ws = new Workspace({ ssr: false });
+    ws.setKitFile(A, text);
+    ws.flush();
+    const prev = ws.kit(A)!;
+    ws.setKitFile(A, next, reparseKit(prev.ast, prev.text, next));
+    ws.flush();
+    const fresh = new Workspace({ ssr: false });
+    fresh.setKitFile(A, next);
+    assert.deepEqual(JSON.parse(JSON.stringify(ws.allDiagnostics())), JSON.parse(JSON.stringify(fresh.allDiagnostics())));
+    assert.ok(ws.allDiagnostics().some((d) => d.code === 'unknown_component' && d.range.start.line === 9));
   });
 });

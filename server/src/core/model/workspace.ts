@@ -2,8 +2,8 @@
 // bucket keys (route shape, method+shape, page ID, component, layout, ...) to the files in them.
 // Updates are by file: the old entries leave their buckets, the new ones join, and only the buckets
 // touched by either are re-validated. The CLI loads everything once; the language server feeds edits.
-import type { KitFile } from '../../../../grammar/src/ast.js';
-import { parseKit, type ParseOptions } from '../../../../grammar/src/index.js';
+import type { KitFile, Range } from '../../../../grammar/src/ast.js';
+import { parseKit, Span, type ParseOptions } from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { localDiagnostics, type CheckOptions } from '../validate/index.js';
 import { ambiguities, ambiguityBucket, duplicateRoutes, methodConflicts } from '../validate/cross/conflicts.js';
@@ -57,7 +57,14 @@ function kitKeys(e: KitEntry): string[] {
  */
 function crossFingerprint(e: KitEntry): string {
   const s = e.summary;
-  const r = (x: { start: { offset: number }; end: { offset: number } } | undefined) => (x ? `${x.start.offset}-${x.end.offset}` : '');
+  // Offsets alone miss an edit of the same length that adds or removes a line break before a range:
+  // other files' diagnostics point at lines and columns, so those are part of the key.
+  const r = (x: Range | undefined) => {
+    if (!x) return '';
+    if (x instanceof Span) return `${x.so}:${x.sl}:${x.sc}-${x.eo}:${x.el}:${x.ec}`;
+    const { start: a, end: b } = x;
+    return `${a.offset}:${a.line}:${a.column}-${b.offset}:${b.line}:${b.column}`;
+  };
   const parts: string[] = [s.kind, s.packageName, s.ownerId, e.keys.join('\u0001')];
   const ranges: string[] = [r(e.ast.declarations[0]?.range), r(s.pageIdDecl?.range), r(s.route?.decl.range), r(s.component?.range), r(s.props?.range), r(s.server?.keyword)];
   for (const g of e.registrations) {
