@@ -31,6 +31,8 @@ import { compileRoutes, paramsForFile, type CompiledRoutes, type EndpointRuntime
 import { invokeHandler } from './invoke.js';
 import { headerValue, isPartial, laneOf, wantsJson } from './request-kind.js';
 import { StaticTable, type StaticEntry, type StaticSource } from './static-files.js';
+import { Deadlines } from './deadlines.js';
+import { prebuildAnswers, type PageTarget, type PrebuiltAnswer } from './prebuilt.js';
 
 export const TRACE_MOUNT = '/_kit/traces';
 export const HEALTH_PATH = '/_kit/health';
@@ -57,41 +59,7 @@ export interface AppOptions {
 
 type Handle = (req: IncomingMessage, res: ServerResponse) => void;
 
-interface Deadline { state: RequestState; res: ServerResponse; at: number; head: boolean; json: boolean }
 
-type PageTarget =
-  | { page: PageRuntime; params: Record<string, string>; file: StaticEntry | undefined }
-  | { page: undefined; file: StaticEntry };
-
-/**
- * A 200 answer fixed at start-up: one flat header list and the body buffer, both made on first
- * use (bodies stay lazily loaded). An HTML file that turns out to hold a form needs a CSRF token
- * per request: `send` then declines, for good, and the full pipeline answers.
- */
-class PrebuiltAnswer {
-  private headers: (string | number)[] | undefined;
-  private body: Buffer | undefined;
-  private declined = false;
-
-  constructor(private readonly file: StaticEntry, private readonly cache: string, private readonly mayHaveForm: boolean) {}
-
-  send(res: ServerResponse, head: boolean): boolean {
-    let headers = this.headers;
-    if (headers === undefined) {
-      if (this.declined) return false;
-      if (this.mayHaveForm && this.file.csrfPoints().length > 0) {
-        this.declined = true;
-        return false;
-      }
-      const f = this.file;
-      this.body = f.body();
-      headers = this.headers = ['Content-Type', f.type, 'Content-Length', this.body.length, 'Cache-Control', this.cache, 'X-Content-Type-Options', 'nosniff'];
-    }
-    res.writeHead(200, headers);
-    res.end(head ? undefined : this.body);
-    return true;
-  }
-}
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 const NO_POINTS: readonly number[] = Object.freeze([]);
@@ -106,14 +74,12 @@ export class KitApp {
   private readonly log: (line: string) => void;
   private readonly tracer: Tracer | undefined;
   private readonly collectorHandler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  private readonly timeoutMs: number;
   private readonly bodyLimit: number;
   private readonly notFoundFile: StaticEntry | undefined;
   private readonly healthBody: string;
   /** Whole answers by exact raw request target (see prebuild); undefined while tracing. */
   private readonly prebuilt: Map<string, PrebuiltAnswer> | undefined;
-  private readonly deadlines = new Set<Deadline>();
-  private sweeper: NodeJS.Timeout | undefined;
+  private readonly deadlines: Deadlines;
 
   constructor(options: AppOptions) {
     const m = options.manifest;
@@ -125,7 +91,7 @@ export class KitApp {
     this.guards = guardRegistry(options.config);
     this.tracer = options.tracer;
     this.collectorHandler = options.collector?.handler({ prefix: TRACE_MOUNT });
-    this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.deadlines = new Deadlines(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
     this.prebuilt = this.tracer === undefined ? this.prebuild(m) : undefined;
@@ -236,44 +202,13 @@ export class KitApp {
     return undefined;
   }
 
-  /**
-   * Answers decided by the request target alone, found by the exact raw target before any other
-   * work: GET/HEAD of a public built page or a plain file, at a path no endpoint shares, with no
-   * tracing (spans need the full pipeline). Keys are the canonical targets of the built files —
-   * checkRequestTarget accepts them unchanged, without a query, percent-escape or trailing slash —
-   * so a hit is a target the full pipeline would accept and answer with these very bytes; any other
-   * spelling of the path takes the full pipeline. The set is bounded by the build output.
-   */
   private prebuild(manifest: AppManifest): Map<string, PrebuiltAnswer> {
-    const out = new Map<string, PrebuiltAnswer>();
-    const candidates = new Set<string>();
-    for (const key of this.static.keys()) {
-      candidates.add('/' + key);
-      if (key === 'index.html') candidates.add('/');
-      else if (key.endsWith('/index.html')) candidates.add('/' + key.slice(0, -'/index.html'.length));
-    }
-    for (const p of manifest.pages) for (const requestPath of Object.keys(p.files)) candidates.add(requestPath);
-    for (const path of candidates) {
-      if (path === HEALTH_PATH || path === TRACE_MOUNT || path.startsWith(TRACE_MOUNT + '/')) continue;
-      const target = checkRequestTarget(path);
-      if (!target.ok || target.rawPath !== path || target.path !== path || target.query !== '' || target.trailingSlash) continue;
-      const segments = target.segments;
-      if (this.routes.endpoints.lookup('GET', segments) !== undefined || this.routes.endpoints.lookup('HEAD', segments) !== undefined) continue;
-      const t = this.resolvePage(segments);
-      if (t === undefined) continue;
-      if (t.page === undefined) {
-        out.set(path, new PrebuiltAnswer(t.file, t.file.cache, false));
-        continue;
-      }
-      // servePage's fast path: a public page with a built file answering this path; a file with
-      // a form still needs a per-request CSRF token (PrebuiltAnswer declines it on first use).
-      const e = t.page.entry;
-      if (e.guards.length === 0 || !isPublic(e.guards)) continue;
-      const file = t.file ?? this.pageFile(t.page, path);
-      if (file === undefined) continue;
-      out.set(path, new PrebuiltAnswer(file, e.cache ?? 'no-cache', file.isHtml));
-    }
-    return out;
+    return prebuildAnswers(manifest, this.static.keys(), {
+      reserved: (path) => path === HEALTH_PATH || path === TRACE_MOUNT || path.startsWith(TRACE_MOUNT + '/'),
+      hasEndpoint: (segments) => this.routes.endpoints.lookup('GET', segments) !== undefined || this.routes.endpoints.lookup('HEAD', segments) !== undefined,
+      resolvePage: (segments) => this.resolvePage(segments),
+      pageFile: (page, path) => this.pageFile(page, path),
+    });
   }
 
   /** 405 with `Allow` when something lives at the path under other methods, else 404. */
@@ -331,37 +266,6 @@ export class KitApp {
 
   private state(req: IncomingMessage, res: ServerResponse, route: PageRuntime | EndpointRuntime, params: Record<string, string>): RequestState {
     return new RequestState(route.info, 'endpoint' in route ? route.endpoint : undefined, params, req, res);
-  }
-
-  /**
-   * The deadline of request-time work (25 s): one sweeper for all requests instead of a timer
-   * each. On expiry the context signal aborts and, if nothing was sent yet, the answer is 503.
-   */
-  private deadline(state: RequestState, res: ServerResponse, head: boolean, json: boolean): () => void {
-    const entry: Deadline = { state, res, at: Date.now() + this.timeoutMs, head, json };
-    this.deadlines.add(entry);
-    if (this.sweeper === undefined) {
-      this.sweeper = setInterval(() => this.sweep(), Math.min(250, this.timeoutMs));
-      this.sweeper.unref();
-    }
-    return () => {
-      this.deadlines.delete(entry);
-    };
-  }
-
-  private sweep(): void {
-    if (this.deadlines.size === 0) {
-      clearInterval(this.sweeper);
-      this.sweeper = undefined;
-      return;
-    }
-    const now = Date.now();
-    for (const d of this.deadlines) {
-      if (d.at > now) continue;
-      this.deadlines.delete(d);
-      d.state.abort(new Error('request deadline exceeded'));
-      if (!d.res.headersSent && !d.res.destroyed) sendError(d.res, 503, 'request_timeout', 'request timed out', { head: d.head, json: d.json });
-    }
   }
 
   /** Typed params decoded before guards (SSR pages, fragments, endpoints): 400/404 naming the param. */
@@ -447,7 +351,7 @@ export class KitApp {
     if (typed === undefined) return;
     const state = this.state(req, res, page, params);
     state.typedParams = typed;
-    const done = this.deadline(state, res, head, false);
+    const done = this.deadlines.add(state, res, head, false);
     try {
       const ctx = requestContext(state, parent);
       if (!isPublic(e.guards) && !(await this.guard(page, ctx, res, head, false))) return;
@@ -582,7 +486,7 @@ export class KitApp {
     }
     const state = this.state(req, res, ep, params);
     state.typedParams = typed;
-    const done = this.deadline(state, res, head, json);
+    const done = this.deadlines.add(state, res, head, json);
     try {
       const ctx = requestContext(state, parent);
       // 5. Guards.
