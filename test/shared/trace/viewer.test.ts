@@ -67,6 +67,11 @@ describe('trace: viewer in Chromium', function () {
     return name;
   }
 
+  /** Waits until the viewer counts `n` spans: spans stream in as they end, children before their root. */
+  async function spansShown(n: number): Promise<void> {
+    await page.waitForFunction((k) => document.querySelector('[data-testid=count-spans]')?.textContent === String(k), n);
+  }
+
   function rows(): Promise<string[]> {
     return page.$$eval('[data-testid=trace-row] .title .name', (els) => els.map((e) => e.textContent ?? ''));
   }
@@ -74,6 +79,9 @@ describe('trace: viewer in Chromium', function () {
   it('shows spans recorded while the page is open, live', async () => {
     assert.deepEqual(await rows(), []);
     await recordTrace('GET /orders/1');
+    // Spans stream in as they end (children before their root): wait for all three, so the row is
+    // titled by the root rather than by the first child that arrived.
+    await spansShown(3);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 1);
     assert.deepEqual(await rows(), ['GET /orders/1']);
     assert.equal(await page.textContent('[data-testid=count-spans]'), '3');
@@ -124,6 +132,7 @@ describe('trace: viewer in Chromium', function () {
     await recordTrace('POST /api/pay', { leafError: true, lane: 'api' });
     tracer.start(background(), 'worker tick', withSurface('worker'), withLane('job'))[1].end();
     await tracer.flush();
+    await spansShown(7);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 3);
 
     const expectRows = async (expected: string[]) => {
@@ -149,6 +158,7 @@ describe('trace: viewer in Chromium', function () {
 
   it('pauses, resumes and clears', async () => {
     await recordTrace('GET /a');
+    await spansShown(3);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 1);
     await page.click('[data-testid=pause]');
     await recordTrace('GET /b');
@@ -160,6 +170,7 @@ describe('trace: viewer in Chromium', function () {
     assert.equal(await page.locator('[data-testid=trace-row]').count(), 0);
     assert.equal(await page.textContent('[data-testid=count-spans]'), '0');
     await recordTrace('GET /c');
+    await spansShown(3);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 1);
     assert.deepEqual(await rows(), ['GET /c']);
   });
