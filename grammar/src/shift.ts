@@ -38,11 +38,8 @@ export class Shifter {
 
   /** Moves the end of `r` only (an enclosing element or block whose inside was edited). */
   end(r: Range): void {
-    if (r instanceof Span) {
-      if (r.el === this.colLine) r.ec += this.colDelta;
-      r.eo += this.d;
-      r.el += this.ld;
-    } else this.pos(r.end);
+    if (r instanceof Span) this.spanEnd(r);
+    else this.pos(r.end);
   }
 
   range(r: Range): void {
@@ -50,13 +47,17 @@ export class Shifter {
       if (r.sl === this.colLine) r.sc += this.colDelta;
       r.so += this.d;
       r.sl += this.ld;
-      if (r.el === this.colLine) r.ec += this.colDelta;
-      r.eo += this.d;
-      r.el += this.ld;
-      return;
+      this.spanEnd(r);
+    } else {
+      this.pos(r.start);
+      this.pos(r.end);
     }
-    this.pos(r.start);
-    this.pos(r.end);
+  }
+
+  private spanEnd(r: Span): void {
+    if (r.el === this.colLine) r.ec += this.colDelta;
+    r.eo += this.d;
+    r.el += this.ld;
   }
 
   private string(s: StringLit): void {

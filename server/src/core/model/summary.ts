@@ -66,16 +66,13 @@ export interface FileSummary {
   declarations: Declaration[];
 }
 
-function walk(nodes: MarkupNode[], visit: (el: Element) => void): void {
+/** Visits every element of `nodes`, parents before children, in document order. */
+export function walkElements(nodes: MarkupNode[], visit: (el: Element) => void): void {
   for (const n of nodes) {
     if (n.type !== 'element') continue;
     visit(n);
-    walk(n.children, visit);
+    walkElements(n.children, visit);
   }
-}
-
-export function walkElements(nodes: MarkupNode[], visit: (el: Element) => void): void {
-  walk(nodes, visit);
 }
 
 // ---- Markup folds, memoised per element ---------------------------------------------------------
