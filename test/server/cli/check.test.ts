@@ -207,6 +207,16 @@ describe('kit check', () => {
       assert.equal(dir.stderr.split('\n').length, 2, 'exactly one line');
       assert.match(dir.stderr, /^kit check: cannot read directory closed: EACCES\n$/);
     });
+    it('an unreadable file among hundreds (read ahead on a worker thread): the same line, exit 2', async () => {
+      chmodSync(tree.root, 0o755);
+      for (let i = 0; i < 300; i++) tree.write(`many/p${i}.kit`, page(`/many/${i}`));
+      tree.write('many/p150x.kit', page('/many/locked'));
+      chmodSync(tree.path('many/p150x.kit'), 0o000);
+      const r = await runUnprivileged(['check', 'many'], tree.root);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, 'kit check: cannot read many/p150x.kit: EACCES\n');
+    });
     it('a directory named like a source is searched, not read', async () => {
       tree.write('dir.kit/inner.kit', page('/inner'));
       const r = await runInProcess(['check', '--json', 'dir.kit'], { cwd: tree.root });

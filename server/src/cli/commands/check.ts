@@ -27,7 +27,7 @@ Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
       return 0;
     }
     if (positionals.length === 0) throw new UsageError('kit check: no files or directories given (see kit check --help)');
-    const project = loadProject(positionals, { ssr: Boolean(flags.ssr) }, io.cwd);
+    const project = loadProject(positionals, { ssr: Boolean(flags.ssr) }, io.cwd, { releaseMarkup: true });
     const diags = project.workspace.allDiagnostics();
     const source = sourceLookup(project.workspace);
     if (flags.json) io.stdout.write(checkJson(diags, source));

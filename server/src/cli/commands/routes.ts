@@ -35,7 +35,7 @@ export function parseReportArgs(argv: string[], command: string): ReportArgs {
  * errors give no report: the errors go to stderr and the command exits 1.
  */
 export function loadForReport(args: Pick<ReportArgs, 'ssr' | 'inputs'>, io: CliIO, command: string): LoadedProject | undefined {
-  const project = loadProject(args.inputs, { ssr: args.ssr }, io.cwd);
+  const project = loadProject(args.inputs, { ssr: args.ssr }, io.cwd, { releaseMarkup: true });
   const errors = project.workspace.allDiagnostics().filter((d) => d.severity === 'error');
   if (errors.length === 0) return project;
   const source = sourceLookup(project.workspace);

@@ -14,6 +14,7 @@ import { scanHandlerModule } from './handler-modules.js';
 import { commentRegistrations, fileRegistrations, type Registration } from './registrations.js';
 import { summarize } from './summary.js';
 import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
+import { releaseMarkup } from './markup-release.js';
 import { baseName, dirName } from './names.js';
 import { Binder, type DirectoryBinding } from '../bind/binder.js';
 import type { FileBinding } from '../bind/types.js';
@@ -114,6 +115,16 @@ function shapeOf(fingerprint: string | undefined): string | undefined {
   return fingerprint?.slice(0, fingerprint.indexOf('\u0002'));
 }
 
+/** How a workspace parses and keeps its `.kit` files. */
+export interface WorkspaceLoadOptions extends ParseOptions {
+  /**
+   * Release each file's view and fragment markup once the file is validated; it is re-parsed from
+   * the text if read again (`markup-release.ts`). For one-shot commands that need declaration-level
+   * facts only: `kit check` and the reports.
+   */
+  releaseMarkup?: boolean;
+}
+
 function moduleKeys(path: string, regs: Registration[], summary: ModuleEntry['summary']): string[] {
   const keys = new Set<string>([`bind:${dirName(path)}`, ...moduleGuardKeys(path, summary)]);
   for (const r of regs) {
@@ -158,7 +169,7 @@ export class Workspace implements WorkspaceView {
   constructor(
     public options: CheckOptions = { ssr: false },
     root: string = process.cwd(),
-    private readonly parse: ParseOptions = {},
+    private readonly parse: WorkspaceLoadOptions = {},
   ) {
     this.binder = new Binder(root);
   }
@@ -188,6 +199,7 @@ export class Workspace implements WorkspaceView {
     const entry: KitEntry = { path, text, ast: parsed, summary, registrations: fileRegistrations(summary), local: [], keys: [] };
     entry.local = localDiagnostics(parsed, summary, this.options);
     entry.keys = kitKeys(entry);
+    if (this.parse.releaseMarkup && !ast) releaseMarkup(parsed, text);
     this.changed.add(path);
     // The fingerprint of a file's first version is compared only when the file is replaced. An
     // incremental parse consumes the previous tree (positions shift in place), so where files are

@@ -1,0 +1,44 @@
+// A workspace that releases markup after validation gives the same diagnostics, and a released view
+// or fragment body reads back (re-parsed) equal to the one a full load keeps.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { loadProject } from '../../../../server/src/core/project/load.js';
+import { parseKit } from '../../../../grammar/src/index.js';
+import { releaseMarkup } from '../../../../server/src/core/model/markup-release.js';
+import { repoRoot } from '../../../helpers/repo.js';
+
+describe('core/model: markup release', () => {
+  const inputs = [join('examples', 'site'), join('test', 'fixtures', 'app', 'site')];
+
+  it('diagnostics and every tree are the same as with the markup kept', () => {
+    for (const input of inputs) {
+      const kept = loadProject([input], { ssr: true }, repoRoot).workspace;
+      const released = loadProject([input], { ssr: true }, repoRoot, { releaseMarkup: true }).workspace;
+      assert.deepEqual(JSON.parse(JSON.stringify(released.allDiagnostics())), JSON.parse(JSON.stringify(kept.allDiagnostics())), input);
+      assert.ok(kept.kitPaths().length > 3);
+      for (const path of kept.kitPaths()) {
+        // JSON reads every property, so the released bodies are re-parsed here.
+        assert.equal(JSON.stringify(released.kit(path)!.ast), JSON.stringify(kept.kit(path)!.ast), path);
+      }
+    }
+  });
+
+  it('re-parses once per file, on the first body read, and keeps the result', () => {
+    const text = 'page p\nroute "/p"\nguard public\nfragment Row GET "/p/row" "#row" {\n  <tr id="row"><td>{x}</td></tr>\n}\nview {\n  <table><Row /></table>\n}\n';
+    const file = parseKit(text, 'p.kit', { incremental: false });
+    const fresh = parseKit(text, 'p.kit', { incremental: false });
+    releaseMarkup(file, text);
+    const bodyOf = (f: typeof file, kind: 'view' | 'fragment') => {
+      const d = f.declarations.find((x) => x.kind === kind);
+      assert.ok(d && (d.kind === 'view' || d.kind === 'fragment'));
+      return d;
+    };
+    const view = bodyOf(file, 'view');
+    assert.ok(Object.getOwnPropertyDescriptor(view, 'body')!.get, 'released: a getter');
+    const body = view.body;
+    assert.equal(JSON.stringify(body), JSON.stringify(bodyOf(fresh, 'view').body));
+    assert.equal(Object.getOwnPropertyDescriptor(view, 'body')!.get, undefined, 'read once: a plain value');
+    assert.equal(view.body, body, 'the same array on the next read');
+    assert.equal(JSON.stringify(bodyOf(file, 'fragment').body), JSON.stringify(bodyOf(fresh, 'fragment').body));
+  });
+});

@@ -1,0 +1,67 @@
+// The read-ahead worker hands out exactly the bytes a plain read gives, in order, never blocks
+// the caller, and leaves an unreadable file to the caller (who reports it in its own words).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReadAhead } from '../../../../server/src/core/project/read-ahead.js';
+
+describe('core/project: read-ahead', () => {
+  let dir: string;
+  let paths: string[];
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kit-read-ahead-'));
+    paths = [];
+    for (let i = 0; i < 200; i++) {
+      const p = join(dir, `f${i}.kit`);
+      // Different lengths, non-ASCII text and an empty file: batches are split by length.
+      writeFileSync(p, i === 7 ? '' : `page p${i}\nroute "/p/${i}"\n// ünïcødé ${'x'.repeat(i)} 🚀\n`);
+      paths.push(p);
+    }
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Takes every file in order, reading what the worker has not delivered; counts the deliveries. */
+  async function takeAll(ahead: ReadAhead, list: string[]): Promise<{ texts: string[]; delivered: number }> {
+    const texts: string[] = [];
+    let delivered = 0;
+    // Give the worker time to start, so that the delivery path is exercised.
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < list.length; i++) {
+      const t = ahead.take(i);
+      if (t !== undefined) delivered++;
+      texts.push(t ?? readFileSync(list[i], 'utf8'));
+    }
+    ahead.close();
+    return { texts, delivered };
+  }
+
+  it('hands out each file exactly as a plain read gives it', async () => {
+    const { texts, delivered } = await takeAll(new ReadAhead(paths, 1), paths);
+    assert.deepEqual(texts, paths.map((p) => readFileSync(p, 'utf8')));
+    assert.ok(delivered > paths.length / 2, `the worker delivered ${delivered} of ${paths.length}`);
+  });
+
+  it('leaves a file it cannot read to the caller, and the files after it are still delivered', async () => {
+    const list = [...paths.slice(0, 50), join(dir, 'missing.kit'), ...paths.slice(50, 100)];
+    const ahead = new ReadAhead(list, 1);
+    await new Promise((r) => setTimeout(r, 300));
+    let delivered = 0;
+    for (let i = 0; i < list.length; i++) {
+      const t = ahead.take(i);
+      if (i === 50) assert.equal(t, undefined);
+      else if (t !== undefined) {
+        delivered++;
+        assert.equal(t, readFileSync(list[i], 'utf8'));
+      }
+    }
+    ahead.close();
+    assert.ok(delivered > 50, `delivered ${delivered}`);
+  });
+
+  it('below the threshold starts no worker: every take answers undefined', () => {
+    const ahead = new ReadAhead(paths.slice(0, 3));
+    for (let i = 0; i < 3; i++) assert.equal(ahead.take(i), undefined);
+    ahead.close();
+  });
+});
