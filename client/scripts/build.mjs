@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the VS Code extension: the client (`dist/extension.js`, `vscode` left external) and the
-// language server with everything it needs, TypeScript's compiler included (`dist/server.js`), both
-// CommonJS for VS Code's Node; copies the TextMate grammar and language configuration into
+// language server with everything it needs, TypeScript's compiler included (`dist/server.js`, and
+// `dist/read-ahead-worker.js` for its file-reading thread), all CommonJS for VS Code's Node; copies the TextMate grammar and language configuration into
 // `dist/syntaxes/`. Usage: node client/scripts/build.mjs [--minify]  (writes client/dist)
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -58,6 +58,9 @@ export async function bundle(dist = join(clientDir, 'dist'), { minify = false } 
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [bundledTypeScript, bundledChevrotain],
   });
+  // The thread that reads files ahead while the server indexes (core/project/read-ahead.ts), which
+  // the server starts from the file beside its own.
+  await build({ ...common, entryPoints: [join(root, 'server', 'src', 'core', 'project', 'read-ahead-worker.ts')], outfile: join(dist, 'read-ahead-worker.js') });
   for (const f of ['kit.tmLanguage.json', 'language-configuration.json']) copyFileSync(join(root, 'syntaxes', f), join(dist, 'syntaxes', f));
 }
 

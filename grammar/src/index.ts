@@ -1,6 +1,6 @@
 // Public entry point of the syntax layer: `.kit` text → typed AST + syntax diagnostics.
 export * from './ast.js';
-export { parseKit, reparseKit, lexOnly, fileKindFromPath, type ParseOptions } from './parse-file.js';
+export { parseKit, reparseKit, isReparseable, lexOnly, fileKindFromPath, type ParseOptions } from './parse-file.js';
 export { positionAt, offsetAt, Span } from './text-lines.js';
 export { valueOffset } from './string-literal.js';
 export { DECLARATION_KEYWORDS, VOID_ELEMENTS } from './keywords.js';

@@ -23,6 +23,14 @@ type WithChunks = KitFile & { [CHUNKS]?: ParsedChunk[] };
 function chunksOf(file: KitFile): ParsedChunk[] | undefined {
   return (file as WithChunks)[CHUNKS];
 }
+/**
+ * True when `reparseKit` can re-parse `file` by its chunks: it was parsed with `incremental` (the
+ * default) and not consumed by a later re-parse. Any other tree is re-parsed in full.
+ */
+export function isReparseable(file: KitFile): boolean {
+  return chunksOf(file) !== undefined;
+}
+
 /** Answers false when the file cannot carry them (a frozen copy, say): it is then re-parsed in full. */
 function setChunks(file: KitFile, chunks: ParsedChunk[] | undefined): boolean {
   try {

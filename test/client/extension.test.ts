@@ -2,6 +2,7 @@
 // bundled server (it must run without node_modules), the `$kit` problem matcher against real
 // `kit check` output, and the route table view.
 import { strict as assert } from 'node:assert';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,7 +48,7 @@ describe('VS Code extension', function () {
     const r = spawnSync(process.execPath, [join(client, 'scripts', 'package.mjs'), '--out', out], { cwd: repoRoot, encoding: 'utf8', timeout: 80000 });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     const files = zipEntries(readFileSync(out));
-    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/syntaxes/kit.tmLanguage.json', 'extension/dist/syntaxes/language-configuration.json', 'extension.vsixmanifest']) {
+    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/read-ahead-worker.js', 'extension/dist/syntaxes/kit.tmLanguage.json', 'extension/dist/syntaxes/language-configuration.json', 'extension.vsixmanifest']) {
       assert.ok(files.includes(f), `${f} missing from ${files.join(', ')}`);
     }
     assert.ok(!files.some((f) => f.includes('/src/') || f.includes('node_modules') || f.endsWith('.ts')), files.join(', '));
@@ -75,6 +76,21 @@ describe('VS Code extension', function () {
     } finally {
       if (c.child.exitCode === null) c.kill();
     }
+  });
+
+  it('bundles the read-ahead thread beside the server, and it reads files', async () => {
+    const file = fixture('lsp', 'site', 'contact.kit');
+    const { port1, port2 } = new MessageChannel();
+    const position = new SharedArrayBuffer(4);
+    const w = new Worker(join(work, 'dist', 'read-ahead-worker.js'), { workerData: { paths: [file, join(work, 'missing.kit')], position, port: port2, batch: 8, window: 64 }, transferList: [port2] });
+    const batch = await new Promise<{ from: number; lengths: number[]; text: string }>((resolve, reject) => {
+      port1.once('message', resolve);
+      w.once('error', reject);
+    });
+    port1.close();
+    await w.terminate();
+    const text = readFileSync(file, 'utf8');
+    assert.deepEqual(batch, { from: 0, lengths: [text.length, -1], text });
   });
 
   it('declares the language, grammar, settings, commands and the $kit problem matcher, and registers the commands', () => {

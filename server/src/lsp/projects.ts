@@ -23,7 +23,10 @@ export class KitProject {
     options: CheckOptions,
     uriOfFsPath: (fsPath: string) => string,
   ) {
-    this.ws = new Workspace({ ...options }, root ?? process.cwd());
+    // Files read from disk are parsed once, without what incremental re-parsing needs, and their
+    // markup is released (re-parsed if a feature reads it); a document opened in the editor gets
+    // a full parse of its own (`KitServer.syncDocument`).
+    this.ws = new Workspace({ ...options }, root ?? process.cwd(), { incremental: false, releaseMarkup: true });
     this.ctx = featureContext(this.ws, (key) => uriOfFsPath(this.fsPathOf(key)), () => this.generation);
   }
 

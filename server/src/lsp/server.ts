@@ -9,7 +9,8 @@ import {
   type CancellationToken, type ClientCapabilities, type Connection, type InitializeParams, type InitializeResult, type MessageWriter, type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import { parseKit, reparseKit } from '../../../grammar/src/index.js';
+import { isReparseable, parseKit, reparseKit } from '../../../grammar/src/index.js';
+import { ReadAhead } from '../core/project/read-ahead.js';
 import { diag } from '../core/diagnostics/registry.js';
 import { isHandlerModulePath } from '../core/model/handler-modules.js';
 import { discoverSources } from '../core/project/discover.js';
@@ -298,19 +299,24 @@ export class KitServer {
     }
     const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
     // `.kit` files first, so that module package names come from their `package` declarations.
-    for (const group of [found.kitFiles, found.modules]) {
-      for (let i = 0; i < group.length; i += INDEX_BATCH) {
+    const keys = [...found.kitFiles, ...found.modules];
+    const ahead = new ReadAhead(keys.map((k) => p.fsPathOf(k)));
+    try {
+      for (let i = 0; i < keys.length; i += INDEX_BATCH) {
         if (!this.projects.folderProjects().includes(p)) return; // the folder was removed meanwhile
-        for (const key of group.slice(i, i + INDEX_BATCH)) {
+        for (let j = i; j < Math.min(keys.length, i + INDEX_BATCH); j++) {
+          const key = keys[j];
           const fsPath = p.fsPathOf(key);
           if (this.docs.has(fsPath)) continue; // the open buffer wins
-          const text = readText(fsPath);
+          const text = ahead.take(j) ?? readText(fsPath);
           if (text === undefined) continue;
           if (isKitPath(key)) p.ws.setKitFile(key, text);
           else p.ws.setModule(key, text);
         }
         await turn();
       }
+    } finally {
+      ahead.close();
     }
     p.generation++;
     this.settle();
@@ -462,7 +468,8 @@ export class KitServer {
     const text = d.doc.getText();
     if (isKitPath(fsPath) || d.doc.languageId === 'kit') {
       const prev = p.ws.kit(key);
-      if (prev && prev.text === text) return;
+      // A file indexed from disk has a one-shot tree: opening it parses it for editing.
+      if (prev && prev.text === text && (!this.options.incremental || isReparseable(prev.ast))) return;
       const ast = prev && this.options.incremental ? reparseKit(prev.ast, prev.text, text) : parseKit(text, key);
       p.ws.setKitFile(key, text, ast);
       if (!prev && d.uri.startsWith('file:')) this.loadModulesOf(p, dirname(fsPath));

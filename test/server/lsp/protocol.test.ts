@@ -8,6 +8,7 @@ import { createProtocolConnection, IPCMessageReader, IPCMessageWriter } from 'vs
 import type { CodeAction, CompletionItem, Hover, InitializeResult, Location, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { fixture, outDir } from '../../helpers/repo.js';
 import { fileUri, LspClient } from './helpers/lsp-client.js';
+import { runInProcess } from '../cli/cli-harness.js';
 
 function tempCopy(...parts: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'kit-lsp-'));
@@ -145,6 +146,19 @@ describe('kit lsp over stdio', function () {
     assert.ok(routes.workspaces[0].routes.some((r) => r.route === '/contact/send' && r.kind === 'action'));
     const tree = await client.request<{ version: number; workspaces: { report: { root: { kind: string } } }[] }>('kit/tree', {});
     assert.equal(tree.workspaces[0].report.root.kind, 'program');
+    assert.equal(await client.shutdown(), 0);
+  });
+
+  it('answers kit/tree for files it indexed but never opened exactly as kit inspect tree does', async () => {
+    // Files indexed from disk keep no markup (it is re-parsed when a feature reads it).
+    dir = tempCopy('lsp', 'site');
+    client = LspClient.start();
+    await client.initialize([dir]);
+    await client.waitForDiagnostics(fileUri(join(dir, 'docs', 'docs.kit')), () => true);
+    const tree = await client.request<{ workspaces: { report: unknown }[] }>('kit/tree', {});
+    const cli = await runInProcess(['inspect', 'tree', '--json', '.'], { cwd: dir });
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.deepEqual(tree.workspaces[0].report, JSON.parse(cli.stdout));
     assert.equal(await client.shutdown(), 0);
   });
 

@@ -124,6 +124,8 @@ export interface WorkspaceLoadOptions extends ParseOptions {
    */
   releaseMarkup?: boolean;
 }
+// Trees passed in by the caller (`setKitFile(path, text, ast)`: documents open in an editor) are
+// kept whole whatever these options say.
 
 function moduleKeys(path: string, regs: Registration[], summary: ModuleEntry['summary']): string[] {
   const keys = new Set<string>([`bind:${dirName(path)}`, ...moduleGuardKeys(path, summary)]);
@@ -202,10 +204,11 @@ export class Workspace implements WorkspaceView {
     if (this.parse.releaseMarkup && !ast) releaseMarkup(parsed, text);
     this.changed.add(path);
     // The fingerprint of a file's first version is compared only when the file is replaced. An
-    // incremental parse consumes the previous tree (positions shift in place), so where files are
-    // edited (`parse.incremental`, the language server) it is taken now; a one-shot load (the
-    // command line, whose trees `reparseKit` re-parses in full) computes it when first compared.
-    if (old || this.parse.incremental !== false) entry.fingerprint = crossFingerprint(entry);
+    // incremental parse consumes the previous tree (positions shift in place), so for a tree that
+    // may be re-parsed that way (one the caller parsed, or one parsed with `parse.incremental`) it
+    // is taken now; a one-shot tree (the command line, files the language server indexed from
+    // disk: `reparseKit` re-parses those in full) computes it when first compared.
+    if (old || ast !== undefined || this.parse.incremental !== false) entry.fingerprint = crossFingerprint(entry);
     if (old && shapeOf(fingerprintOf(old)) === shapeOf(entry.fingerprint)) {
       // The summary firewall: an edit that leaves everything other files can see unchanged (an
       // edit inside a view, say) re-validates this file alone and touches no bucket; when it only
