@@ -5,6 +5,47 @@ import type { IOrAlt, IToken } from 'chevrotain';
 import { EmbeddedActionsParser, tokenMatcher } from './chevrotain.js';
 import { Arrow, Colon, Comma, declTokens, Equals, Junk, KwCors, KwError, LCurly, RCurly, StringTok, Word } from './decl-lexer.js';
 
+// Most declaration lines are `kw arg`, `kw a, b`, `kw {` or `act Name POST "/path"`: for a line whose
+// tokens already have the exact shape a rule accepts, its result is known without running the rule
+// (`DeclParser.run`), and running Chevrotain for a two-token line costs more than lexing it. Any
+// other line (extra, missing or unexpected tokens) goes through the rule, which reports it. Exact
+// token types only: a keyword token that merely matches Word through a category (`error`, `cors`)
+// takes the rule's path.
+
+/** What `oneArg` answers for a line that is exactly `kw` or `kw word|string`; else undefined. */
+export function plainOneArg(toks: readonly IToken[]): OneArg | undefined {
+  if (toks.length === 0 || toks.length > 2 || toks[0].tokenType !== Word) return undefined;
+  if (toks.length === 1) return { kw: toks[0], arg: undefined };
+  const t = toks[1].tokenType;
+  return t === Word || t === StringTok ? { kw: toks[0], arg: toks[1] } : undefined;
+}
+
+/** What `wordList` answers for a line of `kw` then only words, commas and strings; else undefined. */
+export function plainWordList(toks: readonly IToken[]): WordList | undefined {
+  if (toks.length === 0 || toks[0].tokenType !== Word) return undefined;
+  for (let i = 1; i < toks.length; i++) {
+    const t = toks[i].tokenType;
+    if (t !== Word && t !== Comma && t !== StringTok) return undefined;
+  }
+  return { kw: toks[0], items: toks.slice(1) };
+}
+
+/** What `blockHeader` answers for exactly `kw {` or `kw second {`; else undefined. */
+export function plainBlockHeader(toks: readonly IToken[]): BlockHeader | undefined {
+  const n = toks.length;
+  if (n < 2 || n > 3 || toks[0].tokenType !== Word || toks[n - 1].tokenType !== LCurly) return undefined;
+  if (n === 2) return { kw: toks[0], second: undefined, open: toks[1] };
+  return toks[1].tokenType === Word ? { kw: toks[0], second: toks[1], open: toks[2] } : undefined;
+}
+
+/** What `endpointLine` answers for exactly `kw Symbol METHOD` or `kw Symbol METHOD "path"`; else undefined. */
+export function plainEndpointLine(toks: readonly IToken[]): EndpointLine | undefined {
+  const n = toks.length;
+  if (n < 3 || n > 4 || toks[0].tokenType !== Word || toks[1].tokenType !== Word || toks[2].tokenType !== Word) return undefined;
+  if (n === 4 && toks[3].tokenType !== StringTok) return undefined;
+  return { kw: toks[0], symbol: toks[1], method: toks[2], path: n === 4 ? toks[3] : undefined, errors: [], cors: [] };
+}
+
 const CORS_OPTIONS = new Set(['origins', 'methods', 'headers', 'expose', 'credentials', 'maxAge']);
 
 export interface OneArg {
@@ -80,6 +121,20 @@ export class DeclParser extends EmbeddedActionsParser {
   constructor() {
     super(declTokens, { recoveryEnabled: true, maxLookahead: 3, skipValidations: true });
     this.performSelfAnalysis();
+  }
+
+  /**
+   * `rule` run over `toks`, or the result `plain` knows for them without running it; `errors` is
+   * then empty, as after a clean run, so callers read both the same way.
+   */
+  run<T>(toks: IToken[], rule: () => T, plain: (toks: readonly IToken[]) => T | undefined): T {
+    const known = plain(toks);
+    if (known !== undefined) {
+      this.errors = [];
+      return known;
+    }
+    this.input = toks;
+    return rule();
   }
 
   private readonly notKeywordTail = (): boolean => !isKeywordTail(this.LA(1));

@@ -4,7 +4,7 @@
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { ActDecl, ApiDecl, CorsOptions, Range, StringLit, Word as WordNode } from './ast.js';
-import { declParser, type EndpointLine } from './decl-parser.js';
+import { declParser, plainBlockHeader, plainEndpointLine, plainOneArg, plainWordList, type EndpointLine } from './decl-parser.js';
 import { Comma, LCurly, Newline, RCurly, StringTok, Word } from './decl-lexer.js';
 import { diag } from './diagnostics.js';
 import { closestKeyword, DECLARATION_KEYWORD_SET, FOREIGN_DECLARATIONS, UNSUPPORTED_BLOCKS } from './keywords.js';
@@ -117,8 +117,7 @@ class ChunkBuilder extends RecordBlocks {
   }
 
   private oneArg(kw: string, toks: IToken[], lineEnd: number): void {
-    declParser.input = toks;
-    const res = declParser.oneArg();
+    const res = declParser.run(toks, () => declParser.oneArg(), plainOneArg);
     const usage = usageOf(kw);
     if (this.parserErrors(usage) || res === undefined) return;
     const want = ONE_ARG.get(kw);
@@ -173,8 +172,7 @@ class ChunkBuilder extends RecordBlocks {
   }
 
   private wordList(kw: 'guard' | 'layout' | 'css', toks: IToken[], lineEnd: number): void {
-    declParser.input = toks;
-    const res = declParser.wordList();
+    const res = declParser.run(toks, () => declParser.wordList(), plainWordList);
     const usage = usageOf(kw);
     if (this.parserErrors(usage) || res === undefined) return;
     const items = res.items;
@@ -236,8 +234,7 @@ class ChunkBuilder extends RecordBlocks {
   }
 
   private endpoint(kw: 'act' | 'api', toks: IToken[], lineEnd: number): void {
-    declParser.input = toks;
-    const res: EndpointLine | undefined = declParser.endpointLine();
+    const res: EndpointLine | undefined = declParser.run(toks, () => declParser.endpointLine(), plainEndpointLine);
     const usage = usageOf(kw);
     if (this.parserErrors(usage)) return;
     if (res === undefined || res.symbol === undefined || res.method === undefined) {
@@ -373,8 +370,7 @@ class ChunkBuilder extends RecordBlocks {
 
   /** Validates `kw [second] {` and answers the block kind, or reports and answers undefined. */
   private blockHeader(kw: string, header: IToken[]): { kind: 'paths' | 'server' | 'props' | 'view' | 'style'; go: boolean; keyword: Range } | undefined {
-    declParser.input = header;
-    const res = declParser.blockHeader();
+    const res = declParser.run(header, () => declParser.blockHeader(), plainBlockHeader);
     if (res === undefined) {
       this.parserErrors(usageOf(kw));
       return undefined;
