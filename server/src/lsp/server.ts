@@ -329,11 +329,11 @@ export class KitServer {
     p.generation++;
     this.touched.add(p);
     this.settle();
-    // Indexing leaves a lot of garbage; give it back now when the host allows (the extension
-    // starts the server with --expose-gc).
-    (globalThis as { gc?: () => void }).gc?.();
     const bound = Math.round(performance.now() - started);
-    void this.connection.sendNotification('kit/status', { state: 'bound', root: p.uri, files: p.ws.kitPaths().length, modules: p.ws.modulePaths().length, ms: bound });
+    await this.connection.sendNotification('kit/status', { state: 'bound', root: p.uri, files: p.ws.kitPaths().length, modules: p.ws.modulePaths().length, ms: bound });
+    // Indexing leaves a lot of garbage; give it back once everything is published, when the host
+    // allows (the extension starts the server with --expose-gc).
+    (globalThis as { gc?: () => void }).gc?.();
   }
 
   /** Loads the handler modules of a directory that were not part of the model yet. */
