@@ -2,8 +2,8 @@
 // bucket keys (route shape, method+shape, page ID, component, layout, ...) to the files in them.
 // Updates are by file: the old entries leave their buckets, the new ones join, and only the buckets
 // touched by either are re-validated. The CLI loads everything once; the language server feeds edits.
-import type { KitFile, Range } from '../../../../grammar/src/ast.js';
-import { parseKit, Span, type ParseOptions } from '../../../../grammar/src/index.js';
+import type { KitFile } from '../../../../grammar/src/ast.js';
+import { parseKit, type ParseOptions } from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { localDiagnostics, type CheckOptions } from '../validate/index.js';
 import { ambiguities, ambiguityBucket, duplicateRoutes, methodConflicts } from '../validate/cross/conflicts.js';
@@ -15,6 +15,7 @@ import { commentRegistrations, fileRegistrations, type Registration } from './re
 import { summarize } from './summary.js';
 import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { releaseMarkup } from './markup-release.js';
+import { crossFingerprint, type CrossFingerprint } from './fingerprint.js';
 import { baseName, dirName } from './names.js';
 import { Binder, type DirectoryBinding } from '../bind/binder.js';
 import type { FileBinding } from '../bind/types.js';
@@ -50,69 +51,9 @@ function kitKeys(e: KitEntry): string[] {
   return [...keys];
 }
 
-/**
- * Everything about a file that other files' diagnostics can depend on: its shape (names, kinds,
- * patterns, keys) and, after a `\u0002`, the ranges other files' diagnostics may point at. Equal
- * shapes mean no bucket needs re-validation; if only ranges moved (an edit above them), only the
- * buckets whose diagnostics mention the file are re-validated.
- */
-function crossFingerprint(e: KitEntry): string {
-  const s = e.summary;
-  // Offsets alone miss an edit of the same length that adds or removes a line break before a range:
-  // other files' diagnostics point at lines and columns, so those are part of the key.
-  const r = (x: Range | undefined) => {
-    if (!x) return '';
-    if (x instanceof Span) return `${x.so}:${x.sl}:${x.sc}-${x.eo}:${x.el}:${x.ec}`;
-    const { start: a, end: b } = x;
-    return `${a.offset}:${a.line}:${a.column}-${b.offset}:${b.line}:${b.column}`;
-  };
-  const parts: string[] = [s.kind, s.packageName, s.ownerId, e.keys.join('\u0001')];
-  const ranges: string[] = [r(e.ast.declarations[0]?.range), r(s.pageIdDecl?.range), r(s.route?.decl.range), r(s.component?.range), r(s.props?.range), r(s.server?.keyword)];
-  for (const g of e.registrations) {
-    parts.push(`${g.kind} ${g.method} ${g.route.pattern} ${g.owner} ${g.contract ?? ''}`);
-    ranges.push(r(g.range));
-  }
-  for (const p of s.props?.props ?? []) {
-    parts.push(`prop ${p.name.text} ${p.type.text} ${p.default ? 'd' : ''}`);
-    ranges.push(r(p.range));
-  }
-  for (const c of s.componentCalls) {
-    parts.push(`call ${c.name} ${c.element.attrs.map((a) => `${a.name}:${a.form}`).join(',')}`);
-    ranges.push(`${r(c.range)} ${c.element.attrs.map((a) => r(a.nameRange)).join(',')}`);
-  }
-  for (const l of s.layoutDecl?.layouts ?? []) {
-    parts.push(`layout ${l.text}`);
-    ranges.push(r(l.range));
-  }
-  // Binding (bucket `bind:<dir>`) reads every handler symbol and contract, registered or not (an
-  // invalid page route registers none), and points its diagnostics at them.
-  for (const a of [...s.actions, ...s.apis]) {
-    parts.push(`handler ${a.kind} ${a.symbol.text}`);
-    ranges.push(r(a.symbol.range));
-  }
-  for (const f of s.fragments) {
-    parts.push(`handler fragment ${f.name.text}`);
-    ranges.push(r(f.name.range));
-  }
-  for (const c of s.contractRefs) {
-    parts.push(`contract ${c.kind} ${c.name}`);
-    ranges.push(r(c.range));
-  }
-  // unknown_guard (bucket `guard:<id>`, in the keys) points at each guard ID.
-  for (const g of s.guardDecl?.guards ?? []) ranges.push(r(g.range));
-  for (const [alias, u] of s.uses) parts.push(`use ${alias} ${u.pkg.value}`);
-  // Binding looks up `Load<PageID>` only for pages with `server {}`.
-  if (s.server) parts.push('server');
-  return parts.join('\n') + '\u0002' + ranges.join('\n');
-}
-
 /** The entry's fingerprint, computed on first use. */
-function fingerprintOf(e: KitEntry): string {
+function fingerprintOf(e: KitEntry): CrossFingerprint {
   return (e.fingerprint ??= crossFingerprint(e));
-}
-
-function shapeOf(fingerprint: string | undefined): string | undefined {
-  return fingerprint?.slice(0, fingerprint.indexOf('\u0002'));
 }
 
 /** How a workspace parses and keeps its `.kit` files. */
@@ -209,11 +150,11 @@ export class Workspace implements WorkspaceView {
     // is taken now; a one-shot tree (the command line, files the language server indexed from
     // disk: `reparseKit` re-parses those in full) computes it when first compared.
     if (old || ast !== undefined || this.parse.incremental !== false) entry.fingerprint = crossFingerprint(entry);
-    if (old && shapeOf(fingerprintOf(old)) === shapeOf(entry.fingerprint)) {
+    if (old && fingerprintOf(old).sameShape(fingerprintOf(entry))) {
       // The summary firewall: an edit that leaves everything other files can see unchanged (an
       // edit inside a view, say) re-validates this file alone and touches no bucket; when it only
       // moved ranges, the buckets whose diagnostics point into the file are re-validated.
-      if (old.fingerprint !== entry.fingerprint) for (const k of this.keysMentioning(path)) this.pending.add(k);
+      if (!fingerprintOf(old).equals(fingerprintOf(entry))) for (const k of this.keysMentioning(path)) this.pending.add(k);
       this.kits.set(path, entry);
       this.replaceSorted(entry);
       this.allRegsCache = undefined;

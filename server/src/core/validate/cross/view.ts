@@ -4,6 +4,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { HandlerModuleSummary } from '../../model/handler-modules.js';
 import type { Registration } from '../../model/registrations.js';
 import type { FileSummary } from '../../model/summary.js';
+import type { CrossFingerprint } from '../../model/fingerprint.js';
 
 export interface KitEntry {
   path: string;
@@ -13,8 +14,8 @@ export interface KitEntry {
   registrations: Registration[];
   local: Diagnostic[];
   keys: string[];
-  /** See `crossFingerprint` in the workspace. */
-  fingerprint?: string;
+  /** See `model/fingerprint.ts`. */
+  fingerprint?: CrossFingerprint;
 }
 
 export interface ModuleEntry {
