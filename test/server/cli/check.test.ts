@@ -189,16 +189,20 @@ describe('kit check', () => {
       assert.equal(r.code, 2);
       assert.equal(r.stderr, 'kit check: not a .kit file: notes.txt\n');
     });
-    it('an unreadable file and an unreadable directory: one clear line each, exit 2', async () => {
+    /** Writes `rel` unreadable and checks `inputs` as an unprivileged user: one clear line, exit 2. */
+    async function checkLocked(rel: string, inputs: string[]): Promise<void> {
       // Root reads any file whatever its mode, so as root the command runs as an unprivileged user.
       chmodSync(tree.root, 0o755);
-      tree.write('locked.kit', page('/locked'));
-      chmodSync(tree.path('locked.kit'), 0o000);
-      const file = await runUnprivileged(['check', 'locked.kit'], tree.root);
-      assert.equal(file.code, 2, file.stderr);
-      assert.equal(file.stdout, '');
-      assert.equal(file.stderr, 'kit check: cannot read locked.kit: EACCES\n');
-      assert.ok(noStack(file.stderr));
+      tree.write(rel, page(`/${rel.replace(/\.kit$/, '')}`));
+      chmodSync(tree.path(rel), 0o000);
+      const r = await runUnprivileged(['check', ...inputs], tree.root);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, `kit check: cannot read ${rel}: EACCES\n`);
+      assert.ok(noStack(r.stderr));
+    }
+    it('an unreadable file and an unreadable directory: one clear line each, exit 2', async () => {
+      await checkLocked('locked.kit', ['locked.kit']);
       tree.write('closed/x.kit', page('/closed'));
       chmodSync(tree.path('closed'), 0o000);
       const dir = await runUnprivileged(['check', 'a.kit', 'closed'], tree.root);
@@ -208,14 +212,8 @@ describe('kit check', () => {
       assert.match(dir.stderr, /^kit check: cannot read directory closed: EACCES\n$/);
     });
     it('an unreadable file among hundreds (read ahead on a worker thread): the same line, exit 2', async () => {
-      chmodSync(tree.root, 0o755);
       for (let i = 0; i < 300; i++) tree.write(`many/p${i}.kit`, page(`/many/${i}`));
-      tree.write('many/p150x.kit', page('/many/locked'));
-      chmodSync(tree.path('many/p150x.kit'), 0o000);
-      const r = await runUnprivileged(['check', 'many'], tree.root);
-      assert.equal(r.code, 2, r.stderr);
-      assert.equal(r.stdout, '');
-      assert.equal(r.stderr, 'kit check: cannot read many/p150x.kit: EACCES\n');
+      await checkLocked('many/p150x.kit', ['many']);
     });
     it('a directory named like a source is searched, not read', async () => {
       tree.write('dir.kit/inner.kit', page('/inner'));
