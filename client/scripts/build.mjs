@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Bundles the VS Code extension: the client (`dist/extension.js`, `vscode` left external) and the
 // language server with everything it needs, TypeScript's compiler included (`dist/server.js`, and
-// `dist/read-ahead-worker.js` for its file-reading thread), all CommonJS for VS Code's Node; copies the TextMate grammar and language configuration into
-// `dist/syntaxes/`. Usage: node client/scripts/build.mjs [--minify]  (writes client/dist)
+// `dist/read-ahead-worker.js` for its file-reading thread), all CommonJS for VS Code's Node;
+// copies the TextMate grammar and language configuration into `dist/syntaxes/`.
+// Usage: node client/scripts/build.mjs [--minify]  (writes client/dist)
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
