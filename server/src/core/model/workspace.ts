@@ -60,8 +60,8 @@ function fingerprintOf(e: KitEntry): CrossFingerprint {
 export interface WorkspaceLoadOptions extends ParseOptions {
   /**
    * Release each file's view and fragment markup once the file is validated; it is re-parsed from
-   * the text if read again (`markup-release.ts`). For one-shot commands that need declaration-level
-   * facts only: `kit check` and the reports.
+   * the text if read again (`markup-release.ts`). For loads that mostly need declaration-level
+   * facts: `kit check`, the reports, and the language server's files read from disk.
    */
   releaseMarkup?: boolean;
 }

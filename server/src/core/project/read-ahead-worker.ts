@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { workerData, type MessagePort } from 'node:worker_threads';
 
 export interface ReadAheadData {
-  paths: string[];
+  paths: readonly string[];
   /** Int32 [0]: the index of the file the main thread needs next. */
   position: SharedArrayBuffer;
   port: MessagePort;

@@ -28,7 +28,7 @@ export class ReadAhead {
     if (paths.length < minFiles) return;
     const position = new SharedArrayBuffer(4);
     const { port1, port2 } = new MessageChannel();
-    const data: ReadAheadData = { paths: [...paths], position, port: port2, batch: BATCH, window: WINDOW };
+    const data: ReadAheadData = { paths, position, port: port2, batch: BATCH, window: WINDOW };
     try {
       this.worker = new Worker(new URL('./read-ahead-worker.js', import.meta.url), { workerData: data, transferList: [port2] });
     } catch {
