@@ -26,6 +26,9 @@ for (const file of walk(benchOut)) {
   if (only.length && !only.some((o) => rel.includes(o))) continue;
   console.log(`\n=== ${rel}`);
   const r = spawnSync(process.execPath, ['--expose-gc', file], { stdio: 'inherit', cwd: root });
-  if (r.status !== 0) { failed++; console.log(`!!! ${rel} exited with ${r.status}`); }
+  if (r.status !== 0) {
+    failed++;
+    console.log(`!!! ${rel} exited with ${r.status}`);
+  }
 }
 process.exit(failed ? 1 : 0);

@@ -22,7 +22,11 @@ function esc(s: string): string {
   return /[&<>"']/.test(s) ? s.replace(/[&<>"']/g, (c) => ESC[c]) : s;
 }
 
-interface Item { id: number; name: string; price: string }
+interface Item {
+  id: number;
+  name: string;
+  price: string;
+}
 
 if (mode === 'bare-static') {
   const body = readFileSync(arg);
@@ -41,7 +45,9 @@ if (mode === 'bare-static') {
   await app.listen({ port: 0, host: '127.0.0.1' });
   listening((app.server.address() as AddressInfo).port);
 } else if (mode === 'bare-ssr') {
-  const mod = (await import(pathToFileURL(join(arg, 'handlers', 'handlers.js')).href)) as { LoadReport: (ctx: unknown) => Promise<{ title: string; items: Item[] }> };
+  const mod = (await import(pathToFileURL(join(arg, 'handlers', 'handlers.js')).href)) as {
+    LoadReport: (ctx: unknown) => Promise<{ title: string; items: Item[] }>;
+  };
   const shell = JSON.parse(readFileSync(arg2, 'utf8')) as { head: string; tail: string };
   const server = createServer((req, res) => {
     void (async () => {
@@ -51,7 +57,11 @@ if (mode === 'bare-static') {
         html += `<li><a href="/items/${esc(encodeURIComponent(String(item.id)))}">${esc(item.name)}</a> <span>${esc(item.price)}</span></li>`;
       }
       html += '\n</ul>\n</main>' + shell.tail;
-      res.writeHead(200, { 'Content-Type': HTML, 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-store' });
+      res.writeHead(200, {
+        'Content-Type': HTML,
+        'Content-Length': Buffer.byteLength(html),
+        'Cache-Control': 'no-store',
+      });
       res.end(html);
     })();
   });

@@ -52,20 +52,39 @@ s.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + s.
 /** A hello-world single executable, made exactly as kit makes its binaries (code cache on). */
 function helloSea(dir: string): string {
   writeFileSync(join(dir, 'hello.cjs'), HELLO_CJS);
-  writeFileSync(join(dir, 'hello-sea.json'), JSON.stringify({ main: join(dir, 'hello.cjs'), output: join(dir, 'hello.blob'), disableExperimentalSEAWarning: true, useCodeCache: true }));
-  const prep = spawnSync(process.execPath, ['--experimental-sea-config', join(dir, 'hello-sea.json')], { encoding: 'utf8' });
+  writeFileSync(
+    join(dir, 'hello-sea.json'),
+    JSON.stringify({
+      main: join(dir, 'hello.cjs'),
+      output: join(dir, 'hello.blob'),
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true,
+    }),
+  );
+  const prep = spawnSync(process.execPath, ['--experimental-sea-config', join(dir, 'hello-sea.json')], {
+    encoding: 'utf8',
+  });
   if (prep.status !== 0) throw new Error(prep.stderr);
   const bin = join(dir, 'hello-sea');
   copyFileSync(process.execPath, bin);
   chmodSync(bin, 0o755);
   const cli = createRequire(import.meta.url).resolve('postject/dist/cli.js');
-  const inj = spawnSync(process.execPath, [cli, bin, 'NODE_SEA_BLOB', join(dir, 'hello.blob'), '--sentinel-fuse', SEA_FUSE], { encoding: 'utf8' });
+  const inj = spawnSync(
+    process.execPath,
+    [cli, bin, 'NODE_SEA_BLOB', join(dir, 'hello.blob'), '--sentinel-fuse', SEA_FUSE],
+    { encoding: 'utf8' },
+  );
   if (inj.status !== 0) throw new Error(inj.stderr);
   return bin;
 }
 
 /** Spawn → `listening on` → first 200 answer, in milliseconds. */
-async function startToFirstAnswer(cmd: string, args: string[], env: Record<string, string>, cwd: string): Promise<number> {
+async function startToFirstAnswer(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<number> {
   const t0 = performance.now();
   const p = spawn(cmd, args, { env, cwd, stdio: ['ignore', 'pipe', 'ignore'] });
   try {
@@ -103,7 +122,12 @@ async function main(): Promise<void> {
     for (let i = 0; i <= STARTS; i++) {
       const b = await startToFirstAnswer(bin, ['--addr', '127.0.0.1:0'], env, dir);
       const h = await startToFirstAnswer(hello, [], env, dir);
-      const a = await startToFirstAnswer(process.execPath, [join(dir, 'app', 'server.js'), '--addr', '127.0.0.1:0'], env, dir);
+      const a = await startToFirstAnswer(
+        process.execPath,
+        [join(dir, 'app', 'server.js'), '--addr', '127.0.0.1:0'],
+        env,
+        dir,
+      );
       const n = await startToFirstAnswer(process.execPath, [join(dir, 'hello.mjs')], env, dir);
       if (i === 0) continue; // warm-up
       runs.bin.push(b);
@@ -116,13 +140,21 @@ async function main(): Promise<void> {
     const a = median(runs.app);
     const n = median(runs.node);
     console.log(`single executable: start to first answered request, median of ${STARTS} starts`);
-    console.log(`  kit binary                    ${b.toFixed(1).padStart(7)} ms   (runs ${runs.bin.map((x) => x.toFixed(0)).join(', ')})`);
-    console.log(`  hello-world SEA (peer)        ${h.toFixed(1).padStart(7)} ms   ratio kit binary / hello SEA ${(b / h).toFixed(2)}×`);
-    console.log(`  node <app>/server.js          ${a.toFixed(1).padStart(7)} ms   ratio kit binary / node app ${(b / a).toFixed(2)}×`);
+    console.log(
+      `  kit binary                    ${b.toFixed(1).padStart(7)} ms   (runs ${runs.bin.map((x) => x.toFixed(0)).join(', ')})`,
+    );
+    console.log(
+      `  hello-world SEA (peer)        ${h.toFixed(1).padStart(7)} ms   ratio kit binary / hello SEA ${(b / h).toFixed(2)}×`,
+    );
+    console.log(
+      `  node <app>/server.js          ${a.toFixed(1).padStart(7)} ms   ratio kit binary / node app ${(b / a).toFixed(2)}×`,
+    );
     console.log(`  node hello-world server       ${n.toFixed(1).padStart(7)} ms`);
     const size = statSync(bin).size;
     const node = statSync(process.execPath).size;
-    console.log(`binary size ${(size / 1e6).toFixed(1)} MB, node executable ${(node / 1e6).toFixed(1)} MB, difference ${((size - node) / 1e6).toFixed(2)} MB (target < 5 MB)`);
+    console.log(
+      `binary size ${(size / 1e6).toFixed(1)} MB, node executable ${(node / 1e6).toFixed(1)} MB, difference ${((size - node) / 1e6).toFixed(2)} MB (target < 5 MB)`,
+    );
     console.log(`kit build --app --bin of this site: ${(buildMs / 1000).toFixed(1)} s`);
     console.log('target: binary start to first answer < 150 ms');
   } finally {

@@ -28,16 +28,39 @@ export function writeFiles(root: string, files: Record<string, string>): void {
 
 /** `kit build --ssr --out <dir>/dist --app <dir>/app [--bin <dir>/bin] <dir>/src`. */
 export function buildApp(dir: string, bin: boolean): void {
-  const args = [CLI, 'build', '--ssr', '--out', join(dir, 'dist'), '--app', join(dir, 'app'), ...(bin ? ['--bin', join(dir, 'site-bin')] : []), join(dir, 'src')];
+  const args = [
+    CLI,
+    'build',
+    '--ssr',
+    '--out',
+    join(dir, 'dist'),
+    '--app',
+    join(dir, 'app'),
+    ...(bin ? ['--bin', join(dir, 'site-bin')] : []),
+    join(dir, 'src'),
+  ];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`kit build failed (${r.status}):\n${r.stderr}\n${r.stdout}`);
 }
 
-export interface Server { name: string; url: string; proc: ChildProcess; stop(): Promise<void> }
+export interface Server {
+  name: string;
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
 
 /** Starts `cmd args` and waits for its `listening on <url>` line. */
-export function startServer(name: string, cmd: string, args: string[], env: Record<string, string> = {}): Promise<Server> {
-  const proc = spawn(cmd, args, { env: { ...process.env, KIT_CSRF_SECRET: SECRET, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServer(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Server> {
+  const proc = spawn(cmd, args, {
+    env: { ...process.env, KIT_CSRF_SECRET: SECRET, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   proc.stderr!.on('data', (d: Buffer) => (err += d));
@@ -50,11 +73,12 @@ export function startServer(name: string, cmd: string, args: string[], env: Reco
           name,
           url: m[1],
           proc,
-          stop: () => new Promise<void>((r) => {
-            if (proc.exitCode !== null) return r();
-            proc.once('exit', () => r());
-            proc.kill('SIGTERM');
-          }),
+          stop: () =>
+            new Promise<void>((r) => {
+              if (proc.exitCode !== null) return r();
+              proc.once('exit', () => r());
+              proc.kill('SIGTERM');
+            }),
         });
       }
     });
@@ -62,7 +86,13 @@ export function startServer(name: string, cmd: string, args: string[], env: Reco
   });
 }
 
-export interface Load { rps: number; total: number; p50: number; non2xx: number; errors: number }
+export interface Load {
+  rps: number;
+  total: number;
+  p50: number;
+  non2xx: number;
+  errors: number;
+}
 
 /** One autocannon run in its own process. */
 export function load(url: string, seconds: number, connections = 100): Load {
@@ -85,14 +115,22 @@ export function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-export interface Compared { rps: number; runs: number[]; cpuUsPerReq: number }
+export interface Compared {
+  rps: number;
+  runs: number[];
+  cpuUsPerReq: number;
+}
 
 /**
  * Warm-up, then `rounds` rounds; each round loads every server once, in rotating order. Returns
  * per server the median requests/s and the median server CPU time per request (robust when other
  * work shares the machine: it counts only the server process's own CPU).
  */
-export function compare(servers: { name: string; url: string; pid: number }[], rounds: number, seconds: number): Map<string, Compared> {
+export function compare(
+  servers: { name: string; url: string; pid: number }[],
+  rounds: number,
+  seconds: number,
+): Map<string, Compared> {
   for (const s of servers) load(s.url, 1);
   const runs = new Map<string, number[]>(servers.map((s) => [s.name, []]));
   const cpu = new Map<string, number[]>(servers.map((s) => [s.name, []]));
@@ -102,7 +140,8 @@ export function compare(servers: { name: string; url: string; pid: number }[], r
       const before = cpuMicros(s.pid);
       const r = load(s.url, seconds);
       const used = cpuMicros(s.pid) - before;
-      if (r.non2xx || r.errors) throw new Error(`${s.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors under load`);
+      if (r.non2xx || r.errors)
+        throw new Error(`${s.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors under load`);
       runs.get(s.name)!.push(r.rps);
       cpu.get(s.name)!.push(used / Math.max(1, r.total));
     }

@@ -12,7 +12,11 @@ import { buildApp, compare, fmt, SERVERS, startServer, workDir, writeFiles, type
 const ROUNDS = Number(process.env.KIT_BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.KIT_BENCH_SECONDS ?? 3);
 
-const paragraphs = Array.from({ length: 18 }, (_, i) => `    <p>Paragraph ${i + 1}: kit builds pages ahead of time and serves them from memory with their cache policy.</p>`).join('\n');
+const paragraphs = Array.from(
+  { length: 18 },
+  (_, i) =>
+    `    <p>Paragraph ${i + 1}: kit builds pages ahead of time and serves them from memory with their cache policy.</p>`,
+).join('\n');
 
 const SITE: Record<string, string> = {
   'src/home.kit': `package bench
@@ -87,7 +91,12 @@ async function main(): Promise<void> {
     writeFileSync(join(dir, 'shell.json'), JSON.stringify({ head, tail }));
     const bare = await startServer('bare', process.execPath, [SERVERS, 'bare-static', page]);
     const fastify = await startServer('fastify', process.execPath, [SERVERS, 'fastify-static', page]);
-    const bareSsr = await startServer('bare-ssr', process.execPath, [SERVERS, 'bare-ssr', app, join(dir, 'shell.json')]);
+    const bareSsr = await startServer('bare-ssr', process.execPath, [
+      SERVERS,
+      'bare-ssr',
+      app,
+      join(dir, 'shell.json'),
+    ]);
     servers.push(bare, fastify, bareSsr);
     const staticBody = readFileSync(page, 'utf8');
     for (const s of [kit, bare, fastify]) {
@@ -98,20 +107,43 @@ async function main(): Promise<void> {
     if (handSsr !== kitSsr) throw new Error('the hand-written SSR handler does not produce the same HTML as kit');
 
     const pid = (s: Server) => s.proc.pid!;
-    console.log(`GET of a static page (${Buffer.byteLength(staticBody)} B), ${ROUNDS} rounds × ${SECONDS} s, 100 connections, median`);
-    const st = compare([{ name: 'kit', url: kit.url + '/', pid: pid(kit) }, { name: 'bare', url: bare.url + '/', pid: pid(bare) }, { name: 'fastify', url: fastify.url + '/', pid: pid(fastify) }], ROUNDS, SECONDS);
+    console.log(
+      `GET of a static page (${Buffer.byteLength(staticBody)} B), ${ROUNDS} rounds × ${SECONDS} s, 100 connections, median`,
+    );
+    const st = compare(
+      [
+        { name: 'kit', url: kit.url + '/', pid: pid(kit) },
+        { name: 'bare', url: bare.url + '/', pid: pid(bare) },
+        { name: 'fastify', url: fastify.url + '/', pid: pid(fastify) },
+      ],
+      ROUNDS,
+      SECONDS,
+    );
     const k = st.get('kit')!;
     console.log(line('kit app', k.rps, st.get('bare')!.rps, 'bare node:http'));
     console.log(line('kit app', k.rps, st.get('fastify')!.rps, 'Fastify'));
     console.log(cpuLine('kit app', k.cpuUsPerReq, st.get('bare')!.cpuUsPerReq, 'bare node:http'));
     console.log(cpuLine('kit app', k.cpuUsPerReq, st.get('fastify')!.cpuUsPerReq, 'Fastify'));
-    console.log(`  runs (req/s): kit ${k.runs.map(fmt).join(', ')}; bare ${st.get('bare')!.runs.map(fmt).join(', ')}; fastify ${st.get('fastify')!.runs.map(fmt).join(', ')}`);
+    console.log(
+      `  runs (req/s): kit ${k.runs.map(fmt).join(', ')}; bare ${st.get('bare')!.runs.map(fmt).join(', ')}; fastify ${st.get('fastify')!.runs.map(fmt).join(', ')}`,
+    );
 
     console.log(`\nGET of an SSR page with a load function (${Buffer.byteLength(kitSsr)} B, 20-item g:for), median`);
-    const ss = compare([{ name: 'kit', url: kit.url + '/report', pid: pid(kit) }, { name: 'hand', url: bareSsr.url + '/report', pid: pid(bareSsr) }], ROUNDS, SECONDS);
+    const ss = compare(
+      [
+        { name: 'kit', url: kit.url + '/report', pid: pid(kit) },
+        { name: 'hand', url: bareSsr.url + '/report', pid: pid(bareSsr) },
+      ],
+      ROUNDS,
+      SECONDS,
+    );
     console.log(line('kit app (SSR)', ss.get('kit')!.rps, ss.get('hand')!.rps, 'hand-written node:http'));
-    console.log(cpuLine('kit app (SSR)', ss.get('kit')!.cpuUsPerReq, ss.get('hand')!.cpuUsPerReq, 'hand-written node:http'));
-    console.log(`  runs (req/s): kit ${ss.get('kit')!.runs.map(fmt).join(', ')}; hand ${ss.get('hand')!.runs.map(fmt).join(', ')}`);
+    console.log(
+      cpuLine('kit app (SSR)', ss.get('kit')!.cpuUsPerReq, ss.get('hand')!.cpuUsPerReq, 'hand-written node:http'),
+    );
+    console.log(
+      `  runs (req/s): kit ${ss.get('kit')!.runs.map(fmt).join(', ')}; hand ${ss.get('hand')!.runs.map(fmt).join(', ')}`,
+    );
     console.log('\ntargets: static ≥ 0.90× bare node:http and ≥ 1.00× Fastify; SSR ≥ 0.80× hand-written');
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

@@ -15,7 +15,17 @@
 // warm-up), KIT_BENCH_ASTRO=0 (skip Astro), KIT_BENCH_ASTRO_SIZES=1000,4000, KIT_BENCH_DROP_CACHES=0
 // (never drop the caches).
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +55,10 @@ mkdirSync(work, { recursive: true });
 const rssProbe = join(work, 'rss-probe.cjs');
 // Peak RSS (kilobytes) and CPU time (microseconds) of the child, written at exit. CPU time is
 // reported beside wall time because it says more on a busy shared machine.
-writeFileSync(rssProbe, "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.KIT_BENCH_RSS, JSON.stringify({ rss: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime })); });\n");
+writeFileSync(
+  rssProbe,
+  "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.KIT_BENCH_RSS, JSON.stringify({ rss: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime })); });\n",
+);
 
 interface Sample {
   ms: number;
@@ -89,7 +102,8 @@ function settle(site: string, warm: () => void): void {
     writeFileSync('/proc/sys/vm/drop_caches', '3');
   }
   warm();
-  for (const f of filesUnder(site)) if (!f.includes('node_modules') && !f.includes(`${join('astro', 'dist')}`)) readFileSync(f);
+  for (const f of filesUnder(site))
+    if (!f.includes('node_modules') && !f.includes(`${join('astro', 'dist')}`)) readFileSync(f);
 }
 
 const tinySite = join(work, 'kit-tiny');
@@ -105,7 +119,10 @@ function timeKit(site: string, out: string): Sample {
   settle(site, warmKit);
   const rssFile = join(work, 'rss.txt');
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--require', rssProbe, cli, 'build', '--out', out, site], { env: { ...process.env, KIT_BENCH_RSS: rssFile }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--require', rssProbe, cli, 'build', '--out', out, site], {
+    env: { ...process.env, KIT_BENCH_RSS: rssFile },
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`kit build failed (${r.status}): ${r.stderr}`);
   const probe = JSON.parse(readFileSync(rssFile, 'utf8')) as { rss: number; cpu: number };
@@ -140,10 +157,18 @@ function bareWrite(site: string, built: string): number {
   return ms;
 }
 
-console.log(dropCaches ? 'kernel caches dropped and warmed again before every timed run' : 'kernel caches NOT dropped between runs (not permitted here, or KIT_BENCH_DROP_CACHES=0): file system times drift upwards run after run');
+console.log(
+  dropCaches
+    ? 'kernel caches dropped and warmed again before every timed run'
+    : 'kernel caches NOT dropped between runs (not permitted here, or KIT_BENCH_DROP_CACHES=0): file system times drift upwards run after run',
+);
 
-console.log(`kit build --out: generated sites, wall time of the child process including start-up, median of ${runs} runs after a warm-up`);
-console.log(`${'pages'.padStart(7)} ${'wall s'.padStart(8)} ${'CPU s'.padStart(7)} ${'pages/s'.padStart(9)} ${'marginal pages/s'.padStart(17)} ${'peak RSS MB'.padStart(12)} ${'MB per 1k pages'.padStart(16)} ${'bare write s'.padStart(13)}`);
+console.log(
+  `kit build --out: generated sites, wall time of the child process including start-up, median of ${runs} runs after a warm-up`,
+);
+console.log(
+  `${'pages'.padStart(7)} ${'wall s'.padStart(8)} ${'CPU s'.padStart(7)} ${'pages/s'.padStart(9)} ${'marginal pages/s'.padStart(17)} ${'peak RSS MB'.padStart(12)} ${'MB per 1k pages'.padStart(16)} ${'bare write s'.padStart(13)}`,
+);
 const kitResults = new Map<number, Sample>();
 let prev: { pages: number; ms: number } | undefined;
 for (const n of sizes) {
@@ -159,12 +184,17 @@ for (const n of sizes) {
   kitResults.set(n, { ms, cpuMs: cpu, rssMb: rss });
   const marginal = prev ? (n - prev.pages) / ((ms - prev.ms) / 1000) : NaN;
   const bare = median([0, 1, 2].map(() => bareWrite(site, out)));
-  console.log(`${fmt(n).padStart(7)} ${fmt(ms / 1000, 2).padStart(8)} ${fmt(cpu / 1000, 2).padStart(7)} ${fmt(n / (ms / 1000)).padStart(9)} ${(prev ? fmt(marginal) : '—').padStart(17)} ${fmt(rss, 1).padStart(12)} ${fmt((rss / n) * 1000, 1).padStart(16)} ${fmt(bare / 1000, 2).padStart(13)}`);
+  console.log(
+    `${fmt(n).padStart(7)} ${fmt(ms / 1000, 2).padStart(8)} ${fmt(cpu / 1000, 2).padStart(7)} ${fmt(n / (ms / 1000)).padStart(9)} ${(prev ? fmt(marginal) : '—').padStart(17)} ${fmt(rss, 1).padStart(12)} ${fmt((rss / n) * 1000, 1).padStart(16)} ${fmt(bare / 1000, 2).padStart(13)}`,
+  );
   prev = { pages: n, ms };
   rmSync(out, { recursive: true, force: true });
 }
 const k4 = kitResults.get(4000);
-if (k4) console.log(`targets: 4,000 pages in ${fmt(k4.ms / 1000, 2)} s (goal < 1 s); published anchors for 4,000 pages: Hugo 0.68 s, Eleventy 1.94 s, Astro 22.9 s`);
+if (k4)
+  console.log(
+    `targets: 4,000 pages in ${fmt(k4.ms / 1000, 2)} s (goal < 1 s); published anchors for 4,000 pages: Hugo 0.68 s, Eleventy 1.94 s, Astro 22.9 s`,
+  );
 
 // ---- Astro, installed on demand into .bench-work/astro (never in CI)
 function astro(): void {
@@ -179,9 +209,15 @@ function astro(): void {
   if (!existsSync(astroBin)) {
     console.log('astro: installing into .bench-work/astro (once) ...');
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
+    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 600_000,
+    });
     if (r.status !== 0 || !existsSync(astroBin)) {
-      console.log(`astro: skipped — could not install it from the npm registry (${(r.stderr || r.error?.message || 'unknown error').trim().split('\n').pop()})`);
+      console.log(
+        `astro: skipped — could not install it from the npm registry (${(r.stderr || r.error?.message || 'unknown error').trim().split('\n').pop()})`,
+      );
       return;
     }
   }
@@ -204,15 +240,24 @@ function astro(): void {
       spawnSync(process.execPath, [astroBin, 'build', '--silent'], { cwd: tiny, env, encoding: 'utf8' });
     });
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [astroBin, 'build', '--silent'], { cwd: dir, env, encoding: 'utf8', timeout: 900_000 });
+    const r = spawnSync(process.execPath, [astroBin, 'build', '--silent'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      timeout: 900_000,
+    });
     const ms = performance.now() - t0;
     if (r.status !== 0) {
-      console.log(`astro: build of ${fmt(n)} pages failed: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`);
+      console.log(
+        `astro: build of ${fmt(n)} pages failed: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`,
+      );
       continue;
     }
     const kit = kitResults.get(n);
     const ratio = kit ? `; kit is ${fmt(ms / kit.ms, 1)}× faster (goal ≥ 20×)` : '';
-    console.log(`  ${fmt(n).padStart(6)} pages: astro ${fmt(ms / 1000, 2)} s (${fmt(n / (ms / 1000))} pages/s)${kit ? `, kit ${fmt(kit.ms / 1000, 2)} s` : ''}${ratio}`);
+    console.log(
+      `  ${fmt(n).padStart(6)} pages: astro ${fmt(ms / 1000, 2)} s (${fmt(n / (ms / 1000))} pages/s)${kit ? `, kit ${fmt(kit.ms / 1000, 2)} s` : ''}${ratio}`,
+    );
   }
   rmSync(join(dir, 'dist'), { recursive: true, force: true });
 }

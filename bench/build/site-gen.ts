@@ -6,7 +6,9 @@ import { join } from 'node:path';
 export function kitSite(dir: string, pages: number): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'main.layout.kit'), `package site
+  writeFileSync(
+    join(dir, 'main.layout.kit'),
+    `package site
 
 view {
   <div class="shell">
@@ -20,8 +22,11 @@ style {
   .shell { max-width: 60rem; margin: 0 auto; }
   .top { display: flex; }
 }
-`);
-  writeFileSync(join(dir, 'banner.cmp.kit'), `package site
+`,
+  );
+  writeFileSync(
+    join(dir, 'banner.cmp.kit'),
+    `package site
 
 component Banner
 
@@ -37,8 +42,11 @@ view {
 style {
   .banner { padding: 2rem; }
 }
-`);
-  writeFileSync(join(dir, 'card.cmp.kit'), `package site
+`,
+  );
+  writeFileSync(
+    join(dir, 'card.cmp.kit'),
+    `package site
 
 component Card
 
@@ -56,9 +64,12 @@ view {
 style {
   .card { border: 1px solid #ddd; }
 }
-`);
+`,
+  );
   for (let i = 0; i < pages; i++) {
-    writeFileSync(join(dir, `p${i}.kit`), `package site
+    writeFileSync(
+      join(dir, `p${i}.kit`),
+      `package site
 
 page p${i}
 route "${i === 0 ? '/' : `/p/${i}`}"
@@ -73,7 +84,8 @@ view {
   </Card>
   <a href="/p/${(i + 1) % pages || 1}">Next page</a>
 }
-`);
+`,
+    );
   }
 }
 
@@ -83,7 +95,9 @@ export function astroSite(dir: string, pages: number): void {
   mkdirSync(join(dir, 'src', 'layouts'), { recursive: true });
   mkdirSync(join(dir, 'src', 'components'), { recursive: true });
   mkdirSync(join(dir, 'src', 'pages', 'p'), { recursive: true });
-  writeFileSync(join(dir, 'src', 'layouts', 'Main.astro'), `---
+  writeFileSync(
+    join(dir, 'src', 'layouts', 'Main.astro'),
+    `---
 const { title } = Astro.props;
 ---
 <html lang="en">
@@ -100,16 +114,22 @@ const { title } = Astro.props;
   .shell { max-width: 60rem; margin: 0 auto; }
   .top { display: flex; }
 </style>
-`);
-  writeFileSync(join(dir, 'src', 'components', 'Banner.astro'), `---
+`,
+  );
+  writeFileSync(
+    join(dir, 'src', 'components', 'Banner.astro'),
+    `---
 const { heading, level = 1 } = Astro.props;
 ---
 <section class="banner" data-level={level}><h1>{heading}</h1></section>
 <style>
   .banner { padding: 2rem; }
 </style>
-`);
-  writeFileSync(join(dir, 'src', 'components', 'Card.astro'), `---
+`,
+  );
+  writeFileSync(
+    join(dir, 'src', 'components', 'Card.astro'),
+    `---
 const { title } = Astro.props;
 ---
 <article class="card">
@@ -119,10 +139,13 @@ const { title } = Astro.props;
 <style>
   .card { border: 1px solid #ddd; }
 </style>
-`);
+`,
+  );
   for (let i = 0; i < pages; i++) {
     const file = i === 0 ? join(dir, 'src', 'pages', 'index.astro') : join(dir, 'src', 'pages', 'p', `${i}.astro`);
-    writeFileSync(file, `---
+    writeFileSync(
+      file,
+      `---
 import Main from '../${i === 0 ? '' : '../'}layouts/Main.astro';
 import Banner from '../${i === 0 ? '' : '../'}components/Banner.astro';
 import Card from '../${i === 0 ? '' : '../'}components/Card.astro';
@@ -134,6 +157,7 @@ import Card from '../${i === 0 ? '' : '../'}components/Card.astro';
   </Card>
   <a href="/p/${(i + 1) % pages || 1}">Next page</a>
 </Main>
-`);
+`,
+    );
   }
 }

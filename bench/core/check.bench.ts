@@ -29,7 +29,11 @@ interface Run {
 /** Wall and CPU time (user + system, from the child's resource usage) of one `kit` invocation. */
 function runKit(args: string[], probe: string, usageFile: string): Run {
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', probe, cli, ...args], { env: { ...process.env, KIT_BENCH_USAGE: usageFile }, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, ['--require', probe, cli, ...args], {
+    env: { ...process.env, KIT_BENCH_USAGE: usageFile },
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   const wallMs = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0 && r.status !== 1) throw new Error(`kit ${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
   const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { cpu: number };
@@ -55,7 +59,10 @@ function retainedHeap(dir: string): { heapMb: number; diagnostics: number } {
 
 const work = mkdtempSync(join(tmpdir(), 'kit-check-bench-'));
 const probe = join(work, 'usage-probe.cjs');
-writeFileSync(probe, "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.KIT_BENCH_USAGE, JSON.stringify({ cpu: u.userCPUTime + u.systemCPUTime })); });\n");
+writeFileSync(
+  probe,
+  "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.KIT_BENCH_USAGE, JSON.stringify({ cpu: u.userCPUTime + u.systemCPUTime })); });\n",
+);
 const usageFile = join(work, 'usage.json');
 const empty = join(work, 'empty');
 mkdirSync(empty);
@@ -66,7 +73,9 @@ try {
   for (let r = 0; r < RUNS + 1; r++) startup.push(runKit(['check', '--ssr', '--json', empty], probe, usageFile));
   const startWall = median(startup.slice(1).map((s) => s.wallMs));
   const startCpu = median(startup.slice(1).map((s) => s.cpuMs));
-  console.log(`start-up (kit check on an empty directory): ${startWall.toFixed(0)} ms wall, ${startCpu.toFixed(0)} ms CPU`);
+  console.log(
+    `start-up (kit check on an empty directory): ${startWall.toFixed(0)} ms wall, ${startCpu.toFixed(0)} ms CPU`,
+  );
 
   for (const n of sizes) {
     const files = generateSite(n);
@@ -79,13 +88,23 @@ try {
     const lexRuns: number[] = [];
     const parseRuns: number[] = [];
     for (let r = 0; r < WARMUP + 5; r++) {
-      lexRuns.push(time(() => { for (const f of files) lexOnly(f.text); }));
-      parseRuns.push(time(() => { for (const f of files) summarize(parseKit(f.text, f.path, { incremental: false })); }));
+      lexRuns.push(
+        time(() => {
+          for (const f of files) lexOnly(f.text);
+        }),
+      );
+      parseRuns.push(
+        time(() => {
+          for (const f of files) summarize(parseKit(f.text, f.path, { incremental: false }));
+        }),
+      );
     }
     const lexMs = median(lexRuns.slice(WARMUP));
     const parseMs = median(parseRuns.slice(WARMUP));
     const mb = bytes / 1e6;
-    console.log(`${n} files (${lines} lines, ${mb.toFixed(1)} MB): lex-only ${(mb / (lexMs / 1000)).toFixed(1)} MB/s, parse+summary ${(mb / (parseMs / 1000)).toFixed(1)} MB/s → ${(100 * lexMs / parseMs).toFixed(0)}% of lexing throughput (target ≥ 40%)`);
+    console.log(
+      `${n} files (${lines} lines, ${mb.toFixed(1)} MB): lex-only ${(mb / (lexMs / 1000)).toFixed(1)} MB/s, parse+summary ${(mb / (parseMs / 1000)).toFixed(1)} MB/s → ${((100 * lexMs) / parseMs).toFixed(0)}% of lexing throughput (target ≥ 40%)`,
+    );
 
     const dir = join(work, `site-${n}`);
     writeSite(dir, files);
@@ -94,9 +113,16 @@ try {
     const wall = median(runs.map((r) => r.wallMs));
     const cpu = median(runs.map((r) => r.cpuMs));
     const { heapMb, diagnostics } = retainedHeap(dir);
-    const target = n === 10000 ? 'target < 1500 ms' : n === 5000 ? 'target ≤ 700 ms; Langium peer 3300–3900 ms' : 'Langium peer 940–1080 ms';
+    const target =
+      n === 10000
+        ? 'target < 1500 ms'
+        : n === 5000
+          ? 'target ≤ 700 ms; Langium peer 3300–3900 ms'
+          : 'Langium peer 940–1080 ms';
     const heapTarget = n === 5000 ? ' (target ≤ 150 MB; Langium peer 361 MB)' : n === 10000 ? ' (target < 400 MB)' : '';
-    console.log(`${n} files: kit check ${wall.toFixed(0)} ms wall, ${(wall - startWall).toFixed(0)} ms after start-up (${target}), ${cpu.toFixed(0)} ms CPU; retained heap ${heapMb.toFixed(0)} MB${heapTarget}; ${diagnostics} diagnostics; lexing-only baseline ${lexMs.toFixed(0)} ms → check/lex ratio ${((wall - startWall) / lexMs).toFixed(2)}`);
+    console.log(
+      `${n} files: kit check ${wall.toFixed(0)} ms wall, ${(wall - startWall).toFixed(0)} ms after start-up (${target}), ${cpu.toFixed(0)} ms CPU; retained heap ${heapMb.toFixed(0)} MB${heapTarget}; ${diagnostics} diagnostics; lexing-only baseline ${lexMs.toFixed(0)} ms → check/lex ratio ${((wall - startWall) / lexMs).toFixed(2)}`,
+    );
     rmSync(dir, { recursive: true, force: true });
   }
 } finally {

@@ -67,9 +67,15 @@ const lex = median(lexRuns.map((x) => x.wall));
 const parse = median(parseRuns.map((x) => x.wall));
 const lexCpu = median(lexRuns.map((x) => x.cpu));
 const parseCpu = median(parseRuns.map((x) => x.cpu));
-console.log(`input: ${FILES} pages, ${lines} lines, ${mb.toFixed(2)} MB (${chars} UTF-16 units); medians of ${ROUNDS} runs after warm-up`);
-console.log(`lexing only (baseline): ${lex.toFixed(0)} ms  ${(mb / (lex / 1000)).toFixed(1)} MB/s  ${Math.round(FILES / (lex / 1000))} files/s  (CPU ${lexCpu.toFixed(0)} ms)`);
-console.log(`parseKit (AST):         ${parse.toFixed(0)} ms  ${(mb / (parse / 1000)).toFixed(1)} MB/s  ${Math.round(FILES / (parse / 1000))} files/s  (CPU ${parseCpu.toFixed(0)} ms)`);
+console.log(
+  `input: ${FILES} pages, ${lines} lines, ${mb.toFixed(2)} MB (${chars} UTF-16 units); medians of ${ROUNDS} runs after warm-up`,
+);
+console.log(
+  `lexing only (baseline): ${lex.toFixed(0)} ms  ${(mb / (lex / 1000)).toFixed(1)} MB/s  ${Math.round(FILES / (lex / 1000))} files/s  (CPU ${lexCpu.toFixed(0)} ms)`,
+);
+console.log(
+  `parseKit (AST):         ${parse.toFixed(0)} ms  ${(mb / (parse / 1000)).toFixed(1)} MB/s  ${Math.round(FILES / (parse / 1000))} files/s  (CPU ${parseCpu.toFixed(0)} ms)`,
+);
 console.log(
   `ratio parse/lexing throughput: ${(lex / parse).toFixed(2)} wall, ${(lexCpu / parseCpu).toFixed(2)} CPU (target >= 0.40); ` +
     `${FILES} files in ${parse.toFixed(0)} ms wall, ${parseCpu.toFixed(0)} ms CPU (target well under 1000 ms)`,
@@ -98,7 +104,8 @@ function editBench(label: string, text: string, anchor: string): void {
     at++;
   }
   const check = parseKit(current, 'big.page.kit');
-  if (check.declarations.length !== file.declarations.length) throw new Error('incremental result differs from a fresh parse');
+  if (check.declarations.length !== file.declarations.length)
+    throw new Error('incremental result differs from a fresh parse');
   const lineCount = text.split('\n').length - 1;
   const full = median(fullMs);
   console.log(

@@ -53,7 +53,14 @@ function cpuMs(pid: number | undefined): number {
  * Edits one spot back and forth (insert a character, delete it) and times didChange → publishDiagnostics.
  * `times.cpu`: the server's CPU time per measured edit (ms), NaN where it cannot be read.
  */
-async function editLatency(client: LspClient, uri: string, line: number, character: number, edits: number, warmup: number): Promise<number[] & { cpu?: number }> {
+async function editLatency(
+  client: LspClient,
+  uri: string,
+  line: number,
+  character: number,
+  edits: number,
+  warmup: number,
+): Promise<number[] & { cpu?: number }> {
   const times: number[] & { cpu?: number } = [];
   let version = 1;
   let cpuStart = NaN;
@@ -61,7 +68,9 @@ async function editLatency(client: LspClient, uri: string, line: number, charact
     if (i === warmup) cpuStart = cpuMs(client.child.pid);
     version++;
     const insert = i % 2 === 0;
-    const range = insert ? { start: { line, character }, end: { line, character } } : { start: { line, character }, end: { line, character: character + 1 } };
+    const range = insert
+      ? { start: { line, character }, end: { line, character } }
+      : { start: { line, character }, end: { line, character: character + 1 } };
     const done = client.waitForDiagnostics(uri, (d) => d.version === version, { fresh: true, timeoutMs: 20000 });
     const t = performance.now();
     await client.change(uri, version, [{ range, text: insert ? 'x' : '' }]);
@@ -72,7 +81,10 @@ async function editLatency(client: LspClient, uri: string, line: number, charact
   return times;
 }
 
-async function startIndexed(root: string, incremental: boolean): Promise<{ client: LspClient; indexMs: number; serverMs: number; boundMs: number; serverBoundMs: number }> {
+async function startIndexed(
+  root: string,
+  incremental: boolean,
+): Promise<{ client: LspClient; indexMs: number; serverMs: number; boundMs: number; serverBoundMs: number }> {
   // As the VS Code extension starts it: with --expose-gc, so indexing garbage is returned at once.
   const client = LspClient.start({ nodeArgs: ['--expose-gc', ...serverArgs] });
   await client.initialize([root], { initializationOptions: { incremental }, waitForIndex: false });
@@ -90,11 +102,33 @@ async function startIndexed(root: string, incremental: boolean): Promise<{ clien
 
 /** A page whose view holds about 10,000 lines of markup. */
 function bigPage(lines: number): string {
-  const head = ['package big', '', 'page big', 'route "/big/{slug}"', 'guard public', 'title "Big"', '', 'paths {', '  => { slug: "a" }', '}', '', 'act Save POST "/big/save"', '', 'view {', '  <main>'];
+  const head = [
+    'package big',
+    '',
+    'page big',
+    'route "/big/{slug}"',
+    'guard public',
+    'title "Big"',
+    '',
+    'paths {',
+    '  => { slug: "a" }',
+    '}',
+    '',
+    'act Save POST "/big/save"',
+    '',
+    'view {',
+    '  <main>',
+  ];
   const body: string[] = [];
   let i = 0;
   while (head.length + body.length + 4 < lines) {
-    body.push(`    <section id="s${i}" class="block">`, `      <h2>Section ${i} of {slug}</h2>`, `      <Card heading="Card ${i}"><p>Paragraph ${i} with {param("slug")} text.</p></Card>`, `      <form g:post={Save}><input name="q${i}" /></form>`, '    </section>');
+    body.push(
+      `    <section id="s${i}" class="block">`,
+      `      <h2>Section ${i} of {slug}</h2>`,
+      `      <Card heading="Card ${i}"><p>Paragraph ${i} with {param("slug")} text.</p></Card>`,
+      `      <form g:post={Save}><input name="q${i}" /></form>`,
+      '    </section>',
+    );
     i++;
   }
   return [...head, ...body, '  </main>', '}', ''].join('\n');
@@ -118,7 +152,9 @@ const serverArgs = (process.env.KIT_BENCH_SERVER_ARGS ?? '').split(' ').filter(B
 // then pause part (b)'s measurements.
 if (process.argv[2] === undefined) {
   for (const part of ['a', 'b']) {
-    const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), part], { stdio: 'inherit' });
+    const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), part], {
+      stdio: 'inherit',
+    });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
   process.exit(0);
@@ -128,7 +164,9 @@ const work = mkdtempSync(join(tmpdir(), 'kit-lsp-bench-'));
 const clients: LspClient[] = [];
 try {
   const results: Record<string, Latencies> = {};
-  let indexFigures: { incremental: number; serverMs: number; boundMs: number; serverBoundMs: number; rssMb: number; heapMb: number } | undefined;
+  let indexFigures:
+    | { incremental: number; serverMs: number; boundMs: number; serverBoundMs: number; rssMb: number; heapMb: number }
+    | undefined;
   // ---- (a), (c), (d): the 5,000-file workspace -------------------------------------------------
   if (parts.includes('a')) {
     const site = join(work, 'site');
@@ -141,7 +179,10 @@ try {
     const smallText = readFileSync(join(site, small), 'utf8');
     const smallLine = smallText.split('\n').findIndex((l) => l.includes('<h1>'));
     const smallChar = smallText.split('\n')[smallLine].indexOf('Page') + 2;
-    const smallEdited = smallText.split('\n').map((l, i) => (i === smallLine ? l.slice(0, smallChar) + 'x' + l.slice(smallChar) : l)).join('\n');
+    const smallEdited = smallText
+      .split('\n')
+      .map((l, i) => (i === smallLine ? l.slice(0, smallChar) + 'x' + l.slice(smallChar) : l))
+      .join('\n');
 
     for (const incremental of [true, false]) {
       gc?.();
@@ -149,7 +190,14 @@ try {
       clients.push(client);
       if (incremental) {
         const stats = await client.request<{ rss: number; heapUsed: number; files: number }>('kit/stats', {});
-        indexFigures = { incremental: indexMs, serverMs, boundMs, serverBoundMs, rssMb: stats.rss / 2 ** 20, heapMb: stats.heapUsed / 2 ** 20 };
+        indexFigures = {
+          incremental: indexMs,
+          serverMs,
+          boundMs,
+          serverBoundMs,
+          rssMb: stats.rss / 2 ** 20,
+          heapMb: stats.heapUsed / 2 ** 20,
+        };
       }
       const uri = fileUri(join(site, small));
       const opened = client.waitForDiagnostics(uri, (d) => d.version === 1, { fresh: true });
@@ -184,7 +232,9 @@ try {
     const bigLines = bigText.split('\n');
     const midLine = bigLines.findIndex((l, i) => i >= bigLines.length / 2 && l.includes('<h2>'));
     const midChar = bigLines[midLine].indexOf('Section') + 3;
-    const bigEdited = bigLines.map((l, i) => (i === midLine ? l.slice(0, midChar) + 'x' + l.slice(midChar) : l)).join('\n');
+    const bigEdited = bigLines
+      .map((l, i) => (i === midLine ? l.slice(0, midChar) + 'x' + l.slice(midChar) : l))
+      .join('\n');
     for (const incremental of [true, false]) {
       gc?.();
       const { client } = await startIndexed(bigRoot, incremental);
@@ -217,13 +267,26 @@ try {
   }
 
   const line = (label: string, r: Latencies, target: number) =>
-    console.log(`${label}: p50 ${fmt(r.p50)}, p95 ${fmt(r.p95)} (target p95 <= ${target} ms) | full re-parse server: p50 ${fmt(r.base50)}, p95 ${fmt(r.base95)} | ratio p95 ${(r.base95 / r.p95).toFixed(1)}x | server CPU per edit ${fmt(r.cpu ?? NaN)} vs ${fmt(r.baseCpu ?? NaN)} | in-process parseKit of the edited file ${fmt(r.parse)}`);
-  if (results.b) console.log(`${bigLineCount}-line file: in-process reparseKit ${fmt(reparse)} vs parseKit ${fmt(results.b.parse)} (${(results.b.parse / reparse).toFixed(1)}x)`);
-  if (results.a) line('(a) one-char edit, small file, 5,000-file workspace, didChange -> publishDiagnostics', results.a, 5);
-  if (results.b) line('(b) edit inside a view, middle of a 10,000-line file, didChange -> publishDiagnostics', results.b, 15);
+    console.log(
+      `${label}: p50 ${fmt(r.p50)}, p95 ${fmt(r.p95)} (target p95 <= ${target} ms) | full re-parse server: p50 ${fmt(r.base50)}, p95 ${fmt(r.base95)} | ratio p95 ${(r.base95 / r.p95).toFixed(1)}x | server CPU per edit ${fmt(r.cpu ?? NaN)} vs ${fmt(r.baseCpu ?? NaN)} | in-process parseKit of the edited file ${fmt(r.parse)}`,
+    );
+  if (results.b)
+    console.log(
+      `${bigLineCount}-line file: in-process reparseKit ${fmt(reparse)} vs parseKit ${fmt(results.b.parse)} (${(results.b.parse / reparse).toFixed(1)}x)`,
+    );
+  if (results.a)
+    line('(a) one-char edit, small file, 5,000-file workspace, didChange -> publishDiagnostics', results.a, 5);
+  if (results.b)
+    line('(b) edit inside a view, middle of a 10,000-line file, didChange -> publishDiagnostics', results.b, 15);
   const f = indexFigures;
-  if (f) console.log(`(c) initial indexing, 5,000 files: ${fmt(f.incremental)} from initialized to kit/status ready, every diagnostic but handler binding published (server's own count ${f.serverMs} ms; target <= 2000 ms); handlers bound and published after ${fmt(f.boundMs)} (server ${f.serverBoundMs} ms)`);
-  if (f) console.log(`(d) server memory after indexing: rss ${f.rssMb.toFixed(0)} MB, heap ${f.heapMb.toFixed(0)} MB (target <= 500 MB)`);
+  if (f)
+    console.log(
+      `(c) initial indexing, 5,000 files: ${fmt(f.incremental)} from initialized to kit/status ready, every diagnostic but handler binding published (server's own count ${f.serverMs} ms; target <= 2000 ms); handlers bound and published after ${fmt(f.boundMs)} (server ${f.serverBoundMs} ms)`,
+    );
+  if (f)
+    console.log(
+      `(d) server memory after indexing: rss ${f.rssMb.toFixed(0)} MB, heap ${f.heapMb.toFixed(0)} MB (target <= 500 MB)`,
+    );
 } finally {
   for (const c of clients) if (c.child.exitCode === null) c.kill();
   rmSync(work, { recursive: true, force: true });

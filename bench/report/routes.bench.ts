@@ -16,7 +16,6 @@ import { typescript } from '../../server/src/core/bind/ts.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
 import { median, time } from '../fixtures/measure.js';
 
-
 /** CPU milliseconds (user + system) of this process: steadier than wall time on a busy machine. */
 function cpuMs(): number {
   const u = process.cpuUsage();
@@ -31,7 +30,9 @@ try {
   writeSite(dir, files);
   const kitCount = files.filter((f) => f.path.endsWith('.kit')).length;
   const modules = files.filter((f) => f.path.endsWith('.ts'));
-  console.log(`${kitCount} .kit files, ${modules.length} handler modules (${files.reduce((a, f) => a + f.text.length, 0) / 1e6} MB)`);
+  console.log(
+    `${kitCount} .kit files, ${modules.length} handler modules (${files.reduce((a, f) => a + f.text.length, 0) / 1e6} MB)`,
+  );
 
   // The command itself, cold, as CI runs it (median of three).
   const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'server', 'src', 'cli', 'main.js');
@@ -44,9 +45,22 @@ try {
     if (c.status !== 0) throw new Error(`kit routes exited with ${c.status}: ${c.stderr.slice(0, 500)}`);
     commandBytes = c.stdout.length;
   }
-  console.log(`kit routes --ssr <dir> as a child process: ${median(command).toFixed(0)} ms wall including start-up (median of 3; target < 3000 ms), ${(commandBytes / 1e6).toFixed(1)} MB of JSON`);
+  console.log(
+    `kit routes --ssr <dir> as a child process: ${median(command).toFixed(0)} ms wall including start-up (median of 3; target < 3000 ms), ${(commandBytes / 1e6).toFixed(1)} MB of JSON`,
+  );
 
-  const runs: { total: number; cpu: number; load: number; report: number; compiler: number; programs: number; rows: number; bytes: number; bound: number; unsupported: number }[] = [];
+  const runs: {
+    total: number;
+    cpu: number;
+    load: number;
+    report: number;
+    compiler: number;
+    programs: number;
+    rows: number;
+    bytes: number;
+    bound: number;
+    unsupported: number;
+  }[] = [];
   for (let r = 0; r < 4; r++) {
     gc?.();
     let compiler = 0;
@@ -80,7 +94,18 @@ try {
       compiler = stats.compilerMs;
       programs = stats.programs;
     });
-    runs.push({ total, cpu: cpuMs() - cpu0, load, report: reportMs, compiler, programs, rows, bytes, bound, unsupported });
+    runs.push({
+      total,
+      cpu: cpuMs() - cpu0,
+      load,
+      report: reportMs,
+      compiler,
+      programs,
+      rows,
+      bytes,
+      bound,
+      unsupported,
+    });
   }
   const cold = runs[0];
   const warm = runs.slice(1);
@@ -94,22 +119,32 @@ try {
   const parseCpu: number[] = [];
   for (let r = 0; r < 4; r++) {
     const c0 = cpuMs();
-    parseRuns.push(time(() => {
-      for (const f of texts) {
-        if (f.path.endsWith('.kit')) parseKit(f.text, f.path);
-        else ts.createSourceFile(f.path, f.text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
-      }
-    }));
+    parseRuns.push(
+      time(() => {
+        for (const f of texts) {
+          if (f.path.endsWith('.kit')) parseKit(f.text, f.path);
+          else ts.createSourceFile(f.path, f.text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+        }
+      }),
+    );
     parseCpu.push(cpuMs() - c0);
   }
   const parseMs = median(parseRuns.slice(1));
   const parseCpuMs = median(parseCpu.slice(1));
   const warmCpu = median(warm.map((r) => r.cpu));
 
-  console.log(`kit routes, ${cold.rows} rows (${(cold.bytes / 1e6).toFixed(1)} MB JSON), ${cold.bound} bound / ${cold.unsupported} unsupported, ${cold.programs} ts.Program per run`);
-  console.log(`  first run in the process (includes loading typescript): ${cold.total.toFixed(0)} ms wall, ${cold.cpu.toFixed(0)} ms CPU (target < 3000 ms); load+check+bind ${cold.load.toFixed(0)} ms, report ${cold.report.toFixed(0)} ms; TypeScript compiler API ${cold.compiler.toFixed(0)} ms = ${(100 * cold.compiler / cold.total).toFixed(0)}% of the run`);
-  console.log(`  warm runs (median of ${warm.length}): ${warmTotal.toFixed(0)} ms wall, ${warmCpu.toFixed(0)} ms CPU; TypeScript compiler API ${warmCompiler.toFixed(0)} ms = ${(100 * warmCompiler / warmTotal).toFixed(0)}%`);
-  console.log(`  baseline, same run: parse-only of the same files ${parseMs.toFixed(0)} ms wall, ${parseCpuMs.toFixed(0)} ms CPU → routes/parse ratio ${(warmTotal / parseMs).toFixed(2)} (warm), ${(cold.total / parseMs).toFixed(2)} (first run)`);
+  console.log(
+    `kit routes, ${cold.rows} rows (${(cold.bytes / 1e6).toFixed(1)} MB JSON), ${cold.bound} bound / ${cold.unsupported} unsupported, ${cold.programs} ts.Program per run`,
+  );
+  console.log(
+    `  first run in the process (includes loading typescript): ${cold.total.toFixed(0)} ms wall, ${cold.cpu.toFixed(0)} ms CPU (target < 3000 ms); load+check+bind ${cold.load.toFixed(0)} ms, report ${cold.report.toFixed(0)} ms; TypeScript compiler API ${cold.compiler.toFixed(0)} ms = ${((100 * cold.compiler) / cold.total).toFixed(0)}% of the run`,
+  );
+  console.log(
+    `  warm runs (median of ${warm.length}): ${warmTotal.toFixed(0)} ms wall, ${warmCpu.toFixed(0)} ms CPU; TypeScript compiler API ${warmCompiler.toFixed(0)} ms = ${((100 * warmCompiler) / warmTotal).toFixed(0)}%`,
+  );
+  console.log(
+    `  baseline, same run: parse-only of the same files ${parseMs.toFixed(0)} ms wall, ${parseCpuMs.toFixed(0)} ms CPU → routes/parse ratio ${(warmTotal / parseMs).toFixed(2)} (warm), ${(cold.total / parseMs).toFixed(2)} (first run)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

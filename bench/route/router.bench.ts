@@ -15,21 +15,31 @@ const KINDS: Kind[] = ['static', 'slug', 'typed', 'rest', 'multi'];
 
 function pattern(kind: Kind, i: number): string {
   switch (kind) {
-    case 'static': return `/section${i}/about`;
-    case 'slug': return `/blog${i}/{slug}`;
-    case 'typed': return `/users${i}/{id:int}`;
-    case 'rest': return `/files${i}/{path...}`;
-    case 'multi': return `/org${i}/{org}/repo/{repo}/issues/{num:int}`;
+    case 'static':
+      return `/section${i}/about`;
+    case 'slug':
+      return `/blog${i}/{slug}`;
+    case 'typed':
+      return `/users${i}/{id:int}`;
+    case 'rest':
+      return `/files${i}/{path...}`;
+    case 'multi':
+      return `/org${i}/{org}/repo/{repo}/issues/{num:int}`;
   }
 }
 
 function request(kind: Kind, i: number, n: number): string {
   switch (kind) {
-    case 'static': return `/section${i}/about`;
-    case 'slug': return `/blog${i}/post-${n % 97}`;
-    case 'typed': return `/users${i}/${1000 + n}`;
-    case 'rest': return `/files${i}/docs/2024/report-${n % 13}.pdf`;
-    case 'multi': return `/org${i}/acme/repo/kit/issues/${n % 500}`;
+    case 'static':
+      return `/section${i}/about`;
+    case 'slug':
+      return `/blog${i}/post-${n % 97}`;
+    case 'typed':
+      return `/users${i}/${1000 + n}`;
+    case 'rest':
+      return `/files${i}/docs/2024/report-${n % 13}.pdf`;
+    case 'multi':
+      return `/org${i}/acme/repo/kit/issues/${n % 500}`;
   }
 }
 
@@ -47,7 +57,10 @@ function build(routeCount: number) {
   const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const targets: string[] = [];
   for (let n = 0; n < 2000; n++) {
-    if (n % 20 === 19) { targets.push(`/missing${n}/nowhere`); continue; }
+    if (n % 20 === 19) {
+      targets.push(`/missing${n}/nowhere`);
+      continue;
+    }
     const kind = KINDS[Math.floor(rand() * KINDS.length)];
     targets.push(request(kind, Math.floor(rand() * perKind), n));
   }
@@ -103,12 +116,16 @@ function figures(routeCount: number, distinct: number) {
   const b = build(routeCount);
   const count = Math.min(distinct, b.targets.length);
   const [lookup, full, fmw] = measure(count, [
-    (n) => { sink += b.router.lookup('GET', b.segments[n]) ? 1 : 0; },
+    (n) => {
+      sink += b.router.lookup('GET', b.segments[n]) ? 1 : 0;
+    },
     (n) => {
       const t = checkRequestTarget(b.targets[n]);
       if (t.ok) sink += b.router.lookup('GET', t.segments) ? 1 : 0;
     },
-    (n) => { sink += b.fmw.find('GET', b.targets[n]) ? 1 : 0; },
+    (n) => {
+      sink += b.fmw.find('GET', b.targets[n]) ? 1 : 0;
+    },
   ]);
   return { routes: b.routes, lookup, full, fmw };
 }
@@ -116,15 +133,26 @@ function figures(routeCount: number, distinct: number) {
 const fmt = (ns: number) => `${ns.toFixed(0).padStart(5)} ns`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 
-console.log('route lookup: median CPU ns per lookup (static, {slug}, typed, rest and multi-segment routes in equal parts; 5% misses)');
-console.log('  kit lookup = router.lookup on decoded segments; kit full = checkRequestTarget + lookup from the raw target; find-my-way = find(method, raw target)');
-for (const [label, distinct] of [['2,000 distinct targets spread over all routes (at 10,000 routes the working set leaves the CPU caches)', 2000], ['100 distinct targets (working set stays in cache)', 100]] as const) {
+console.log(
+  'route lookup: median CPU ns per lookup (static, {slug}, typed, rest and multi-segment routes in equal parts; 5% misses)',
+);
+console.log(
+  '  kit lookup = router.lookup on decoded segments; kit full = checkRequestTarget + lookup from the raw target; find-my-way = find(method, raw target)',
+);
+for (const [label, distinct] of [
+  ['2,000 distinct targets spread over all routes (at 10,000 routes the working set leaves the CPU caches)', 2000],
+  ['100 distinct targets (working set stays in cache)', 100],
+] as const) {
   const small = figures(10, distinct);
   const large = figures(10_000, distinct);
   console.log(`request list: ${label}`);
   for (const f of [small, large]) {
-    console.log(`  ${String(f.routes).padStart(6)} routes: kit lookup ${fmt(f.lookup)} | kit full ${fmt(f.full)} | find-my-way ${fmt(f.fmw)} | kit lookup / find-my-way ${ratio(f.lookup, f.fmw)} | kit full / find-my-way ${ratio(f.full, f.fmw)}`);
+    console.log(
+      `  ${String(f.routes).padStart(6)} routes: kit lookup ${fmt(f.lookup)} | kit full ${fmt(f.full)} | find-my-way ${fmt(f.fmw)} | kit lookup / find-my-way ${ratio(f.lookup, f.fmw)} | kit full / find-my-way ${ratio(f.full, f.fmw)}`,
+    );
   }
-  console.log(`  growth 10 -> 10,000 routes: kit lookup ${ratio(large.lookup, small.lookup)} | kit full ${ratio(large.full, small.full)} | find-my-way ${ratio(large.fmw, small.fmw)}   (target <= 1.50x; at 10,000 routes < 300 ns)`);
+  console.log(
+    `  growth 10 -> 10,000 routes: kit lookup ${ratio(large.lookup, small.lookup)} | kit full ${ratio(large.full, small.full)} | find-my-way ${ratio(large.fmw, small.fmw)}   (target <= 1.50x; at 10,000 routes < 300 ns)`,
+  );
 }
 if (sink === 42) console.log('');

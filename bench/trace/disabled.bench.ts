@@ -8,37 +8,46 @@ async function kitCase(): Promise<Figure> {
   const { alwaysOff, background, newTracer, withSampler } = await import('../../shared/trace/index.js');
   const tracer = newTracer(withSampler(alwaysOff()));
   const bg = background();
-  return measure((n: number) => {
-    for (let i = 0; i < n; i++) {
-      const [ctx, span] = tracer.start(bg, 'GET /orders/{id}');
-      span.end();
-      sink = ctx;
-    }
-  }, { ops: 2_000_000, allocOps: 2_000_000 });
+  return measure(
+    (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const [ctx, span] = tracer.start(bg, 'GET /orders/{id}');
+        span.end();
+        sink = ctx;
+      }
+    },
+    { ops: 2_000_000, allocOps: 2_000_000 },
+  );
 }
 
 async function otelSdkCase(): Promise<Figure> {
   const { AlwaysOffSampler, BasicTracerProvider } = await import('@opentelemetry/sdk-trace-base');
   const tracer = new BasicTracerProvider({ sampler: new AlwaysOffSampler() }).getTracer('bench');
-  return measure((n: number) => {
-    for (let i = 0; i < n; i++) {
-      const span = tracer.startSpan('GET /orders/{id}');
-      span.end();
-      sink = span;
-    }
-  }, { ops: 1_000_000 });
+  return measure(
+    (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const span = tracer.startSpan('GET /orders/{id}');
+        span.end();
+        sink = span;
+      }
+    },
+    { ops: 1_000_000 },
+  );
 }
 
 async function otelApiCase(): Promise<Figure> {
   const { trace } = await import('@opentelemetry/api');
   const tracer = trace.getTracer('bench');
-  return measure((n: number) => {
-    for (let i = 0; i < n; i++) {
-      const span = tracer.startSpan('GET /orders/{id}');
-      span.end();
-      sink = span;
-    }
-  }, { ops: 2_000_000 });
+  return measure(
+    (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const span = tracer.startSpan('GET /orders/{id}');
+        span.end();
+        sink = span;
+      }
+    },
+    { ops: 2_000_000 },
+  );
 }
 
 const which = caseArg();

@@ -28,7 +28,10 @@ export function runCases<T>(benchUrl: string, cases: readonly string[]): Record<
   const file = fileURLToPath(benchUrl);
   const out: Record<string, T> = {};
   for (const name of cases) {
-    const r = spawnSync(process.execPath, [...CHILD_FLAGS, file, `--case=${name}`], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, [...CHILD_FLAGS, file, `--case=${name}`], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
     if (r.status !== 0) throw new Error(`case ${name} failed (${r.status}):\n${r.stderr}`);
     const line = r.stdout.trim().split('\n').pop()!;
     out[name] = JSON.parse(line) as T;
@@ -103,14 +106,25 @@ function fmt(n: number, unit: string): string {
 }
 
 /** Prints `label: kit … | baseline … | ratio`. `higherIsBetter` flips the ratio for throughput figures. */
-export function printComparison(label: string, kit: number, baseline: number, unit: string, baselineName: string, higherIsBetter = false): void {
+export function printComparison(
+  label: string,
+  kit: number,
+  baseline: number,
+  unit: string,
+  baselineName: string,
+  higherIsBetter = false,
+): void {
   const ratio = higherIsBetter ? kit / baseline : baseline / Math.max(kit, 1e-9);
   const better = higherIsBetter ? 'kit/baseline' : 'baseline/kit';
-  console.log(`${label.padEnd(44)} kit ${fmt(kit, unit).padStart(12)}   ${baselineName} ${fmt(baseline, unit).padStart(12)}   ${better} = ${ratio.toFixed(2)}x`);
+  console.log(
+    `${label.padEnd(44)} kit ${fmt(kit, unit).padStart(12)}   ${baselineName} ${fmt(baseline, unit).padStart(12)}   ${better} = ${ratio.toFixed(2)}x`,
+  );
 }
 
 /** Load average now, printed so noisy runs can be recognised. */
 export async function loadNote(): Promise<string> {
   const { loadavg, cpus } = await import('node:os');
-  return `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} CPUs`;
+  return `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${cpus().length} CPUs`;
 }

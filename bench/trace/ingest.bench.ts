@@ -21,7 +21,11 @@ function span(i: number): Record<string, unknown> {
     name: `GET /api/items/${i}`,
     surface: 'frontend',
     lane: 'api',
-    attributes: [{ key: 'url.path', value: `/api/items/${i}` }, { key: 'http.request.method', value: 'GET' }, { key: 'http.response.status_code', value: 200 }],
+    attributes: [
+      { key: 'url.path', value: `/api/items/${i}` },
+      { key: 'http.request.method', value: 'GET' },
+      { key: 'http.response.status_code', value: 200 },
+    ],
     events: [],
     status: { code: 'ok', message: '' },
     startTime: '2025-01-02T03:04:05.100000000Z',
@@ -38,14 +42,22 @@ async function client(url: string): Promise<void> {
   const end = Date.now() + SECONDS * 1000;
   const one = (): Promise<void> =>
     new Promise((resolve) => {
-      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode === 204) ok++;
-          else failed++;
-          resolve();
-        });
-      });
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode === 204) ok++;
+            else failed++;
+            resolve();
+          });
+        },
+      );
       req.on('error', () => (failed++, resolve()));
       req.end(body);
     });
@@ -56,19 +68,27 @@ async function client(url: string): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - t0) / 1000;
   agent.destroy();
-  process.stdout.write(JSON.stringify({ spansPerSecond: (ok * BATCH) / seconds, failed, bodyBytes: Buffer.byteLength(body) }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ spansPerSecond: (ok * BATCH) / seconds, failed, bodyBytes: Buffer.byteLength(body) }) + '\n',
+  );
 }
 
 function runClient(url: string): Promise<{ spansPerSecond: number; failed: number; bodyBytes: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), `--client=${url}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), `--client=${url}`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`client exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`client exited with ${code}`)),
+    );
   });
 }
 
-async function serve(listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; close: () => Promise<void> }> {
+async function serve(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer(listener);
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -84,7 +104,9 @@ async function serve(listener: (req: IncomingMessage, res: ServerResponse) => vo
 
 async function main(): Promise<void> {
   const { newCollector } = await import('../../shared/trace/index.js');
-  console.log(`collector ingest, batches of ${BATCH}, ${CONCURRENCY} keep-alive connections, client in its own process (${await loadNote()})`);
+  console.log(
+    `collector ingest, batches of ${BATCH}, ${CONCURRENCY} keep-alive connections, client in its own process (${await loadNote()})`,
+  );
   const kitRates: number[] = [];
   const bareRates: number[] = [];
   let bodyBytes = 0;
@@ -95,7 +117,8 @@ async function main(): Promise<void> {
     const k = await runClient(kit.url);
     collector.close();
     await kit.close();
-    if (k.failed > 0 || collector.rejected() > 0) throw new Error(`kit ingest rejected requests: ${k.failed} failed, ${collector.rejected()} rejected`);
+    if (k.failed > 0 || collector.rejected() > 0)
+      throw new Error(`kit ingest rejected requests: ${k.failed} failed, ${collector.rejected()} rejected`);
     kitRates.push(k.spansPerSecond);
     bodyBytes = k.bodyBytes;
 
@@ -112,7 +135,14 @@ async function main(): Promise<void> {
     bareRates.push(b.spansPerSecond);
   }
   const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
-  printComparison(`spans/s (${bodyBytes} B bodies)`, median(kitRates), median(bareRates), 'spans/s', 'bare node:http + JSON.parse', true);
+  printComparison(
+    `spans/s (${bodyBytes} B bodies)`,
+    median(kitRates),
+    median(bareRates),
+    'spans/s',
+    'bare node:http + JSON.parse',
+    true,
+  );
   console.log('target: >= 50,000 spans/s (kit)');
 }
 

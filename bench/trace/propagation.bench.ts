@@ -12,14 +12,17 @@ async function kitCase(fromSpan: boolean): Promise<Figure> {
   const tracer = newTracer();
   const spans = Array.from({ length: 1024 }, () => tracer.start(bg, 'client')[0]);
   let ctx = extract(bg, { traceparent: TRACEPARENT });
-  return measure((n: number) => {
-    for (let i = 0; i < n; i++) {
-      const carrier: Record<string, string> = {};
-      inject(fromSpan ? spans[i & 1023]! : ctx, carrier);
-      ctx = extract(bg, carrier);
-    }
-    sink = ctx;
-  }, { ops: 500_000 });
+  return measure(
+    (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const carrier: Record<string, string> = {};
+        inject(fromSpan ? spans[i & 1023]! : ctx, carrier);
+        ctx = extract(bg, carrier);
+      }
+      sink = ctx;
+    },
+    { ops: 500_000 },
+  );
 }
 
 async function otelCase(fromSpan: boolean): Promise<Figure> {
@@ -30,14 +33,17 @@ async function otelCase(fromSpan: boolean): Promise<Figure> {
   const tracer = new BasicTracerProvider().getTracer('bench');
   const spans = Array.from({ length: 1024 }, () => trace.setSpan(ROOT_CONTEXT, tracer.startSpan('client')));
   let ctx = propagator.extract(ROOT_CONTEXT, { traceparent: TRACEPARENT }, defaultTextMapGetter);
-  return measure((n: number) => {
-    for (let i = 0; i < n; i++) {
-      const carrier: Record<string, string> = {};
-      propagator.inject(fromSpan ? spans[i & 1023]! : ctx, carrier, defaultTextMapSetter);
-      ctx = propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter);
-    }
-    sink = ctx;
-  }, { ops: 500_000 });
+  return measure(
+    (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const carrier: Record<string, string> = {};
+        propagator.inject(fromSpan ? spans[i & 1023]! : ctx, carrier, defaultTextMapSetter);
+        ctx = propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter);
+      }
+      sink = ctx;
+    },
+    { ops: 500_000 },
+  );
 }
 
 const which = caseArg();

@@ -14,7 +14,11 @@ async function kitCase(style: 'options' | 'set'): Promise<Figure> {
       ? async (n: number) => {
           for (let i = 0; i < n; i += CHUNK) {
             for (let j = 0; j < CHUNK; j++) {
-              const [, span] = tracer.start(bg, 'GET /orders/{id}', withAttributes({ 'http.route': '/orders/{id}', 'http.response.status_code': 200, ok: true }));
+              const [, span] = tracer.start(
+                bg,
+                'GET /orders/{id}',
+                withAttributes({ 'http.route': '/orders/{id}', 'http.response.status_code': 200, ok: true }),
+              );
               span.end();
             }
             await tracer.flush();
@@ -33,7 +37,8 @@ async function kitCase(style: 'options' | 'set'): Promise<Figure> {
           }
         };
   const fig = await measure(batch);
-  if (tracer.health().exportDroppedSpans !== 0) throw new Error('export queue overflowed: the figure would not include delivery');
+  if (tracer.health().exportDroppedSpans !== 0)
+    throw new Error('export queue overflowed: the figure would not include delivery');
   return fig;
 }
 
@@ -48,7 +53,9 @@ async function otelCase(): Promise<Figure> {
   return measure(async (n: number) => {
     for (let i = 0; i < n; i += CHUNK) {
       for (let j = 0; j < CHUNK; j++) {
-        const span = tracer.startSpan('GET /orders/{id}', { attributes: { 'http.route': '/orders/{id}', 'http.response.status_code': 200, ok: true } });
+        const span = tracer.startSpan('GET /orders/{id}', {
+          attributes: { 'http.route': '/orders/{id}', 'http.response.status_code': 200, ok: true },
+        });
         span.end();
       }
       await null;

@@ -48,8 +48,22 @@ export async function bundle(dist = join(clientDir, 'dist'), { minify = false } 
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(join(dist, 'syntaxes'), { recursive: true });
-  const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node18', sourcemap: false, minify, logLevel: 'warning', legalComments: 'none' };
-  await build({ ...common, entryPoints: [join(clientDir, 'src', 'extension.ts')], outfile: join(dist, 'extension.js'), external: ['vscode'] });
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    sourcemap: false,
+    minify,
+    logLevel: 'warning',
+    legalComments: 'none',
+  };
+  await build({
+    ...common,
+    entryPoints: [join(clientDir, 'src', 'extension.ts')],
+    outfile: join(dist, 'extension.js'),
+    external: ['vscode'],
+  });
   await build({
     ...common,
     entryPoints: [join(root, 'server', 'src', 'lsp', 'bundle-entry.ts')],
@@ -61,8 +75,13 @@ export async function bundle(dist = join(clientDir, 'dist'), { minify = false } 
   });
   // The thread that reads files ahead while the server indexes (core/project/read-ahead.ts), which
   // the server starts from the file beside its own.
-  await build({ ...common, entryPoints: [join(root, 'server', 'src', 'core', 'project', 'read-ahead-worker.ts')], outfile: join(dist, 'read-ahead-worker.js') });
-  for (const f of ['kit.tmLanguage.json', 'language-configuration.json']) copyFileSync(join(root, 'syntaxes', f), join(dist, 'syntaxes', f));
+  await build({
+    ...common,
+    entryPoints: [join(root, 'server', 'src', 'core', 'project', 'read-ahead-worker.ts')],
+    outfile: join(dist, 'read-ahead-worker.js'),
+  });
+  for (const f of ['kit.tmLanguage.json', 'language-configuration.json'])
+    copyFileSync(join(root, 'syntaxes', f), join(dist, 'syntaxes', f));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -19,7 +19,11 @@ try {
   await bundle(join(stage, 'dist'), { minify: true });
   const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
   const bin = existsSync(vsce) ? vsce : join(root, 'node_modules', '.bin', 'vsce');
-  const r = spawnSync(process.execPath, [bin, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', out], { cwd: stage, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [bin, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', out],
+    { cwd: stage, stdio: 'inherit' },
+  );
   if (r.status !== 0) process.exit(r.status ?? 1);
   console.log(`packaged ${out}`);
 } finally {

@@ -3,7 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { renderRouteTable, type RouteTableFolder } from './route-table.js';
 
 let client: LanguageClient | undefined;
@@ -13,10 +18,18 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
   const serverOptions: ServerOptions = {
     // --expose-gc lets the server return the garbage of its initial indexing at once.
     run: { module, transport: TransportKind.ipc, args: ['lsp'], options: { execArgv: ['--expose-gc'] } },
-    debug: { module, transport: TransportKind.ipc, args: ['lsp'], options: { execArgv: ['--expose-gc', '--nolazy', '--inspect=6019'] } },
+    debug: {
+      module,
+      transport: TransportKind.ipc,
+      args: ['lsp'],
+      options: { execArgv: ['--expose-gc', '--nolazy', '--inspect=6019'] },
+    },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ scheme: 'file', language: 'kit' }, { scheme: 'untitled', language: 'kit' }],
+    documentSelector: [
+      { scheme: 'file', language: 'kit' },
+      { scheme: 'untitled', language: 'kit' },
+    ],
     // The server registers its own file watchers (`workspace/didChangeWatchedFiles`, dynamic registration).
     synchronize: { configurationSection: 'kit' },
     initializationOptions: { ssr: vscode.workspace.getConfiguration('kit').get<boolean>('ssr', false) },
@@ -32,7 +45,9 @@ async function showRouteTable(context: vscode.ExtensionContext): Promise<void> {
     return;
   }
   const answer = await client.sendRequest<{ version: number; workspaces: RouteTableFolder[] }>('kit/routes', {});
-  const panel = vscode.window.createWebviewPanel('kit.routeTable', 'kit routes', vscode.ViewColumn.Active, { enableScripts: false });
+  const panel = vscode.window.createWebviewPanel('kit.routeTable', 'kit routes', vscode.ViewColumn.Active, {
+    enableScripts: false,
+  });
   panel.webview.html = renderRouteTable(answer.workspaces, randomBytes(16).toString('base64'));
   context.subscriptions.push(panel);
 }

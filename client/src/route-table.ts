@@ -25,7 +25,10 @@ export interface RouteTableFolder {
 }
 
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 const COLUMNS: { title: string; cell: (r: RouteTableRow) => string }[] = [
@@ -43,14 +46,19 @@ const COLUMNS: { title: string; cell: (r: RouteTableRow) => string }[] = [
 
 /** Rows sorted by path, then method, as `kit routes --format table` prints them. */
 export function sortRows(rows: readonly RouteTableRow[]): RouteTableRow[] {
-  return [...rows].sort((a, b) => (a.route < b.route ? -1 : a.route > b.route ? 1 : a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
+  return [...rows].sort((a, b) =>
+    a.route < b.route ? -1 : a.route > b.route ? 1 : a.method < b.method ? -1 : a.method > b.method ? 1 : 0,
+  );
 }
 
 export function renderRouteTable(folders: readonly RouteTableFolder[], nonce: string): string {
   const sections = folders.map((f) => {
     const head = COLUMNS.map((c) => `<th>${escapeHtml(c.title)}</th>`).join('');
     const body = sortRows(f.routes)
-      .map((r) => `<tr class="${escapeHtml(r.kind)}">${COLUMNS.map((c) => `<td>${escapeHtml(c.cell(r))}</td>`).join('')}</tr>`)
+      .map(
+        (r) =>
+          `<tr class="${escapeHtml(r.kind)}">${COLUMNS.map((c) => `<td>${escapeHtml(c.cell(r))}</td>`).join('')}</tr>`,
+      )
       .join('\n');
     const empty = f.routes.length === 0 ? '<p>No routes.</p>' : '';
     return `<h2>${escapeHtml(f.name)}</h2>${empty}<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;

@@ -80,29 +80,83 @@ interface DeclBase {
   keyword: Range;
 }
 
-export interface PackageDecl extends DeclBase { kind: 'package'; name: Word }
-export interface PageIdDecl extends DeclBase { kind: 'page'; id: Word }
-export interface RouteDecl extends DeclBase { kind: 'route'; path: StringLit }
-export interface RenderDecl extends DeclBase { kind: 'render'; mode: Word }
-export interface GuardDecl extends DeclBase { kind: 'guard'; guards: Word[] }
+export interface PackageDecl extends DeclBase {
+  kind: 'package';
+  name: Word;
+}
+export interface PageIdDecl extends DeclBase {
+  kind: 'page';
+  id: Word;
+}
+export interface RouteDecl extends DeclBase {
+  kind: 'route';
+  path: StringLit;
+}
+export interface RenderDecl extends DeclBase {
+  kind: 'render';
+  mode: Word;
+}
+export interface GuardDecl extends DeclBase {
+  kind: 'guard';
+  guards: Word[];
+}
 /** In a page or component: the layouts (outermost first). In a layout file: its parent layout(s). */
-export interface LayoutDecl extends DeclBase { kind: 'layout'; layouts: Word[] }
-export interface CacheDecl extends DeclBase { kind: 'cache'; value: StringLit }
+export interface LayoutDecl extends DeclBase {
+  kind: 'layout';
+  layouts: Word[];
+}
+export interface CacheDecl extends DeclBase {
+  kind: 'cache';
+  value: StringLit;
+}
 /** `revalidate 300` / `revalidate 5m`: the raw token, validated by the core. */
-export interface RevalidateDecl extends DeclBase { kind: 'revalidate'; value: Word }
-export interface MetaDecl extends DeclBase { kind: 'meta'; name: 'title' | 'description' | 'canonical'; value: StringLit }
+export interface RevalidateDecl extends DeclBase {
+  kind: 'revalidate';
+  value: Word;
+}
+export interface MetaDecl extends DeclBase {
+  kind: 'meta';
+  name: 'title' | 'description' | 'canonical';
+  value: StringLit;
+}
 /** `css default`, `css page, extra` (names) or `css "./file.css"` (components). */
-export interface CssDecl extends DeclBase { kind: 'css'; names: Word[]; file?: StringLit }
-export interface JsDecl extends DeclBase { kind: 'js'; file: StringLit }
-export interface AssetDecl extends DeclBase { kind: 'asset'; file: StringLit }
-export interface WasmDecl extends DeclBase { kind: 'wasm'; target: Word | StringLit }
+export interface CssDecl extends DeclBase {
+  kind: 'css';
+  names: Word[];
+  file?: StringLit;
+}
+export interface JsDecl extends DeclBase {
+  kind: 'js';
+  file: StringLit;
+}
+export interface AssetDecl extends DeclBase {
+  kind: 'asset';
+  file: StringLit;
+}
+export interface WasmDecl extends DeclBase {
+  kind: 'wasm';
+  target: Word | StringLit;
+}
 /** `error "/errors/x.html"`: route-local error document. */
-export interface ErrorPageDecl extends DeclBase { kind: 'error'; file: StringLit }
+export interface ErrorPageDecl extends DeclBase {
+  kind: 'error';
+  file: StringLit;
+}
 /** `use alias "pkg"`: another `.kit` package, for `<alias.Comp />` and `alias.layout`. */
-export interface UseDecl extends DeclBase { kind: 'use'; alias: Word; pkg: StringLit }
-export interface ComponentDecl extends DeclBase { kind: 'component'; name: Word }
+export interface UseDecl extends DeclBase {
+  kind: 'use';
+  alias: Word;
+  pkg: StringLit;
+}
+export interface ComponentDecl extends DeclBase {
+  kind: 'component';
+  name: Word;
+}
 
-export interface PropsBlock extends DeclBase { kind: 'props'; props: PropDecl[] }
+export interface PropsBlock extends DeclBase {
+  kind: 'props';
+  props: PropDecl[];
+}
 export interface PropDecl {
   range: Range;
   name: Word;
@@ -110,7 +164,10 @@ export interface PropDecl {
   default?: Literal;
 }
 
-export interface PathsBlock extends DeclBase { kind: 'paths'; records: PathRecord[] }
+export interface PathsBlock extends DeclBase {
+  kind: 'paths';
+  records: PathRecord[];
+}
 /** One `=> { p: "v", ... }` line. */
 export interface PathRecord {
   range: Range;
@@ -176,8 +233,16 @@ export interface FragmentDecl extends DeclBase {
   bodyRange: Range;
 }
 
-export interface ViewBlock extends DeclBase { kind: 'view'; body: MarkupNode[]; bodyRange: Range }
-export interface StyleBlock extends DeclBase { kind: 'style'; css: string; cssRange: Range }
+export interface ViewBlock extends DeclBase {
+  kind: 'view';
+  body: MarkupNode[];
+  bodyRange: Range;
+}
+export interface StyleBlock extends DeclBase {
+  kind: 'style';
+  css: string;
+  cssRange: Range;
+}
 
 export type Declaration =
   | PackageDecl
@@ -246,7 +311,7 @@ export interface Attribute {
 }
 
 export type AttrValue =
-  | { type: 'string'; parts: TextOrInterpolation[]; range: Range; /** value range without quotes */ innerRange: Range }
+  | { type: 'string'; parts: TextOrInterpolation[]; range: Range /** value range without quotes */; innerRange: Range }
   | { type: 'expr'; expr: Expr; range: Range };
 
 export type TextOrInterpolation = { type: 'text'; value: string; range: Range } | Interpolation;
@@ -276,11 +341,27 @@ export interface MarkupComment {
 export type Expr = PathExpr | ParamCall | Literal | NotExpr | BinaryExpr | ForExpr | InvalidExpr;
 
 /** `name`, `a.b.c` */
-export interface PathExpr { type: 'path'; path: string[]; range: Range }
+export interface PathExpr {
+  type: 'path';
+  path: string[];
+  range: Range;
+}
 /** `param("slug")` */
-export interface ParamCall { type: 'param'; name: StringLit; range: Range }
-export interface Literal { type: 'literal'; value: string | number | boolean; range: Range }
-export interface NotExpr { type: 'not'; expr: Expr; range: Range }
+export interface ParamCall {
+  type: 'param';
+  name: StringLit;
+  range: Range;
+}
+export interface Literal {
+  type: 'literal';
+  value: string | number | boolean;
+  range: Range;
+}
+export interface NotExpr {
+  type: 'not';
+  expr: Expr;
+  range: Range;
+}
 export interface BinaryExpr {
   type: 'binary';
   op: '==' | '!=' | '&&' | '||' | '<' | '<=' | '>' | '>=';
@@ -289,6 +370,16 @@ export interface BinaryExpr {
   range: Range;
 }
 /** `item in items` / `item, i in items` (only valid as the value of `g:for`). */
-export interface ForExpr { type: 'for'; item: Word; index?: Word; collection: Expr; range: Range }
+export interface ForExpr {
+  type: 'for';
+  item: Word;
+  index?: Word;
+  collection: Expr;
+  range: Range;
+}
 /** Anything the expression grammar could not read; a diagnostic was reported. */
-export interface InvalidExpr { type: 'invalid'; text: string; range: Range }
+export interface InvalidExpr {
+  type: 'invalid';
+  text: string;
+  range: Range;
+}

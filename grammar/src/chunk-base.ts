@@ -5,9 +5,9 @@ import type { Declaration, LineComment, Range, StringLit, SyntaxDiagnostic, Word
 import { declParser } from './decl-parser.js';
 import { declLexer, Word } from './decl-lexer.js';
 import { diag, type SyntaxCode } from './diagnostics.js';
-import { type Chunk } from './split.js';
+import type { Chunk } from './split.js';
 import { stringAt } from './string-literal.js';
-import { type PosMaker } from './text-lines.js';
+import type { PosMaker } from './text-lines.js';
 import { trimEnd, describe } from './declaration-usage.js';
 import { tokensIn, type PreLexed } from './chunk-lexing.js';
 
@@ -48,7 +48,12 @@ export abstract class ChunkBase {
   }
   protected str(t: IToken): StringLit {
     const s = stringAt(t.image, this.start(t), this.pm);
-    if (!s.terminated) this.report('unterminated_string', 'unterminated string: add the closing `"` before the end of the line', this.r(t));
+    if (!s.terminated)
+      this.report(
+        'unterminated_string',
+        'unterminated string: add the closing `"` before the end of the line',
+        this.r(t),
+      );
     return s;
   }
   protected report(code: SyntaxCode, message: string, range: Range): void {
@@ -82,12 +87,15 @@ export abstract class ChunkBase {
     if (errs.length === 0) return false;
     const t = errs[0].token;
     if (t.startOffset >= 0 && t.image) {
-      const hint =
-        tokenMatcher(t, Word) && t.image.startsWith('/') ? `paths are quoted strings: "${t.image}"` : usage;
+      const hint = tokenMatcher(t, Word) && t.image.startsWith('/') ? `paths are quoted strings: "${t.image}"` : usage;
       this.report('parse_error', `unexpected ${describe(t)}; ${hint}`, this.r(t));
     } else {
       const lastTok = declParser.input[declParser.input.length - 1];
-      this.report('parse_error', usage, lastTok ? this.span(declParser.input[0], lastTok) : this.pm.range(this.chunk.start, this.chunk.start));
+      this.report(
+        'parse_error',
+        usage,
+        lastTok ? this.span(declParser.input[0], lastTok) : this.pm.range(this.chunk.start, this.chunk.start),
+      );
     }
     return true;
   }
@@ -97,5 +105,4 @@ export abstract class ChunkBase {
   protected push(d: Declaration): void {
     this.out.decls.push(d);
   }
-
 }

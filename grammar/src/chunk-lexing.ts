@@ -1,10 +1,9 @@
 // Lexing of chunk runs: the declaration tokens of consecutive chunks in one lexer call, and the
 // token count of the lexing-only baseline.
-import { type IToken } from 'chevrotain';
-import type { Declaration } from './ast.js';
+import type { IToken } from 'chevrotain';
 import { declLexer } from './decl-lexer.js';
 import { AttrString, Interp, markupLexer } from './markup-lexer.js';
-import { type Chunk } from './split.js';
+import type { Chunk } from './split.js';
 import { resolveEscapes } from './string-literal.js';
 
 /**
@@ -37,15 +36,27 @@ export function tokensIn(tokens: IToken[], from: number, to: number): IToken[] {
  * Groups chunks into runs whose declaration text is lexed together: line, comment and brace-block
  * chunks, plus the header line of the view, fragment or style block that ends the run.
  */
-export function lexRuns(text: string, chunks: readonly Chunk[], each: (pre: PreLexed, from: number, to: number) => void): void {
+export function lexRuns(
+  text: string,
+  chunks: readonly Chunk[],
+  each: (pre: PreLexed, from: number, to: number) => void,
+): void {
   let i = 0;
   while (i < chunks.length) {
     let k = i;
-    while (k < chunks.length && (chunks[k].kind === 'line' || chunks[k].kind === 'comment' || chunks[k].kind === 'braces')) k++;
+    while (
+      k < chunks.length &&
+      (chunks[k].kind === 'line' || chunks[k].kind === 'comment' || chunks[k].kind === 'braces')
+    )
+      k++;
     const base = chunks[i].start;
     const end = k < chunks.length ? chunks[k].headerEnd : chunks[k - 1].end;
     const res = declLexer.tokenize(text.slice(base, end));
-    each({ base, end, tokens: res.tokens, comments: (res.groups.comments as IToken[] | undefined) ?? [] }, i, Math.min(k + 1, chunks.length));
+    each(
+      { base, end, tokens: res.tokens, comments: (res.groups.comments as IToken[] | undefined) ?? [] },
+      i,
+      Math.min(k + 1, chunks.length),
+    );
     i = k + 1;
   }
 }

@@ -3,7 +3,20 @@
 // usage message); anything unexpected is left to Chevrotain, whose errors the builder converts.
 import type { IOrAlt, IToken } from 'chevrotain';
 import { EmbeddedActionsParser, tokenMatcher } from './chevrotain.js';
-import { Arrow, Colon, Comma, declTokens, Equals, Junk, KwCors, KwError, LCurly, RCurly, StringTok, Word } from './decl-lexer.js';
+import {
+  Arrow,
+  Colon,
+  Comma,
+  declTokens,
+  Equals,
+  Junk,
+  KwCors,
+  KwError,
+  LCurly,
+  RCurly,
+  StringTok,
+  Word,
+} from './decl-lexer.js';
 
 // Most declaration lines are `kw arg`, `kw a, b`, `kw {` or `act Name POST "/path"`: for a line whose
 // tokens already have the exact shape a rule accepts, its result is known without running the rule
@@ -41,7 +54,8 @@ export function plainBlockHeader(toks: readonly IToken[]): BlockHeader | undefin
 /** What `endpointLine` answers for exactly `kw Symbol METHOD` or `kw Symbol METHOD "path"`; else undefined. */
 export function plainEndpointLine(toks: readonly IToken[]): EndpointLine | undefined {
   const n = toks.length;
-  if (n < 3 || n > 4 || toks[0].tokenType !== Word || toks[1].tokenType !== Word || toks[2].tokenType !== Word) return undefined;
+  if (n < 3 || n > 4 || toks[0].tokenType !== Word || toks[1].tokenType !== Word || toks[2].tokenType !== Word)
+    return undefined;
   if (n === 4 && toks[3].tokenType !== StringTok) return undefined;
   return { kw: toks[0], symbol: toks[1], method: toks[2], path: n === 4 ? toks[3] : undefined, errors: [], cors: [] };
 }
@@ -140,7 +154,10 @@ export class DeclParser extends EmbeddedActionsParser {
   private readonly notKeywordTail = (): boolean => !isKeywordTail(this.LA(1));
 
   // --- oneArg
-  private readonly argAlts: IOrAlt<IToken>[] = [{ ALT: () => this.CONSUME2(Word) }, { ALT: () => this.CONSUME(StringTok) }];
+  private readonly argAlts: IOrAlt<IToken>[] = [
+    { ALT: () => this.CONSUME2(Word) },
+    { ALT: () => this.CONSUME(StringTok) },
+  ];
   private readonly arg = (): IToken => this.OR(this.argAlts);
 
   /** `kw [word|string]` — package, page, render, revalidate, component, route, cache, meta, js, asset, wasm, error. */
@@ -293,7 +310,8 @@ export class DeclParser extends EmbeddedActionsParser {
         const value: IToken[] = [];
         this.fieldValue = value;
         this.MANY2(this.valueItem);
-        if (!this.RECORDING_PHASE) this.recordItems.push(colon !== undefined || value.length > 0 ? { name, colon, value } : name);
+        if (!this.RECORDING_PHASE)
+          this.recordItems.push(colon !== undefined || value.length > 0 ? { name, colon, value } : name);
       },
     },
   ];
@@ -315,7 +333,10 @@ export class DeclParser extends EmbeddedActionsParser {
 
   // --- propLine
   private readonly propType = (): IToken => this.CONSUME2(Word);
-  private readonly propValueAlts: IOrAlt<IToken>[] = [{ ALT: () => this.CONSUME3(Word) }, { ALT: () => this.CONSUME(StringTok) }];
+  private readonly propValueAlts: IOrAlt<IToken>[] = [
+    { ALT: () => this.CONSUME3(Word) },
+    { ALT: () => this.CONSUME(StringTok) },
+  ];
   private readonly propValue = (): IToken => this.OR(this.propValueAlts);
   private propEq: IToken | undefined;
   private propVal: IToken | undefined;

@@ -1,6 +1,6 @@
 // Usage messages and argument shapes of the one-line declarations, and the small text helpers
 // the chunk builders share.
-import { type IToken } from 'chevrotain';
+import type { IToken } from 'chevrotain';
 
 // Maps, not object literals: a keyword such as `valueOf` must not find Object.prototype members.
 const USAGE_TABLE: Record<string, string> = {
@@ -24,7 +24,8 @@ const USAGE_TABLE: Record<string, string> = {
   component: 'component declaration needs a name: component Name',
   act: 'act declaration needs a symbol, a method and optionally a path: act <Symbol> POST "/path"',
   api: 'api declaration needs a symbol, a method and optionally a path: api <Symbol> GET "/path" [error "x.html"] [cors origins "..." ...]',
-  fragment: 'fragment declaration needs a name, a method, a quoted route and a quoted "#target": fragment <Name> GET "/path" "#target" {',
+  fragment:
+    'fragment declaration needs a name, a method, a quoted route and a quoted "#target": fragment <Name> GET "/path" "#target" {',
   view: 'view block: `view {` on its own line, markup, then a line that is exactly `}`',
   style: 'style block: `style {` on its own line, CSS, then the closing `}`',
   paths: 'paths block: `paths {`, then one `=> { param: "value" }` line per concrete path, then `}`',

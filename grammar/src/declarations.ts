@@ -4,17 +4,32 @@
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { ActDecl, ApiDecl, CorsOptions, Range, StringLit, Word as WordNode } from './ast.js';
-import { declParser, plainBlockHeader, plainEndpointLine, plainOneArg, plainWordList, type EndpointLine } from './decl-parser.js';
+import {
+  declParser,
+  plainBlockHeader,
+  plainEndpointLine,
+  plainOneArg,
+  plainWordList,
+  type EndpointLine,
+} from './decl-parser.js';
 import { Comma, LCurly, Newline, RCurly, StringTok, Word } from './decl-lexer.js';
 import { diag } from './diagnostics.js';
 import { closestKeyword, DECLARATION_KEYWORD_SET, FOREIGN_DECLARATIONS, UNSUPPORTED_BLOCKS } from './keywords.js';
 import { parseMarkup } from './markup-parser.js';
-import { type Chunk } from './split.js';
+import type { Chunk } from './split.js';
 import { exact, type PosMaker } from './text-lines.js';
-import { usageOf, isSpaceCode, trimEnd, describe, ONE_ARG, BLOCK_KEYWORDS, CORS_STRING_OPTIONS } from './declaration-usage.js';
+import {
+  usageOf,
+  isSpaceCode,
+  trimEnd,
+  describe,
+  ONE_ARG,
+  BLOCK_KEYWORDS,
+  CORS_STRING_OPTIONS,
+} from './declaration-usage.js';
 import { RecordBlocks } from './record-blocks.js';
-import { type ChunkResult } from './chunk-base.js';
-import { type PreLexed } from './chunk-lexing.js';
+import type { ChunkResult } from './chunk-base.js';
+import type { PreLexed } from './chunk-lexing.js';
 
 export type { ChunkResult } from './chunk-base.js';
 export { lexChunks, lexRuns, type PreLexed } from './chunk-lexing.js';
@@ -75,14 +90,22 @@ class ChunkBuilder extends RecordBlocks {
       return;
     }
     if (t0.image === '<') {
-      this.report('parse_error', 'markup belongs inside a `view {` block', this.pm.range(this.start(t0), trimEnd(this.text, this.start(t0), lineEnd)));
+      this.report(
+        'parse_error',
+        'markup belongs inside a `view {` block',
+        this.pm.range(this.start(t0), trimEnd(this.text, this.start(t0), lineEnd)),
+      );
       return;
     }
     if (t0.tokenType === RCurly) {
       this.report('parse_error', 'unexpected `}`: no block is open here', this.r(t0));
       return;
     }
-    this.report('parse_error', `unexpected ${describe(t0)}: expected a declaration such as \`route "/path"\``, this.r(t0));
+    this.report(
+      'parse_error',
+      `unexpected ${describe(t0)}: expected a declaration such as \`route "/path"\``,
+      this.r(t0),
+    );
   }
 
   private unknown(toks: IToken[]): void {
@@ -101,7 +124,10 @@ class ChunkBuilder extends RecordBlocks {
       const near = closestKeyword(kw);
       this.report(
         'unsupported_top_level_block',
-        `unknown block \`${kw} {\`` + (near && BLOCK_KEYWORDS.has(near) ? `; did you mean "${near}"?` : ': kit supports view, fragment, style, paths, server, go server and props blocks'),
+        `unknown block \`${kw} {\`` +
+          (near && BLOCK_KEYWORDS.has(near)
+            ? `; did you mean "${near}"?`
+            : ': kit supports view, fragment, style, paths, server, go server and props blocks'),
         this.r(t0),
       );
       return;
@@ -183,7 +209,13 @@ class ChunkBuilder extends RecordBlocks {
         this.report('parse_error', `css takes either names or one quoted file; ${usage}`, this.r(odd));
         return;
       }
-      this.push({ kind: 'css', range: this.declRange(res.kw, lineEnd), keyword: this.r(res.kw), names: [], file: this.str(strings[0]) });
+      this.push({
+        kind: 'css',
+        range: this.declRange(res.kw, lineEnd),
+        keyword: this.r(res.kw),
+        names: [],
+        file: this.str(strings[0]),
+      });
       return;
     }
     if (strings.length > 0) {
@@ -230,7 +262,13 @@ class ChunkBuilder extends RecordBlocks {
       this.report('parse_error', usage, toks.length > 1 ? this.span(toks[0], toks[toks.length - 1]) : this.r(toks[0]));
       return;
     }
-    this.push({ kind: 'use', range: this.declRange(res.kw, lineEnd), keyword: this.r(res.kw), alias: this.word(res.alias), pkg: this.str(res.pkg) });
+    this.push({
+      kind: 'use',
+      range: this.declRange(res.kw, lineEnd),
+      keyword: this.r(res.kw),
+      alias: this.word(res.alias),
+      pkg: this.str(res.pkg),
+    });
   }
 
   private endpoint(kw: 'act' | 'api', toks: IToken[], lineEnd: number): void {
@@ -263,14 +301,22 @@ class ChunkBuilder extends RecordBlocks {
       else {
         if (res.cors.length > 1) problemAt('duplicate `cors` options', res.cors[1].kw);
         const c = res.cors[0];
-        const last = c.options.length > 0 ? (c.options[c.options.length - 1].value ?? c.options[c.options.length - 1].name) : c.kw;
+        const last =
+          c.options.length > 0 ? (c.options[c.options.length - 1].value ?? c.options[c.options.length - 1].name) : c.kw;
         cors = { range: this.span(c.kw, last) };
-        if (c.options.length === 0) problemAt('`cors` needs options: cors origins "https://a.example" methods "GET, POST" credentials true maxAge 600', c.kw);
+        if (c.options.length === 0)
+          problemAt(
+            '`cors` needs options: cors origins "https://a.example" methods "GET, POST" credentials true maxAge 600',
+            c.kw,
+          );
         for (const o of c.options) {
           const name = o.name.image;
           const known = CORS_STRING_OPTIONS.has(name) || name === 'credentials' || name === 'maxAge';
           if (!known) {
-            problemAt(`unknown cors option \`${name}\`; expected origins, methods, headers, expose, credentials or maxAge`, o.name);
+            problemAt(
+              `unknown cors option \`${name}\`; expected origins, methods, headers, expose, credentials or maxAge`,
+              o.name,
+            );
             continue;
           }
           if ((cors as unknown as Record<string, unknown>)[name] !== undefined) {
@@ -323,7 +369,11 @@ class ChunkBuilder extends RecordBlocks {
       kw === 'act'
         ? `\`act ${sym} {}\` is the old action block syntax: declare \`act ${sym} POST "/path"\` on one line and export a function ${sym} from a module next to this file`
         : `\`api ${sym} {}\` is the old API block syntax: declare \`api ${sym} GET "/path"\` on one line and export a function ${sym} from a module next to this file`;
-    this.report(kw === 'act' ? 'old_action_block_syntax' : 'old_api_block_syntax', message, this.span(header[0], brace));
+    this.report(
+      kw === 'act' ? 'old_action_block_syntax' : 'old_api_block_syntax',
+      message,
+      this.span(header[0], brace),
+    );
   }
 
   /** `server {}`, `paths { => { a: "b" } }`, `view {}` ... written on one line. */
@@ -336,7 +386,11 @@ class ChunkBuilder extends RecordBlocks {
     }
     const last = toks[toks.length - 1];
     if (last.tokenType !== RCurly || last === toks[open]) {
-      this.report('parse_error', `\`{\` must end the line of \`${kw} ... {\` or be closed on the same line; ${usage}`, this.r(toks[open]));
+      this.report(
+        'parse_error',
+        `\`{\` must end the line of \`${kw} ... {\` or be closed on the same line; ${usage}`,
+        this.r(toks[open]),
+      );
       return;
     }
     const header = toks.slice(0, open + 1);
@@ -347,10 +401,19 @@ class ChunkBuilder extends RecordBlocks {
       const h = this.fragmentHeader(header);
       if (h === undefined) return;
       if (inner.length > 0) {
-        this.report('parse_error', 'fragment markup starts on the line after `{` and ends with a line that is exactly `}`', this.span(inner[0], inner[inner.length - 1]));
+        this.report(
+          'parse_error',
+          'fragment markup starts on the line after `{` and ends with a line that is exactly `}`',
+          this.span(inner[0], inner[inner.length - 1]),
+        );
         return;
       }
-      this.push({ ...h, range: this.declRange(toks[0], lineEnd), body: [], bodyRange: this.pm.range(openEnd, closeAt) });
+      this.push({
+        ...h,
+        range: this.declRange(toks[0], lineEnd),
+        body: [],
+        bodyRange: this.pm.range(openEnd, closeAt),
+      });
       return;
     }
     const kind = this.blockHeader(kw, header);
@@ -358,18 +421,33 @@ class ChunkBuilder extends RecordBlocks {
     const range = this.declRange(toks[0], lineEnd);
     if (kw === 'view' || kw === 'style') {
       if (kw === 'view' && inner.length > 0) {
-        this.report('parse_error', 'view markup starts on the line after `view {` and ends with a line that is exactly `}`', this.span(inner[0], inner[inner.length - 1]));
+        this.report(
+          'parse_error',
+          'view markup starts on the line after `view {` and ends with a line that is exactly `}`',
+          this.span(inner[0], inner[inner.length - 1]),
+        );
         return;
       }
-      if (kw === 'view') this.push({ kind: 'view', range, keyword: kind.keyword, body: [], bodyRange: this.pm.range(openEnd, closeAt) });
-      else this.push({ kind: 'style', range, keyword: kind.keyword, css: this.text.slice(openEnd, closeAt), cssRange: this.pm.range(openEnd, closeAt) });
+      if (kw === 'view')
+        this.push({ kind: 'view', range, keyword: kind.keyword, body: [], bodyRange: this.pm.range(openEnd, closeAt) });
+      else
+        this.push({
+          kind: 'style',
+          range,
+          keyword: kind.keyword,
+          css: this.text.slice(openEnd, closeAt),
+          cssRange: this.pm.range(openEnd, closeAt),
+        });
       return;
     }
     this.recordBlock(kind, range, inner.length > 0 ? [inner] : []);
   }
 
   /** Validates `kw [second] {` and answers the block kind, or reports and answers undefined. */
-  private blockHeader(kw: string, header: IToken[]): { kind: 'paths' | 'server' | 'props' | 'view' | 'style'; go: boolean; keyword: Range } | undefined {
+  private blockHeader(
+    kw: string,
+    header: IToken[],
+  ): { kind: 'paths' | 'server' | 'props' | 'view' | 'style'; go: boolean; keyword: Range } | undefined {
     const res = declParser.run(header, () => declParser.blockHeader(), plainBlockHeader);
     if (res === undefined) {
       this.parserErrors(usageOf(kw));
@@ -378,8 +456,14 @@ class ChunkBuilder extends RecordBlocks {
     if (kw === 'go') {
       if (res.second === undefined || res.second.image !== 'server') {
         const which = res.second !== undefined ? `go ${res.second.image}` : 'go';
-        const message = UNSUPPORTED_BLOCKS.get(which) ?? `\`${which} {}\` blocks are not supported by kit; only \`go server {}\` (or \`server {}\`) is`;
-        this.report('unsupported_top_level_block', message, res.second !== undefined ? this.span(res.kw, res.second) : this.r(res.kw));
+        const message =
+          UNSUPPORTED_BLOCKS.get(which) ??
+          `\`${which} {}\` blocks are not supported by kit; only \`go server {}\` (or \`server {}\`) is`;
+        this.report(
+          'unsupported_top_level_block',
+          message,
+          res.second !== undefined ? this.span(res.kw, res.second) : this.r(res.kw),
+        );
         return undefined;
       }
       this.parserErrors(usageOf('server'));
@@ -397,7 +481,13 @@ class ChunkBuilder extends RecordBlocks {
     const res = declParser.fragmentHeader();
     const usage = usageOf('fragment');
     if (this.parserErrors(usage)) return undefined;
-    if (res === undefined || res.name === undefined || res.method === undefined || res.path === undefined || res.target === undefined) {
+    if (
+      res === undefined ||
+      res.name === undefined ||
+      res.method === undefined ||
+      res.path === undefined ||
+      res.target === undefined
+    ) {
       this.report('parse_error', usage, this.span(header[0], header[header.length - 1]));
       return undefined;
     }
@@ -413,7 +503,10 @@ class ChunkBuilder extends RecordBlocks {
   }
 
   private unterminated(kw: string, header: IToken[], markup: boolean): void {
-    const range = header.length > 0 ? this.span(header[0], header[header.length - 1]) : this.pm.range(this.chunk.start, this.chunk.headerEnd);
+    const range =
+      header.length > 0
+        ? this.span(header[0], header[header.length - 1])
+        : this.pm.range(this.chunk.start, this.chunk.headerEnd);
     this.report(
       'unterminated_block',
       markup
@@ -454,7 +547,13 @@ class ChunkBuilder extends RecordBlocks {
     if (!closed) this.unterminated('style', header, false);
     if (h !== undefined) {
       const range = this.pm.range(this.start(header[0]), trimEnd(this.text, c.start, closed ? c.closeLineEnd : c.end));
-      this.push({ kind: 'style', range, keyword: h.keyword, css: this.text.slice(c.bodyStart, c.bodyEnd), cssRange: this.pm.range(c.bodyStart, c.bodyEnd) });
+      this.push({
+        kind: 'style',
+        range,
+        keyword: h.keyword,
+        css: this.text.slice(c.bodyStart, c.bodyEnd),
+        cssRange: this.pm.range(c.bodyStart, c.bodyEnd),
+      });
     }
     // Last: lexing the rest of the closing line moves `base`, which the header tokens rely on.
     if (closed) this.trailing(c.close + 1, c.closeLineEnd);
@@ -464,7 +563,11 @@ class ChunkBuilder extends RecordBlocks {
   private trailing(from: number, to: number): void {
     const toks = this.lex(from, to);
     if (toks.length > 0) {
-      this.report('parse_error', `unexpected ${describe(toks[0])} after the closing \`}\``, this.span(toks[0], toks[toks.length - 1]));
+      this.report(
+        'parse_error',
+        `unexpected ${describe(toks[0])} after the closing \`}\``,
+        this.span(toks[0], toks[toks.length - 1]),
+      );
     }
   }
 
@@ -491,7 +594,11 @@ class ChunkBuilder extends RecordBlocks {
       const after = at >= 0 ? lastLine.slice(at + 1) : [];
       if (before.length > 0) body.push(before);
       if (after.length > 0) {
-        this.report('parse_error', `unexpected ${describe(after[0])} after the closing \`}\``, this.span(after[0], after[after.length - 1]));
+        this.report(
+          'parse_error',
+          `unexpected ${describe(after[0])} after the closing \`}\``,
+          this.span(after[0], after[after.length - 1]),
+        );
       }
     }
     const kw = header[0].image;
@@ -511,7 +618,6 @@ class ChunkBuilder extends RecordBlocks {
     const range = this.pm.range(this.start(header[0]), trimEnd(this.text, c.start, closed ? c.closeLineEnd : c.end));
     this.recordBlock(h, range, nonEmpty);
   }
-
 }
 
 /** Parses one chunk. Never throws: an internal failure becomes a `parse_error` on the chunk. */
@@ -544,7 +650,13 @@ export function parseChunk(text: string, pm: PosMaker, chunk: Chunk, pre?: PreLe
     return {
       decls: [],
       comments: [],
-      diags: [diag('parse_error', `internal parser error on this declaration: ${(e as Error)?.message ?? String(e)}`, pm.range(s, end))],
+      diags: [
+        diag(
+          'parse_error',
+          `internal parser error on this declaration: ${(e as Error)?.message ?? String(e)}`,
+          pm.range(s, end),
+        ),
+      ],
     };
   }
 }

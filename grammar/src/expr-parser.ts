@@ -125,7 +125,13 @@ export class ExprParser extends EmbeddedActionsParser {
         { ALT: () => this.CONSUME(Gt) },
       ]);
       const right = this.SUBRULE2(this.unary);
-      left = this.ACTION(() => ({ type: 'binary', op: op.image as BinaryOp, left, right, range: this.span(left, right) }));
+      left = this.ACTION(() => ({
+        type: 'binary',
+        op: op.image as BinaryOp,
+        left,
+        right,
+        range: this.span(left, right),
+      }));
     });
     return left;
   });
@@ -155,7 +161,10 @@ export class ExprParser extends EmbeddedActionsParser {
           const close = this.CONSUME(RParen);
           return this.ACTION((): Expr => {
             if (callee.image !== 'param' && !this.problem) {
-              this.problem = { token: callee, message: `only param("name") calls are allowed, not ${callee.image}(...)` };
+              this.problem = {
+                token: callee,
+                message: `only param("name") calls are allowed, not ${callee.image}(...)`,
+              };
             }
             const { map, pm, doc } = this.src;
             const name = resolveString(arg.image, (i) => map(arg.startOffset + i), pm, doc);
@@ -173,7 +182,13 @@ export class ExprParser extends EmbeddedActionsParser {
             last = this.CONSUME3(Ident);
             this.ACTION(() => parts.push(last.image));
           });
-          return this.ACTION((): Expr => ({ type: 'path', path: parts, range: this.r(first.startOffset, last.startOffset + last.image.length) }));
+          return this.ACTION(
+            (): Expr => ({
+              type: 'path',
+              path: parts,
+              range: this.r(first.startOffset, last.startOffset + last.image.length),
+            }),
+          );
         },
       },
       {
@@ -241,7 +256,9 @@ const KEYWORDS = /(?:^|\.)(?:true|false|in)(?:\.|$)/;
 
 function isWordKeyword(s: string, a: number, b: number): boolean {
   const n = b - a;
-  return (n === 2 && s.startsWith('in', a)) || (n === 4 && s.startsWith('true', a)) || (n === 5 && s.startsWith('false', a));
+  return (
+    (n === 2 && s.startsWith('in', a)) || (n === 4 && s.startsWith('true', a)) || (n === 5 && s.startsWith('false', a))
+  );
 }
 
 /**
@@ -294,7 +311,8 @@ export function readCommonExpr(inner: string, map: (i: number) => number, pm: Po
     return { type: 'path', path, range: pm.range(map(a), map(b)) };
   }
   const m = FOR_HEAD.exec(inner);
-  if (m === null || KEYWORDS.test(m[1]) || (m[2] !== undefined && KEYWORDS.test(m[2])) || KEYWORDS.test(m[3])) return undefined;
+  if (m === null || KEYWORDS.test(m[1]) || (m[2] !== undefined && KEYWORDS.test(m[2])) || KEYWORDS.test(m[3]))
+    return undefined;
   const itemAt = inner.indexOf(m[1]);
   const collAt = inner.length - m[0].length + m[0].lastIndexOf(m[3]);
   const collection = pathAt(m[3], collAt, map, pm);
@@ -323,7 +341,13 @@ export function parseExprWithGrammar(inner: string, map: (i: number) => number, 
   for (let i = 0; i + 1 < tokens.length; i++) {
     const t = tokens[i];
     if (t.tokenType === Ident && tokens[i + 1].tokenType === LParen && t.image !== 'param') {
-      return { error: { start: map(t.startOffset), end: map(t.startOffset + t.image.length), message: `only param("name") calls are allowed, not ${t.image}(...)` } };
+      return {
+        error: {
+          start: map(t.startOffset),
+          end: map(t.startOffset + t.image.length),
+          message: `only param("name") calls are allowed, not ${t.image}(...)`,
+        },
+      };
     }
   }
   const p = exprParser;

@@ -27,12 +27,22 @@ export const BlockSyntax = createToken({ name: 'BlockSyntax', pattern: /\{[#\/:@
  * the expression parser, unless it is a plain path.
  */
 export const Interp = createToken({ name: 'Interp', pattern: /\{(?:[^}"\r\n]|"(?:[^"\\\r\n]|\\[^\r\n])*"?)*\}?/ });
-export const Text = createToken({ name: 'Text', pattern: /[^<{]+/, start_chars_hint: startCharsExcept('<{'), line_breaks: true });
+export const Text = createToken({
+  name: 'Text',
+  pattern: /[^<{]+/,
+  start_chars_hint: startCharsExcept('<{'),
+  line_breaks: true,
+});
 /** A `<` that does not start a tag (`a < b`). */
 export const LtText = createToken({ name: 'LtText', pattern: '<' });
 
 // --- tag mode
-export const TagWS = createToken({ name: 'TagWS', pattern: /[ \t\f\v\r\n\uFEFF]+/, group: Lexer.SKIPPED, line_breaks: true });
+export const TagWS = createToken({
+  name: 'TagWS',
+  pattern: /[ \t\f\v\r\n\uFEFF]+/,
+  group: Lexer.SKIPPED,
+  line_breaks: true,
+});
 /** Tag and attribute names: `div`, `ui.Button`, `g:on:click.prevent`, `g:on:input.debounce(300ms)`, `data-x`. */
 export const Name = createToken({ name: 'Name', pattern: /[A-Za-z_@:$][\w.:@$-]*(?:\([\w.]*\)[\w.:@$-]*)*/ });
 export const ClassShort = createToken({ name: 'ClassShort', pattern: /\.[\w:-]+/ });
@@ -45,7 +55,12 @@ export const TagClose = createToken({ name: 'TagClose', pattern: '>', pop_mode: 
 export const TagJunk = createToken({ name: 'TagJunk', pattern: /[^ \t\f\v\r\n]/, start_chars_hint: anyButSpace });
 
 // --- expression mode (the inside of an Interp token)
-export const ExprWS = createToken({ name: 'ExprWS', pattern: /[ \t\f\v\r\n\uFEFF]+/, group: Lexer.SKIPPED, line_breaks: true });
+export const ExprWS = createToken({
+  name: 'ExprWS',
+  pattern: /[ \t\f\v\r\n\uFEFF]+/,
+  group: Lexer.SKIPPED,
+  line_breaks: true,
+});
 export const Spread = createToken({ name: 'Spread', pattern: '...' });
 export const Dot = createToken({ name: 'Dot', pattern: '.' });
 export const LParen = createToken({ name: 'LParen', pattern: '(' });
@@ -72,8 +87,12 @@ export const In = createToken({ name: 'In', pattern: /in/, longer_alt: Ident });
 export const ExprJunk = createToken({ name: 'ExprJunk', pattern: /[^ \t\f\v\r\n]/, start_chars_hint: anyButSpace });
 
 // --- attribute-value mode
-export const AttrText = createToken({ name: 'AttrText', pattern: /[^{]+/, start_chars_hint: startCharsExcept('{'), line_breaks: true });
-
+export const AttrText = createToken({
+  name: 'AttrText',
+  pattern: /[^{]+/,
+  start_chars_hint: startCharsExcept('{'),
+  line_breaks: true,
+});
 
 const exprMode = [
   ExprWS,

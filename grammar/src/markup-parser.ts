@@ -3,7 +3,16 @@
 // closing tag costs one diagnostic and never the rest of the view.
 import type { IOrAlt, IToken } from 'chevrotain';
 import { EmbeddedActionsParser } from './chevrotain.js';
-import type { Attribute, Element, Expr, Interpolation, MarkupNode, Range, SyntaxDiagnostic, TextOrInterpolation } from './ast.js';
+import type {
+  Attribute,
+  Element,
+  Expr,
+  Interpolation,
+  MarkupNode,
+  Range,
+  SyntaxDiagnostic,
+  TextOrInterpolation,
+} from './ast.js';
 import { diag } from './diagnostics.js';
 import { parseExprText } from './expr-parser.js';
 import { VOID_ELEMENTS } from './keywords.js';
@@ -49,11 +58,13 @@ export function blockSyntaxMessage(image: string): string {
   const shown = '`' + image.replace(/\s+/g, ' ').slice(0, 40) + '`';
   if (sigil === '@' && word === 'html')
     return `${shown} is not supported: kit escapes every interpolation, and raw HTML (\`g:unsafe-html\`) is not supported either`;
-  if (sigil === '@' && word === 'const') return `${shown} is not supported: compute the value in the server load (\`server {}\`) or pass it as a prop`;
+  if (sigil === '@' && word === 'const')
+    return `${shown} is not supported: compute the value in the server load (\`server {}\`) or pass it as a prop`;
   if (sigil === '@' && word === 'debug') return `${shown} is not supported`;
   if (word === 'each' || word === 'for')
     return `${shown} is not supported: repeat an element with \`g:for={item in items}\` and \`g:lane="server"\``;
-  if (word === 'snippet' || word === 'render') return `${shown} is not supported: use a component or a named \`<slot>\``;
+  if (word === 'snippet' || word === 'render')
+    return `${shown} is not supported: use a component or a named \`<slot>\``;
   if (word === 'await' || word === 'then' || word === 'catch') return `${shown} is not supported by kit`;
   return `${shown} is not supported: show an element conditionally with \`g:if={condition}\` and \`g:lane="server"\`, repeat it with \`g:for={item in items}\``;
 }
@@ -96,20 +107,62 @@ export class MarkupParser extends EmbeddedActionsParser {
         this.attrEq = undefined;
         this.attrValue = undefined;
         this.OPTION2(this.attrValueOpt);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'named', name: n, eq: this.attrEq, value: this.attrValue });
+        if (!this.RECORDING_PHASE)
+          this.tagPieces.push({ kind: 'named', name: n, eq: this.attrEq, value: this.attrValue });
       },
     },
-    { ALT: () => { const t = this.CONSUME(ClassShort); if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'class', tok: t }); } },
-    { ALT: () => { const t = this.CONSUME(IdShort); if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'id', tok: t }); } },
-    { ALT: () => { const t = this.CONSUME3(Interp); if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'braces', tok: t }); } },
-    { ALT: () => { const t = this.CONSUME(TagJunk); if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t }); } },
-    { ALT: () => { const t = this.CONSUME2(AttrEq); if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t }); } },
-    { ALT: () => { const t = this.CONSUME2(AttrString); if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t }); } },
-    { ALT: () => { const t = this.CONSUME2(SingleQuoted); if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t }); } },
+    {
+      ALT: () => {
+        const t = this.CONSUME(ClassShort);
+        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'class', tok: t });
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME(IdShort);
+        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'id', tok: t });
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME3(Interp);
+        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'braces', tok: t });
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME(TagJunk);
+        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME2(AttrEq);
+        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME2(AttrString);
+        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME2(SingleQuoted);
+        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
+      },
+    },
   ];
   private readonly attribute = (): void => this.OR2(this.attrAlts);
-  private readonly tagEndAlts: IOrAlt<IToken>[] = [{ ALT: () => this.CONSUME(SelfClose) }, { ALT: () => this.CONSUME(TagClose) }];
-  private readonly closeEndAlts: IOrAlt<IToken>[] = [{ ALT: () => this.CONSUME2(TagClose) }, { ALT: () => this.CONSUME2(SelfClose) }];
+  private readonly tagEndAlts: IOrAlt<IToken>[] = [
+    { ALT: () => this.CONSUME(SelfClose) },
+    { ALT: () => this.CONSUME(TagClose) },
+  ];
+  private readonly closeEndAlts: IOrAlt<IToken>[] = [
+    { ALT: () => this.CONSUME2(TagClose) },
+    { ALT: () => this.CONSUME2(SelfClose) },
+  ];
   private readonly closeExtraAlts: IOrAlt<IToken>[] = [
     { ALT: () => this.CONSUME4(Name) },
     { ALT: () => this.CONSUME2(ClassShort) },
@@ -121,14 +174,26 @@ export class MarkupParser extends EmbeddedActionsParser {
     { ALT: () => this.CONSUME3(SingleQuoted) },
   ];
   // Every DSL call needs its own index within the rule, so the parts of a dynamic tag have their own.
-  private readonly dynamicAlts: IOrAlt<IToken>[] = [Name, ClassShort, IdShort, Interp, TagJunk, AttrEq, AttrString, SingleQuoted].map((tok) => ({
+  private readonly dynamicAlts: IOrAlt<IToken>[] = [
+    Name,
+    ClassShort,
+    IdShort,
+    Interp,
+    TagJunk,
+    AttrEq,
+    AttrString,
+    SingleQuoted,
+  ].map((tok) => ({
     ALT: () => this.consume(6, tok),
   }));
   private readonly dynamicItem = (): void => {
     const t = this.or(7, this.dynamicAlts);
     if (!this.RECORDING_PHASE) this.closeExtra.push(t);
   };
-  private readonly dynamicEndAlts: IOrAlt<IToken>[] = [{ ALT: () => this.consume(7, TagClose) }, { ALT: () => this.consume(7, SelfClose) }];
+  private readonly dynamicEndAlts: IOrAlt<IToken>[] = [
+    { ALT: () => this.consume(7, TagClose) },
+    { ALT: () => this.consume(7, SelfClose) },
+  ];
   private readonly dynamicEnd = (): IToken => this.or(8, this.dynamicEndAlts);
   private readonly closeExtraItem = (): void => {
     const t = this.OR5(this.closeExtraAlts);
@@ -139,12 +204,42 @@ export class MarkupParser extends EmbeddedActionsParser {
   private readonly closeEnd = (): IToken => this.OR6(this.closeEndAlts);
 
   private readonly contentAlts: IOrAlt<void>[] = [
-    { ALT: () => { const t = this.CONSUME(Text); if (!this.RECORDING_PHASE) this.onText(t); } },
-    { ALT: () => { const t = this.CONSUME(LtText); if (!this.RECORDING_PHASE) this.onText(t); } },
-    { ALT: () => { const t = this.CONSUME(Interp); if (!this.RECORDING_PHASE) this.children().push(this.interpolation(t)); } },
-    { ALT: () => { const t = this.CONSUME(MComment); if (!this.RECORDING_PHASE) this.onComment(t, true); } },
-    { ALT: () => { const t = this.CONSUME(MCommentOpen); if (!this.RECORDING_PHASE) this.onComment(t, false); } },
-    { ALT: () => { const t = this.CONSUME(BlockSyntax); if (!this.RECORDING_PHASE) this.onBlockSyntax(t); } },
+    {
+      ALT: () => {
+        const t = this.CONSUME(Text);
+        if (!this.RECORDING_PHASE) this.onText(t);
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME(LtText);
+        if (!this.RECORDING_PHASE) this.onText(t);
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME(Interp);
+        if (!this.RECORDING_PHASE) this.children().push(this.interpolation(t));
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME(MComment);
+        if (!this.RECORDING_PHASE) this.onComment(t, true);
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME(MCommentOpen);
+        if (!this.RECORDING_PHASE) this.onComment(t, false);
+      },
+    },
+    {
+      ALT: () => {
+        const t = this.CONSUME(BlockSyntax);
+        if (!this.RECORDING_PHASE) this.onBlockSyntax(t);
+      },
+    },
     {
       // <name attr... > or />
       ALT: () => {
@@ -165,7 +260,12 @@ export class MarkupParser extends EmbeddedActionsParser {
         if (!this.RECORDING_PHASE) this.onDynamicTag(lt, this.closeExtra, end);
       },
     },
-    { ALT: () => { const t = this.CONSUME(CloseTag); if (!this.RECORDING_PHASE) this.onCloseTagToken(t); } },
+    {
+      ALT: () => {
+        const t = this.CONSUME(CloseTag);
+        if (!this.RECORDING_PHASE) this.onCloseTagToken(t);
+      },
+    },
     {
       // </name>
       ALT: () => {
@@ -197,7 +297,13 @@ export class MarkupParser extends EmbeddedActionsParser {
     this.stack = [];
     const lexed = markupLexer.tokenize(doc.slice(start, end));
     for (const e of lexed.errors) {
-      diags.push(diag('view_parse_error', 'unexpected characters in markup', pm.range(start + e.offset, start + e.offset + e.length)));
+      diags.push(
+        diag(
+          'view_parse_error',
+          'unexpected characters in markup',
+          pm.range(start + e.offset, start + e.offset + e.length),
+        ),
+      );
     }
     this.input = lexed.tokens;
     this.body();
@@ -205,7 +311,9 @@ export class MarkupParser extends EmbeddedActionsParser {
       // The grammar accepts every token sequence the lexer produces; this is a safety net.
       const t = this.errors[0].token;
       const at = t.startOffset >= 0 ? start + t.startOffset : end;
-      diags.push(diag('view_parse_error', `unexpected \`${t.image}\` in markup`, pm.range(at, at + (t.image?.length ?? 0))));
+      diags.push(
+        diag('view_parse_error', `unexpected \`${t.image}\` in markup`, pm.range(at, at + (t.image?.length ?? 0))),
+      );
     }
     for (let i = this.stack.length - 1; i >= 0; i--) this.unclosed(this.stack[i]);
     const root = exact(this.root);
@@ -273,13 +381,20 @@ export class MarkupParser extends EmbeddedActionsParser {
     const invalid = (): Expr => ({ type: 'invalid', text, range: this.pm.range(innerStart, innerStop) });
     if (!closed) {
       const at = map(0);
-      this.diags.push(diag('invalid_expression', 'unterminated `{`: close the expression with `}` on the same line', this.pm.range(at, at + 1)));
+      this.diags.push(
+        diag(
+          'invalid_expression',
+          'unterminated `{`: close the expression with `}` on the same line',
+          this.pm.range(at, at + 1),
+        ),
+      );
       return invalid();
     }
     const res = parseExprText(inner, (i) => map(i + 1), this.pm, this.doc);
     if (res.expr !== undefined) return res.expr;
     const err = res.error!;
-    const range = err.start !== undefined ? this.pm.range(err.start, err.end!) : this.pm.range(map(0), map(image.length));
+    const range =
+      err.start !== undefined ? this.pm.range(err.start, err.end!) : this.pm.range(map(0), map(image.length));
     const shown = text.trim().length > 40 ? text.trim().slice(0, 40) + '…' : text.trim();
     this.diags.push(diag('invalid_expression', `cannot read the expression \`{${shown}}\`: ${err.message}`, range));
     return invalid();
@@ -288,8 +403,19 @@ export class MarkupParser extends EmbeddedActionsParser {
   private onDynamicTag(lt: IToken, parts: IToken[], end: IToken | undefined): void {
     const start = this.base + lt.startOffset;
     const first = parts[0];
-    const stop = first !== undefined && first.tokenType === Interp ? this.endOf(first) : end !== undefined ? this.endOf(end) : start + 1;
-    this.diags.push(diag('view_parse_error', 'dynamic tag names `<{...}>` are not supported: write the tag name literally', this.pm.range(start, stop)));
+    const stop =
+      first !== undefined && first.tokenType === Interp
+        ? this.endOf(first)
+        : end !== undefined
+          ? this.endOf(end)
+          : start + 1;
+    this.diags.push(
+      diag(
+        'view_parse_error',
+        'dynamic tag names `<{...}>` are not supported: write the tag name literally',
+        this.pm.range(start, stop),
+      ),
+    );
   }
 
   private onOpenTag(tagStart: IToken, pieces: AttrPiece[], end: IToken | undefined): void {
@@ -316,7 +442,9 @@ export class MarkupParser extends EmbeddedActionsParser {
     if (end !== undefined) openEnd = this.endOf(end);
     else {
       openEnd = attrs.length > 0 ? attrs[attrs.length - 1].range.end.offset : nameEnd;
-      this.diags.push(diag('view_parse_error', `\`<${name}\` is missing its closing \`>\``, this.pm.range(nameStart, nameEnd)));
+      this.diags.push(
+        diag('view_parse_error', `\`<${name}\` is missing its closing \`>\``, this.pm.range(nameStart, nameEnd)),
+      );
     }
     const el: Element = {
       type: 'element',
@@ -364,13 +492,19 @@ export class MarkupParser extends EmbeddedActionsParser {
     const lastTok = end ?? extra[extra.length - 1] ?? nameTok;
     const stop = lastTok !== undefined ? this.endOf(lastTok) : start + 2;
     if (nameTok === undefined) {
-      this.diags.push(diag('view_parse_error', '`</` must be followed by a tag name and `>`', this.pm.range(start, stop)));
+      this.diags.push(
+        diag('view_parse_error', '`</` must be followed by a tag name and `>`', this.pm.range(start, stop)),
+      );
       return;
     }
     const name = nameTok.image;
     if (extra.length > 0) {
       this.diags.push(
-        diag('view_parse_error', `closing tag \`</${name}>\` takes no attributes`, this.pm.range(this.base + extra[0].startOffset, this.endOf(extra[extra.length - 1]))),
+        diag(
+          'view_parse_error',
+          `closing tag \`</${name}>\` takes no attributes`,
+          this.pm.range(this.base + extra[0].startOffset, this.endOf(extra[extra.length - 1])),
+        ),
       );
     }
     if (end === undefined) {
@@ -423,8 +557,16 @@ export class MarkupParser extends EmbeddedActionsParser {
         const spread = /^\{\s*\.\.\./.test(p.tok.image);
         this.diags.push(
           spread
-            ? diag('unsupported_markup_syntax', 'spread attributes `{...props}` are not supported: pass each attribute by name', this.tokRange(p.tok))
-            : diag('view_parse_error', `unexpected \`{...}\` in \`<${tag}>\`: attribute values are written \`name={expr}\``, this.tokRange(p.tok)),
+            ? diag(
+                'unsupported_markup_syntax',
+                'spread attributes `{...props}` are not supported: pass each attribute by name',
+                this.tokRange(p.tok),
+              )
+            : diag(
+                'view_parse_error',
+                `unexpected \`{...}\` in \`<${tag}>\`: attribute values are written \`name={expr}\``,
+                this.tokRange(p.tok),
+              ),
         );
       } else if (!junkReported) {
         junkReported = true;
@@ -451,7 +593,11 @@ export class MarkupParser extends EmbeddedActionsParser {
     if (v === undefined) {
       if (eq !== undefined) {
         this.diags.push(
-          diag('view_parse_error', `attribute \`${name.image}\` needs a value after \`=\`: \`"text"\` or \`{expr}\``, this.tokRange(eq)),
+          diag(
+            'view_parse_error',
+            `attribute \`${name.image}\` needs a value after \`=\`: \`"text"\` or \`{expr}\``,
+            this.tokRange(eq),
+          ),
         );
       }
       return attr;
@@ -462,7 +608,13 @@ export class MarkupParser extends EmbeddedActionsParser {
       return attr;
     }
     if (v.tokenType === SingleQuoted) {
-      this.diags.push(diag('view_parse_error', `attribute values are written in double quotes: ${name.image}="..."`, this.tokRange(v)));
+      this.diags.push(
+        diag(
+          'view_parse_error',
+          `attribute values are written in double quotes: ${name.image}="..."`,
+          this.tokRange(v),
+        ),
+      );
       return attr;
     }
     attr.value = this.stringValue(v);
@@ -490,7 +642,13 @@ export class MarkupParser extends EmbeddedActionsParser {
       map = (i) => vo[i];
     }
     if (!terminated) {
-      this.diags.push(diag('unterminated_string', 'unterminated string: add the closing `"` before the end of the line', this.pm.range(s, e)));
+      this.diags.push(
+        diag(
+          'unterminated_string',
+          'unterminated string: add the closing `"` before the end of the line',
+          this.pm.range(s, e),
+        ),
+      );
     }
     let parts: TextOrInterpolation[];
     if (value.indexOf('{') < 0) {
@@ -498,7 +656,12 @@ export class MarkupParser extends EmbeddedActionsParser {
     } else {
       parts = this.valueParts(value, map);
     }
-    return { type: 'string', parts, range: this.pm.range(s, e), innerRange: this.pm.range(s + 1, terminated ? e - 1 : e) };
+    return {
+      type: 'string',
+      parts,
+      range: this.pm.range(s, e),
+      innerRange: this.pm.range(s + 1, terminated ? e - 1 : e),
+    };
   }
 
   private valueParts(value: string, map: (i: number) => number): TextOrInterpolation[] {
@@ -521,6 +684,12 @@ export class MarkupParser extends EmbeddedActionsParser {
 
 export const markupParser = new MarkupParser();
 
-export function parseMarkup(doc: string, start: number, end: number, pm: PosMaker, diags: SyntaxDiagnostic[]): MarkupNode[] {
+export function parseMarkup(
+  doc: string,
+  start: number,
+  end: number,
+  pm: PosMaker,
+  diags: SyntaxDiagnostic[],
+): MarkupNode[] {
   return markupParser.parseBody(doc, start, end, pm, diags);
 }

@@ -32,7 +32,8 @@ function containing(nodes: MarkupNode[], edit: EditSpan): number {
     const n = nodes[i];
     if (n.range.start.offset >= edit.to) return -1;
     // The first and the last character of the element must survive the edit.
-    if (n.type === 'element' && n.range.start.offset < edit.from && edit.to < n.range.end.offset && delimited(n)) return i;
+    if (n.type === 'element' && n.range.start.offset < edit.from && edit.to < n.range.end.offset && delimited(n))
+      return i;
   }
   return -1;
 }
@@ -42,7 +43,12 @@ function containing(nodes: MarkupNode[], edit: EditSpan): number {
  * result of the same markup block (mutated in place: the previous result is consumed). Answers
  * undefined when the whole block must be parsed again.
  */
-export function reparseInsideMarkup(previous: ChunkResult, text: string, pm: PosMaker, edit: EditSpan): ChunkResult | undefined {
+export function reparseInsideMarkup(
+  previous: ChunkResult,
+  text: string,
+  pm: PosMaker,
+  edit: EditSpan,
+): ChunkResult | undefined {
   if (previous.decls.length !== 1) return undefined;
   const block = previous.decls[0];
   if (block.kind !== 'view' && block.kind !== 'fragment') return undefined;
@@ -70,7 +76,13 @@ export function reparseInsideMarkup(previous: ChunkResult, text: string, pm: Pos
   // with no structural markup error (those would interact with the surrounding tags).
   const diags: SyntaxDiagnostic[] = [];
   const nodes = parseMarkup(text, start, oldEnd + edit.delta, pm, diags);
-  if (nodes.length !== 1 || nodes[0].type !== 'element' || !delimited(nodes[0]) || nodes[0].range.end.offset !== oldEnd + edit.delta) return undefined;
+  if (
+    nodes.length !== 1 ||
+    nodes[0].type !== 'element' ||
+    !delimited(nodes[0]) ||
+    nodes[0].range.end.offset !== oldEnd + edit.delta
+  )
+    return undefined;
   if (diags.some((d) => d.code === 'view_parse_error')) return undefined;
 
   // The block's diagnostics split into those before the element, inside it and after it, in that order.

@@ -77,7 +77,9 @@ function failed(path: string, text: string, e: unknown): KitFile {
     kind: fileKindFromPath(path),
     declarations: [],
     comments: [],
-    diagnostics: [diag('parse_error', message, pm.range(0, trimEnd(text, 0, Math.min(text.length, lineStarts[1] ?? text.length))))],
+    diagnostics: [
+      diag('parse_error', message, pm.range(0, trimEnd(text, 0, Math.min(text.length, lineStarts[1] ?? text.length)))),
+    ],
     lineStarts,
     length: text.length,
   };

@@ -101,7 +101,11 @@ export abstract class RecordBlocks extends ChunkBase {
     }
     const v = item.value;
     if (v.length === 0) {
-      this.report('parse_error', `missing value for \`${item.name.image}\`; ${usage}`, this.span(item.name, item.colon));
+      this.report(
+        'parse_error',
+        `missing value for \`${item.name.image}\`; ${usage}`,
+        this.span(item.name, item.colon),
+      );
       return undefined;
     }
     if (v[0].tokenType === StringTok && v.length > 1) {
@@ -124,7 +128,11 @@ export abstract class RecordBlocks extends ChunkBase {
     let expectField = true;
     for (const item of rec.items) {
       if (!('tokenType' in item)) {
-        this.report('parse_error', `server fields are identifiers or dotted paths; ${usage}`, this.span(item.name, item.value[item.value.length - 1] ?? item.colon ?? item.name));
+        this.report(
+          'parse_error',
+          `server fields are identifiers or dotted paths; ${usage}`,
+          this.span(item.name, item.value[item.value.length - 1] ?? item.colon ?? item.name),
+        );
         return;
       }
       if (item.tokenType === Comma) {
@@ -174,10 +182,15 @@ export abstract class RecordBlocks extends ChunkBase {
       if (v.tokenType === StringTok) {
         const s = this.str(v);
         lit = { type: 'literal', value: s.value, range: this.r(v) };
-      } else if (v.image === 'true' || v.image === 'false') lit = { type: 'literal', value: v.image === 'true', range: this.r(v) };
+      } else if (v.image === 'true' || v.image === 'false')
+        lit = { type: 'literal', value: v.image === 'true', range: this.r(v) };
       else if (NUMBER.test(v.image)) lit = { type: 'literal', value: Number(v.image), range: this.r(v) };
       if (lit === undefined) {
-        this.report('parse_error', `default value \`${v.image}\` must be a literal: a string, a number, true or false`, this.r(v));
+        this.report(
+          'parse_error',
+          `default value \`${v.image}\` must be a literal: a string, a number, true or false`,
+          this.r(v),
+        );
         return undefined;
       }
       prop.default = lit;

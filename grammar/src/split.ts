@@ -136,7 +136,18 @@ export function nextChunk(src: SplitSource, lineIdx: number): Chunk | undefined 
 
 function single(kind: ChunkKind, src: SplitSource, i: number, s: number, e: number): Chunk {
   const end = lineStartOf(src, i + 1);
-  return { kind, start: s, end, line: i, endLine: i + 1, headerEnd: e, bodyStart: end, bodyEnd: end, close: -1, closeLineEnd: e };
+  return {
+    kind,
+    start: s,
+    end,
+    line: i,
+    endLine: i + 1,
+    headerEnd: e,
+    bodyStart: end,
+    bodyEnd: end,
+    close: -1,
+    closeLineEnd: e,
+  };
 }
 
 function markupBlock(src: SplitSource, i: number, s: number, e: number): Chunk {
@@ -146,7 +157,18 @@ function markupBlock(src: SplitSource, i: number, s: number, e: number): Chunk {
     const ls = lineStarts[j];
     const le = lineContentEnd(src, j);
     if (isRecoveryLine(text, ls, le)) {
-      return { kind: 'markup', start: s, end: ls, line: i, endLine: j, headerEnd: e, bodyStart, bodyEnd: ls, close: -1, closeLineEnd: ls };
+      return {
+        kind: 'markup',
+        start: s,
+        end: ls,
+        line: i,
+        endLine: j,
+        headerEnd: e,
+        bodyStart,
+        bodyEnd: ls,
+        close: -1,
+        closeLineEnd: ls,
+      };
     }
     let f = ls;
     while (f < le && isSpace(text.charCodeAt(f))) f++;
@@ -155,12 +177,34 @@ function markupBlock(src: SplitSource, i: number, s: number, e: number): Chunk {
       while (g < le && isSpace(text.charCodeAt(g))) g++;
       if (g === le) {
         const end = lineStartOf(src, j + 1);
-        return { kind: 'markup', start: s, end, line: i, endLine: j + 1, headerEnd: e, bodyStart, bodyEnd: ls, close: f, closeLineEnd: le };
+        return {
+          kind: 'markup',
+          start: s,
+          end,
+          line: i,
+          endLine: j + 1,
+          headerEnd: e,
+          bodyStart,
+          bodyEnd: ls,
+          close: f,
+          closeLineEnd: le,
+        };
       }
     }
   }
   const end = text.length;
-  return { kind: 'markup', start: s, end, line: i, endLine: lineStarts.length, headerEnd: e, bodyStart, bodyEnd: end, close: -1, closeLineEnd: end };
+  return {
+    kind: 'markup',
+    start: s,
+    end,
+    line: i,
+    endLine: lineStarts.length,
+    headerEnd: e,
+    bodyStart,
+    bodyEnd: end,
+    close: -1,
+    closeLineEnd: end,
+  };
 }
 
 /**
@@ -178,7 +222,18 @@ function braceBlock(src: SplitSource, i: number, s: number, e: number, kind: Chu
     const ls = lineStarts[j];
     const le = lineContentEnd(src, j);
     if (j > i && !inBlockComment && isRecoveryLine(text, ls, le)) {
-      return { kind, start: s, end: ls, line: i, endLine: j, headerEnd: e, bodyStart, bodyEnd: ls, close: -1, closeLineEnd: ls };
+      return {
+        kind,
+        start: s,
+        end: ls,
+        line: i,
+        endLine: j,
+        headerEnd: e,
+        bodyStart,
+        bodyEnd: ls,
+        close: -1,
+        closeLineEnd: ls,
+      };
     }
     let k = ls;
     while (k < le) {
@@ -218,14 +273,36 @@ function braceBlock(src: SplitSource, i: number, s: number, e: number, kind: Chu
           while (f < k && isSpace(text.charCodeAt(f))) f++;
           const bodyEnd = j === i ? k : f === k ? ls : k;
           const end = lineStartOf(src, j + 1);
-          return { kind, start: s, end, line: i, endLine: j + 1, headerEnd: e, bodyStart: j === i ? k : bodyStart, bodyEnd, close: k, closeLineEnd: le };
+          return {
+            kind,
+            start: s,
+            end,
+            line: i,
+            endLine: j + 1,
+            headerEnd: e,
+            bodyStart: j === i ? k : bodyStart,
+            bodyEnd,
+            close: k,
+            closeLineEnd: le,
+          };
         }
       }
       k++;
     }
   }
   const end = text.length;
-  return { kind, start: s, end, line: i, endLine: lineStarts.length, headerEnd: e, bodyStart, bodyEnd: end, close: -1, closeLineEnd: end };
+  return {
+    kind,
+    start: s,
+    end,
+    line: i,
+    endLine: lineStarts.length,
+    headerEnd: e,
+    bodyStart,
+    bodyEnd: end,
+    close: -1,
+    closeLineEnd: end,
+  };
 }
 
 /** Splits a whole text. */

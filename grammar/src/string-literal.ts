@@ -16,7 +16,12 @@ export function resolveString(
   doc?: string,
 ): StringLit {
   const { value, valueOffsets, terminated, start, end } = resolveEscapes(raw, map);
-  const lit: StringLit = { value, raw: doc === undefined ? raw : doc.slice(start, end), range: pm.range(start, end), terminated };
+  const lit: StringLit = {
+    value,
+    raw: doc === undefined ? raw : doc.slice(start, end),
+    range: pm.range(start, end),
+    terminated,
+  };
   // Kept only when the characters do not follow the opening quote one to one.
   for (let i = 0; i < valueOffsets.length; i++) {
     if (valueOffsets[i] !== start + 1 + i) {

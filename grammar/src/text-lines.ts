@@ -59,7 +59,11 @@ export function positionAt(file: { lineStarts: readonly number[]; length?: numbe
  * Offset of a (line, column) position. Out-of-range lines clamp to the first/last line; a column past
  * the end of its line clamps to the line's end (before its line break) when the length is known.
  */
-export function offsetAt(file: { lineStarts: readonly number[]; length?: number }, line: number, column: number): number {
+export function offsetAt(
+  file: { lineStarts: readonly number[]; length?: number },
+  line: number,
+  column: number,
+): number {
   const starts = file.lineStarts;
   if (!(line >= 0)) return 0;
   if (line >= starts.length) return file.length ?? starts[starts.length - 1];
@@ -105,7 +109,8 @@ export class PosMaker {
     const starts = this.lineStarts;
     let line = this.hint;
     if (!(starts[line] <= off && (line + 1 >= starts.length || starts[line + 1] > off))) {
-      if (line + 1 < starts.length && starts[line + 1] <= off && (line + 2 >= starts.length || starts[line + 2] > off)) line++;
+      if (line + 1 < starts.length && starts[line + 1] <= off && (line + 2 >= starts.length || starts[line + 2] > off))
+        line++;
       else line = lineIndexAt(starts, off);
       this.hint = line;
     }

@@ -14,20 +14,52 @@ import { randomBytes } from 'node:crypto';
 import { checkRequestTarget, compareMethods, decodeTypedParams, type RequestPathResult } from '../route/index.js';
 import { renderTemplate } from '../render/index.js';
 import {
-  background, LaneRoute, LaneSSR, traceRequest, isLoopbackRequest,
-  type Collector, type Context, type Lane, type Tracer,
+  background,
+  LaneRoute,
+  LaneSSR,
+  traceRequest,
+  isLoopbackRequest,
+  type Collector,
+  type Context,
+  type Lane,
+  type Tracer,
 } from '../trace/index.js';
-import { BodyAbortedError, BodyTooLargeError, DEFAULT_BODY_LIMIT, isFormContentType, parseFormBody, readBody } from './body.js';
+import {
+  BodyAbortedError,
+  BodyTooLargeError,
+  DEFAULT_BODY_LIMIT,
+  isFormContentType,
+  parseFormBody,
+  readBody,
+} from './body.js';
 import { isSecureRequest, requestContext, RequestState } from './context.js';
 import { corsResponseHeaders, originAllowed, preflight } from './cors.js';
-import { CSRF_FIELD, CSRF_HEADER, cookieName, csrfKeys, newToken, readCookie, setCookieValue, validSubmission, verifyToken, type CsrfKeys } from './csrf.js';
+import {
+  CSRF_FIELD,
+  CSRF_HEADER,
+  cookieName,
+  csrfKeys,
+  newToken,
+  readCookie,
+  setCookieValue,
+  validSubmission,
+  verifyToken,
+  type CsrfKeys,
+} from './csrf.js';
 import { NO_STORE, sendError, thrownStatus, type ErrorCode } from './errors.js';
 import { FormDecodeError } from './form.js';
 import { guardRegistry, isPublic, runGuards, type Guard } from './guards.js';
 import { csrfInsertionPoints, injectAt } from './html-forms.js';
 import type { AppManifest } from './manifest.js';
 import { FRAGMENT_SWAP, FRAGMENT_TARGET, isLocalPath, toResponse, writeResponse } from './responses.js';
-import { compileRoutes, paramsForFile, type CompiledRoutes, type EndpointRuntime, type Modules, type PageRuntime } from './routes.js';
+import {
+  compileRoutes,
+  paramsForFile,
+  type CompiledRoutes,
+  type EndpointRuntime,
+  type Modules,
+  type PageRuntime,
+} from './routes.js';
 import { invokeHandler } from './invoke.js';
 import { headerValue, isPartial, laneOf, wantsJson } from './request-kind.js';
 import { StaticTable, type StaticEntry, type StaticSource } from './static-files.js';
@@ -59,8 +91,6 @@ export interface AppOptions {
 
 type Handle = (req: IncomingMessage, res: ServerResponse) => void;
 
-
-
 const HTML_TYPE = 'text/html; charset=utf-8';
 const NO_POINTS: readonly number[] = Object.freeze([]);
 const UNSAFE_METHODS_EXEMPT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
@@ -83,7 +113,8 @@ export class KitApp {
 
   constructor(options: AppOptions) {
     const m = options.manifest;
-    if (!m || m.version !== 1) throw new Error('kit app: unsupported route table version (rebuild the app with this kit)');
+    if (!m || m.version !== 1)
+      throw new Error('kit app: unsupported route table version (rebuild the app with this kit)');
     this.log = options.log ?? ((line) => process.stderr.write(line + '\n'));
     this.routes = compileRoutes(m, options.modules ?? {});
     this.static = new StaticTable(m.static, options.static);
@@ -95,13 +126,20 @@ export class KitApp {
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
     this.prebuilt = this.tracer === undefined ? this.prebuild(m) : undefined;
-    this.healthBody = JSON.stringify({ status: 'ok', app: m.app, instance_id: this.instanceId, assets: String(this.static.size), trace: Boolean(this.tracer) });
+    this.healthBody = JSON.stringify({
+      status: 'ok',
+      app: m.app,
+      instance_id: this.instanceId,
+      assets: String(this.static.size),
+      trace: Boolean(this.tracer),
+    });
     for (const w of this.routes.warnings) this.log(`kit: warning: ${w}`);
     const used = new Set<string>();
     for (const p of this.routes.pageList) for (const g of p.entry.guards) used.add(g);
     for (const e of this.routes.endpointList) for (const g of e.entry.guards) used.add(g);
     for (const g of [...used].sort()) {
-      if (g !== 'public' && !this.guards.has(g)) this.log(`kit: warning: guard ${JSON.stringify(g)} is not registered in the app config; its routes answer 403`);
+      if (g !== 'public' && !this.guards.has(g))
+        this.log(`kit: warning: guard ${JSON.stringify(g)} is not registered in the app config; its routes answer 403`);
     }
   }
 
@@ -141,7 +179,11 @@ export class KitApp {
       return;
     }
     if (path === HEALTH_PATH && (method === 'GET' || head)) {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(this.healthBody), 'Cache-Control': NO_STORE });
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(this.healthBody),
+        'Cache-Control': NO_STORE,
+      });
       res.end(head ? undefined : this.healthBody);
       return;
     }
@@ -155,7 +197,11 @@ export class KitApp {
       return;
     }
     const segments = target.segments;
-    if (method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
+    if (
+      method === 'OPTIONS' &&
+      req.headers.origin !== undefined &&
+      req.headers['access-control-request-method'] !== undefined
+    ) {
       this.corsPreflight(req, res, segments);
       return;
     }
@@ -173,7 +219,13 @@ export class KitApp {
     this.servePageRequest(req, res, segments, path, head);
   }
 
-  private servePageRequest(req: IncomingMessage, res: ServerResponse, segments: string[], path: string, head: boolean): void {
+  private servePageRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    segments: string[],
+    path: string,
+    head: boolean,
+  ): void {
     const t = this.resolvePage(segments);
     if (t === undefined) {
       this.begin(req, res, undefined, LaneRoute);
@@ -205,7 +257,9 @@ export class KitApp {
   private prebuild(manifest: AppManifest): Map<string, PrebuiltAnswer> {
     return prebuildAnswers(manifest, this.static.keys(), {
       reserved: (path) => path === HEALTH_PATH || path === TRACE_MOUNT || path.startsWith(TRACE_MOUNT + '/'),
-      hasEndpoint: (segments) => this.routes.endpoints.lookup('GET', segments) !== undefined || this.routes.endpoints.lookup('HEAD', segments) !== undefined,
+      hasEndpoint: (segments) =>
+        this.routes.endpoints.lookup('GET', segments) !== undefined ||
+        this.routes.endpoints.lookup('HEAD', segments) !== undefined,
       resolvePage: (segments) => this.resolvePage(segments),
       pageFile: (page, path) => this.pageFile(page, path),
     });
@@ -216,7 +270,10 @@ export class KitApp {
     const allowed = new Set(this.routes.endpoints.allowedMethods(segments));
     if (!isGet) {
       const key = segments.join('/');
-      const hasPage = this.routes.pages.lookup('GET', segments) !== undefined || this.static.get(key) !== undefined || this.static.get(key === '' ? 'index.html' : key + '/index.html') !== undefined;
+      const hasPage =
+        this.routes.pages.lookup('GET', segments) !== undefined ||
+        this.static.get(key) !== undefined ||
+        this.static.get(key === '' ? 'index.html' : key + '/index.html') !== undefined;
       if (hasPage) {
         allowed.add('GET');
         allowed.add('HEAD');
@@ -227,13 +284,22 @@ export class KitApp {
       return;
     }
     const allow = [...allowed].sort(compareMethods).join(', ');
-    sendError(res, 405, 'method_not_allowed', `method not allowed; ${path} accepts ${allow}`, { headers: { Allow: allow }, head });
+    sendError(res, 405, 'method_not_allowed', `method not allowed; ${path} accepts ${allow}`, {
+      headers: { Allow: allow },
+      head,
+    });
   }
 
   private notFound(res: ServerResponse, head: boolean): void {
     if (this.notFoundFile) {
       const body = this.notFoundFile.body();
-      res.writeHead(404, { 'Content-Type': HTML_TYPE, 'Content-Length': body.length, 'Cache-Control': NO_STORE, 'X-Content-Type-Options': 'nosniff', 'X-Kit-Error-Code': 'not_found' });
+      res.writeHead(404, {
+        'Content-Type': HTML_TYPE,
+        'Content-Length': body.length,
+        'Cache-Control': NO_STORE,
+        'X-Content-Type-Options': 'nosniff',
+        'X-Kit-Error-Code': 'not_found',
+      });
       res.end(head ? undefined : body);
       return;
     }
@@ -242,13 +308,31 @@ export class KitApp {
 
   // ---- tracing --------------------------------------------------------------------------------
 
-  private begin(req: IncomingMessage, res: ServerResponse, route: PageRuntime | EndpointRuntime | undefined, lane: Lane): Context {
+  private begin(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: PageRuntime | EndpointRuntime | undefined,
+    lane: Lane,
+  ): Context {
     if (this.tracer === undefined) return background();
-    const info = route === undefined
-      ? { lane }
-      : 'endpoint' in route
-        ? { route: route.entry.route, lane, page: route.entry.pageId, endpointKind: route.entry.kind, guard: route.entry.guards.join(',') || undefined }
-        : { route: route.entry.route, lane, page: route.entry.pageId, render: route.entry.render, guard: route.entry.guards.join(',') || undefined };
+    const info =
+      route === undefined
+        ? { lane }
+        : 'endpoint' in route
+          ? {
+              route: route.entry.route,
+              lane,
+              page: route.entry.pageId,
+              endpointKind: route.entry.kind,
+              guard: route.entry.guards.join(',') || undefined,
+            }
+          : {
+              route: route.entry.route,
+              lane,
+              page: route.entry.pageId,
+              render: route.entry.render,
+              guard: route.entry.guards.join(',') || undefined,
+            };
     return traceRequest(this.tracer, req, info, res)[0];
   }
 
@@ -260,16 +344,28 @@ export class KitApp {
 
   private fail(res: ServerResponse, err: unknown, what: string, head: boolean, json: boolean): void {
     const { status, message } = thrownStatus(err);
-    if (status >= 500) this.log(`kit: ${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (status >= 500)
+      this.log(`kit: ${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     sendError(res, status, 'request_failed', message, { head, json });
   }
 
-  private state(req: IncomingMessage, res: ServerResponse, route: PageRuntime | EndpointRuntime, params: Record<string, string>): RequestState {
+  private state(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: PageRuntime | EndpointRuntime,
+    params: Record<string, string>,
+  ): RequestState {
     return new RequestState(route.info, 'endpoint' in route ? route.endpoint : undefined, params, req, res);
   }
 
   /** Typed params decoded before guards (SSR pages, fragments, endpoints): 400/404 naming the param. */
-  private decodeParams(route: PageRuntime | EndpointRuntime, params: Record<string, string>, res: ServerResponse, head: boolean, json: boolean): Record<string, unknown> | undefined {
+  private decodeParams(
+    route: PageRuntime | EndpointRuntime,
+    params: Record<string, string>,
+    res: ServerResponse,
+    head: boolean,
+    json: boolean,
+  ): Record<string, unknown> | undefined {
     if (route.parsed.params.length === 0) return {};
     const r = decodeTypedParams(route.parsed, params);
     if (!r.ok) {
@@ -280,7 +376,13 @@ export class KitApp {
   }
 
   /** Runs the guards; answers and returns false when they do not all allow. */
-  private async guard(route: PageRuntime | EndpointRuntime, ctx: Context, res: ServerResponse, head: boolean, json: boolean): Promise<boolean> {
+  private async guard(
+    route: PageRuntime | EndpointRuntime,
+    ctx: Context,
+    res: ServerResponse,
+    head: boolean,
+    json: boolean,
+  ): Promise<boolean> {
     const ids = route.entry.guards;
     if (isPublic(ids)) return true;
     const outcome = await runGuards(ids, this.guards, ctx);
@@ -300,7 +402,9 @@ export class KitApp {
         sendError(res, 403, 'guard_forbidden', '403 forbidden', { head, json });
         return false;
       case 'error':
-        this.log(`kit: guard ${JSON.stringify(outcome.id)} failed: ${outcome.error instanceof Error ? (outcome.error.stack ?? outcome.error.message) : String(outcome.error)}`);
+        this.log(
+          `kit: guard ${JSON.stringify(outcome.id)} failed: ${outcome.error instanceof Error ? (outcome.error.stack ?? outcome.error.message) : String(outcome.error)}`,
+        );
         sendError(res, 500, 'request_failed', 'internal server error', { head, json });
         return false;
     }
@@ -317,7 +421,15 @@ export class KitApp {
 
   // ---- pages ----------------------------------------------------------------------------------
 
-  private servePage(req: IncomingMessage, res: ServerResponse, page: PageRuntime, params: Record<string, string>, head: boolean, path: string, file?: StaticEntry): void {
+  private servePage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    page: PageRuntime,
+    params: Record<string, string>,
+    head: boolean,
+    path: string,
+    file?: StaticEntry,
+  ): void {
     const e = page.entry;
     const ctxParent = this.begin(req, res, page, e.render === 'spa' ? LaneRoute : LaneSSR);
     if (e.guards.length === 0) {
@@ -345,7 +457,15 @@ export class KitApp {
     return f === undefined ? undefined : this.static.get(f);
   }
 
-  private async servePageAsync(req: IncomingMessage, res: ServerResponse, page: PageRuntime, params: Record<string, string>, head: boolean, file: StaticEntry | undefined, parent: Context): Promise<void> {
+  private async servePageAsync(
+    req: IncomingMessage,
+    res: ServerResponse,
+    page: PageRuntime,
+    params: Record<string, string>,
+    head: boolean,
+    file: StaticEntry | undefined,
+    parent: Context,
+  ): Promise<void> {
     const e = page.entry;
     const typed = this.decodeParams(page, params, res, head, false);
     if (typed === undefined) return;
@@ -366,7 +486,10 @@ export class KitApp {
           data = await load.handler.fn(ctx);
         } catch (thrown) {
           const { status, message } = thrownStatus(thrown);
-          if (status >= 500) this.log(`kit: load of page ${e.pageId} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
+          if (status >= 500)
+            this.log(
+              `kit: load of page ${e.pageId} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`,
+            );
           sendError(res, status, 'request_failed', message, { head });
           return;
         }
@@ -376,7 +499,13 @@ export class KitApp {
           return;
         }
       } else if (e.serverFields.length > 0) {
-        sendError(res, 501, 'handler_not_implemented', load && !load.ok ? load.message : `kit load function for page ${e.pageId} is not implemented`, { head });
+        sendError(
+          res,
+          501,
+          'handler_not_implemented',
+          load && !load.ok ? load.message : `kit load function for page ${e.pageId} is not implemented`,
+          { head },
+        );
         return;
       }
       if (res.headersSent) return;
@@ -387,12 +516,23 @@ export class KitApp {
     }
   }
 
-  private sendPageFile(req: IncomingMessage, res: ServerResponse, page: PageRuntime, file: StaticEntry, head: boolean): void {
+  private sendPageFile(
+    req: IncomingMessage,
+    res: ServerResponse,
+    page: PageRuntime,
+    file: StaticEntry,
+    head: boolean,
+  ): void {
     const points = file.csrfPoints();
     if (points.length > 0) {
       const { token, setCookie } = this.csrfToken(req);
       const body = injectAt(file.text(), points, token);
-      const headers: Record<string, string | number> = { 'Content-Type': file.type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': NO_STORE, 'X-Content-Type-Options': 'nosniff' };
+      const headers: Record<string, string | number> = {
+        'Content-Type': file.type,
+        'Content-Length': Buffer.byteLength(body),
+        'Cache-Control': NO_STORE,
+        'X-Content-Type-Options': 'nosniff',
+      };
       if (setCookie) headers['Set-Cookie'] = setCookie;
       res.writeHead(200, headers);
       res.end(head ? undefined : body);
@@ -402,15 +542,35 @@ export class KitApp {
   }
 
   /** Request-time HTML: CSRF fields injected (then `no-store`), else the page's policy. */
-  private sendHtml(req: IncomingMessage, res: ServerResponse, html: string, cache: string, head: boolean, mayHaveForms: boolean): void {
+  private sendHtml(
+    req: IncomingMessage,
+    res: ServerResponse,
+    html: string,
+    cache: string,
+    head: boolean,
+    mayHaveForms: boolean,
+  ): void {
     const points = mayHaveForms ? csrfInsertionPoints(html) : NO_POINTS;
     if (points.length === 0) {
       // The common case in one flat header list (no header object to build and walk).
-      res.writeHead(200, ['Content-Type', HTML_TYPE, 'Cache-Control', cache, 'X-Content-Type-Options', 'nosniff', 'Content-Length', Buffer.byteLength(html)]);
+      res.writeHead(200, [
+        'Content-Type',
+        HTML_TYPE,
+        'Cache-Control',
+        cache,
+        'X-Content-Type-Options',
+        'nosniff',
+        'Content-Length',
+        Buffer.byteLength(html),
+      ]);
       res.end(head ? undefined : html);
       return;
     }
-    const headers: Record<string, string | number> = { 'Content-Type': HTML_TYPE, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff' };
+    const headers: Record<string, string | number> = {
+      'Content-Type': HTML_TYPE,
+      'Cache-Control': cache,
+      'X-Content-Type-Options': 'nosniff',
+    };
     const { token, setCookie } = this.csrfToken(req);
     const body = injectAt(html, points, token);
     headers['Cache-Control'] = NO_STORE;
@@ -445,12 +605,20 @@ export class KitApp {
     res.end();
   }
 
-  private async serveEndpoint(req: IncomingMessage, res: ServerResponse, ep: EndpointRuntime, params: Record<string, string>, target: Extract<RequestPathResult, { ok: true }>, parent: Context): Promise<void> {
+  private async serveEndpoint(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ep: EndpointRuntime,
+    params: Record<string, string>,
+    target: Extract<RequestPathResult, { ok: true }>,
+    parent: Context,
+  ): Promise<void> {
     const e = ep.entry;
     const method = req.method ?? 'GET';
     const head = method === 'HEAD';
     const json = ep.json;
-    const err = (status: number, code: ErrorCode, message: string): void => sendError(res, status, code, message, { head, json, headers: corsHeaders });
+    const err = (status: number, code: ErrorCode, message: string): void =>
+      sendError(res, status, code, message, { head, json, headers: corsHeaders });
     let corsHeaders: Record<string, string> | undefined;
     const origin = headerValue(req, 'origin');
     if (ep.cors !== undefined && originAllowed(ep.cors, origin)) corsHeaders = corsResponseHeaders(ep.cors, origin!);
@@ -475,7 +643,11 @@ export class KitApp {
       } catch (e2) {
         if (e2 instanceof BodyTooLargeError) {
           res.setHeader('Connection', 'close');
-          return sendError(res, 413, 'request_body_too_large', 'request body too large', { head, json, headers: { ...corsHeaders, Connection: 'close' } });
+          return sendError(res, 413, 'request_body_too_large', 'request body too large', {
+            head,
+            json,
+            headers: { ...corsHeaders, Connection: 'close' },
+          });
         }
         if (e2 instanceof BodyAbortedError) {
           res.destroy();
@@ -513,7 +685,11 @@ export class KitApp {
       // 7. Unbound or unsupported → 501. A fragment without a hook serves its static body.
       if (!ep.handler.ok) {
         if (e.kind === 'fragment' && e.handler.status === 'missing') {
-          await writeResponse(res, this.fragmentBody(ep, params), { head, noStore: true, extraHeaders: { ...corsHeaders, ...this.fragmentHeaders(ep) } });
+          await writeResponse(res, this.fragmentBody(ep, params), {
+            head,
+            noStore: true,
+            extraHeaders: { ...corsHeaders, ...this.fragmentHeaders(ep) },
+          });
           return;
         }
         return err(501, 'handler_not_implemented', ep.handler.message);
@@ -522,7 +698,10 @@ export class KitApp {
       // 8. Partial submissions may only name a target the page declared for this action.
       const partial = e.kind === 'action' && isPartial(req);
       const partialTarget = partial ? headerValue(req, 'x-kit-target') : undefined;
-      if (partial && (partialTarget === undefined || (ep.partialTargets !== undefined && !ep.partialTargets.has(partialTarget)))) {
+      if (
+        partial &&
+        (partialTarget === undefined || (ep.partialTargets !== undefined && !ep.partialTargets.has(partialTarget)))
+      ) {
         return err(400, 'fragment_not_found', 'partial fragment not found');
       }
       // 9. Decode and call.
@@ -532,25 +711,37 @@ export class KitApp {
       } catch (thrown) {
         if (thrown instanceof FormDecodeError) return err(400, 'invalid_form', thrown.message);
         const { status, message } = thrownStatus(thrown);
-        if (status >= 500) this.log(`kit: ${e.kind} ${e.pageId}.${e.symbol} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
+        if (status >= 500)
+          this.log(
+            `kit: ${e.kind} ${e.pageId}.${e.symbol} failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`,
+          );
         return err(status, 'request_failed', message);
       }
       if (res.headersSent) return;
       let response: Response;
       if (e.kind === 'fragment') {
-        response = result === undefined && h.signature === 'fragment' ? this.fragmentBody(ep, params) : toResponse(result);
+        response =
+          result === undefined && h.signature === 'fragment' ? this.fragmentBody(ep, params) : toResponse(result);
       } else if (e.kind === 'command' || e.kind === 'query') {
         response = result instanceof Response ? result : Response.json(result === undefined ? null : result);
       } else response = toResponse(result);
       const extra: Record<string, string> = { ...corsHeaders };
       if (e.kind === 'fragment') Object.assign(extra, this.fragmentHeaders(ep));
-      if (partial && partialTarget !== undefined && response.status >= 200 && response.status < 300 && (response.headers.get('content-type') ?? '').startsWith('text/html')) {
+      if (
+        partial &&
+        partialTarget !== undefined &&
+        response.status >= 200 &&
+        response.status < 300 &&
+        (response.headers.get('content-type') ?? '').startsWith('text/html')
+      ) {
         extra[FRAGMENT_TARGET] = partialTarget;
         extra[FRAGMENT_SWAP] = headerValue(req, 'x-kit-swap') === 'outerHTML' ? 'outerHTML' : 'innerHTML';
       }
       const location = response.headers.get('location');
       if (location !== null && response.status >= 300 && response.status < 400 && !isLocalPath(location)) {
-        this.log(`kit: ${e.kind} ${e.pageId}.${e.symbol} answered a redirect to a non-local location; sent 500 instead`);
+        this.log(
+          `kit: ${e.kind} ${e.pageId}.${e.symbol} answered a redirect to a non-local location; sent 500 instead`,
+        );
         return err(500, 'request_failed', 'internal server error');
       }
       await writeResponse(res, response, { head, noStore: true, extraHeaders: extra });
@@ -568,10 +759,8 @@ export class KitApp {
     const body = ep.fragmentTemplate ? renderTemplate(ep.fragmentTemplate, undefined, params) : '';
     return new Response(body, { status: 200, headers: { 'content-type': HTML_TYPE } });
   }
-
 }
 
 export function createApp(options: AppOptions): KitApp {
   return new KitApp(options);
 }
-

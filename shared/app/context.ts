@@ -79,7 +79,8 @@ export class RequestState {
     if (this.controller === undefined) {
       const controller = (this.controller = new AbortController());
       if (this.abortReason) controller.abort(this.abortReason);
-      else if (this.res.closed && !this.res.writableFinished) controller.abort(new Error('client closed the connection'));
+      else if (this.res.closed && !this.res.writableFinished)
+        controller.abort(new Error('client closed the connection'));
       else {
         this.res.once('close', () => {
           if (!this.res.writableFinished) controller.abort(new Error('client closed the connection'));
@@ -102,8 +103,14 @@ export function requestContext(state: RequestState, parent: Context = background
 }
 
 function state(ctx: unknown, accessor: string): RequestState {
-  const s = ctx !== null && typeof ctx === 'object' && typeof (ctx as Context).value === 'function' ? (ctx as Context).value(STATE) : undefined;
-  if (s === undefined) throw new TypeError(`app.${accessor}(ctx): ctx is not a kit request context (pass the ctx your handler, load or guard received)`);
+  const s =
+    ctx !== null && typeof ctx === 'object' && typeof (ctx as Context).value === 'function'
+      ? (ctx as Context).value(STATE)
+      : undefined;
+  if (s === undefined)
+    throw new TypeError(
+      `app.${accessor}(ctx): ctx is not a kit request context (pass the ctx your handler, load or guard received)`,
+    );
   return s as RequestState;
 }
 
@@ -122,7 +129,11 @@ function headersOf(req: IncomingMessage): Headers {
 
 /** A body-less WHATWG Request describing the incoming request (method, URL, headers). */
 export function describeRequest(s: RequestState): Request {
-  return (s.request ??= new Request(s.url, { method: s.req.method === 'HEAD' ? 'HEAD' : s.req.method === 'GET' ? 'GET' : s.req.method, headers: headersOf(s.req), signal: s.signal }));
+  return (s.request ??= new Request(s.url, {
+    method: s.req.method === 'HEAD' ? 'HEAD' : s.req.method === 'GET' ? 'GET' : s.req.method,
+    headers: headersOf(s.req),
+    signal: s.signal,
+  }));
 }
 
 /** Request-time helpers for user code (typescript.md "User code and binding"). */

@@ -25,7 +25,10 @@ export function originAllowed(policy: CorsPolicy, origin: string | undefined): b
 
 /** Headers of an actual (non-preflight) response to an allowed origin. */
 export function corsResponseHeaders(policy: CorsPolicy, origin: string): Record<string, string> {
-  const h: Record<string, string> = { 'Access-Control-Allow-Origin': policy.origins.includes('*') ? '*' : origin, Vary: 'Origin' };
+  const h: Record<string, string> = {
+    'Access-Control-Allow-Origin': policy.origins.includes('*') ? '*' : origin,
+    Vary: 'Origin',
+  };
   if (policy.credentials) h['Access-Control-Allow-Credentials'] = 'true';
   if (policy.expose?.length) h['Access-Control-Expose-Headers'] = policy.expose.join(', ');
   return h;
@@ -35,7 +38,11 @@ export function corsResponseHeaders(policy: CorsPolicy, origin: string): Record<
 const SAFELISTED = new Set(['accept', 'accept-language', 'content-language', 'content-type', 'x-kit-csrf']);
 
 /** The preflight answer headers, or undefined when the policy does not allow the request. */
-export function preflight(policy: CorsPolicy, endpointMethod: string, req: IncomingMessage): Record<string, string> | undefined {
+export function preflight(
+  policy: CorsPolicy,
+  endpointMethod: string,
+  req: IncomingMessage,
+): Record<string, string> | undefined {
   const origin = req.headers.origin;
   if (!originAllowed(policy, origin)) return undefined;
   const method = String(req.headers['access-control-request-method'] ?? '').toUpperCase();

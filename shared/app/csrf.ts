@@ -48,7 +48,9 @@ export function csrfKeys(secretEnv: string | undefined): CsrfKeys {
   parts.forEach((p, i) => {
     const bytes = Buffer.from(p, 'utf8');
     if (bytes.length < MIN_SECRET_BYTES) {
-      throw new CsrfConfigError(`KIT_CSRF_SECRET: secret ${i + 1} of ${parts.length} has ${bytes.length} bytes; each secret needs at least ${MIN_SECRET_BYTES}`);
+      throw new CsrfConfigError(
+        `KIT_CSRF_SECRET: secret ${i + 1} of ${parts.length} has ${bytes.length} bytes; each secret needs at least ${MIN_SECRET_BYTES}`,
+      );
     }
     keys.push(bytes);
   });

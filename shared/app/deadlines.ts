@@ -42,7 +42,8 @@ export class Deadlines {
       if (d.at > now) continue;
       this.pending.delete(d);
       d.state.abort(new Error('request deadline exceeded'));
-      if (!d.res.headersSent && !d.res.destroyed) sendError(d.res, 503, 'request_timeout', 'request timed out', { head: d.head, json: d.json });
+      if (!d.res.headersSent && !d.res.destroyed)
+        sendError(d.res, 503, 'request_timeout', 'request timed out', { head: d.head, json: d.json });
     }
   }
 }

@@ -32,14 +32,18 @@ export interface ErrorOptions {
 }
 
 /** Writes an error answer unless headers already went out (then the connection is cut). */
-export function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, opts: ErrorOptions = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  opts: ErrorOptions = {},
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const body = opts.json
-    ? JSON.stringify({ ok: false, error: { code, message } })
-    : message + '\n';
+  const body = opts.json ? JSON.stringify({ ok: false, error: { code, message } }) : message + '\n';
   const headers: Record<string, string | number> = {
     'Content-Type': opts.json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
@@ -58,7 +62,8 @@ export function sendError(res: ServerResponse, status: number, code: ErrorCode, 
 export class HttpError extends Error {
   readonly status: number;
   constructor(status: number, message?: string) {
-    if (!Number.isInteger(status) || status < 400 || status > 599) throw new RangeError(`HttpError: status must be 400..599, got ${String(status)}`);
+    if (!Number.isInteger(status) || status < 400 || status > 599)
+      throw new RangeError(`HttpError: status must be 400..599, got ${String(status)}`);
     super(message ?? STATUS_TEXT[status] ?? 'request failed');
     this.name = 'HttpError';
     this.status = status;

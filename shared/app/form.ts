@@ -125,7 +125,8 @@ export function decodeForm(form: FormValues, fields: readonly InputField[]): Rec
         throw new FormDecodeError(f.name, 'has a type forms cannot carry');
     }
     if (value !== undefined) {
-      if (f.name === '__proto__') Object.defineProperty(out, f.name, { value, enumerable: true, writable: true, configurable: true });
+      if (f.name === '__proto__')
+        Object.defineProperty(out, f.name, { value, enumerable: true, writable: true, configurable: true });
       else out[f.name] = value;
     }
   }

@@ -35,13 +35,17 @@ export function deny(message?: string): GuardDecision {
 
 /** Sends the client elsewhere (a login page); only local paths are accepted. */
 export function redirectTo(location: string, status: 302 | 303 | 307 = 303): GuardDecision {
-  if (!isLocalPath(location)) throw new TypeError('redirectTo: the location must be a local path starting with a single "/"');
+  if (!isLocalPath(location))
+    throw new TypeError('redirectTo: the location must be a local path starting with a single "/"');
   return { kind: 'redirect', location, status };
 }
 
 export const PUBLIC_GUARD = 'public';
 
-export type GuardOutcome = GuardDecision | { readonly kind: 'unknown'; readonly id: string } | { readonly kind: 'error'; readonly id: string; readonly error: unknown };
+export type GuardOutcome =
+  | GuardDecision
+  | { readonly kind: 'unknown'; readonly id: string }
+  | { readonly kind: 'error'; readonly id: string; readonly error: unknown };
 
 function normalise(result: GuardResult): GuardDecision | undefined {
   if (result === undefined || result === true) return ALLOW;
@@ -55,7 +59,11 @@ function normalise(result: GuardResult): GuardDecision | undefined {
 }
 
 /** Runs `ids` in order against the registry; `allow` only when every guard allows. */
-export async function runGuards(ids: readonly string[], registry: ReadonlyMap<string, Guard>, ctx: unknown): Promise<GuardOutcome> {
+export async function runGuards(
+  ids: readonly string[],
+  registry: ReadonlyMap<string, Guard>,
+  ctx: unknown,
+): Promise<GuardOutcome> {
   for (const id of ids) {
     if (id === PUBLIC_GUARD) continue;
     const guard = registry.get(id);
@@ -66,7 +74,14 @@ export async function runGuards(ids: readonly string[], registry: ReadonlyMap<st
     } catch (error) {
       return { kind: 'error', id, error };
     }
-    if (decision === undefined) return { kind: 'error', id, error: new TypeError(`guard ${JSON.stringify(id)} returned something other than allow(), deny() or redirectTo(path)`) };
+    if (decision === undefined)
+      return {
+        kind: 'error',
+        id,
+        error: new TypeError(
+          `guard ${JSON.stringify(id)} returned something other than allow(), deny() or redirectTo(path)`,
+        ),
+      };
     if (decision.kind !== 'allow') return decision;
   }
   return ALLOW;
@@ -86,7 +101,8 @@ export function guardRegistry(config: unknown): Map<string, Guard> {
   if (typeof table !== 'object') throw new TypeError('kit config: guards must be an object of guard functions by ID');
   for (const [id, fn] of Object.entries(table as Record<string, unknown>)) {
     if (typeof fn !== 'function') throw new TypeError(`kit config: guard ${JSON.stringify(id)} must be a function`);
-    if (id === PUBLIC_GUARD) throw new TypeError('kit config: "public" is built in and cannot be registered as a guard');
+    if (id === PUBLIC_GUARD)
+      throw new TypeError('kit config: "public" is built in and cannot be registered as a guard');
     out.set(id, fn as Guard);
   }
   return out;

@@ -31,7 +31,8 @@ function readStartTag(html: string, at: number): Tag | undefined {
     if (i >= html.length) return undefined;
     if (html[i] === '>') return { name, attrs, end: i + 1 };
     const an = i;
-    while (i < html.length && !isSpace(html.charCodeAt(i)) && html[i] !== '=' && html[i] !== '>' && html[i] !== '/') i++;
+    while (i < html.length && !isSpace(html.charCodeAt(i)) && html[i] !== '=' && html[i] !== '>' && html[i] !== '/')
+      i++;
     const attrName = html.slice(an, i).toLowerCase();
     while (i < html.length && isSpace(html.charCodeAt(i))) i++;
     let value = '';
@@ -55,7 +56,26 @@ function readStartTag(html: string, at: number): Tag | undefined {
 }
 
 function decodeBasicEntities(s: string): string {
-  return s.includes('&') ? s.replace(/&(amp|quot|#39|#x27|lt|gt|#47|#x2f|#92|#x5c);/gi, (m, e: string) => ({ amp: '&', quot: '"', '#39': "'", '#x27': "'", lt: '<', gt: '>', '#47': '/', '#x2f': '/', '#92': '\\', '#x5c': '\\' } as Record<string, string>)[e.toLowerCase()] ?? m) : s;
+  return s.includes('&')
+    ? s.replace(
+        /&(amp|quot|#39|#x27|lt|gt|#47|#x2f|#92|#x5c);/gi,
+        (m, e: string) =>
+          (
+            ({
+              amp: '&',
+              quot: '"',
+              '#39': "'",
+              '#x27': "'",
+              lt: '<',
+              gt: '>',
+              '#47': '/',
+              '#x2f': '/',
+              '#92': '\\',
+              '#x5c': '\\',
+            }) as Record<string, string>
+          )[e.toLowerCase()] ?? m,
+      )
+    : s;
 }
 
 /** The action keeps the request on this origin (see the file comment). */
@@ -104,7 +124,11 @@ export function csrfInsertionPoints(html: string): number[] {
     const tag = readStartTag(html, at);
     if (!tag) continue;
     if (tag.name === 'form') {
-      if ((tag.attrs.get('method') ?? '').trim().toLowerCase() === 'post' && isSameOriginAction(tag.attrs.get('action'))) points.push(tag.end);
+      if (
+        (tag.attrs.get('method') ?? '').trim().toLowerCase() === 'post' &&
+        isSameOriginAction(tag.attrs.get('action'))
+      )
+        points.push(tag.end);
       re.lastIndex = tag.end;
       continue;
     }

@@ -7,12 +7,42 @@
 //   route.int(app.params(ctx), 'id') → { value, found, error }
 export { app, type RouteInfo, type EndpointInfo } from './context.js';
 export { route, RouteParamError, MissingParamError, type Params, type ParamResult } from '../route/index.js';
-export { redirect, html, json, fragment, reload, isLocalPath, FRAGMENT_TARGET, FRAGMENT_SWAP, RELOAD } from './responses.js';
+export {
+  redirect,
+  html,
+  json,
+  fragment,
+  reload,
+  isLocalPath,
+  FRAGMENT_TARGET,
+  FRAGMENT_SWAP,
+  RELOAD,
+} from './responses.js';
 export { HttpError } from './errors.js';
 export { FormValues } from './form.js';
 export { allow, deny, redirectTo, type Guard, type GuardDecision, type GuardResult, type KitConfig } from './guards.js';
 export { createApp, KitApp, TRACE_MOUNT, HEALTH_PATH, type AppOptions } from './app.js';
-export { startServer, main, listenAddress, parseAddr, createHttpServer, SERVER_LIMITS, ConfigError, type StartOptions, type RunningServer, type ListenAddress } from './server.js';
+export {
+  startServer,
+  main,
+  listenAddress,
+  parseAddr,
+  createHttpServer,
+  SERVER_LIMITS,
+  ConfigError,
+  type StartOptions,
+  type RunningServer,
+  type ListenAddress,
+} from './server.js';
 export { dirSource, seaSource, seaApi, seaAssetKey, type StaticSource } from './static-files.js';
 export { MANIFEST_VERSION } from './manifest.js';
-export type { AppManifest, PageEntry, EndpointEntry, HandlerRef, InputField, StaticFile, CorsPolicy, SignatureKind } from './manifest.js';
+export type {
+  AppManifest,
+  PageEntry,
+  EndpointEntry,
+  HandlerRef,
+  InputField,
+  StaticFile,
+  CorsPolicy,
+  SignatureKind,
+} from './manifest.js';

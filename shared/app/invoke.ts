@@ -6,7 +6,17 @@ import { describeRequest, type RequestState } from './context.js';
 import { decodeForm, formFromData, formFromQuery, FormDecodeError } from './form.js';
 import type { InputField } from './manifest.js';
 
-export async function invokeHandler(signature: string, fn: (ctx: unknown, arg?: unknown) => unknown, fields: readonly InputField[], ctx: Context, formData: FormData | undefined, query: string, req: IncomingMessage, body: Buffer | undefined, state: RequestState): Promise<unknown> {
+export async function invokeHandler(
+  signature: string,
+  fn: (ctx: unknown, arg?: unknown) => unknown,
+  fields: readonly InputField[],
+  ctx: Context,
+  formData: FormData | undefined,
+  query: string,
+  req: IncomingMessage,
+  body: Buffer | undefined,
+  state: RequestState,
+): Promise<unknown> {
   switch (signature) {
     case 'action0':
     case 'command0':
@@ -28,9 +38,15 @@ export async function invokeHandler(signature: string, fn: (ctx: unknown, arg?: 
     case 'api': {
       const described = describeRequest(state);
       const method = req.method ?? 'GET';
-      const request = body === undefined || method === 'GET' || method === 'HEAD'
-        ? described
-        : new Request(described.url, { method, headers: described.headers, body: new Uint8Array(body), signal: state.signal });
+      const request =
+        body === undefined || method === 'GET' || method === 'HEAD'
+          ? described
+          : new Request(described.url, {
+              method,
+              headers: described.headers,
+              body: new Uint8Array(body),
+              signal: state.signal,
+            });
       return fn(ctx, request);
     }
     default:

@@ -9,12 +9,16 @@ export type RenderMode = 'spa' | 'ssr' | 'hybrid';
 export type EndpointKind = 'action' | 'api' | 'fragment' | 'command' | 'query';
 export type BindingStatus = 'bound' | 'missing' | 'unsupported_signature';
 export type SignatureKind =
-  | 'action0' | 'action_input' | 'action_form'
+  | 'action0'
+  | 'action_input'
+  | 'action_form'
   | 'api'
   | 'fragment'
   | 'load'
-  | 'command0' | 'command_input'
-  | 'query0' | 'query_input';
+  | 'command0'
+  | 'command_input'
+  | 'query0'
+  | 'query_input';
 
 /** A form-decodable property of a handler's input type. */
 export interface InputField {
@@ -37,7 +41,11 @@ export interface HandlerRef {
   message?: string;
 }
 
-export interface SourceRef { file: string; line: number; column: number }
+export interface SourceRef {
+  file: string;
+  line: number;
+  column: number;
+}
 
 export interface PageEntry {
   pageId: string;

@@ -21,7 +21,11 @@ export class PrebuiltAnswer {
   private body: Buffer | undefined;
   private declined = false;
 
-  constructor(private readonly file: StaticEntry, private readonly cache: string, private readonly mayHaveForm: boolean) {}
+  constructor(
+    private readonly file: StaticEntry,
+    private readonly cache: string,
+    private readonly mayHaveForm: boolean,
+  ) {}
 
   send(res: ServerResponse, head: boolean): boolean {
     let headers = this.headers;
@@ -33,7 +37,16 @@ export class PrebuiltAnswer {
       }
       const f = this.file;
       this.body = f.body();
-      headers = this.headers = ['Content-Type', f.type, 'Content-Length', this.body.length, 'Cache-Control', this.cache, 'X-Content-Type-Options', 'nosniff'];
+      headers = this.headers = [
+        'Content-Type',
+        f.type,
+        'Content-Length',
+        this.body.length,
+        'Cache-Control',
+        this.cache,
+        'X-Content-Type-Options',
+        'nosniff',
+      ];
     }
     res.writeHead(200, headers);
     res.end(head ? undefined : this.body);
@@ -59,7 +72,11 @@ export interface PrebuildSite {
  * so a hit is a target the full pipeline would accept and answer with these very bytes; any other
  * spelling of the path takes the full pipeline. The set is bounded by the build output.
  */
-export function prebuildAnswers(manifest: AppManifest, staticKeys: Iterable<string>, site: PrebuildSite): Map<string, PrebuiltAnswer> {
+export function prebuildAnswers(
+  manifest: AppManifest,
+  staticKeys: Iterable<string>,
+  site: PrebuildSite,
+): Map<string, PrebuiltAnswer> {
   const out = new Map<string, PrebuiltAnswer>();
   const candidates = new Set<string>();
   for (const key of staticKeys) {
@@ -71,7 +88,8 @@ export function prebuildAnswers(manifest: AppManifest, staticKeys: Iterable<stri
   for (const path of candidates) {
     if (site.reserved(path)) continue;
     const target = checkRequestTarget(path);
-    if (!target.ok || target.rawPath !== path || target.path !== path || target.query !== '' || target.trailingSlash) continue;
+    if (!target.ok || target.rawPath !== path || target.path !== path || target.query !== '' || target.trailingSlash)
+      continue;
     const segments = target.segments;
     if (site.hasEndpoint(segments)) continue;
     const t = site.resolvePage(segments);

@@ -5,12 +5,17 @@ import { LaneAction, LaneAPI, LaneContract, LaneFragment, LaneRoute, type Lane }
 
 export function laneOf(kind: string): Lane {
   switch (kind) {
-    case 'action': return LaneAction;
-    case 'api': return LaneAPI;
-    case 'fragment': return LaneFragment;
+    case 'action':
+      return LaneAction;
+    case 'api':
+      return LaneAPI;
+    case 'fragment':
+      return LaneFragment;
     case 'command':
-    case 'query': return LaneContract;
-    default: return LaneRoute;
+    case 'query':
+      return LaneContract;
+    default:
+      return LaneRoute;
   }
 }
 

@@ -47,7 +47,10 @@ export function json(value: unknown, init?: ResponseInit): Response {
 /** An HTML fragment for a partial form: the client swaps it into `target` (`#id`) with `swap`. */
 export function fragment(target: string, body: string, swap: 'innerHTML' | 'outerHTML' = 'innerHTML'): Response {
   if (!/^#[A-Za-z][A-Za-z0-9_:.-]*$/.test(target)) throw new TypeError('fragment: target must be a literal #id');
-  return new Response(body, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', [FRAGMENT_TARGET]: target, [FRAGMENT_SWAP]: swap } });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8', [FRAGMENT_TARGET]: target, [FRAGMENT_SWAP]: swap },
+  });
 }
 
 /** 204 with `X-Kit-Reload: 1`: the client reloads the page. */
@@ -86,7 +89,8 @@ export async function writeResponse(res: ServerResponse, response: Response, opt
   const body = response.body;
   if (body === null || opts.head || response.status === 204 || response.status === 304) {
     if (body !== null) await body.cancel().catch(() => undefined);
-    if (response.status !== 204 && response.status !== 304 && body === null && headers['content-length'] === undefined) headers['content-length'] = '0';
+    if (response.status !== 204 && response.status !== 304 && body === null && headers['content-length'] === undefined)
+      headers['content-length'] = '0';
     res.writeHead(response.status, headers);
     res.end();
     return;
@@ -97,7 +101,11 @@ export async function writeResponse(res: ServerResponse, response: Response, opt
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      if (!res.write(value))
+        await new Promise<void>((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
       if (res.destroyed) break;
     }
     res.end();

@@ -1,6 +1,13 @@
 // Start-up compilation of the route table: routers for pages and endpoints, bound handler
 // functions, and the frozen metadata objects `app.route(ctx)` / `app.endpoint(ctx)` return.
-import { compileRouter, matchRoute, parseRoutePattern, splitPath, type ParsedRoute, type Router } from '../route/index.js';
+import {
+  compileRouter,
+  matchRoute,
+  parseRoutePattern,
+  splitPath,
+  type ParsedRoute,
+  type Router,
+} from '../route/index.js';
 import type { Template } from '../render/index.js';
 import type { EndpointInfo, RouteInfo } from './context.js';
 import type { AppManifest, EndpointEntry, HandlerRef, InputField, PageEntry, SignatureKind } from './manifest.js';
@@ -59,13 +66,24 @@ const FIELD_TYPES = new Set(['string', 'number', 'boolean', 'string[]']);
 
 function notImplemented(kind: string, ref: HandlerRef | undefined, name: string): string {
   if (ref?.message) return ref.message;
-  const what = kind === 'load' ? 'load function' : kind === 'api' ? 'API handler' : kind === 'command' || kind === 'query' ? `${kind} contract` : kind === 'fragment' ? 'fragment hook' : 'action handler';
+  const what =
+    kind === 'load'
+      ? 'load function'
+      : kind === 'api'
+        ? 'API handler'
+        : kind === 'command' || kind === 'query'
+          ? `${kind} contract`
+          : kind === 'fragment'
+            ? 'fragment hook'
+            : 'action handler';
   return `kit ${what} ${name} is not implemented`;
 }
 
 export function resolveHandler(kind: string, ref: HandlerRef | undefined, modules: Modules, name: string): Resolution {
-  if (!ref || ref.status !== 'bound' || !ref.module || !ref.signature) return { ok: false, message: notImplemented(kind, ref, name) };
-  if (!(SIGNATURES_BY_KIND[kind] ?? []).includes(ref.signature)) return { ok: false, message: `kit ${kind} ${name} has an unsupported signature (${ref.signature})` };
+  if (!ref || ref.status !== 'bound' || !ref.module || !ref.signature)
+    return { ok: false, message: notImplemented(kind, ref, name) };
+  if (!(SIGNATURES_BY_KIND[kind] ?? []).includes(ref.signature))
+    return { ok: false, message: `kit ${kind} ${name} has an unsupported signature (${ref.signature})` };
   const mod = modules[ref.module];
   const fn = mod && Object.prototype.hasOwnProperty.call(mod, ref.export) ? mod[ref.export] : undefined;
   if (typeof fn !== 'function') return { ok: false, message: notImplemented(kind, undefined, name) };
@@ -160,7 +178,10 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
   const pages = compileRouter(pageList.map((p) => ({ method: 'GET', pattern: p.parsed, value: p })));
   for (const err of pages.errors) warnings.push(`page ${pageList[err.index].entry.pageId}: ${err.message}`);
   const endpoints = compileRouter(endpointList.map((e) => ({ method: e.entry.method, pattern: e.parsed, value: e })));
-  for (const err of endpoints.errors) warnings.push(`${endpointList[err.index].entry.kind} ${endpointList[err.index].entry.pageId}.${endpointList[err.index].entry.symbol}: ${err.message}`);
+  for (const err of endpoints.errors)
+    warnings.push(
+      `${endpointList[err.index].entry.kind} ${endpointList[err.index].entry.pageId}.${endpointList[err.index].entry.symbol}: ${err.message}`,
+    );
   return { pages: pages.router, endpoints: endpoints.router, pageList, endpointList, fileOwners, warnings };
 }
 

@@ -31,23 +31,33 @@ export class ConfigError extends Error {
   }
 }
 
-export interface ListenAddress { host: string; port: number }
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
 
 function parsePort(text: string, what: string): number {
-  if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) throw new ConfigError(`${what}: port must be a number from 0 to 65535, got ${JSON.stringify(text)}`);
+  if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535)
+    throw new ConfigError(`${what}: port must be a number from 0 to 65535, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 
 /** `host:port`, `[v6]:port` or `:port` (default host). */
 export function parseAddr(value: string): ListenAddress {
   const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]*)):([^:]*)$/.exec(value);
-  if (!m) throw new ConfigError(`--addr: expected host:port (for example 127.0.0.1:8080 or [::1]:8080), got ${JSON.stringify(value)}`);
+  if (!m)
+    throw new ConfigError(
+      `--addr: expected host:port (for example 127.0.0.1:8080 or [::1]:8080), got ${JSON.stringify(value)}`,
+    );
   const host = m[1] ?? (m[2] === '' ? DEFAULT_HOST : m[2]);
   return { host, port: parsePort(m[3], '--addr') };
 }
 
 /** `--addr` from the arguments, else `PORT` from the environment, else 127.0.0.1:8080. */
-export function listenAddress(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ListenAddress {
+export function listenAddress(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ListenAddress {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--addr') {
@@ -99,7 +109,11 @@ function staticSource(options: StartOptions): StaticSource {
   return dirSource(options.staticDir);
 }
 
-export function createHttpServer(app: KitApp): { server: Server; inflight: () => number; draining: { value: boolean } } {
+export function createHttpServer(app: KitApp): {
+  server: Server;
+  inflight: () => number;
+  draining: { value: boolean };
+} {
   let inflight = 0;
   const draining = { value: false };
   // A response always emits 'close' once, after 'finish' or when the connection dies first; one
@@ -107,12 +121,19 @@ export function createHttpServer(app: KitApp): { server: Server; inflight: () =>
   const settle = (): void => {
     inflight--;
   };
-  const server = createServer({ maxHeaderSize: SERVER_LIMITS.maxHeaderSize, requestTimeout: SERVER_LIMITS.requestTimeoutMs, headersTimeout: SERVER_LIMITS.headersTimeoutMs }, (req: IncomingMessage, res: ServerResponse) => {
-    inflight++;
-    res.on('close', settle);
-    if (draining.value) res.setHeader('Connection', 'close');
-    app.handle(req, res);
-  });
+  const server = createServer(
+    {
+      maxHeaderSize: SERVER_LIMITS.maxHeaderSize,
+      requestTimeout: SERVER_LIMITS.requestTimeoutMs,
+      headersTimeout: SERVER_LIMITS.headersTimeoutMs,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      inflight++;
+      res.on('close', settle);
+      if (draining.value) res.setHeader('Connection', 'close');
+      app.handle(req, res);
+    },
+  );
   server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
   return { server, inflight: () => inflight, draining };
 }
@@ -137,7 +158,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     appOptions.tracer = newTracer(withSink(collector));
   }
   const app = new KitApp(appOptions);
-  if (app.csrf.ephemeral) err('kit: warning: KIT_CSRF_SECRET is not set; using a random per-process secret (CSRF tokens will not survive a restart or work across instances)');
+  if (app.csrf.ephemeral)
+    err(
+      'kit: warning: KIT_CSRF_SECRET is not set; using a random per-process secret (CSRF tokens will not survive a restart or work across instances)',
+    );
   const { server, inflight, draining } = createHttpServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -172,9 +196,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   if (options.handleSignals !== false) {
     const onSignal = (signal: string): void => {
       err(`kit: ${signal} received; finishing ${inflight()} in-flight request(s)`);
-      stop().then(() => {
-        if (options.exitOnStop !== false) process.exit(0);
-      }, () => process.exit(1));
+      stop().then(
+        () => {
+          if (options.exitOnStop !== false) process.exit(0);
+        },
+        () => process.exit(1),
+      );
     };
     process.once('SIGINT', () => onSignal('SIGINT'));
     process.once('SIGTERM', () => onSignal('SIGTERM'));
@@ -192,7 +219,11 @@ export function main(options: StartOptions): Promise<RunningServer | undefined> 
     if (e instanceof ConfigError || e instanceof CsrfConfigError) {
       err(`kit: ${e.message}`);
       process.exitCode = 2;
-    } else if ((e as NodeJS.ErrnoException)?.code === 'EADDRINUSE' || (e as NodeJS.ErrnoException)?.code === 'EACCES' || (e as NodeJS.ErrnoException)?.code === 'EADDRNOTAVAIL') {
+    } else if (
+      (e as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ||
+      (e as NodeJS.ErrnoException)?.code === 'EACCES' ||
+      (e as NodeJS.ErrnoException)?.code === 'EADDRNOTAVAIL'
+    ) {
       err(`kit: cannot listen: ${(e as Error).message}`);
       process.exitCode = 1;
     } else {

@@ -24,7 +24,8 @@ export function dirSource(root: string): StaticSource {
   return {
     kind: 'dir',
     read(file: string): Buffer {
-      if (!safeRelative(file)) throw new Error(`static file ${JSON.stringify(file)} is not a relative path inside the output`);
+      if (!safeRelative(file))
+        throw new Error(`static file ${JSON.stringify(file)} is not a relative path inside the output`);
       return readFileSync(join(root, ...file.split('/')));
     },
   };
@@ -112,13 +113,21 @@ class Entry implements StaticEntry {
   headers(cache: string): Record<string, string | number> {
     if (this.lastCache === cache && this.lastHeaders !== undefined) return this.lastHeaders;
     this.lastCache = cache;
-    return (this.lastHeaders = { 'Content-Type': this.type, 'Content-Length': this.body().length, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff' });
+    return (this.lastHeaders = {
+      'Content-Type': this.type,
+      'Content-Length': this.body().length,
+      'Cache-Control': cache,
+      'X-Content-Type-Options': 'nosniff',
+    });
   }
 }
 
 export class StaticTable {
   private readonly entries = new Map<string, StaticEntry>();
-  constructor(files: Record<string, StaticFile>, readonly source: StaticSource) {
+  constructor(
+    files: Record<string, StaticFile>,
+    readonly source: StaticSource,
+  ) {
     for (const key of Object.keys(files)) {
       const f = files[key];
       this.entries.set(key, new Entry(source, key, f.file, f.type, f.cache));

@@ -34,7 +34,7 @@
     var fd;
     try {
       fd = submitter ? new FormData(form, submitter) : new FormData(form);
-    } catch (e) {
+    } catch (_e) {
       fd = new FormData(form);
       if (submitter && submitter.name) fd.append(submitter.name, submitter.value);
     }
@@ -54,7 +54,9 @@
 
   function restoreFocus(key) {
     if (!key) return;
-    var el = key.id ? doc.getElementById(key.id) : doc.querySelector('[name="' + String(key.name).replace(/["\\]/g, '\\$&') + '"]');
+    var el = key.id
+      ? doc.getElementById(key.id)
+      : doc.querySelector('[name="' + String(key.name).replace(/["\\]/g, '\\$&') + '"]');
     if (el && el !== doc.activeElement && typeof el.focus === 'function') el.focus();
   }
 
@@ -96,7 +98,14 @@
         done();
         if (text === null) return;
         if (!response.ok) {
-          emit(form, 'kit:request-error', { form: form, target: target, error: new Error('HTTP ' + response.status), status: response.status, body: text, response: response });
+          emit(form, 'kit:request-error', {
+            form: form,
+            target: target,
+            error: new Error('HTTP ' + response.status),
+            status: response.status,
+            body: text,
+            response: response,
+          });
           return;
         }
         if (response.status === 204) return;
@@ -115,7 +124,14 @@
       })
       .catch(function (err) {
         done();
-        emit(form, 'kit:request-error', { form: form, target: target, error: err, status: response ? response.status : 0, body: '', response: response });
+        emit(form, 'kit:request-error', {
+          form: form,
+          target: target,
+          error: err,
+          status: response ? response.status : 0,
+          body: '',
+          response: response,
+        });
       });
     return true;
   }

@@ -28,7 +28,7 @@
 
   try {
     history.scrollRestoration = 'manual';
-  } catch (e) {
+  } catch (_e) {
     /* older browsers */
   }
   doc.querySelectorAll('script[src]').forEach(function (s) {
@@ -71,9 +71,12 @@
   function prefetch(href) {
     var key = pageKey(href);
     if (prefetched.has(key) || key === pageKey(location.href)) return;
-    prefetched.set(key, load(key, true).catch(function () {
-      return null;
-    }));
+    prefetched.set(
+      key,
+      load(key, true).catch(function () {
+        return null;
+      }),
+    );
     if (prefetched.size > 8) prefetched.delete(prefetched.keys().next().value);
   }
 
@@ -88,7 +91,7 @@
   function saveScroll() {
     try {
       history.replaceState(Object.assign({}, history.state, { kitScroll: [w.scrollX, w.scrollY] }), '');
-    } catch (e) {
+    } catch (_e) {
       /* state not cloneable: nothing to restore later */
     }
   }
@@ -130,7 +133,8 @@
     live.setAttribute('aria-live', 'assertive');
     live.setAttribute('aria-atomic', 'true');
     live.setAttribute('data-kit-announcer', '');
-    live.style.cssText = 'position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0';
+    live.style.cssText =
+      'position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0';
     doc.body.appendChild(live);
     setTimeout(function () {
       live.textContent = text;

@@ -17,9 +17,24 @@
 
   var root = document.documentElement;
   var enabled = window.__kitTraceEnabled === true || (root !== null && root.hasAttribute('data-kit-trace'));
-  var endpoint = String(window.__kitTraceEndpoint || (root && root.getAttribute('data-kit-trace-endpoint')) || '/_kit/traces/browser');
+  var endpoint = String(
+    window.__kitTraceEndpoint || (root && root.getAttribute('data-kit-trace-endpoint')) || '/_kit/traces/browser',
+  );
   var nativeFetch = typeof window.fetch === 'function' ? window.fetch.bind(window) : null;
-  var LANES = ['route', 'guard', 'handler', 'ssr', 'action', 'api', 'fragment', 'contract', 'job', 'island', 'nav', 'user'];
+  var LANES = [
+    'route',
+    'guard',
+    'handler',
+    'ssr',
+    'action',
+    'api',
+    'fragment',
+    'contract',
+    'job',
+    'island',
+    'nav',
+    'user',
+  ];
   var MAX_BATCH_SPANS = 128;
   var MAX_BODY_CHARS = 60000; // keepalive request bodies are limited to 64 KiB in total
   var SEND_DELAY_MS = 200;
@@ -51,7 +66,10 @@
     var epoch = performance.timeOrigin + perfMs;
     var ms = Math.floor(epoch);
     var ns = Math.round((epoch - ms) * 1e6);
-    if (ns >= 1e6) { ms += 1; ns -= 1e6; }
+    if (ns >= 1e6) {
+      ms += 1;
+      ns -= 1e6;
+    }
     return new Date(ms).toISOString().slice(0, -1) + String(ns).padStart(6, '0') + 'Z';
   }
   function currentParent() {
@@ -66,7 +84,9 @@
     var parent = currentParent();
     var attributes = [];
     var given = options.attributes || {};
-    Object.keys(given).forEach(function (k) { attributes.push({ key: k, value: given[k] }); });
+    Object.keys(given).forEach(function (k) {
+      attributes.push({ key: k, value: given[k] });
+    });
     var span = {
       traceId: parent ? parent.traceId : randomId(16),
       spanId: randomId(8),
@@ -91,7 +111,8 @@
     var at = stack.lastIndexOf(span);
     if (at >= 0) stack.splice(at, 1);
     var stop = performance.now();
-    if (status === 'ok' || status === 'error' || status === 'unset') span.status = { code: status, message: message ? String(message) : '' };
+    if (status === 'ok' || status === 'error' || status === 'unset')
+      span.status = { code: status, message: message ? String(message) : '' };
     queue.push({
       traceId: span.traceId,
       spanId: span.spanId,
@@ -118,27 +139,39 @@
 
   /** Sends every queued span now, in batches that fit a keepalive request. */
   function flush() {
-    if (timer) { clearTimeout(timer); timer = 0; }
+    if (timer) {
+      clearTimeout(timer);
+      timer = 0;
+    }
     var sends = [];
     while (queue.length > 0) {
       var batch = [];
       var size = 2;
       while (queue.length > 0 && batch.length < MAX_BATCH_SPANS) {
         var text = JSON.stringify(queue[0]);
-        if (text.length + 1 > MAX_BODY_CHARS) { queue.shift(); dropped++; continue; }
+        if (text.length + 1 > MAX_BODY_CHARS) {
+          queue.shift();
+          dropped++;
+          continue;
+        }
         if (size + text.length + 1 > MAX_BODY_CHARS) break;
         batch.push(queue.shift());
         size += text.length + 1;
       }
       if (batch.length === 0) continue;
       if (!nativeFetch) continue;
-      sends.push(nativeFetch(endpoint, {
-        method: 'POST',
-        keepalive: true,
-        credentials: 'same-origin',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(batch),
-      }).then(function () {}, function () {}));
+      sends.push(
+        nativeFetch(endpoint, {
+          method: 'POST',
+          keepalive: true,
+          credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(batch),
+        }).then(
+          function () {},
+          function () {},
+        ),
+      );
     }
     return Promise.all(sends).then(function () {});
   }
@@ -146,7 +179,11 @@
   function requestInfo(input, init) {
     var isRequest = typeof Request !== 'undefined' && input instanceof Request;
     var url;
-    try { url = new URL(isRequest ? input.url : String(input), location.href); } catch (e) { return null; }
+    try {
+      url = new URL(isRequest ? input.url : String(input), location.href);
+    } catch (_e) {
+      return null;
+    }
     var method = (init && init.method) || (isRequest ? input.method : 'GET');
     return { url: url, method: String(method).toUpperCase(), isRequest: isRequest };
   }
@@ -155,7 +192,11 @@
   function tracedFetch(input, init) {
     if (!nativeFetch) return Promise.reject(new TypeError('fetch is not available'));
     var info = enabled ? requestInfo(input, init) : null;
-    if (!info || info.url.origin !== location.origin || info.url.pathname === new URL(endpoint, location.href).pathname) {
+    if (
+      !info ||
+      info.url.origin !== location.origin ||
+      info.url.pathname === new URL(endpoint, location.href).pathname
+    ) {
       return nativeFetch(input, init);
     }
     var lane = init && LANES.indexOf(init.kitTraceLane) >= 0 ? init.kitTraceLane : 'api';
@@ -167,16 +208,22 @@
     var headers = new Headers((init && init.headers) || (info.isRequest ? input.headers : undefined));
     if (!headers.has('traceparent')) headers.set('traceparent', traceparent(span));
     var nextInit = {};
-    if (init) Object.keys(init).forEach(function (k) { if (k !== 'kitTraceLane') nextInit[k] = init[k]; });
+    if (init)
+      Object.keys(init).forEach(function (k) {
+        if (k !== 'kitTraceLane') nextInit[k] = init[k];
+      });
     nextInit.headers = headers;
-    return nativeFetch(input, nextInit).then(function (res) {
-      span.attributes.push({ key: 'http.response.status_code', value: res.status });
-      end(span, res.ok ? 'ok' : 'error', res.ok ? '' : 'HTTP ' + res.status);
-      return res;
-    }, function (err) {
-      end(span, 'error', err && err.message ? err.message : String(err));
-      throw err;
-    });
+    return nativeFetch(input, nextInit).then(
+      function (res) {
+        span.attributes.push({ key: 'http.response.status_code', value: res.status });
+        end(span, res.ok ? 'ok' : 'error', res.ok ? '' : 'HTTP ' + res.status);
+        return res;
+      },
+      function (err) {
+        end(span, 'error', err && err.message ? err.message : String(err));
+        throw err;
+      },
+    );
   }
 
   window.__kitTrace = {
@@ -186,7 +233,9 @@
     traceparent: traceparent,
     fetch: tracedFetch,
     flush: flush,
-    dropped: function () { return dropped; },
+    dropped: function () {
+      return dropped;
+    },
   };
   if (!enabled) return;
   if (nativeFetch) window.fetch = tracedFetch;
@@ -197,11 +246,24 @@
     startTime: 0,
     attributes: { 'url.path': location.pathname },
   });
-  function finishNavigation() { end(nav, 'ok'); }
+  function finishNavigation() {
+    end(nav, 'ok');
+  }
   if (document.readyState === 'complete') setTimeout(finishNavigation, 0);
-  else window.addEventListener('load', function () { setTimeout(finishNavigation, 0); }, { once: true });
+  else
+    window.addEventListener(
+      'load',
+      function () {
+        setTimeout(finishNavigation, 0);
+      },
+      { once: true },
+    );
 
   // Send what is queued before the page goes away.
-  window.addEventListener('pagehide', function () { flush(); });
-  document.addEventListener('visibilitychange', function () { if (document.visibilityState === 'hidden') flush(); });
+  window.addEventListener('pagehide', function () {
+    flush();
+  });
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState === 'hidden') flush();
+  });
 })();

@@ -11,12 +11,18 @@ const REPLACEMENTS: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 
 function replacement(c: number): string | undefined {
   switch (c) {
-    case 38: return '&amp;';
-    case 60: return '&lt;';
-    case 62: return '&gt;';
-    case 34: return '&quot;';
-    case 39: return '&#39;';
-    default: return undefined;
+    case 38:
+      return '&amp;';
+    case 60:
+      return '&lt;';
+    case 62:
+      return '&gt;';
+    case 34:
+      return '&quot;';
+    case 39:
+      return '&#39;';
+    default:
+      return undefined;
   }
 }
 

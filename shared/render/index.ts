@@ -2,7 +2,19 @@
 // dependencies beyond shared/route, so it runs in the build, in generated apps and in single
 // executables alike.
 export { IR_VERSION, isTemplate } from './ir.js';
-export type { Template, Node, Expr, PathSegment, BinaryOp, TextNode, AttrNode, UrlNode, DynAttrNode, IfNode, ForNode } from './ir.js';
+export type {
+  Template,
+  Node,
+  Expr,
+  PathSegment,
+  BinaryOp,
+  TextNode,
+  AttrNode,
+  UrlNode,
+  DynAttrNode,
+  IfNode,
+  ForNode,
+} from './ir.js';
 export { renderTemplate, type RenderParams } from './render.js';
 export { escapeHtml, staticHtml, encodeUrlValue, safeUrl, safeSrcset, UNSAFE_URL } from './escape.js';
 export { decodeEntities, isUnsafeUrl, URL_ATTRIBUTES } from './url-safety.js';

@@ -37,14 +37,39 @@ export interface Template {
 
 export type Node = string | TextNode | AttrNode | UrlNode | DynAttrNode | IfNode | ForNode;
 
-export interface TextNode { t: 'text'; e: Expr }
-export interface AttrNode { t: 'attr'; e: Expr }
+export interface TextNode {
+  t: 'text';
+  e: Expr;
+}
+export interface AttrNode {
+  t: 'attr';
+  e: Expr;
+}
 /** `parts`: strings are literal, HTML-safe URL text as written; expressions are values. */
-export interface UrlNode { t: 'url'; parts: (string | Expr)[]; srcset?: true }
-export interface DynAttrNode { t: 'dattr'; n: string; e: Expr; url?: true }
-export interface IfNode { t: 'if'; e: Expr; b: Node[] }
+export interface UrlNode {
+  t: 'url';
+  parts: (string | Expr)[];
+  srcset?: true;
+}
+export interface DynAttrNode {
+  t: 'dattr';
+  n: string;
+  e: Expr;
+  url?: true;
+}
+export interface IfNode {
+  t: 'if';
+  e: Expr;
+  b: Node[];
+}
 /** `item`/`index`: local slots for the current item and its index (arrays) or key (maps, objects). */
-export interface ForNode { t: 'for'; e: Expr; item: number; index?: number; b: Node[] }
+export interface ForNode {
+  t: 'for';
+  e: Expr;
+  item: number;
+  index?: number;
+  b: Node[];
+}
 
 export type BinaryOp = '==' | '!=' | '&&' | '||' | '<' | '<=' | '>' | '>=';
 
@@ -66,5 +91,10 @@ export const IR_VERSION = 1;
 
 /** True when `value` looks like a template this renderer can render (for embedders reading JSON). */
 export function isTemplate(value: unknown): value is Template {
-  return typeof value === 'object' && value !== null && (value as Template).v === IR_VERSION && Array.isArray((value as Template).nodes);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Template).v === IR_VERSION &&
+    Array.isArray((value as Template).nodes)
+  );
 }

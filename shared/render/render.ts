@@ -25,7 +25,10 @@ interface Scope {
 type Emit = (scope: Scope) => string;
 type Eval = (scope: Scope) => unknown;
 
-interface Compiled { nodes: readonly Node[]; emit: Emit }
+interface Compiled {
+  nodes: readonly Node[];
+  emit: Emit;
+}
 
 const compiled = new WeakMap<Template, Compiled>();
 // Marks a template rendered once. Keeping every compiled form alive costs memory and garbage
@@ -299,20 +302,28 @@ function compileExpr(e: Expr): Eval {
       const l = compileExpr(e.l);
       const r = compileExpr(e.r);
       switch (e.op) {
-        case '&&': return (s) => {
-          const v = l(s);
-          return isTruthy(v) ? r(s) : v;
-        };
-        case '||': return (s) => {
-          const v = l(s);
-          return isTruthy(v) ? v : r(s);
-        };
-        case '==': return (s) => looseEquals(l(s), r(s));
-        case '!=': return (s) => !looseEquals(l(s), r(s));
-        case '<': return (s) => compare(l(s), r(s)) < 0;
-        case '<=': return (s) => compare(l(s), r(s)) <= 0;
-        case '>': return (s) => compare(l(s), r(s)) > 0;
-        case '>=': return (s) => compare(l(s), r(s)) >= 0;
+        case '&&':
+          return (s) => {
+            const v = l(s);
+            return isTruthy(v) ? r(s) : v;
+          };
+        case '||':
+          return (s) => {
+            const v = l(s);
+            return isTruthy(v) ? v : r(s);
+          };
+        case '==':
+          return (s) => looseEquals(l(s), r(s));
+        case '!=':
+          return (s) => !looseEquals(l(s), r(s));
+        case '<':
+          return (s) => compare(l(s), r(s)) < 0;
+        case '<=':
+          return (s) => compare(l(s), r(s)) <= 0;
+        case '>':
+          return (s) => compare(l(s), r(s)) > 0;
+        case '>=':
+          return (s) => compare(l(s), r(s)) >= 0;
       }
     }
   }

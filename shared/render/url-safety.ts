@@ -1,9 +1,44 @@
 // URL attribute safety, shared by the checker (reject at check time, via server/src/core/model/url-safety.ts)
 // and the renderer (never emit). Zero dependencies.
 
-export const URL_ATTRIBUTES: ReadonlySet<string> = new Set(['href', 'src', 'srcset', 'action', 'formaction', 'poster', 'cite', 'data', 'background', 'manifest', 'xlink:href', 'ping', 'longdesc', 'usemap', 'codebase', 'archive', 'icon', 'dynsrc', 'lowsrc', 'profile', 'classid']);
+export const URL_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'href',
+  'src',
+  'srcset',
+  'action',
+  'formaction',
+  'poster',
+  'cite',
+  'data',
+  'background',
+  'manifest',
+  'xlink:href',
+  'ping',
+  'longdesc',
+  'usemap',
+  'codebase',
+  'archive',
+  'icon',
+  'dynsrc',
+  'lowsrc',
+  'profile',
+  'classid',
+]);
 
-const NAMED: Record<string, string> = { colon: ':', tab: '\t', newline: '\n', sol: '/', bsol: '\\', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', period: '.' };
+const NAMED: Record<string, string> = {
+  colon: ':',
+  tab: '\t',
+  newline: '\n',
+  sol: '/',
+  bsol: '\\',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  period: '.',
+};
 
 /** Decodes numeric and the security-relevant named character references (`&#106;`, `&colon;`). */
 export function decodeEntities(s: string): string {

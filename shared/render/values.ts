@@ -33,10 +33,13 @@ export function getPath(target: unknown, path: readonly string[]): unknown {
  */
 export function toText(v: unknown): string {
   switch (typeof v) {
-    case 'string': return v;
-    case 'number': return Number.isFinite(v) ? String(v) : '';
+    case 'string':
+      return v;
+    case 'number':
+      return Number.isFinite(v) ? String(v) : '';
     case 'bigint':
-    case 'boolean': return String(v);
+    case 'boolean':
+      return String(v);
     case 'object': {
       if (v === null) return '';
       if (Array.isArray(v)) return v.map(toText).join(', ');
@@ -44,7 +47,8 @@ export function toText(v: unknown): string {
       const own = (v as { toString?: unknown }).toString;
       return typeof own === 'function' && own !== Object.prototype.toString ? String(v) : '';
     }
-    default: return '';
+    default:
+      return '';
   }
 }
 

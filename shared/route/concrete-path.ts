@@ -50,7 +50,11 @@ export function concretePath(r: ParsedRoute, values: Record<string, string> | Ma
   return out;
 }
 
-function readValue(values: Record<string, string> | Map<string, string>, name: string, rest: boolean): string[] | undefined {
+function readValue(
+  values: Record<string, string> | Map<string, string>,
+  name: string,
+  rest: boolean,
+): string[] | undefined {
   const value = getOwn(values, name);
   if (typeof value !== 'string' || value === '') return undefined;
   return rest ? value.split('/') : [value];

@@ -16,8 +16,15 @@ export function validateContractPath(path: string, options: ContractPathOptions 
   const whole = { start: 0, end: path.length };
   const q = quote(path);
   const issues: RouteIssue[] = [];
-  const notLocal = path !== '' && (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\') || SCHEME.test(path));
-  if (notLocal) issues.push({ code: 'malformed_route', kind: 'not_local', message: `endpoint path ${q} must be a local absolute path`, span: whole });
+  const notLocal =
+    path !== '' && (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\') || SCHEME.test(path));
+  if (notLocal)
+    issues.push({
+      code: 'malformed_route',
+      kind: 'not_local',
+      message: `endpoint path ${q} must be a local absolute path`,
+      span: whole,
+    });
   const parsed = parseRoutePattern(path);
   for (const issue of parsed.issues) {
     if (notLocal && issue.kind === 'leading_slash') continue; // said better above
@@ -27,7 +34,13 @@ export function validateContractPath(path: string, options: ContractPathOptions 
     for (const s of parsed.segments) {
       if (s.kind === 'static') continue;
       const shown = s.kind === 'rest' ? `{${s.name}...}` : `{${s.name}}`;
-      issues.push({ code: 'malformed_route', kind: 'not_concrete', message: `endpoint path ${q} must be a concrete path; route parameter ${shown} is not allowed here`, span: s.span, param: s.name });
+      issues.push({
+        code: 'malformed_route',
+        kind: 'not_concrete',
+        message: `endpoint path ${q} must be a concrete path; route parameter ${shown} is not allowed here`,
+        span: s.span,
+        param: s.name,
+      });
     }
   }
   return issues;

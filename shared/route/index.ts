@@ -2,7 +2,16 @@
 // and typed param decoders. Zero dependencies; the checker, the language server and generated
 // servers all import it from here.
 export { PARAM_TYPES } from './types.js';
-export type { ParamType, Span, Segment, RouteIssueCode, RouteIssueKind, RouteIssue, RouteParam, ParsedRoute } from './types.js';
+export type {
+  ParamType,
+  Span,
+  Segment,
+  RouteIssueCode,
+  RouteIssueKind,
+  RouteIssue,
+  RouteParam,
+  ParsedRoute,
+} from './types.js';
 export { parseRoutePattern, isParamName, isParamType } from './pattern.js';
 export { routeShapeKey, PARAM_SHAPE, REST_SHAPE } from './shape.js';
 export { routesOverlap, ambiguousOverlap } from './overlap.js';

@@ -8,7 +8,11 @@ import { getOwn, setOwn } from './record.js';
 import type { ParamType, ParsedRoute } from './types.js';
 
 export type Params = Record<string, string> | Map<string, string>;
-export interface ParamResult<T> { value: T | undefined; found: boolean; error?: Error }
+export interface ParamResult<T> {
+  value: T | undefined;
+  found: boolean;
+  error?: Error;
+}
 export type ParamValue = string | number | bigint | boolean;
 
 /** A present param whose text does not decode as its declared type. */
@@ -40,8 +44,18 @@ const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 // Exactly Go's strconv.ParseBool.
 const BOOLS = new Map<string, boolean>([
-  ['1', true], ['t', true], ['T', true], ['TRUE', true], ['true', true], ['True', true],
-  ['0', false], ['f', false], ['F', false], ['FALSE', false], ['false', false], ['False', false],
+  ['1', true],
+  ['t', true],
+  ['T', true],
+  ['TRUE', true],
+  ['true', true],
+  ['True', true],
+  ['0', false],
+  ['f', false],
+  ['F', false],
+  ['FALSE', false],
+  ['false', false],
+  ['False', false],
 ]);
 
 // `int`/`uint` are JavaScript numbers, so they stop at the safe-integer range rather than Go's
@@ -76,13 +90,20 @@ function bigInteger(raw: string, pattern: RegExp, min: bigint, max: bigint): big
 export function decodeValue(type: ParamType, raw: string): ParamValue | undefined {
   if (raw === '') return undefined;
   switch (type) {
-    case 'string': return raw;
-    case 'int': return safeInteger(raw, SIGNED_DIGITS);
-    case 'uint': return safeInteger(raw, DIGITS);
-    case 'int64': return bigInteger(raw, SIGNED_DIGITS, INT64_MIN, INT64_MAX);
-    case 'uint64': return bigInteger(raw, DIGITS, 0n, UINT64_MAX);
-    case 'bool': return BOOLS.get(raw);
-    case 'float64': return parseGoFloat(raw);
+    case 'string':
+      return raw;
+    case 'int':
+      return safeInteger(raw, SIGNED_DIGITS);
+    case 'uint':
+      return safeInteger(raw, DIGITS);
+    case 'int64':
+      return bigInteger(raw, SIGNED_DIGITS, INT64_MIN, INT64_MAX);
+    case 'uint64':
+      return bigInteger(raw, DIGITS, 0n, UINT64_MAX);
+    case 'bool':
+      return BOOLS.get(raw);
+    case 'float64':
+      return parseGoFloat(raw);
   }
 }
 
@@ -107,17 +128,22 @@ function digitCount(raw: string, signed: boolean): number {
  */
 export function decodesAs(type: ParamType, raw: string): boolean {
   switch (type) {
-    case 'string': return raw !== '';
-    case 'int': case 'uint': {
+    case 'string':
+      return raw !== '';
+    case 'int':
+    case 'uint': {
       const digits = digitCount(raw, type === 'int');
       return digits > 0 && (digits <= 15 || decodeValue(type, raw) !== undefined);
     }
-    case 'int64': case 'uint64': {
+    case 'int64':
+    case 'uint64': {
       const digits = digitCount(raw, type === 'int64');
       return digits > 0 && (digits <= 18 || decodeValue(type, raw) !== undefined);
     }
-    case 'bool': return BOOLS.has(raw);
-    case 'float64': return decodeValue(type, raw) !== undefined;
+    case 'bool':
+      return BOOLS.has(raw);
+    case 'float64':
+      return decodeValue(type, raw) !== undefined;
   }
 }
 
@@ -164,7 +190,8 @@ export function decodeTypedParams(r: ParsedRoute, params: Params): TypedParamsRe
   const values: Record<string, unknown> = {};
   for (const { name, type } of r.params) {
     const raw = getOwn(params, name);
-    if (typeof raw !== 'string' || raw === '') return { ok: false, status: 404, param: name, message: `missing route parameter ${name}` };
+    if (typeof raw !== 'string' || raw === '')
+      return { ok: false, status: 404, param: name, message: `missing route parameter ${name}` };
     const value = decodeValue(type, raw);
     if (value === undefined) return { ok: false, status: 400, param: name, message: `invalid route parameter ${name}` };
     setOwn(values, name, value);

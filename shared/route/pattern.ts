@@ -61,7 +61,8 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     issue('query', `route ${q} must not contain query strings or fragments`, { start: queryAt, end: pattern.length });
   }
   const backslashAt = pattern.indexOf('\\');
-  if (backslashAt >= 0) issue('backslash', `route ${q} must use / path separators`, { start: backslashAt, end: backslashAt + 1 });
+  if (backslashAt >= 0)
+    issue('backslash', `route ${q} must use / path separators`, { start: backslashAt, end: backslashAt + 1 });
 
   // Leading/trailing white space already has its own issue; report only what lies inside.
   const inner = pattern.slice(lead, pattern.length - trail);
@@ -101,9 +102,15 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
       continue;
     }
 
-    const asStatic = (): void => { segments.push({ kind: 'static', value: text, span }); };
+    const asStatic = (): void => {
+      segments.push({ kind: 'static', value: text, span });
+    };
     if (!text.startsWith('{') || !text.endsWith('}') || count(text, '{') !== 1 || count(text, '}') !== 1) {
-      issue('param_segment', `route ${q} has invalid route parameter segment ${quote(text)}; use {name} or {name:type} as the whole segment`, span);
+      issue(
+        'param_segment',
+        `route ${q} has invalid route parameter segment ${quote(text)}; use {name} or {name:type} as the whole segment`,
+        span,
+      );
       asStatic();
       continue;
     }
@@ -118,39 +125,79 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     const typeSpan: Span | undefined = hasType ? { start: start + 2 + colon, end: end - 1 } : undefined;
 
     if (name.endsWith('?')) {
-      issue('optional', `route ${q} uses optional route parameter ${quote(text)}; optional route parameters are not supported; declare explicit routes for each shape (rest parameters {name...} are supported as the final segment)`, span);
+      issue(
+        'optional',
+        `route ${q} uses optional route parameter ${quote(text)}; optional route parameters are not supported; declare explicit routes for each shape (rest parameters {name...} are supported as the final segment)`,
+        span,
+      );
       asStatic();
       continue;
     }
     if (rest && name === '') {
-      issue('rest_unnamed', `route ${q} has rest route parameter segment ${quote(text)} without a name; declare it as {name...}`, span);
+      issue(
+        'rest_unnamed',
+        `route ${q} has rest route parameter segment ${quote(text)} without a name; declare it as {name...}`,
+        span,
+      );
       asStatic();
       continue;
     }
     if (!rest && name.includes('.')) {
-      issue('rest_dots', `route ${q} has invalid route parameter segment ${quote(text)}; rest route parameters use exactly three dots, such as {name...}`, span);
+      issue(
+        'rest_dots',
+        `route ${q} has invalid route parameter segment ${quote(text)}; rest route parameters use exactly three dots, such as {name...}`,
+        span,
+      );
       asStatic();
       continue;
     }
     if (!isParamName(name)) {
-      issue('param_name', `route ${q} has invalid route parameter name ${quote(name)}; names match [A-Za-z_][A-Za-z0-9_]*`, span, name);
+      issue(
+        'param_name',
+        `route ${q} has invalid route parameter name ${quote(name)}; names match [A-Za-z_][A-Za-z0-9_]*`,
+        span,
+        name,
+      );
       asStatic();
       continue;
     }
     if (rest && hasType) {
-      issue('rest_typed', `route ${q} declares typed rest route parameter ${quote(text)}; rest route parameters are always strings, declare it as {${name}...}`, span, name);
+      issue(
+        'rest_typed',
+        `route ${q} declares typed rest route parameter ${quote(text)}; rest route parameters are always strings, declare it as {${name}...}`,
+        span,
+        name,
+      );
       segments.push({ kind: 'rest', name, span, nameSpan });
       continue;
     }
     if (!isParamType(typeText)) {
-      issue('param_type', `route ${q} has unsupported route parameter type ${quote(typeText)} for ${quote(name)}; supported types are ${PARAM_TYPES.join(', ')}`, span, name);
-      segments.push({ kind: 'param', name, type: 'string', typed: true, span, nameSpan, ...(typeSpan ? { typeSpan } : {}) });
+      issue(
+        'param_type',
+        `route ${q} has unsupported route parameter type ${quote(typeText)} for ${quote(name)}; supported types are ${PARAM_TYPES.join(', ')}`,
+        span,
+        name,
+      );
+      segments.push({
+        kind: 'param',
+        name,
+        type: 'string',
+        typed: true,
+        span,
+        nameSpan,
+        ...(typeSpan ? { typeSpan } : {}),
+      });
       continue;
     }
     if (rest) {
       segments.push({ kind: 'rest', name, span, nameSpan });
       if (!isLast) {
-        issue('rest_not_last', `route ${q} declares rest route parameter {${name}...} before the end of the route; rest parameters must be the last segment`, span, name);
+        issue(
+          'rest_not_last',
+          `route ${q} declares rest route parameter {${name}...} before the end of the route; rest parameters must be the last segment`,
+          span,
+          name,
+        );
         continue;
       }
     } else {
@@ -161,7 +208,13 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
       segments.push(segment);
     }
     if (seen.has(name)) {
-      issues.push({ code: 'duplicate_route_param', kind: 'duplicate_param', message: `route ${q} repeats route parameter ${quote(name)}`, span, param: name });
+      issues.push({
+        code: 'duplicate_route_param',
+        kind: 'duplicate_param',
+        message: `route ${q} repeats route parameter ${quote(name)}`,
+        span,
+        param: name,
+      });
       continue;
     }
     seen.add(name);
@@ -199,8 +252,9 @@ function queryOrFragmentIndex(pattern: string): number {
     const c = pattern[i];
     if (c === '#') return i;
     if (c === '{') depth++;
-    else if (c === '}') { if (depth > 0) depth--; }
-    else if (c === '?' && depth === 0) return i;
+    else if (c === '}') {
+      if (depth > 0) depth--;
+    } else if (c === '?' && depth === 0) return i;
   }
   return -1;
 }

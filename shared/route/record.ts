@@ -3,7 +3,8 @@
 // from reaching Object.prototype in either direction.
 
 export function setOwn<V>(target: Record<string, V>, key: string, value: V): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

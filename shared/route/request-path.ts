@@ -14,17 +14,17 @@
 
 export type RequestPathResult =
   | {
-    ok: true;
-    /** Decoded, `/`-joined, without a trailing slash except for `/` itself. */
-    path: string;
-    /** Decoded segments; `[]` for `/`. */
-    segments: string[];
-    /** The path part of the target as received (still percent-encoded). */
-    rawPath: string;
-    /** The query including its leading `?`, or `''`; a `#fragment` is dropped. */
-    query: string;
-    trailingSlash: boolean;
-  }
+      ok: true;
+      /** Decoded, `/`-joined, without a trailing slash except for `/` itself. */
+      path: string;
+      /** Decoded segments; `[]` for `/`. */
+      segments: string[];
+      /** The path part of the target as received (still percent-encoded). */
+      rawPath: string;
+      /** The query including its leading `?`, or `''`; a `#fragment` is dropped. */
+      query: string;
+      trailingSlash: boolean;
+    }
   | { ok: false; status: 400 | 404; reason: string };
 
 type Rejection = { ok: false; status: 400 | 404; reason: string };
@@ -44,7 +44,13 @@ const DOT_SEGMENT = reject(404, 'request path contains a dot segment');
 const ENCODED_SEPARATOR = reject(404, 'request path contains an encoded path separator');
 
 // Character classes of the raw target, one table lookup per character on the hot path.
-const OK = 0, BAD = 1, PERCENT = 2, SLASH = 3, QUERY = 4, HASH = 5, BACKSLASH = 6;
+const OK = 0,
+  BAD = 1,
+  PERCENT = 2,
+  SLASH = 3,
+  QUERY = 4,
+  HASH = 5,
+  BACKSLASH = 6;
 const CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) CLASS[c] = c <= 0x20 || c === 0x7f ? BAD : OK;
 CLASS[0x25] = PERCENT;
@@ -111,7 +117,8 @@ export function checkRequestTarget(rawTarget: string): RequestPathResult {
       if (cls === BAD) return RAW_CONTROL;
       if (cls === BACKSLASH) return RAW_BACKSLASH;
       if (cls === PERCENT) {
-        if (i + 2 >= n || !isHex(rawTarget.charCodeAt(i + 1)) || !isHex(rawTarget.charCodeAt(i + 2))) return BAD_PERCENT;
+        if (i + 2 >= n || !isHex(rawTarget.charCodeAt(i + 1)) || !isHex(rawTarget.charCodeAt(i + 2)))
+          return BAD_PERCENT;
         segPercent = true;
         i += 2;
         continue;

@@ -17,7 +17,11 @@ import { decodesAs } from './params.js';
 import { setOwn } from './record.js';
 import type { ParamType, ParsedRoute } from './types.js';
 
-export interface RouteMatch<T> { value: T; params: Record<string, string>; route: ParsedRoute }
+export interface RouteMatch<T> {
+  value: T;
+  params: Record<string, string>;
+  route: ParsedRoute;
+}
 
 export interface Router<T> {
   /** The best route for `method` and the decoded request segments (`/` is `[]`). */
@@ -27,8 +31,15 @@ export interface Router<T> {
   readonly size: number;
 }
 
-export interface RouterEntry<T> { method: string; pattern: string | ParsedRoute; value: T }
-export interface RouterError { index: number; message: string }
+export interface RouterEntry<T> {
+  method: string;
+  pattern: string | ParsedRoute;
+  value: T;
+}
+export interface RouterError {
+  index: number;
+  message: string;
+}
 
 interface Leaf<T> {
   method: string;
@@ -105,7 +116,14 @@ function chain<T>(leaves: readonly Leaf<T>[]): Leaf<T> | undefined {
   let next: Leaf<T> | undefined;
   for (let i = leaves.length - 1; i >= 0; i--) {
     const l = leaves[i];
-    next = { method: l.method, value: l.value, route: l.route, names: l.names.slice(), protoName: l.names.includes('__proto__'), next };
+    next = {
+      method: l.method,
+      value: l.value,
+      route: l.route,
+      names: l.names.slice(),
+      protoName: l.names.includes('__proto__'),
+      next,
+    };
   }
   return next;
 }
@@ -169,7 +187,9 @@ class CompiledRouter<T> implements Router<T> {
     this.methods = [...methods].sort(compareMethods);
   }
 
-  get size(): number { return this.count; }
+  get size(): number {
+    return this.count;
+  }
 
   lookup(method: string, segments: readonly string[]): RouteMatch<T> | undefined {
     if (this.caps.length < segments.length) this.caps = new Array<string>(segments.length * 2);
@@ -290,7 +310,10 @@ export function compileRouter<T>(entries: readonly RouterEntry<T>[]): { router: 
     if (previous !== undefined) {
       const first = entries[previous].pattern;
       const firstText = typeof first === 'string' ? first : first.pattern;
-      errors.push({ index, message: `${entry.method} ${route.pattern} has the same shape (${route.shapeKey}) as ${entry.method} ${firstText} registered first (entry ${previous})` });
+      errors.push({
+        index,
+        message: `${entry.method} ${route.pattern} has the same shape (${route.shapeKey}) as ${entry.method} ${firstText} registered first (entry ${previous})`,
+      });
       return;
     }
     seen.set(key, index);

@@ -9,7 +9,8 @@ export const REST_SHAPE = '{**}';
 export function shapeKeyOf(segments: readonly Segment[]): string {
   if (segments.length === 0) return '/';
   let key = '';
-  for (const s of segments) key += '/' + (s.kind === 'static' ? s.value : s.kind === 'param' ? PARAM_SHAPE : REST_SHAPE);
+  for (const s of segments)
+    key += '/' + (s.kind === 'static' ? s.value : s.kind === 'param' ? PARAM_SHAPE : REST_SHAPE);
   return key;
 }
 

@@ -6,11 +6,20 @@ export type ParamType = 'string' | 'int' | 'int64' | 'uint' | 'uint64' | 'bool' 
 
 /** The supported param types, in the order diagnostics list them. */
 export const PARAM_TYPES: readonly ParamType[] = Object.freeze([
-  'string', 'int', 'int64', 'uint', 'uint64', 'bool', 'float64',
+  'string',
+  'int',
+  'int64',
+  'uint',
+  'uint64',
+  'bool',
+  'float64',
 ] as const);
 
 /** UTF-16 offsets inside the pattern string, end exclusive (JavaScript string indices, as LSP counts). */
-export interface Span { start: number; end: number }
+export interface Span {
+  start: number;
+  end: number;
+}
 
 export type Segment =
   | { kind: 'static'; value: string; span: Span }
@@ -20,12 +29,27 @@ export type Segment =
 export type RouteIssueCode = 'malformed_route' | 'duplicate_route_param';
 
 export type RouteIssueKind =
-  | 'empty' | 'whitespace' | 'leading_slash' | 'query' | 'backslash' | 'control'
-  | 'empty_segment' | 'trailing_slash' | 'dot_segment' | 'param_segment' | 'optional'
-  | 'rest_unnamed' | 'rest_dots' | 'param_name' | 'rest_typed' | 'param_type'
-  | 'rest_not_last' | 'duplicate_param'
+  | 'empty'
+  | 'whitespace'
+  | 'leading_slash'
+  | 'query'
+  | 'backslash'
+  | 'control'
+  | 'empty_segment'
+  | 'trailing_slash'
+  | 'dot_segment'
+  | 'param_segment'
+  | 'optional'
+  | 'rest_unnamed'
+  | 'rest_dots'
+  | 'param_name'
+  | 'rest_typed'
+  | 'param_type'
+  | 'rest_not_last'
+  | 'duplicate_param'
   // Only from validateContractPath: absolute URLs, protocol-relative paths, params where a concrete path is needed.
-  | 'not_local' | 'not_concrete';
+  | 'not_local'
+  | 'not_concrete';
 
 export interface RouteIssue {
   code: RouteIssueCode;
@@ -37,7 +61,10 @@ export interface RouteIssue {
   kind: RouteIssueKind;
 }
 
-export interface RouteParam { name: string; type: ParamType }
+export interface RouteParam {
+  name: string;
+  type: ParamType;
+}
 
 export interface ParsedRoute {
   /** As declared. */

@@ -19,7 +19,8 @@ export const DEFAULT_MOUNT = '/_kit/traces';
 
 function normalizePrefix(prefix: string | undefined): string {
   if (prefix === undefined || prefix === '' || prefix === '/') return '';
-  if (typeof prefix !== 'string' || !prefix.startsWith('/')) throw new TypeError('collector handler: options.prefix must be a path starting with "/"');
+  if (typeof prefix !== 'string' || !prefix.startsWith('/'))
+    throw new TypeError('collector handler: options.prefix must be a path starting with "/"');
   return prefix.replace(/\/+$/, '');
 }
 
@@ -136,7 +137,8 @@ function ingest(collector: Collector, req: IncomingMessage, res: ServerResponse)
   };
   const bodyIsSmall = declaredSize <= max;
   if (!isSameOriginRequest(req)) return reject(403, 'cross-origin span ingest is not allowed', !bodyIsSmall);
-  if (!isJsonContentType(req.headers['content-type'])) return reject(415, 'Content-Type must be application/json', !bodyIsSmall);
+  if (!isJsonContentType(req.headers['content-type']))
+    return reject(415, 'Content-Type must be application/json', !bodyIsSmall);
   if (!collector._rate.allow(req.socket.remoteAddress ?? '')) {
     res.setHeader('Retry-After', String(Math.ceil(collector._rate.windowMs / 1000)));
     return reject(429, 'span ingest rate limit exceeded', !bodyIsSmall);
@@ -162,7 +164,11 @@ function ingest(collector: Collector, req: IncomingMessage, res: ServerResponse)
       parsed = JSON.parse(utf8.decode(Buffer.concat(chunks, size)));
     } catch (err) {
       collector._reject();
-      return sendError(res, 400, err instanceof TypeError ? 'request body is not valid UTF-8' : 'request body is not valid JSON');
+      return sendError(
+        res,
+        400,
+        err instanceof TypeError ? 'request body is not valid UTF-8' : 'request body is not valid JSON',
+      );
     }
     let items: unknown[];
     let label: (i: number) => string;
@@ -173,7 +179,11 @@ function ingest(collector: Collector, req: IncomingMessage, res: ServerResponse)
       }
       if (parsed.length > collector.maxIngestSpans) {
         collector._reject();
-        return sendError(res, 413, `spans: batch of ${parsed.length} spans exceeds the limit of ${collector.maxIngestSpans}`);
+        return sendError(
+          res,
+          413,
+          `spans: batch of ${parsed.length} spans exceeds the limit of ${collector.maxIngestSpans}`,
+        );
       }
       items = parsed;
       label = (i) => `spans[${i}]`;
@@ -197,7 +207,11 @@ function ingest(collector: Collector, req: IncomingMessage, res: ServerResponse)
 
 type Route = (collector: Collector, req: IncomingMessage, res: ServerResponse, base: string) => void;
 
-function listener(collector: Collector, options: HandlerOptions, routes: Record<string, { get?: Route; post?: Route }>): RequestListener {
+function listener(
+  collector: Collector,
+  options: HandlerOptions,
+  routes: Record<string, { get?: Route; post?: Route }>,
+): RequestListener {
   const prefix = normalizePrefix(options.prefix);
   return (req, res) => {
     try {
@@ -216,7 +230,10 @@ function listener(collector: Collector, options: HandlerOptions, routes: Record<
       if (path === '' && prefix !== '' && routes['/']?.get === serveViewerRoute) {
         // Relative links in the page resolve against a trailing slash.
         const url = req.url ?? '';
-        res.writeHead(308, { Location: prefix + '/' + (url.includes('?') ? url.slice(url.indexOf('?')) : ''), 'Cache-Control': 'no-store' });
+        res.writeHead(308, {
+          Location: prefix + '/' + (url.includes('?') ? url.slice(url.indexOf('?')) : ''),
+          'Cache-Control': 'no-store',
+        });
         res.end();
         return;
       }

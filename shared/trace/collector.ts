@@ -5,7 +5,12 @@ import { RingSink } from './ring-sink.js';
 import { RateLimiter } from './rate-limit.js';
 import { RecordedSpan } from './snapshot.js';
 import type { FinishedSpan, Sink, SpanSnapshot } from './types.js';
-import { createCollectorHandler, createViewerHandler, type HandlerOptions, type RequestListener } from './collector-http.js';
+import {
+  createCollectorHandler,
+  createViewerHandler,
+  type HandlerOptions,
+  type RequestListener,
+} from './collector-http.js';
 
 export const DEFAULT_COLLECTOR_LIMIT = 1024;
 export const SSE_EVENT = 'kit-trace';
@@ -73,7 +78,10 @@ export class Collector implements Sink {
     this.maxIngestSpans = positiveInt(options.maxIngestSpans, 128, 'maxIngestSpans');
     this.maxIngestBytes = positiveInt(options.maxIngestBytes, 1024 * 1024, 'maxIngestBytes');
     this.heartbeatMs = positiveInt(options.heartbeatMs, 15000, 'heartbeatMs');
-    this._rate = new RateLimiter(positiveInt(options.ingestRateLimit, 120, 'ingestRateLimit'), positiveInt(options.ingestRateWindowMs, 60000, 'ingestRateWindowMs'));
+    this._rate = new RateLimiter(
+      positiveInt(options.ingestRateLimit, 120, 'ingestRateLimit'),
+      positiveInt(options.ingestRateWindowMs, 60000, 'ingestRateWindowMs'),
+    );
   }
 
   /**
@@ -213,7 +221,8 @@ export class Collector implements Sink {
 
 function positiveInt(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new TypeError(`newCollector: options.${name} must be a positive integer`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`newCollector: options.${name} must be a positive integer`);
   return value;
 }
 

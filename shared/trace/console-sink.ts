@@ -18,6 +18,7 @@ export function formatConsoleLine(span: FinishedSpan): string {
 
 /** One readable line per finished span, written to `stream` (default: stderr). */
 export function newConsoleSink(stream: TextStream = process.stderr): Sink {
-  if (stream === null || typeof stream !== 'object' || typeof stream.write !== 'function') throw new TypeError('newConsoleSink: stream must be writable');
+  if (stream === null || typeof stream !== 'object' || typeof stream.write !== 'function')
+    throw new TypeError('newConsoleSink: stream must be writable');
   return { write: (span) => writeText(stream, formatConsoleLine(span) + '\n') };
 }

@@ -20,8 +20,18 @@ export const LaneIsland = 'island';
 export const LaneNav = 'nav';
 export const LaneUser = 'user';
 export const LANES = Object.freeze([
-  LaneRoute, LaneGuard, LaneHandler, LaneSSR, LaneAction, LaneAPI,
-  LaneFragment, LaneContract, LaneJob, LaneIsland, LaneNav, LaneUser,
+  LaneRoute,
+  LaneGuard,
+  LaneHandler,
+  LaneSSR,
+  LaneAction,
+  LaneAPI,
+  LaneFragment,
+  LaneContract,
+  LaneJob,
+  LaneIsland,
+  LaneNav,
+  LaneUser,
 ] as const);
 export type Lane = (typeof LANES)[number];
 

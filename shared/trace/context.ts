@@ -166,11 +166,13 @@ export class IdentityContext extends Context implements SpanIdentity {
     return (this.flags & REMOTE) !== 0;
   }
   get traceId(): string {
-    if (this.traceHex === '') this.traceHex = this._header !== '' ? this._header.slice(3, 35) : hex128(this._t0, this._t1, this._t2, this._t3);
+    if (this.traceHex === '')
+      this.traceHex = this._header !== '' ? this._header.slice(3, 35) : hex128(this._t0, this._t1, this._t2, this._t3);
     return this.traceHex;
   }
   get spanId(): string {
-    if (this.spanHex === '') this.spanHex = this._header !== '' ? this._header.slice(36, 52) : hex64(this._s0, this._s1);
+    if (this.spanHex === '')
+      this.spanHex = this._header !== '' ? this._header.slice(36, 52) : hex64(this._s0, this._s1);
     return this.spanHex;
   }
   _identity(): SpanIdentity {
@@ -189,5 +191,7 @@ export class IdentityContext extends Context implements SpanIdentity {
 /** The identity (trace ID, span ID, sampled flag, tracestate) active in `ctx`, or null. */
 export function spanIdentity(ctx: Context): TraceIdentity | null {
   const id = ctx._identity();
-  return id === null ? null : { traceId: id.traceId, spanId: id.spanId, sampled: id.sampled, traceState: id.traceState, remote: id.remote };
+  return id === null
+    ? null
+    : { traceId: id.traceId, spanId: id.spanId, sampled: id.sampled, traceState: id.traceState, remote: id.remote };
 }

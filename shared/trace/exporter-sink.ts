@@ -48,7 +48,12 @@ export function toExportSpan(s: SpanSnapshot): ExportSpan {
     startTimeUnixNano: unixNanoFromRfc3339(s.startTime),
     endTimeUnixNano: unixNanoFromRfc3339(s.endTime),
     attributes: s.attributes,
-    events: s.events.map((e) => ({ timeUnixNano: unixNanoFromRfc3339(e.time), level: e.level, message: e.message, attributes: e.attributes })),
+    events: s.events.map((e) => ({
+      timeUnixNano: unixNanoFromRfc3339(e.time),
+      level: e.level,
+      message: e.message,
+      attributes: e.attributes,
+    })),
     status: s.status,
   };
 }
@@ -58,7 +63,8 @@ export function exporterSink(exporter: SpanExporter, options: { maxBatchSize?: n
     throw new TypeError('exporterSink: exporter must have an exportSpans(spans) method');
   }
   const max = options.maxBatchSize ?? DEFAULT_EXPORT_BATCH_SIZE;
-  if (!Number.isInteger(max) || max < 1) throw new TypeError('exporterSink: options.maxBatchSize must be a positive integer');
+  if (!Number.isInteger(max) || max < 1)
+    throw new TypeError('exporterSink: options.maxBatchSize must be a positive integer');
   let batch: ExportSpan[] = [];
   const send = (): void | PromiseLike<void> => {
     if (batch.length === 0) return;

@@ -14,7 +14,11 @@ export function requestScheme(req: IncomingMessage): string {
     for (const pair of forwarded.split(';')) {
       const eq = pair.indexOf('=');
       if (eq > 0 && pair.slice(0, eq).trim().toLowerCase() === 'proto') {
-        const proto = pair.slice(eq + 1).trim().replace(/^"|"$/g, '').toLowerCase();
+        const proto = pair
+          .slice(eq + 1)
+          .trim()
+          .replace(/^"|"$/g, '')
+          .toLowerCase();
         if (proto === 'http' || proto === 'https') return proto;
       }
     }

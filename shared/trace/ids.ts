@@ -82,7 +82,15 @@ function putBytes(at: number, w: number): void {
 }
 
 /** @internal `00-<trace>-<span>-0<1|0>`: the W3C traceparent of an identity, built as one flat string. */
-export function formatTraceparent(t0: number, t1: number, t2: number, t3: number, s0: number, s1: number, sampled: boolean): string {
+export function formatTraceparent(
+  t0: number,
+  t1: number,
+  t2: number,
+  t3: number,
+  s0: number,
+  s1: number,
+  sampled: boolean,
+): string {
   scratch[0] = 48;
   scratch[1] = 48;
   scratch[2] = 45;

@@ -3,6 +3,7 @@ import { writeText, type TextStream } from './stream-write.js';
 import type { Sink } from './types.js';
 
 export function newJSONLSink(stream: TextStream): Sink {
-  if (stream === null || typeof stream !== 'object' || typeof stream.write !== 'function') throw new TypeError('newJSONLSink: stream must be writable');
+  if (stream === null || typeof stream !== 'object' || typeof stream.write !== 'function')
+    throw new TypeError('newJSONLSink: stream must be writable');
   return { write: (span) => writeText(stream, span.json() + '\n') };
 }

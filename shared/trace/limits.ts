@@ -58,7 +58,9 @@ export function normalizeAttributeValue(value: unknown): AttributeValue | undefi
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'bigint') {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : undefined;
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : undefined;
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return [] as string[];
@@ -77,7 +79,11 @@ export function normalizeAttributeValue(value: unknown): AttributeValue | undefi
 
 /** True for a key kit keeps: a non-empty string of at most 128 UTF-8 bytes. */
 export function isValidAttributeKey(key: unknown): key is string {
-  return typeof key === 'string' && key.length > 0 && (key.length * 3 <= LIMITS.attributeKeyBytes || Buffer.byteLength(key) <= LIMITS.attributeKeyBytes);
+  return (
+    typeof key === 'string' &&
+    key.length > 0 &&
+    (key.length * 3 <= LIMITS.attributeKeyBytes || Buffer.byteLength(key) <= LIMITS.attributeKeyBytes)
+  );
 }
 
 /**

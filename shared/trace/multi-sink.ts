@@ -31,7 +31,8 @@ function joined(errors: unknown[]): unknown {
 
 export function multiSink(...sinks: Sink[]): Sink {
   sinks.forEach((s, i) => {
-    if (s === null || typeof s !== 'object' || typeof s.write !== 'function') throw new TypeError(`multiSink: argument ${i + 1} is not a sink`);
+    if (s === null || typeof s !== 'object' || typeof s.write !== 'function')
+      throw new TypeError(`multiSink: argument ${i + 1} is not a sink`);
   });
   const list = Object.freeze([...sinks]);
   return {

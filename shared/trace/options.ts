@@ -23,7 +23,9 @@ declare const attributesBrand: unique symbol;
 export type AttributesOption = Attributes & { readonly [attributesBrand]?: true };
 export type StartOption = SpanOption | AttributesOption;
 
-const surfaceOptions = new Map<string, SpanOption>(SURFACES.map((s) => [s, new SpanOption(OPT_SURFACE, SURFACES.indexOf(s))]));
+const surfaceOptions = new Map<string, SpanOption>(
+  SURFACES.map((s) => [s, new SpanOption(OPT_SURFACE, SURFACES.indexOf(s))]),
+);
 const laneOptions = new Map<string, SpanOption>(LANES.map((l) => [l, new SpanOption(OPT_LANE, LANES.indexOf(l))]));
 
 function oneOf(fn: string, what: string, allowed: readonly string[], value: unknown): never {
@@ -48,7 +50,8 @@ export function withAttributes(attributes: Attributes): AttributesOption {
   if (attributes === null || typeof attributes !== 'object') {
     throw new TypeError('withAttributes: attributes must be an object or a Map');
   }
-  if (Array.isArray(attributes)) throw new TypeError('withAttributes: attributes must be an object or a Map, not an array');
+  if (Array.isArray(attributes))
+    throw new TypeError('withAttributes: attributes must be an object or a Map, not an array');
   return attributes as AttributesOption;
 }
 
@@ -75,6 +78,7 @@ export function withSource(source: SourceLocation): SpanOption {
 /** An explicit start time (epoch milliseconds or a Date) instead of now. */
 export function withStartTime(time: number | Date): SpanOption {
   const ms = time instanceof Date ? time.getTime() : time;
-  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError('withStartTime: time must be a finite epoch millisecond value or a valid Date');
+  if (typeof ms !== 'number' || !Number.isFinite(ms))
+    throw new TypeError('withStartTime: time must be a finite epoch millisecond value or a valid Date');
   return new SpanOption(OPT_START_TIME, ms);
 }

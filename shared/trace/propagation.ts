@@ -3,7 +3,7 @@
 // ignored, IDs and flags are lowercase hex and not all zero, version `ff` is invalid, a higher version is
 // parsed by the version-00 layout with anything after the flags introduced by `-`, duplicate traceparent
 // headers start a new trace, and an invalid tracestate is dropped as a whole while the trace is kept.
-import { Context, IdentityContext } from './context.js';
+import { type Context, IdentityContext } from './context.js';
 import { formatTraceparent, hexDigit } from './ids.js';
 
 /** WHATWG `Headers`, a Node `OutgoingMessage` (setHeader/getHeader), or a plain header object. */
@@ -162,10 +162,16 @@ export function parseTracestate(header: string): string {
 }
 
 function isHeaders(c: object): c is Headers {
-  return typeof (c as Headers).get === 'function' && typeof (c as Headers).set === 'function' && typeof (c as Headers).has === 'function';
+  return (
+    typeof (c as Headers).get === 'function' &&
+    typeof (c as Headers).set === 'function' &&
+    typeof (c as Headers).has === 'function'
+  );
 }
 
-function isOutgoing(c: object): c is { setHeader(name: string, value: string): unknown; getHeader(name: string): unknown } {
+function isOutgoing(
+  c: object,
+): c is { setHeader(name: string, value: string): unknown; getHeader(name: string): unknown } {
   return typeof (c as { setHeader?: unknown }).setHeader === 'function';
 }
 
@@ -194,7 +200,11 @@ export function inject(ctx: Context, carrier: Carrier): void {
   const id = ctx._identity();
   if (id === null || carrier === null || typeof carrier !== 'object') return;
   const relayed = id instanceof IdentityContext ? id._header : '';
-  writeHeader(carrier, TRACEPARENT, relayed !== '' ? relayed : formatTraceparent(id._t0, id._t1, id._t2, id._t3, id._s0, id._s1, id.sampled));
+  writeHeader(
+    carrier,
+    TRACEPARENT,
+    relayed !== '' ? relayed : formatTraceparent(id._t0, id._t1, id._t2, id._t3, id._s0, id._s1, id.sampled),
+  );
   if (id.traceState !== '') writeHeader(carrier, TRACESTATE, id.traceState);
 }
 
@@ -220,5 +230,17 @@ export function extract(ctx: Context, carrier: Carrier): Context {
   const state = typeof ts === 'string' && ts !== '' ? parseTracestate(ts) : '';
   // Kept for inject: a version-00 header with flags 00 or 01 is exactly what would be written again.
   const header = parsedVersion === 0 && flags <= 1 ? parsedText : '';
-  return new IdentityContext(ctx, words[0]!, words[1]!, words[2]!, words[3]!, words[4]!, words[5]!, (flags & 1) === 1, state, true, header);
+  return new IdentityContext(
+    ctx,
+    words[0]!,
+    words[1]!,
+    words[2]!,
+    words[3]!,
+    words[4]!,
+    words[5]!,
+    (flags & 1) === 1,
+    state,
+    true,
+    header,
+  );
 }

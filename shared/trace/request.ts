@@ -1,8 +1,18 @@
 // Helpers for servers that trace their requests (used by generated apps; usable by any node:http server).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  AttrEndpointKind, AttrGuard, AttrHTTPRequestMethod, AttrHTTPResponseStatusCode, AttrHTTPRoute, AttrPage, AttrRender,
-  AttrServerAddress, AttrURLPath, LaneRoute, SurfaceBackend, type Lane,
+  AttrEndpointKind,
+  AttrGuard,
+  AttrHTTPRequestMethod,
+  AttrHTTPResponseStatusCode,
+  AttrHTTPRoute,
+  AttrPage,
+  AttrRender,
+  AttrServerAddress,
+  AttrURLPath,
+  LaneRoute,
+  SurfaceBackend,
+  type Lane,
 } from './constants.js';
 import { background, type Context, type StartResult } from './context.js';
 import { withAttributes, withLane, withSource, withSurface } from './options.js';
@@ -37,7 +47,13 @@ function hostName(host: string | undefined): string {
  * span ends when the response finishes (status code recorded; 5xx is an error) or the connection closes
  * first (an error: the client went away).
  */
-export function traceRequest(tracer: Tracer, req: IncomingMessage, info: RouteInfo = {}, res?: ServerResponse, ctx: Context = background()): StartResult {
+export function traceRequest(
+  tracer: Tracer,
+  req: IncomingMessage,
+  info: RouteInfo = {},
+  res?: ServerResponse,
+  ctx: Context = background(),
+): StartResult {
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
   const q = url.indexOf('?');
@@ -57,8 +73,21 @@ export function traceRequest(tracer: Tracer, req: IncomingMessage, info: RouteIn
   const parent = extract(ctx, req.headers);
   const result =
     info.source !== undefined
-      ? tracer.start(parent, name, withSurface(SurfaceBackend), withLane(info.lane ?? LaneRoute), withAttributes(attrs), withSource(info.source))
-      : tracer.start(parent, name, withSurface(SurfaceBackend), withLane(info.lane ?? LaneRoute), withAttributes(attrs));
+      ? tracer.start(
+          parent,
+          name,
+          withSurface(SurfaceBackend),
+          withLane(info.lane ?? LaneRoute),
+          withAttributes(attrs),
+          withSource(info.source),
+        )
+      : tracer.start(
+          parent,
+          name,
+          withSurface(SurfaceBackend),
+          withLane(info.lane ?? LaneRoute),
+          withAttributes(attrs),
+        );
   const span = result[1];
   if (res !== undefined && span.isRecording()) {
     const onFinish = (): void => {

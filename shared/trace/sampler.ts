@@ -47,7 +47,8 @@ export function alwaysOff(): Sampler {
  * read as an unsigned 64-bit number, are at most `ratio · 2^64`. `ratio ≤ 0` is `alwaysOff()`, `≥ 1` is `alwaysOn()`.
  */
 export function ratioSampler(ratio: number): Sampler {
-  if (typeof ratio !== 'number' || Number.isNaN(ratio)) throw new TypeError('ratioSampler: ratio must be a number between 0 and 1');
+  if (typeof ratio !== 'number' || Number.isNaN(ratio))
+    throw new TypeError('ratioSampler: ratio must be a number between 0 and 1');
   if (ratio <= 0) return ALWAYS_OFF;
   if (ratio >= 1) return ALWAYS_ON;
   // ratio·2^64 is exact in binary floating point (a power-of-two scale), and below 2^64 since ratio < 1.

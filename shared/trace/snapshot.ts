@@ -78,14 +78,19 @@ const STATUS_FIELDS = new Set(['code', 'message']);
 function str(obj: Json, key: string, path: string, required: boolean): string {
   const v = obj[key];
   if (v === undefined && !required) return '';
-  if (typeof v !== 'string') throw new SnapshotError(`${path}.${key}`, required && v === undefined ? 'required string is missing' : 'must be a string');
+  if (typeof v !== 'string')
+    throw new SnapshotError(
+      `${path}.${key}`,
+      required && v === undefined ? 'required string is missing' : 'must be a string',
+    );
   return v;
 }
 
 function nonNegativeInt(obj: Json, key: string, path: string): number {
   const v = obj[key];
   if (v === undefined) return 0;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new SnapshotError(`${path}.${key}`, 'must be a non-negative integer');
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new SnapshotError(`${path}.${key}`, 'must be a non-negative integer');
   return v;
 }
 
@@ -113,9 +118,11 @@ function attributes(value: unknown, path: string): SpanSnapshot['attributes'] {
     const p = `${path}[${i}]`;
     if (!isObject(a)) throw new SnapshotError(p, 'must be an object {key, value}');
     onlyFields(a, ATTRIBUTE_FIELDS, p);
-    if (!isValidAttributeKey(a.key)) throw new SnapshotError(`${p}.key`, `must be a non-empty string of at most ${LIMITS.attributeKeyBytes} bytes`);
+    if (!isValidAttributeKey(a.key))
+      throw new SnapshotError(`${p}.key`, `must be a non-empty string of at most ${LIMITS.attributeKeyBytes} bytes`);
     const v = normalizeAttributeValue(a.value);
-    if (v === undefined) throw new SnapshotError(`${p}.value`, 'must be a string, boolean, finite number or an array of one of those');
+    if (v === undefined)
+      throw new SnapshotError(`${p}.value`, 'must be a string, boolean, finite number or an array of one of those');
     out.addNormalized(a.key, v);
   });
   return out.list;
@@ -144,8 +151,19 @@ function events(value: unknown, path: string): SpanEventRecord[] {
 }
 
 const SPAN_FIELDS: ReadonlySet<string> = new Set([
-  'traceId', 'spanId', 'parentSpanId', 'name', 'surface', 'lane', 'source', 'attributes', 'events', 'status',
-  'startTime', 'endTime', 'durationNs',
+  'traceId',
+  'spanId',
+  'parentSpanId',
+  'name',
+  'surface',
+  'lane',
+  'source',
+  'attributes',
+  'events',
+  'status',
+  'startTime',
+  'endTime',
+  'durationNs',
 ]);
 
 /**
@@ -155,8 +173,10 @@ const SPAN_FIELDS: ReadonlySet<string> = new Set([
 export function parseSnapshot(value: unknown, path: string): SpanSnapshot {
   if (!isObject(value)) throw new SnapshotError(path, 'must be a span object');
   onlyFields(value, SPAN_FIELDS, path);
-  if (!isValidHexId(value.traceId, 32)) throw new SnapshotError(`${path}.traceId`, 'must be 32 lowercase hex digits, not all zero');
-  if (!isValidHexId(value.spanId, 16)) throw new SnapshotError(`${path}.spanId`, 'must be 16 lowercase hex digits, not all zero');
+  if (!isValidHexId(value.traceId, 32))
+    throw new SnapshotError(`${path}.traceId`, 'must be 32 lowercase hex digits, not all zero');
+  if (!isValidHexId(value.spanId, 16))
+    throw new SnapshotError(`${path}.spanId`, 'must be 16 lowercase hex digits, not all zero');
   const parent = value.parentSpanId;
   if (parent !== undefined && parent !== '' && !isValidHexId(parent, 16)) {
     throw new SnapshotError(`${path}.parentSpanId`, 'must be 16 lowercase hex digits, not all zero, or empty');
@@ -194,7 +214,8 @@ export function parseSnapshot(value: unknown, path: string): SpanSnapshot {
   let durationNs = spanNs;
   if (value.durationNs !== undefined) {
     const d = value.durationNs;
-    if (typeof d !== 'number' || !Number.isFinite(d) || d < 0) throw new SnapshotError(`${path}.durationNs`, 'must be a non-negative number');
+    if (typeof d !== 'number' || !Number.isFinite(d) || d < 0)
+      throw new SnapshotError(`${path}.durationNs`, 'must be a non-negative number');
     durationNs = Math.round(d);
   }
   const snap: SpanSnapshot = {

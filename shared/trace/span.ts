@@ -70,8 +70,18 @@ export class RecordingSpan extends Context implements Span, SpanIdentity, Finish
   _extra: SpanExtra | null;
 
   constructor(
-    up: Context, owner: SpanOwner, t0: number, t1: number, t2: number, t3: number, s0: number, s1: number,
-    name: string, kind: number, start: number, attrs: Attributes | null,
+    up: Context,
+    owner: SpanOwner,
+    t0: number,
+    t1: number,
+    t2: number,
+    t3: number,
+    s0: number,
+    s1: number,
+    name: string,
+    kind: number,
+    start: number,
+    attrs: Attributes | null,
   ) {
     super();
     this._up = up;
@@ -127,7 +137,15 @@ export class RecordingSpan extends Context implements Span, SpanIdentity, Finish
 
   /** @internal */
   _x(): SpanExtra {
-    return (this._extra ??= { events: null, droppedEvents: 0, source: null, statusMessage: '', pair: null, snap: null, json: null });
+    return (this._extra ??= {
+      events: null,
+      droppedEvents: 0,
+      source: null,
+      statusMessage: '',
+      pair: null,
+      snap: null,
+      json: null,
+    });
   }
 
   isRecording(): boolean {
@@ -171,7 +189,8 @@ export class RecordingSpan extends Context implements Span, SpanIdentity, Finish
     const code = STATUS_INDEX[status];
     if (code === undefined) return;
     this._kind = (this._kind & ((1 << STATUS_SHIFT) - 1)) | (code << STATUS_SHIFT);
-    if (message !== undefined || this._extra !== null) this._x().statusMessage = typeof message === 'string' ? message : '';
+    if (message !== undefined || this._extra !== null)
+      this._x().statusMessage = typeof message === 'string' ? message : '';
   }
 
   event(level: string, message: string, attributes?: Attributes): void {
@@ -182,7 +201,12 @@ export class RecordingSpan extends Context implements Span, SpanIdentity, Finish
       x.droppedEvents++;
       return;
     }
-    events.push({ time: now(), level: typeof level === 'string' && level !== '' ? level : 'info', message, attributes: attributes ?? null });
+    events.push({
+      time: now(),
+      level: typeof level === 'string' && level !== '' ? level : 'info',
+      message,
+      attributes: attributes ?? null,
+    });
   }
 
   /** @internal */
@@ -255,7 +279,10 @@ export class RecordingSpan extends Context implements Span, SpanIdentity, Finish
       },
       attributes: attrs.list,
       events,
-      status: { code: STATUS_CODES[this._kind >> STATUS_SHIFT]!, message: truncateUtf8(x !== null ? x.statusMessage : '', LIMITS.statusMessageBytes) },
+      status: {
+        code: STATUS_CODES[this._kind >> STATUS_SHIFT]!,
+        message: truncateUtf8(x !== null ? x.statusMessage : '', LIMITS.statusMessageBytes),
+      },
       startTime: rfc3339Nano(this._start),
       endTime: rfc3339Nano(end),
       durationNs: Math.max(0, Math.round((end - this._start) * 1e6)),
@@ -272,7 +299,11 @@ function sourcePath(file: string, root: string): string {
       return file;
     }
   }
-  if (root !== '' && isAbsolute(path) && path.startsWith(root + sep)) return path.slice(root.length + 1).split(sep).join('/');
+  if (root !== '' && isAbsolute(path) && path.startsWith(root + sep))
+    return path
+      .slice(root.length + 1)
+      .split(sep)
+      .join('/');
   return path;
 }
 

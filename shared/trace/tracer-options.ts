@@ -25,7 +25,8 @@ export class TracerOption {
 
 /** Where finished spans go. Without a sink spans are sampled but discarded. */
 export function withSink(sink: Sink): TracerOption {
-  if (sink === null || typeof sink !== 'object' || typeof sink.write !== 'function') throw new TypeError('withSink: sink must be an object with a write(span) method');
+  if (sink === null || typeof sink !== 'object' || typeof sink.write !== 'function')
+    throw new TypeError('withSink: sink must be an object with a write(span) method');
   return new TracerOption((c) => (c.sink = sink));
 }
 
@@ -45,7 +46,8 @@ export function withExportQueueSize(size: number): TracerOption {
 
 /** How long one asynchronous sink call may take (default 5000 ms) before it is counted as timed out. */
 export function withExportTimeout(ms: number): TracerOption {
-  if (typeof ms !== 'number' || !(ms > 0) || !Number.isFinite(ms)) throw new TypeError('withExportTimeout: ms must be a positive number of milliseconds');
+  if (typeof ms !== 'number' || !(ms > 0) || !Number.isFinite(ms))
+    throw new TypeError('withExportTimeout: ms must be a positive number of milliseconds');
   return new TracerOption((c) => (c.timeoutMs = ms));
 }
 

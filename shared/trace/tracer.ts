@@ -2,13 +2,19 @@
 // so `span.end()` costs a few stores and never waits for a sink.
 import { now, fromEpochMs } from './clock.js';
 import { LANES, SURFACES, type Lane, type Surface } from './constants.js';
-import { Context, IdentityContext, type SpanIdentity, type StartResult } from './context.js';
+import { type Context, IdentityContext, type SpanIdentity, type StartResult } from './context.js';
 import { ExportQueue } from './export-queue.js';
 import { hex128, idGenerationFailures, idPool, takeIdWords } from './ids.js';
 import { OPT_LANE, OPT_SOURCE, OPT_START_TIME, OPT_SURFACE, SpanOption, type StartOption } from './options.js';
 import { SAMPLER_ALWAYS_OFF, SAMPLER_ALWAYS_ON, type Sampler, type SamplingParameters } from './sampler.js';
 import { KIND_DEFAULT, RecordingSpan, type SourceValue, type SpanOwner } from './span.js';
-import { DEFAULT_EXPORT_QUEUE_SIZE, DEFAULT_EXPORT_TIMEOUT_MS, TracerOption, withSampler, type TracerConfig } from './tracer-options.js';
+import {
+  DEFAULT_EXPORT_QUEUE_SIZE,
+  DEFAULT_EXPORT_TIMEOUT_MS,
+  TracerOption,
+  withSampler,
+  type TracerConfig,
+} from './tracer-options.js';
 import type { Attributes } from './types.js';
 
 /** Counters of a tracer (reference-notes 6.3 HealthSnapshot). Latencies are per drained batch. */
@@ -38,7 +44,16 @@ class SamplingInput implements SamplingParameters {
   name = '';
   surface: Surface = 'backend';
   lane: Lane = 'user';
-  set(t0: number, t1: number, t2: number, t3: number, parent: SpanIdentity | null, name: string, surface: Surface, lane: Lane): void {
+  set(
+    t0: number,
+    t1: number,
+    t2: number,
+    t3: number,
+    parent: SpanIdentity | null,
+    name: string,
+    surface: Surface,
+    lane: Lane,
+  ): void {
     this.t0 = t0;
     this.t1 = t1;
     this.t2 = t2;
@@ -77,7 +92,8 @@ export class Tracer implements SpanOwner {
     this.on = config.sampler === SAMPLER_ALWAYS_ON;
     this._sourceRoot = config.sourceRoot;
     this.queueSize = config.queueSize;
-    this.exports = config.sink === null ? null : new ExportQueue(config.sink, config.queueSize, config.timeoutMs, config.onError);
+    this.exports =
+      config.sink === null ? null : new ExportQueue(config.sink, config.queueSize, config.timeoutMs, config.onError);
   }
 
   /**
@@ -86,7 +102,14 @@ export class Tracer implements SpanOwner {
    * per context, so the call allocates nothing.
    */
   start(ctx: Context, name: string, ...options: StartOption[]): StartResult;
-  start(ctx: Context, name: string, o1?: StartOption, o2?: StartOption, o3?: StartOption, o4?: StartOption): StartResult {
+  start(
+    ctx: Context,
+    name: string,
+    o1?: StartOption,
+    o2?: StartOption,
+    o3?: StartOption,
+    o4?: StartOption,
+  ): StartResult {
     // Kept tiny so V8 inlines it into the caller, where the returned pair is usually never allocated
     // (escape analysis). Options are fixed parameters because a rest parameter allocates per call.
     if (this.off) return ctx._noopPair();
@@ -97,8 +120,13 @@ export class Tracer implements SpanOwner {
 
   /** Returns the new span, or the context to pair with the no-op span when nothing is recorded. */
   private begin(
-    ctx: Context, name: string, count: number,
-    o1: StartOption | undefined, o2: StartOption | undefined, o3: StartOption | undefined, o4: StartOption | undefined,
+    ctx: Context,
+    name: string,
+    count: number,
+    o1: StartOption | undefined,
+    o2: StartOption | undefined,
+    o3: StartOption | undefined,
+    o4: StartOption | undefined,
     rest: StartOption[] | null,
   ): Context {
     let kind = KIND_DEFAULT;
@@ -161,10 +189,35 @@ export class Tracer implements SpanOwner {
       if (!keep) {
         // Descendants of an unsampled span are dropped too: the context carries the trace with sampled=0.
         if (parent !== null && !parent.sampled) return ctx;
-        return new IdentityContext(ctx, t0, t1, t2, t3, s0, s1, false, parent === null ? '' : parent.traceState, false, '');
+        return new IdentityContext(
+          ctx,
+          t0,
+          t1,
+          t2,
+          t3,
+          s0,
+          s1,
+          false,
+          parent === null ? '' : parent.traceState,
+          false,
+          '',
+        );
       }
     }
-    const span = new RecordingSpan(ctx, this, t0, t1, t2, t3, s0, s1, typeof name === 'string' ? name : String(name), kind, start === start ? start : now(), attrs);
+    const span = new RecordingSpan(
+      ctx,
+      this,
+      t0,
+      t1,
+      t2,
+      t3,
+      s0,
+      s1,
+      typeof name === 'string' ? name : String(name),
+      kind,
+      start === start ? start : now(),
+      attrs,
+    );
     if (source !== null) span._setSource(source);
     if (more !== null) {
       for (const m of more) {
@@ -223,7 +276,8 @@ export function newTracer(...options: TracerOption[]): Tracer {
     onError: null,
   };
   options.forEach((o, i) => {
-    if (!(o instanceof TracerOption)) throw new TypeError(`newTracer: option ${i + 1} is not a tracer option (use withSink, withSampler, ...)`);
+    if (!(o instanceof TracerOption))
+      throw new TypeError(`newTracer: option ${i + 1} is not a tracer option (use withSink, withSampler, ...)`);
     o._apply(config);
   });
   return new Tracer(config);
@@ -251,4 +305,3 @@ export function startSpan(ctx: Context, name: string, ...options: StartOption[])
   const tracer = id instanceof RecordingSpan && id._owner instanceof Tracer ? id._owner : defaultTracer;
   return tracer.start(ctx, name, ...options);
 }
-

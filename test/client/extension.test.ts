@@ -45,22 +45,43 @@ describe('VS Code extension', function () {
 
   it('packages a .vsix with the bundles, grammar, language configuration and manifest only', () => {
     const out = join(work, 'kit.vsix');
-    const r = spawnSync(process.execPath, [join(client, 'scripts', 'package.mjs'), '--out', out], { cwd: repoRoot, encoding: 'utf8', timeout: 80000 });
+    const r = spawnSync(process.execPath, [join(client, 'scripts', 'package.mjs'), '--out', out], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 80000,
+    });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     const files = zipEntries(readFileSync(out));
-    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/read-ahead-worker.js', 'extension/dist/syntaxes/kit.tmLanguage.json', 'extension/dist/syntaxes/language-configuration.json', 'extension.vsixmanifest']) {
+    for (const f of [
+      'extension/package.json',
+      'extension/dist/extension.js',
+      'extension/dist/server.js',
+      'extension/dist/read-ahead-worker.js',
+      'extension/dist/syntaxes/kit.tmLanguage.json',
+      'extension/dist/syntaxes/language-configuration.json',
+      'extension.vsixmanifest',
+    ]) {
       assert.ok(files.includes(f), `${f} missing from ${files.join(', ')}`);
     }
-    assert.ok(!files.some((f) => f.includes('/src/') || f.includes('node_modules') || f.endsWith('.ts')), files.join(', '));
+    assert.ok(
+      !files.some((f) => f.includes('/src/') || f.includes('node_modules') || f.endsWith('.ts')),
+      files.join(', '),
+    );
     // Every path the manifest names is in the package.
-    for (const p of [manifest.main, manifest.contributes.languages[0].configuration, manifest.contributes.grammars[0].path]) {
+    for (const p of [
+      manifest.main,
+      manifest.contributes.languages[0].configuration,
+      manifest.contributes.grammars[0].path,
+    ]) {
       assert.ok(files.includes(`extension/${p.replace(/^\.\//, '')}`), p);
     }
   });
 
   it('bundles a server that runs without node_modules, binding included', async () => {
     // Bundled outside the repository, where no node_modules can be found.
-    const { bundle } = (await import(pathToFileURL(join(client, 'scripts', 'build.mjs')).href)) as { bundle(dist: string): Promise<void> };
+    const { bundle } = (await import(pathToFileURL(join(client, 'scripts', 'build.mjs')).href)) as {
+      bundle(dist: string): Promise<void>;
+    };
     await bundle(join(work, 'dist'));
     const script = join(work, 'dist', 'server.js');
     const c = LspClient.start({ script, cwd: work });
@@ -70,7 +91,10 @@ describe('VS Code extension', function () {
       assert.equal(init.serverInfo?.version, JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
       const contact = fileUri(fixture('lsp', 'site', 'contact.kit'));
       await c.open(contact, readFileSync(fixture('lsp', 'site', 'contact.kit'), 'utf8'));
-      const h = await c.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri: contact }, position: { line: 7, character: 5 } });
+      const h = await c.request<{ contents: { value: string } }>('textDocument/hover', {
+        textDocument: { uri: contact },
+        position: { line: 7, character: 5 },
+      });
       assert.match(h.contents.value, /bound in `\.\/handlers\.js`/);
       assert.equal(await c.shutdown(), 0);
     } finally {
@@ -82,7 +106,10 @@ describe('VS Code extension', function () {
     const file = fixture('lsp', 'site', 'contact.kit');
     const { port1, port2 } = new MessageChannel();
     const position = new SharedArrayBuffer(4);
-    const w = new Worker(join(work, 'dist', 'read-ahead-worker.js'), { workerData: { paths: [file, join(work, 'missing.kit')], position, port: port2, batch: 8, window: 64 }, transferList: [port2] });
+    const w = new Worker(join(work, 'dist', 'read-ahead-worker.js'), {
+      workerData: { paths: [file, join(work, 'missing.kit')], position, port: port2, batch: 8, window: 64 },
+      transferList: [port2],
+    });
     const batch = await new Promise<{ from: number; lengths: number[]; text: string }>((resolve, reject) => {
       port1.once('message', resolve);
       w.once('error', reject);
@@ -101,40 +128,86 @@ describe('VS Code extension', function () {
     assert.equal(props['kit.ssr'].type, 'boolean');
     assert.equal(props['kit.ssr'].default, false);
     assert.deepEqual(props['kit.trace.server'].enum, ['off', 'messages', 'verbose']);
-    assert.deepEqual(contributes.commands.map((c: { command: string; title: string; category: string }) => `${c.category}: ${c.title}`), ['kit: Show Route Table', 'kit: Restart Server']);
+    assert.deepEqual(
+      contributes.commands.map(
+        (c: { command: string; title: string; category: string }) => `${c.category}: ${c.title}`,
+      ),
+      ['kit: Show Route Table', 'kit: Restart Server'],
+    );
     const bundle = readFileSync(join(work, 'dist', 'extension.js'), 'utf8');
-    for (const c of contributes.commands) assert.ok(bundle.includes(JSON.stringify(c.command).slice(1, -1)), `${c.command} is not registered`);
+    for (const c of contributes.commands)
+      assert.ok(bundle.includes(JSON.stringify(c.command).slice(1, -1)), `${c.command} is not registered`);
     assert.ok(manifest.engines.vscode.startsWith('^1.'));
   });
 
   it('$kit parses the lines of kit check', async () => {
     let out = '';
-    const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true }, env: {}, cwd: fixture('lsp') };
+    const io = {
+      stdout: { write: (s: string) => (out += s) },
+      stderr: { write: () => true },
+      env: {},
+      cwd: fixture('lsp'),
+    };
     assert.equal(await runCli(['check', 'conflicts'], io), 1);
     const m = manifest.contributes.problemMatchers[0];
     assert.equal(m.name, 'kit');
     const re = new RegExp(m.pattern.regexp);
-    const hits = out.split('\n').map((l) => re.exec(l)).filter((x): x is RegExpExecArray => x !== null);
+    const hits = out
+      .split('\n')
+      .map((l) => re.exec(l))
+      .filter((x): x is RegExpExecArray => x !== null);
     assert.equal(hits.length, 1, out);
     const h = hits[0];
-    assert.deepEqual([h[m.pattern.file], h[m.pattern.line], h[m.pattern.column], h[m.pattern.severity], h[m.pattern.code]], ['conflicts/b.kit', '4', '1', 'error', 'duplicate_route']);
+    assert.deepEqual(
+      [h[m.pattern.file], h[m.pattern.line], h[m.pattern.column], h[m.pattern.severity], h[m.pattern.code]],
+      ['conflicts/b.kit', '4', '1', 'error', 'duplicate_route'],
+    );
     assert.match(h[m.pattern.message], /^b: duplicate page route/);
   });
 
   it('type-checks the extension sources against the VS Code API', () => {
-    const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(client, 'tsconfig.json')], { cwd: repoRoot, encoding: 'utf8', timeout: 80000 });
+    const r = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(client, 'tsconfig.json')],
+      { cwd: repoRoot, encoding: 'utf8', timeout: 80000 },
+    );
     assert.equal(r.status, 0, r.stdout + r.stderr);
   });
 
   it('renders the route table escaped and sorted by path', async () => {
     const outfile = join(work, 'route-table.mjs');
-    await build({ entryPoints: [join(client, 'src', 'route-table.ts')], outfile, format: 'esm', platform: 'node', logLevel: 'silent' });
+    await build({
+      entryPoints: [join(client, 'src', 'route-table.ts')],
+      outfile,
+      format: 'esm',
+      platform: 'node',
+      logLevel: 'silent',
+    });
     // Bundled on the fly: the client compiles as CommonJS for VS Code, apart from this ES module build.
-    const mod = (await import(pathToFileURL(outfile).href)) as { renderRouteTable(folders: unknown[], nonce: string): string };
-    const html = mod.renderRouteTable([{ root: 'file:///w', name: 'w<1>', routes: [
-      { kind: 'api', method: 'GET', route: '/z', pageId: 'z', source: 'z.kit', guards: ['role:<admin>'] },
-      { kind: 'spa', method: 'GET', route: '/a/{id}', pageId: 'a', source: 'a.kit', render: 'spa', cache: 'public, max-age=60' },
-    ] }], 'n0nce');
+    const mod = (await import(pathToFileURL(outfile).href)) as {
+      renderRouteTable(folders: unknown[], nonce: string): string;
+    };
+    const html = mod.renderRouteTable(
+      [
+        {
+          root: 'file:///w',
+          name: 'w<1>',
+          routes: [
+            { kind: 'api', method: 'GET', route: '/z', pageId: 'z', source: 'z.kit', guards: ['role:<admin>'] },
+            {
+              kind: 'spa',
+              method: 'GET',
+              route: '/a/{id}',
+              pageId: 'a',
+              source: 'a.kit',
+              render: 'spa',
+              cache: 'public, max-age=60',
+            },
+          ],
+        },
+      ],
+      'n0nce',
+    );
     assert.ok(html.includes('<h2>w&lt;1&gt;</h2>'));
     assert.ok(html.includes('role:&lt;admin&gt;'));
     assert.ok(!html.includes('<admin>'));

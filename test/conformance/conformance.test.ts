@@ -17,8 +17,14 @@ const cases: Case[] = loadCases();
  */
 const ROWS_ELSEWHERE: ReadonlyMap<number, string> = new Map([
   [65, 'contract route *patterns* (with params): unit table of shared/route; check only takes concrete contract paths'],
-  ...[66, 67, 68, 69, 70, 71].map((n): [number, string] => [n, 'request matching: shared/route match and router tables']),
-  ...[72, 73, 74, 75, 76].map((n): [number, string] => [n, 'request-time behaviour of generated servers (issue 7), not a check diagnostic']),
+  ...[66, 67, 68, 69, 70, 71].map((n): [number, string] => [
+    n,
+    'request matching: shared/route match and router tables',
+  ]),
+  ...[72, 73, 74, 75, 76].map((n): [number, string] => [
+    n,
+    'request-time behaviour of generated servers (issue 7), not a check diagnostic',
+  ]),
 ]);
 
 /**
@@ -32,7 +38,8 @@ function checkerCodes(): Set<string> {
     for (const name of readdirSync(dir)) {
       const p = join(dir, name);
       if (statSync(p).isDirectory()) scan(p);
-      else if (name.endsWith('.ts')) for (const m of readFileSync(p, 'utf8').matchAll(/\bdiag\(\s*'([a-z_]+)'/g)) codes.add(m[1]);
+      else if (name.endsWith('.ts'))
+        for (const m of readFileSync(p, 'utf8').matchAll(/\bdiag\(\s*'([a-z_]+)'/g)) codes.add(m[1]);
     }
   };
   for (const dir of ['model', 'validate', 'project']) scan(join(repoRoot, 'server', 'src', 'core', dir));
@@ -53,14 +60,18 @@ async function runAll(): Promise<Runs> {
   const jobs: Job[] = [];
   for (const folder of FOLDERS) {
     if (folder.isolated) {
-      for (const c of cases.filter((x) => x.folder === folder)) jobs.push({ key: c.id, ssr: folder.ssr, inputs: [c.id] });
+      for (const c of cases.filter((x) => x.folder === folder))
+        jobs.push({ key: c.id, ssr: folder.ssr, inputs: [c.id] });
     } else if (cases.some((x) => x.folder === folder)) {
       jobs.push({ key: folder.name, ssr: folder.ssr, inputs: [folder.name] });
     }
   }
   const withoutSsr = FOLDERS.filter((f) => f.alsoWithoutSsr).map((f) => f.name);
   if (withoutSsr.length) jobs.push({ key: WITHOUT_SSR, ssr: false, inputs: withoutSsr });
-  const results = await pool(jobs.map((j) => () => runCheck(j.ssr, j.inputs)), Math.max(2, cpus().length));
+  const results = await pool(
+    jobs.map((j) => () => runCheck(j.ssr, j.inputs)),
+    Math.max(2, cpus().length),
+  );
   const runs: Runs = { main: new Map() };
   jobs.forEach((j, i) => {
     if (j.key === WITHOUT_SSR) runs.withoutSsr = results[i];
@@ -100,8 +111,13 @@ describe('conformance corpus (kit check --json)', function () {
 
   it('every diagnostic of a grouped run belongs to a case', () => {
     const owned = new Set(cases.flatMap((c) => c.files.map((f) => f.path)));
-    const stray = [...runs.main.values(), ...(runs.withoutSsr ? [runs.withoutSsr] : [])].flatMap((r) => r.diagnostics).filter((d) => !owned.has(d.file));
-    assert.deepEqual(stray.map((d) => `${d.file}: ${d.code}`), []);
+    const stray = [...runs.main.values(), ...(runs.withoutSsr ? [runs.withoutSsr] : [])]
+      .flatMap((r) => r.diagnostics)
+      .filter((d) => !owned.has(d.file));
+    assert.deepEqual(
+      stray.map((d) => `${d.file}: ${d.code}`),
+      [],
+    );
   });
 
   it('has at least 150 cases', () => {
@@ -110,12 +126,25 @@ describe('conformance corpus (kit check --json)', function () {
 
   it('expects only registered codes and expects every code the checker emits', () => {
     const registry = REGISTRY as Record<string, CodeInfo>;
-    const expected = new Set(cases.flatMap((c) => c.files.flatMap((f) => [...f.expect.codes.keys(), ...(f.expect.withoutSsr?.keys() ?? [])])));
+    const expected = new Set(
+      cases.flatMap((c) => c.files.flatMap((f) => [...f.expect.codes.keys(), ...(f.expect.withoutSsr?.keys() ?? [])])),
+    );
     if (cases.some((c) => c.folder.alsoWithoutSsr)) expected.add('missing_ssr_addon');
-    assert.deepEqual([...expected].filter((code) => !registry[code]), [], 'codes missing from the registry');
+    assert.deepEqual(
+      [...expected].filter((code) => !registry[code]),
+      [],
+      'codes missing from the registry',
+    );
     const emitted = checkerCodes();
-    assert.ok(emitted.has('malformed_route') && emitted.has('duplicate_route') && emitted.has('missing_page_guard'), 'the source scan finds the checker codes');
-    assert.deepEqual([...emitted].filter((code) => !registry[code]), [], 'emitted codes missing from the registry');
+    assert.ok(
+      emitted.has('malformed_route') && emitted.has('duplicate_route') && emitted.has('missing_page_guard'),
+      'the source scan finds the checker codes',
+    );
+    assert.deepEqual(
+      [...emitted].filter((code) => !registry[code]),
+      [],
+      'emitted codes missing from the registry',
+    );
     const uncovered = [...emitted].filter((code) => registry[code].area !== 'binding' && !expected.has(code)).sort();
     assert.deepEqual(uncovered, [], 'codes the checker emits that no case expects');
   });

@@ -84,12 +84,14 @@ export function loadCases(): Case[] {
       const isDir = statSync(join(CORPUS_ROOT, rel)).isDirectory();
       if (folder.layout === 'files') {
         if (!isDir && SHARED_CONFIG.test(name)) continue; // the folder's guard registry, not a case
-        if (isDir || !name.endsWith('.kit')) throw new Error(`conformance: ${rel}: ${folder.name}/ holds single .kit files (and one kit.config.ts) only`);
+        if (isDir || !name.endsWith('.kit'))
+          throw new Error(`conformance: ${rel}: ${folder.name}/ holds single .kit files (and one kit.config.ts) only`);
         cases.push({ id: rel, folder, base: folder.name, files: [corpusFile(rel)] });
       } else {
         if (!isDir) throw new Error(`conformance: ${rel}: ${folder.name}/ holds one directory per case`);
         const files = sourcesUnder(rel).map(corpusFile);
-        if (!files.some((f) => f.path.endsWith('.kit'))) throw new Error(`conformance: ${rel}: a case needs at least one .kit file`);
+        if (!files.some((f) => f.path.endsWith('.kit')))
+          throw new Error(`conformance: ${rel}: a case needs at least one .kit file`);
         cases.push({ id: rel, folder, base: rel, files });
       }
     }
@@ -99,8 +101,14 @@ export function loadCases(): Case[] {
 
 // ---- running the CLI ----------------------------------------------------------------------
 
-export interface JsonPos { line: number; column: number }
-export interface JsonRange { start: JsonPos; end: JsonPos }
+export interface JsonPos {
+  line: number;
+  column: number;
+}
+export interface JsonRange {
+  start: JsonPos;
+  end: JsonPos;
+}
 export interface JsonDiagnostic {
   file: string;
   code: string;
@@ -119,7 +127,11 @@ export interface CheckRun {
   failure?: string;
 }
 
-export function runKit(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runKit(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_MAIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -144,7 +156,8 @@ export async function runCheck(ssr: boolean, inputs: string[]): Promise<CheckRun
     return run;
   }
   const errors = run.diagnostics.some((d) => d.severity === 'error');
-  if (code !== (errors ? 1 : 0)) run.failure = `kit ${args.join(' ')} exited ${code}, expected ${errors ? 1 : 0}; stderr: ${stderr.trim()}`;
+  if (code !== (errors ? 1 : 0))
+    run.failure = `kit ${args.join(' ')} exited ${code}, expected ${errors ? 1 : 0}; stderr: ${stderr.trim()}`;
   return run;
 }
 
@@ -169,7 +182,9 @@ function fmtRange(r: JsonRange): string {
 }
 
 export function describeDiagnostic(d: JsonDiagnostic): string {
-  const rel = d.related?.length ? ` related=[${d.related.map((r) => `${r.file}:${r.pos.line}:${r.pos.column} ${JSON.stringify(r.message)}`).join('; ')}]` : '';
+  const rel = d.related?.length
+    ? ` related=[${d.related.map((r) => `${r.file}:${r.pos.line}:${r.pos.column} ${JSON.stringify(r.message)}`).join('; ')}]`
+    : '';
   return `${d.file} ${fmtRange(d.range)} ${d.severity} ${d.code}: ${d.message}${rel}`;
 }
 
@@ -179,7 +194,12 @@ function counts(codes: string[]): Map<string, number> {
   return m;
 }
 
-function codeSetProblems(file: string, expected: Map<string, number>, exact: boolean, actual: JsonDiagnostic[]): string[] {
+function codeSetProblems(
+  file: string,
+  expected: Map<string, number>,
+  exact: boolean,
+  actual: JsonDiagnostic[],
+): string[] {
   const problems: string[] = [];
   const got = counts(actual.map((d) => d.code));
   for (const [code, n] of expected) {
@@ -196,12 +216,16 @@ function codeSetProblems(file: string, expected: Map<string, number>, exact: boo
 /** Structural sanity of one JSON diagnostic (the CLI tests pin the exact shape). */
 function shapeProblems(d: JsonDiagnostic): string[] {
   const p: string[] = [];
-  const okPos = (x: JsonPos | undefined) => !!x && Number.isInteger(x.line) && Number.isInteger(x.column) && x.line >= 1 && x.column >= 1;
-  if (!okPos(d.pos) || !okPos(d.range?.start) || !okPos(d.range?.end)) p.push(`bad position in ${describeDiagnostic(d)}`);
+  const okPos = (x: JsonPos | undefined) =>
+    !!x && Number.isInteger(x.line) && Number.isInteger(x.column) && x.line >= 1 && x.column >= 1;
+  if (!okPos(d.pos) || !okPos(d.range?.start) || !okPos(d.range?.end))
+    p.push(`bad position in ${describeDiagnostic(d)}`);
   else {
     const { start, end } = d.range;
-    if (end.line < start.line || (end.line === start.line && end.column < start.column)) p.push(`range ends before it starts: ${describeDiagnostic(d)}`);
-    if (d.pos.line !== start.line || d.pos.column !== start.column) p.push(`pos differs from range start: ${describeDiagnostic(d)}`);
+    if (end.line < start.line || (end.line === start.line && end.column < start.column))
+      p.push(`range ends before it starts: ${describeDiagnostic(d)}`);
+    if (d.pos.line !== start.line || d.pos.column !== start.column)
+      p.push(`pos differs from range start: ${describeDiagnostic(d)}`);
   }
   if (!d.message) p.push(`empty message: ${describeDiagnostic(d)}`);
   for (const r of d.related ?? []) {
@@ -220,11 +244,16 @@ export function compareCase(c: Case, run: CheckRun, mode: 'main' | 'without-ssr'
     // Binding diagnostics (handler modules read with the TypeScript compiler) have their own tests;
     // a case compares them only when its header names them.
     const named = new Set([...f.expect.codes.keys(), ...(f.expect.withoutSsr?.keys() ?? [])]);
-    const actual = run.diagnostics.filter((d) => d.file === f.path && (codeInfo(d.code)?.area !== 'binding' || named.has(d.code)));
+    const actual = run.diagnostics.filter(
+      (d) => d.file === f.path && (codeInfo(d.code)?.area !== 'binding' || named.has(d.code)),
+    );
     for (const d of actual) {
       problems.push(...shapeProblems(d));
       for (const r of d.related ?? []) {
-        if (!own.has(r.file)) problems.push(`${f.path}: related location in ${r.file}, outside this case: the case overlaps a neighbour (give it its own route prefix or move it to isolated/): ${describeDiagnostic(d)}`);
+        if (!own.has(r.file))
+          problems.push(
+            `${f.path}: related location in ${r.file}, outside this case: the case overlaps a neighbour (give it its own route prefix or move it to isolated/): ${describeDiagnostic(d)}`,
+          );
       }
     }
     if (mode === 'without-ssr') {
@@ -232,34 +261,82 @@ export function compareCase(c: Case, run: CheckRun, mode: 'main' | 'without-ssr'
       problems.push(...codeSetProblems(f.path, expected, false, actual));
       continue;
     }
-    if (c.folder.layout === 'files' && !c.folder.accept && !f.expect.declared) problems.push(`${f.path}: a rejected case needs a // expect: line`);
+    if (c.folder.layout === 'files' && !c.folder.accept && !f.expect.declared)
+      problems.push(`${f.path}: a rejected case needs a // expect: line`);
     if (c.folder.accept && f.expect.declared) {
-      for (const d of actual) if (d.severity !== 'info') problems.push(`${f.path}: accepted sources may expect info diagnostics only, got ${describeDiagnostic(d)}`);
+      for (const d of actual)
+        if (d.severity !== 'info')
+          problems.push(`${f.path}: accepted sources may expect info diagnostics only, got ${describeDiagnostic(d)}`);
     }
     problems.push(...codeSetProblems(f.path, f.expect.codes, f.expect.exact, actual));
     const unused = new Set(actual);
     for (const r of f.expect.ranges) {
-      const hit = [...unused].find((d) => d.code === r.code && d.range.start.line === r.start[0] && d.range.start.column === r.start[1] && d.range.end.line === r.end[0] && d.range.end.column === r.end[1]);
+      const hit = [...unused].find(
+        (d) =>
+          d.code === r.code &&
+          d.range.start.line === r.start[0] &&
+          d.range.start.column === r.start[1] &&
+          d.range.end.line === r.end[0] &&
+          d.range.end.column === r.end[1],
+      );
       if (hit) unused.delete(hit);
-      else problems.push(`${f.path}: no ${r.code} at ${r.start.join(':')}-${r.end.join(':')}; ranges of ${r.code}: ${actual.filter((d) => d.code === r.code).map((d) => fmtRange(d.range)).join(', ') || 'none'}`);
+      else
+        problems.push(
+          `${f.path}: no ${r.code} at ${r.start.join(':')}-${r.end.join(':')}; ranges of ${r.code}: ${
+            actual
+              .filter((d) => d.code === r.code)
+              .map((d) => fmtRange(d.range))
+              .join(', ') || 'none'
+          }`,
+        );
     }
     for (const r of f.expect.related) {
       const file = posix.join(c.base, r.file);
-      const ok = actual.some((d) => d.code === r.code && (d.related ?? []).some((x) => x.file === file && x.pos.line === r.line && (r.column === undefined || x.pos.column === r.column) && (r.message === undefined || x.message.includes(r.message))));
-      if (!ok) problems.push(`${f.path}: no ${r.code} with related location ${r.text}; got: ${actual.filter((d) => d.code === r.code).map(describeDiagnostic).join(' | ') || 'none'}`);
+      const ok = actual.some(
+        (d) =>
+          d.code === r.code &&
+          (d.related ?? []).some(
+            (x) =>
+              x.file === file &&
+              x.pos.line === r.line &&
+              (r.column === undefined || x.pos.column === r.column) &&
+              (r.message === undefined || x.message.includes(r.message)),
+          ),
+      );
+      if (!ok)
+        problems.push(
+          `${f.path}: no ${r.code} with related location ${r.text}; got: ${
+            actual
+              .filter((d) => d.code === r.code)
+              .map(describeDiagnostic)
+              .join(' | ') || 'none'
+          }`,
+        );
     }
     for (const m of f.expect.messages) {
       if (!actual.some((d) => d.code === m.code && d.message.includes(m.substring))) {
-        problems.push(`${f.path}: no ${m.code} message containing "${m.substring}"; got: ${actual.filter((d) => d.code === m.code).map((d) => JSON.stringify(d.message)).join(' | ') || 'none'}`);
+        problems.push(
+          `${f.path}: no ${m.code} message containing "${m.substring}"; got: ${
+            actual
+              .filter((d) => d.code === m.code)
+              .map((d) => JSON.stringify(d.message))
+              .join(' | ') || 'none'
+          }`,
+        );
       }
     }
     for (const [code, severity] of f.expect.severities) {
-      for (const d of actual) if (d.code === code && d.severity !== severity) problems.push(`${f.path}: ${code} has severity ${d.severity}, expected ${severity}`);
+      for (const d of actual)
+        if (d.code === code && d.severity !== severity)
+          problems.push(`${f.path}: ${code} has severity ${d.severity}, expected ${severity}`);
     }
   }
   if (problems.length) {
     const all = run.diagnostics.filter((d) => own.has(d.file) && codeInfo(d.code)?.area !== 'binding');
-    problems.push(`-- diagnostics of ${c.id} (${run.args.join(' ')}):`, ...(all.length ? all.map(describeDiagnostic) : ['(none)']));
+    problems.push(
+      `-- diagnostics of ${c.id} (${run.args.join(' ')}):`,
+      ...(all.length ? all.map(describeDiagnostic) : ['(none)']),
+    );
   }
   return problems;
 }

@@ -2,9 +2,25 @@
 // comment lines that state what `kit check --json` must report for the file. Parsing is strict: an
 // unknown or malformed directive is a corpus error, so a typo never turns into a silently empty check.
 
-export interface RangeExpectation { code: string; start: [number, number]; end: [number, number]; text: string }
-export interface RelatedExpectation { code: string; file: string; line: number; column?: number; message?: string; text: string }
-export interface MessageExpectation { code: string; substring: string; text: string }
+export interface RangeExpectation {
+  code: string;
+  start: [number, number];
+  end: [number, number];
+  text: string;
+}
+export interface RelatedExpectation {
+  code: string;
+  file: string;
+  line: number;
+  column?: number;
+  message?: string;
+  text: string;
+}
+export interface MessageExpectation {
+  code: string;
+  substring: string;
+  text: string;
+}
 
 export interface FileExpectations {
   /** True when the file carries an `// expect:` line. */
@@ -50,7 +66,17 @@ function pos(text: string): [number, number] | undefined {
 
 /** Reads the leading comment block of a `.kit` file or handler module. */
 export function parseExpectations(text: string): FileExpectations {
-  const exp: FileExpectations = { declared: false, codes: new Map(), exact: false, ranges: [], related: [], messages: [], severities: new Map(), rows: [], errors: [] };
+  const exp: FileExpectations = {
+    declared: false,
+    codes: new Map(),
+    exact: false,
+    ranges: [],
+    related: [],
+    messages: [],
+    severities: new Map(),
+    rows: [],
+    errors: [],
+  };
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
@@ -87,7 +113,15 @@ export function parseExpectations(text: string): FileExpectations {
       case 'expect-related': {
         const r = /^(\S+)\s+->\s+(\S+?):(\d+)(?::(\d+))?(?:\s+~\s+(.+))?$/.exec(arg.trim());
         if (!r) exp.errors.push(`${where}: expected "// expect-related: <code> -> <file>:<line>[:<col>] [~ message]"`);
-        else exp.related.push({ code: r[1], file: r[2], line: Number(r[3]), column: r[4] === undefined ? undefined : Number(r[4]), message: r[5], text: arg.trim() });
+        else
+          exp.related.push({
+            code: r[1],
+            file: r[2],
+            line: Number(r[3]),
+            column: r[4] === undefined ? undefined : Number(r[4]),
+            message: r[5],
+            text: arg.trim(),
+          });
         break;
       }
       case 'expect-message': {
@@ -98,7 +132,8 @@ export function parseExpectations(text: string): FileExpectations {
       }
       case 'expect-severity': {
         const r = /^(\S+)\s+(\S+)$/.exec(arg.trim());
-        if (!r || !SEVERITIES.has(r[2])) exp.errors.push(`${where}: expected "// expect-severity: <code> error|warning|info"`);
+        if (!r || !SEVERITIES.has(r[2]))
+          exp.errors.push(`${where}: expected "// expect-severity: <code> error|warning|info"`);
         else exp.severities.set(r[1], r[2]);
         break;
       }
@@ -114,7 +149,9 @@ export function parseExpectations(text: string): FileExpectations {
     }
   }
   // Every detail expectation must be about a code the file expects.
-  const details = [...exp.ranges, ...exp.related, ...exp.messages].map((d) => d.code).concat([...exp.severities.keys()]);
+  const details = [...exp.ranges, ...exp.related, ...exp.messages]
+    .map((d) => d.code)
+    .concat([...exp.severities.keys()]);
   for (const code of details) {
     if (!exp.codes.has(code)) exp.errors.push(`a detail line names ${code}, which the // expect: line does not list`);
   }

@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { IToken } from 'chevrotain';
 import { declLexer } from '../../grammar/src/decl-lexer.js';
-import { declParser, plainBlockHeader, plainEndpointLine, plainOneArg, plainWordList } from '../../grammar/src/decl-parser.js';
+import {
+  declParser,
+  plainBlockHeader,
+  plainEndpointLine,
+  plainOneArg,
+  plainWordList,
+} from '../../grammar/src/decl-parser.js';
 
 const RULES = {
   oneArg: { plain: plainOneArg, rule: () => declParser.oneArg() },
@@ -67,20 +73,38 @@ describe('grammar: declaration line shortcuts', () => {
   }
 
   it('answers what the rule answers for random lines, or leaves them to it', () => {
-    const word = fc.constantFrom('page', 'home', 'guard', 'a.b', 'role:x', 'error', 'cors', 'POST', 'Save', 'go', 'server', 'view', '/x');
+    const word = fc.constantFrom(
+      'page',
+      'home',
+      'guard',
+      'a.b',
+      'role:x',
+      'error',
+      'cors',
+      'POST',
+      'Save',
+      'go',
+      'server',
+      'view',
+      '/x',
+    );
     const piece = fc.oneof(word, fc.constantFrom('"/p"', '"x', ',', '{', '}', '=', ':', '=>', '#'));
     fc.assert(
-      fc.property(fc.constantFrom(...(Object.keys(RULES) as (keyof typeof RULES)[])), fc.array(piece, { minLength: 1, maxLength: 6 }), (name, parts) => {
-        const toks = tokens(parts.join(' '));
-        const plain = RULES[name].plain(toks);
-        const r = byRule(name, toks);
-        if (plain === undefined) return;
-        assert.equal(r.errors, 0, `the rule reported errors where the shortcut answered: ${parts.join(' ')}`);
-        assert.deepStrictEqual(plain, r.res);
-        // And the shortcut leaves the parser's error list as a clean run does.
-        assert.deepStrictEqual(declParser.run(toks, RULES[name].rule, RULES[name].plain), plain);
-        assert.equal(declParser.errors.length, 0);
-      }),
+      fc.property(
+        fc.constantFrom(...(Object.keys(RULES) as (keyof typeof RULES)[])),
+        fc.array(piece, { minLength: 1, maxLength: 6 }),
+        (name, parts) => {
+          const toks = tokens(parts.join(' '));
+          const plain = RULES[name].plain(toks);
+          const r = byRule(name, toks);
+          if (plain === undefined) return;
+          assert.equal(r.errors, 0, `the rule reported errors where the shortcut answered: ${parts.join(' ')}`);
+          assert.deepStrictEqual(plain, r.res);
+          // And the shortcut leaves the parser's error list as a clean run does.
+          assert.deepStrictEqual(declParser.run(toks, RULES[name].rule, RULES[name].plain), plain);
+          assert.equal(declParser.errors.length, 0);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -388,7 +388,11 @@ describe('grammar: syntax diagnostics', () => {
       assert.equal(d.severity, 'error');
       if (typeof row.message === 'string') assert.equal(d.message, row.message);
       else if (row.message) assert.match(d.message, row.message);
-      if (row.kinds) assert.deepEqual(file.declarations.map((x) => x.kind), row.kinds);
+      if (row.kinds)
+        assert.deepEqual(
+          file.declarations.map((x) => x.kind),
+          row.kinds,
+        );
     });
   }
 
@@ -444,7 +448,10 @@ describe('grammar: syntax diagnostics', () => {
     const style = decl(file, 'style');
     assert.deepEqual(lc(style.range), [0, 0, 1, 25]);
     assert.equal(style.css, '  a { color: red } ');
-    assert.deepEqual(file.declarations.map((d) => d.kind), ['style', 'guard']);
+    assert.deepEqual(
+      file.declarations.map((d) => d.kind),
+      ['style', 'guard'],
+    );
   });
 
   it('a broken line is reported once and the file keeps going', () => {
@@ -457,7 +464,10 @@ describe('grammar: syntax diagnostics', () => {
         ['parse_error', ','],
       ],
     );
-    assert.deepEqual(file.declarations.map((d) => d.kind), ['package', 'layout', 'view']);
+    assert.deepEqual(
+      file.declarations.map((d) => d.kind),
+      ['package', 'layout', 'view'],
+    );
     const view = decl(file, 'view');
     assert.equal((elements(view.body)[0] as Element).name, 'p');
   });

@@ -39,7 +39,26 @@ describe('grammar: expression shortcut', () => {
   }
 
   it('agrees with the grammar on random inputs built from expression pieces', () => {
-    const piece = fc.constantFrom('a', 'b.c', 'param', 'in', 'true', 'x1', '$y', '_', ',', '(', ')', '"s"', ' ', '\t', '.', '!', '==', 'param("q")');
+    const piece = fc.constantFrom(
+      'a',
+      'b.c',
+      'param',
+      'in',
+      'true',
+      'x1',
+      '$y',
+      '_',
+      ',',
+      '(',
+      ')',
+      '"s"',
+      ' ',
+      '\t',
+      '.',
+      '!',
+      '==',
+      'param("q")',
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 7 }), (parts) => {
         const inner = parts.join('');

@@ -1,6 +1,12 @@
 // The representative files of the reference notes (section 1.5), parsed into the AST the core uses.
 import assert from 'node:assert/strict';
-import { valueOffset, type Element, type Interpolation, type StringLit, type TextNode } from '../../grammar/src/index.js';
+import {
+  valueOffset,
+  type Element,
+  type Interpolation,
+  type StringLit,
+  type TextNode,
+} from '../../grammar/src/index.js';
 import { assertRangesConsistent, decl, elements, lc, loadFixture, outline, slice } from './helpers.js';
 
 function attr(el: Element, name: string) {
@@ -87,7 +93,11 @@ describe('grammar: representative files', () => {
     const article = elements(decl(file, 'view').body)[0];
     assert.equal(article.name, 'article');
     assert.deepEqual(
-      article.attrs.map((a) => [a.name, a.form, a.value?.type === 'string' ? a.value.parts.map((p) => (p.type === 'text' ? p.value : '?')).join('') : '']),
+      article.attrs.map((a) => [
+        a.name,
+        a.form,
+        a.value?.type === 'string' ? a.value.parts.map((p) => (p.type === 'text' ? p.value : '?')).join('') : '',
+      ]),
       [
         ['id', 'id-shorthand', 'story'],
         ['class', 'class-shorthand', 'prose'],
@@ -137,7 +147,10 @@ describe('grammar: representative files', () => {
     const reading = loadFixture('reading.layout.kit');
     assertRangesConsistent(reading.text, reading.file);
     assert.equal(reading.file.kind, 'layout');
-    assert.deepEqual(decl(reading.file, 'layout').layouts.map((w) => w.text), ['frame']);
+    assert.deepEqual(
+      decl(reading.file, 'layout').layouts.map((w) => w.text),
+      ['frame'],
+    );
     assert.equal(outline(decl(reading.file, 'view').body), 'aside,slot');
     assert.deepEqual([...frame.file.diagnostics, ...reading.file.diagnostics], []);
   });
@@ -146,7 +159,10 @@ describe('grammar: representative files', () => {
     const { text, file } = loadFixture('inbox.page.kit');
     assertRangesConsistent(text, file);
     assert.deepEqual(file.diagnostics, []);
-    assert.deepEqual(decl(file, 'guard').guards.map((g) => g.text), ['auth.required']);
+    assert.deepEqual(
+      decl(file, 'guard').guards.map((g) => g.text),
+      ['auth.required'],
+    );
     const archive = decl(file, 'act', 0);
     assert.equal(slice(text, archive.keyword), 'act');
     assert.equal(slice(text, archive.symbol.range), 'Archive');

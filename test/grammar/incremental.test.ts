@@ -57,7 +57,10 @@ describe('grammar: incremental re-parse', () => {
     assert.equal(next.length, text.length);
     const re = reparseKit(file, text, next);
     assert.deepStrictEqual(re, parseKit(next, 'x.page.kit'));
-    assert.deepEqual(re.declarations.map((d) => d.kind), ['route', 'layout']);
+    assert.deepEqual(
+      re.declarations.map((d) => d.kind),
+      ['route', 'layout'],
+    );
   });
 
   it('re-parses the whole view when an edit inside an element closes one of its ancestors', () => {
@@ -79,7 +82,10 @@ describe('grammar: incremental re-parse', () => {
     const re = reparseKit(file, text, next);
     assert.deepStrictEqual(re, parseKit(next, 'x.page.kit'));
     const newline = text.slice(0, at) + '\n' + text.slice(at);
-    assert.deepStrictEqual(reparseKit(re, next, newline.replace(text.slice(0, at), next.slice(0, at + 2))), parseKit(newline.replace(text.slice(0, at), next.slice(0, at + 2)), 'x.page.kit'));
+    assert.deepStrictEqual(
+      reparseKit(re, next, newline.replace(text.slice(0, at), next.slice(0, at + 2))),
+      parseKit(newline.replace(text.slice(0, at), next.slice(0, at + 2)), 'x.page.kit'),
+    );
   });
 
   it('re-splits the last line when text is appended to it', () => {

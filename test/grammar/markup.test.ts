@@ -72,7 +72,9 @@ describe('grammar: view markup', () => {
   });
 
   it('attribute forms: boolean, string, expression, shorthands and directive names', () => {
-    const v = view('<form .a .b-c #main g:on:submit.prevent={save} aria-label="Send {n} items" data-x required g:on:input.debounce(300ms)={x}></form>');
+    const v = view(
+      '<form .a .b-c #main g:on:submit.prevent={save} aria-label="Send {n} items" data-x required g:on:input.debounce(300ms)={x}></form>',
+    );
     assert.deepEqual(v.codes, []);
     const attrs = elements(v.body)[0].attrs;
     const summary = (a: Attribute) => [a.name, a.form, a.value?.type ?? 'none', slice(v.source, a.range)];
@@ -117,7 +119,10 @@ describe('grammar: view markup', () => {
   it('does not judge script tags, on* handlers or javascript: URLs (the core does)', () => {
     const v = view('<script>alert(1)</script><a href="javascript:x()" onclick="y()">x</a>');
     assert.deepEqual(v.codes, []);
-    assert.deepEqual(elements(v.body).map((e) => e.name), ['script', 'a']);
+    assert.deepEqual(
+      elements(v.body).map((e) => e.name),
+      ['script', 'a'],
+    );
   });
 
   it('keeps raw text and HTML comments', () => {

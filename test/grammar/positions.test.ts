@@ -89,7 +89,19 @@ describe('grammar: positions', () => {
   });
 
   it('exports the keyword and void element lists', () => {
-    for (const k of ['package', 'route', 'guard', 'act', 'api', 'fragment', 'view', 'style', 'paths', 'server', 'props']) {
+    for (const k of [
+      'package',
+      'route',
+      'guard',
+      'act',
+      'api',
+      'fragment',
+      'view',
+      'style',
+      'paths',
+      'server',
+      'props',
+    ]) {
       assert.ok(DECLARATION_KEYWORDS.includes(k), k);
     }
     assert.ok(VOID_ELEMENTS.has('br') && VOID_ELEMENTS.has('input') && !VOID_ELEMENTS.has('div'));

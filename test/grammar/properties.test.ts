@@ -48,7 +48,9 @@ const sourceArb = fc.oneof(
   fc.array(fragmentArb, { maxLength: 30 }).map((parts) => parts.join('')),
   fc.string({ maxLength: 200 }),
   fc.string({ maxLength: 200, unit: 'binary' }),
-  fc.tuple(fc.constantFrom(...fixtures), fc.array(editArb, { maxLength: 10 })).map(([t, edits]) => edits.reduce(applyEdit, t)),
+  fc
+    .tuple(fc.constantFrom(...fixtures), fc.array(editArb, { maxLength: 10 }))
+    .map(([t, edits]) => edits.reduce(applyEdit, t)),
 );
 
 describe('grammar: properties', () => {
@@ -91,7 +93,9 @@ describe('grammar: properties', () => {
         best = Math.min(best, l / s);
       }
       console.log(JSON.stringify({ ratio: best }));`;
-    const out = execFileSync(process.execPath, ['--max-semi-space-size=32', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--max-semi-space-size=32', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
     const { ratio } = JSON.parse(out.trim().split('\n').pop()!) as { ratio: number };
     assert.ok(ratio <= 2.5, `4,000 declarations took ${ratio.toFixed(2)}x as long as 2,000`);
     assert.ok(ratio >= 1.2, `implausible ratio ${ratio.toFixed(2)}: the two inputs were not both parsed`);

@@ -12,7 +12,11 @@ const grammar = join(repoRoot, 'syntaxes', 'kit.tmLanguage.json');
 const css = fixture('syntaxes', 'css-stand-in.tmLanguage.json');
 
 function tool(name: 'vscode-tmgrammar-test' | 'vscode-tmgrammar-snap', args: string[]) {
-  const r = spawnSync(join(repoRoot, 'node_modules', '.bin', name), ['-g', grammar, '-g', css, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 60000 });
+  const r = spawnSync(join(repoRoot, 'node_modules', '.bin', name), ['-g', grammar, '-g', css, ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 60000,
+  });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -27,7 +31,11 @@ describe('kit TextMate grammar', function () {
   });
 
   it('matches the reviewed snapshots of the example pages', () => {
-    const r = tool('vscode-tmgrammar-snap', ['-s', 'source.kit', join('test', 'fixtures', 'syntaxes', 'snap', '*.kit')]);
+    const r = tool('vscode-tmgrammar-snap', [
+      '-s',
+      'source.kit',
+      join('test', 'fixtures', 'syntaxes', 'snap', '*.kit'),
+    ]);
     assert.equal(r.status, 0, r.out);
     assert.doesNotMatch(r.out, /changed|failed/i);
   });
@@ -36,7 +44,10 @@ describe('kit TextMate grammar', function () {
     const dir = mkdtempSync(join(tmpdir(), 'kit-grammar-'));
     try {
       const file = join(dir, 'wrong.test.kit');
-      writeFileSync(file, '// SYNTAX TEST "source.kit" "wrong on purpose"\nguard public\n//    ^^^^^^ keyword.declaration.kit\n');
+      writeFileSync(
+        file,
+        '// SYNTAX TEST "source.kit" "wrong on purpose"\nguard public\n//    ^^^^^^ keyword.declaration.kit\n',
+      );
       const r = tool('vscode-tmgrammar-test', [file]);
       assert.notEqual(r.status, 0);
       assert.match(r.out, /missing required scopes: keyword\.declaration\.kit/);
@@ -46,7 +57,11 @@ describe('kit TextMate grammar', function () {
   });
 
   it('has scope source.kit and resolves every repository reference', () => {
-    const g = JSON.parse(readFileSync(grammar, 'utf8')) as { scopeName: string; patterns: unknown[]; repository: Record<string, unknown> };
+    const g = JSON.parse(readFileSync(grammar, 'utf8')) as {
+      scopeName: string;
+      patterns: unknown[];
+      repository: Record<string, unknown>;
+    };
     assert.equal(g.scopeName, 'source.kit');
     const refs = new Set<string>();
     JSON.stringify(g, (k, v) => {
@@ -58,12 +73,16 @@ describe('kit TextMate grammar', function () {
   });
 
   it('ships a language configuration with comments, brackets, auto-closing pairs and folding', () => {
-    const c = JSON.parse(readFileSync(join(repoRoot, 'syntaxes', 'language-configuration.json'), 'utf8')) as Record<string, unknown> & { folding: { markers: { start: string; end: string } } };
+    const c = JSON.parse(readFileSync(join(repoRoot, 'syntaxes', 'language-configuration.json'), 'utf8')) as Record<
+      string,
+      unknown
+    > & { folding: { markers: { start: string; end: string } } };
     assert.deepEqual(c.comments, { lineComment: '//', blockComment: ['<!--', '-->'] });
     assert.ok(Array.isArray(c.brackets) && Array.isArray(c.autoClosingPairs) && Array.isArray(c.surroundingPairs));
     const start = new RegExp(c.folding.markers.start);
     const end = new RegExp(c.folding.markers.end);
-    for (const line of ['view {', 'paths {', 'go server {', 'fragment Row GET "/r/{id}" "#rows" {']) assert.ok(start.test(line), line);
+    for (const line of ['view {', 'paths {', 'go server {', 'fragment Row GET "/r/{id}" "#rows" {'])
+      assert.ok(start.test(line), line);
     assert.ok(!start.test('route "/x/{id}"'));
     assert.ok(end.test('}') && end.test('  }'));
   });

@@ -30,7 +30,10 @@ export function parseArgs(argv: string[], spec: FlagSpec, command: string): Pars
       const eq = a.indexOf('=');
       const name = (eq >= 0 ? a.slice(0, eq) : a).replace(/^--?/, '');
       const kind = spec[name];
-      if (!kind) throw new UsageError(`kit ${command}: unknown flag ${a.slice(0, eq >= 0 ? eq : a.length)} (see kit ${command} --help)`);
+      if (!kind)
+        throw new UsageError(
+          `kit ${command}: unknown flag ${a.slice(0, eq >= 0 ? eq : a.length)} (see kit ${command} --help)`,
+        );
       if (kind === 'boolean') {
         if (eq >= 0) throw new UsageError(`kit ${command}: flag --${name} takes no value`);
         flags[name] = true;

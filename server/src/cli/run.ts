@@ -5,10 +5,12 @@ import { SourceError } from '../core/project/discover.js';
 import { UsageError } from './args.js';
 import type { Command } from './command.js';
 import { COMMANDS, loadAllCommands } from './commands/index.js';
-import { processIO, type CliIO } from './io.js';
+import type { CliIO } from './io.js';
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }
 

@@ -1,7 +1,13 @@
 // Conversions between the core's plain data and LSP shapes. The core's ranges already count UTF-16
 // units (as the LSP does), so positions convert field by field; offsets of an LSP position come from
 // the parsed file's line table.
-import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation, type Position, type Range as LspRange } from 'vscode-languageserver';
+import {
+  DiagnosticSeverity,
+  type Diagnostic as LspDiagnostic,
+  type DiagnosticRelatedInformation,
+  type Position,
+  type Range as LspRange,
+} from 'vscode-languageserver';
 import type { Pos, Range } from '../../../grammar/src/ast.js';
 import { offsetAt, positionAt } from '../../../grammar/src/index.js';
 import type { Diagnostic, Severity } from '../core/diagnostics/diagnostic.js';
@@ -22,7 +28,11 @@ export function offsetOf(file: { lineStarts: readonly number[]; length: number }
   return offsetAt(file, p.line, p.character);
 }
 
-export function rangeOfOffsets(file: { lineStarts: readonly number[]; length: number }, start: number, end: number): LspRange {
+export function rangeOfOffsets(
+  file: { lineStarts: readonly number[]; length: number },
+  start: number,
+  end: number,
+): LspRange {
   return { start: toPosition(positionAt(file, start)), end: toPosition(positionAt(file, end)) };
 }
 
@@ -33,9 +43,20 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 };
 
 export function toLspDiagnostic(d: Diagnostic, uriOf: UriOf): LspDiagnostic {
-  const out: LspDiagnostic = { range: toRange(d.range), severity: SEVERITY[d.severity], code: d.code, source: 'kit', message: d.suggestion ? `${d.message}\n${d.suggestion}` : d.message };
+  const out: LspDiagnostic = {
+    range: toRange(d.range),
+    severity: SEVERITY[d.severity],
+    code: d.code,
+    source: 'kit',
+    message: d.suggestion ? `${d.message}\n${d.suggestion}` : d.message,
+  };
   if (d.related?.length) {
-    out.relatedInformation = d.related.map((r): DiagnosticRelatedInformation => ({ location: { uri: uriOf(r.file), range: toRange(r.range) }, message: r.message }));
+    out.relatedInformation = d.related.map(
+      (r): DiagnosticRelatedInformation => ({
+        location: { uri: uriOf(r.file), range: toRange(r.range) },
+        message: r.message,
+      }),
+    );
   }
   return out;
 }

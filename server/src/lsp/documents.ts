@@ -20,7 +20,8 @@ export interface OpenDocument {
 /** `mayHoldNul` false: the caller knows the text has no NUL character. */
 export function documentProblem(text: string, mayHoldNul = true): DocumentProblem | undefined {
   // Three UTF-8 bytes per UTF-16 unit at most: only long texts need the exact byte count.
-  if (text.length * 3 > MAX_DOCUMENT_BYTES && Buffer.byteLength(text, 'utf8') > MAX_DOCUMENT_BYTES) return 'document_too_large';
+  if (text.length * 3 > MAX_DOCUMENT_BYTES && Buffer.byteLength(text, 'utf8') > MAX_DOCUMENT_BYTES)
+    return 'document_too_large';
   if (mayHoldNul && text.includes('\u0000')) return 'binary_document';
   return undefined;
 }
@@ -29,7 +30,12 @@ export class OpenDocuments {
   private readonly byPath = new Map<string, OpenDocument>();
 
   open(uri: string, fsPath: string, languageId: string, version: number, text: string): OpenDocument {
-    const d: OpenDocument = { uri, fsPath, doc: TextDocument.create(uri, languageId, version, text), problem: documentProblem(text) };
+    const d: OpenDocument = {
+      uri,
+      fsPath,
+      doc: TextDocument.create(uri, languageId, version, text),
+      problem: documentProblem(text),
+    };
     this.byPath.set(fsPath, d);
     return d;
   }

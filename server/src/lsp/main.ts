@@ -25,9 +25,16 @@ export function runLanguageServer(options: LanguageServerOptions): KitServer {
     process.stderr.write(`kit lsp: unexpected error (the server keeps running): ${e?.stack ?? String(e)}\n`);
   });
   process.on('unhandledRejection', (e) => {
-    process.stderr.write(`kit lsp: unhandled rejection (the server keeps running): ${(e as Error)?.stack ?? String(e)}\n`);
+    process.stderr.write(
+      `kit lsp: unhandled rejection (the server keeps running): ${(e as Error)?.stack ?? String(e)}\n`,
+    );
   });
-  const server = new KitServer(connection, transport.writer, { ssr: options.ssr, incremental: true, version: options.version }, arrivals);
+  const server = new KitServer(
+    connection,
+    transport.writer,
+    { ssr: options.ssr, incremental: true, version: options.version },
+    arrivals,
+  );
   // With no client left (stdin closed), there is nothing to serve: exit like `exit` would.
   transport.reader.onClose(() => process.exit(server.isShuttingDown ? 0 : 1));
   server.listen();

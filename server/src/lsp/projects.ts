@@ -27,7 +27,11 @@ export class KitProject {
     // markup is released (re-parsed if a feature reads it); a document opened in the editor gets
     // a full parse of its own (`KitServer.syncDocument`).
     this.ws = new Workspace({ ...options }, root ?? process.cwd(), { incremental: false, releaseMarkup: true });
-    this.ctx = featureContext(this.ws, (key) => uriOfFsPath(this.fsPathOf(key)), () => this.generation);
+    this.ctx = featureContext(
+      this.ws,
+      (key) => uriOfFsPath(this.fsPathOf(key)),
+      () => this.generation,
+    );
   }
 
   contains(fsPath: string): boolean {

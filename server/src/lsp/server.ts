@@ -4,9 +4,23 @@
 // model up to date, so answers never lag behind the edits the client has sent.
 import { basename, dirname } from 'node:path';
 import {
-  CodeActionKind, DidChangeConfigurationNotification, type Diagnostic as LspDiagnostic, DidChangeWatchedFilesNotification, ErrorCodes, FileChangeType, LSPErrorCodes, ResponseError,
-  TextDocumentSyncKind, WatchKind,
-  type CancellationToken, type ClientCapabilities, type Connection, type InitializeParams, type InitializeResult, type MessageWriter, type WorkspaceFolder,
+  CodeActionKind,
+  DidChangeConfigurationNotification,
+  type Diagnostic as LspDiagnostic,
+  DidChangeWatchedFilesNotification,
+  ErrorCodes,
+  FileChangeType,
+  LSPErrorCodes,
+  ResponseError,
+  TextDocumentSyncKind,
+  WatchKind,
+  type CancellationToken,
+  type ClientCapabilities,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+  type MessageWriter,
+  type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { isReparseable, parseKit, reparseKit } from '../../../grammar/src/index.js';
@@ -24,7 +38,7 @@ import { definition, prepareRename, references, rename, RenameError } from './fe
 import { routesReport, treeReport, type NamedContext } from './features/reports.js';
 import { SEMANTIC_LEGEND, semanticTokens } from './features/semantic-tokens.js';
 import { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols.js';
-import { handlerModulesIn, KitProject, ProjectSet, readText } from './projects.js';
+import { handlerModulesIn, type KitProject, ProjectSet, readText } from './projects.js';
 import { EditArrivals, MALFORMED_MESSAGE, type MalformedMessage } from './transport.js';
 
 export interface KitServerOptions {
@@ -105,7 +119,13 @@ export class KitServer {
     c.onDidOpenTextDocument((p) => {
       this.arrivals.handled();
       const fsPath = fsPathOf(p.textDocument.uri);
-      this.docs.open(p.textDocument.uri, fsPath, p.textDocument.languageId, p.textDocument.version, p.textDocument.text);
+      this.docs.open(
+        p.textDocument.uri,
+        fsPath,
+        p.textDocument.languageId,
+        p.textDocument.version,
+        p.textDocument.text,
+      );
       this.queueDocument(fsPath);
     });
     c.onDidChangeTextDocument((p) => {
@@ -130,30 +150,93 @@ export class KitServer {
       else this.applySettings((p.settings as { kit?: unknown } | null)?.kit);
     });
 
-    c.onHover(this.request('hover', (p) => this.withKit(p.textDocument.uri, (proj, key) => hover(proj.ctx, key, p.position))));
-    c.onDefinition(this.request('definition', (p) => this.withKit(p.textDocument.uri, (proj, key) => definition(proj.ctx, key, p.position))));
-    c.onReferences(this.request('references', (p) => this.withKit(p.textDocument.uri, (proj, key) => references(proj.ctx, key, p.position, p.context.includeDeclaration))));
-    c.onPrepareRename(this.request('prepareRename', (p) => this.withKit(p.textDocument.uri, (proj, key) => prepareRename(proj.ctx, key, p.position))));
-    c.onRenameRequest(this.request('rename', (p) => this.withKit(p.textDocument.uri, (proj, key) => rename(proj.ctx, key, p.position, p.newName))));
-    c.onCompletion(this.request('completion', (p) => this.withKit(p.textDocument.uri, (proj, key) => completion(proj.ctx, key, p.position)) ?? []));
-    c.onDocumentSymbol(this.request('documentSymbol', (p) => this.withKit(p.textDocument.uri, (proj, key) => documentSymbols(proj.ctx, key))));
-    c.onWorkspaceSymbol(this.request('workspaceSymbol', (p) => workspaceSymbols(this.projects.all().map((x) => x.ctx), p.query)));
-    c.onFoldingRanges(this.request('foldingRange', (p) => this.withKit(p.textDocument.uri, (proj, key) => foldingRanges(proj.ctx, key))));
-    c.languages.semanticTokens.on(this.request('semanticTokens', (p) => this.withKit(p.textDocument.uri, (proj, key) => semanticTokens(proj.ctx, key)) ?? { data: [] }));
-    c.onDocumentFormatting(this.request('formatting', (p) => this.withKit(p.textDocument.uri, (proj, key) => formatDocument(proj.ctx, key)) ?? []));
-    c.onCodeAction(
-      this.request('codeAction', (p) =>
-        this.withKit(p.textDocument.uri, (proj, key) => codeActions(proj.ctx, key, p.range, p.context.diagnostics, { canCreateFiles: this.canCreateFiles() })) ?? [],
+    c.onHover(
+      this.request('hover', (p) => this.withKit(p.textDocument.uri, (proj, key) => hover(proj.ctx, key, p.position))),
+    );
+    c.onDefinition(
+      this.request('definition', (p) =>
+        this.withKit(p.textDocument.uri, (proj, key) => definition(proj.ctx, key, p.position)),
       ),
     );
-    c.onRequest('kit/routes', this.request('kit/routes', () => routesReport(this.namedContexts())));
-    c.onRequest('kit/tree', this.request('kit/tree', () => treeReport(this.namedContexts())));
-    c.onRequest('kit/stats', this.request('kit/stats', () => {
-      const mem = process.memoryUsage();
-      const files = this.projects.all().reduce((n, p) => n + p.ws.kitPaths().length, 0);
-      const modules = this.projects.all().reduce((n, p) => n + p.ws.modulePaths().length, 0);
-      return { rss: mem.rss, heapUsed: mem.heapUsed, files, modules, openDocuments: this.docs.all().length };
-    }));
+    c.onReferences(
+      this.request('references', (p) =>
+        this.withKit(p.textDocument.uri, (proj, key) =>
+          references(proj.ctx, key, p.position, p.context.includeDeclaration),
+        ),
+      ),
+    );
+    c.onPrepareRename(
+      this.request('prepareRename', (p) =>
+        this.withKit(p.textDocument.uri, (proj, key) => prepareRename(proj.ctx, key, p.position)),
+      ),
+    );
+    c.onRenameRequest(
+      this.request('rename', (p) =>
+        this.withKit(p.textDocument.uri, (proj, key) => rename(proj.ctx, key, p.position, p.newName)),
+      ),
+    );
+    c.onCompletion(
+      this.request(
+        'completion',
+        (p) => this.withKit(p.textDocument.uri, (proj, key) => completion(proj.ctx, key, p.position)) ?? [],
+      ),
+    );
+    c.onDocumentSymbol(
+      this.request('documentSymbol', (p) =>
+        this.withKit(p.textDocument.uri, (proj, key) => documentSymbols(proj.ctx, key)),
+      ),
+    );
+    c.onWorkspaceSymbol(
+      this.request('workspaceSymbol', (p) =>
+        workspaceSymbols(
+          this.projects.all().map((x) => x.ctx),
+          p.query,
+        ),
+      ),
+    );
+    c.onFoldingRanges(
+      this.request('foldingRange', (p) =>
+        this.withKit(p.textDocument.uri, (proj, key) => foldingRanges(proj.ctx, key)),
+      ),
+    );
+    c.languages.semanticTokens.on(
+      this.request(
+        'semanticTokens',
+        (p) => this.withKit(p.textDocument.uri, (proj, key) => semanticTokens(proj.ctx, key)) ?? { data: [] },
+      ),
+    );
+    c.onDocumentFormatting(
+      this.request(
+        'formatting',
+        (p) => this.withKit(p.textDocument.uri, (proj, key) => formatDocument(proj.ctx, key)) ?? [],
+      ),
+    );
+    c.onCodeAction(
+      this.request(
+        'codeAction',
+        (p) =>
+          this.withKit(p.textDocument.uri, (proj, key) =>
+            codeActions(proj.ctx, key, p.range, p.context.diagnostics, { canCreateFiles: this.canCreateFiles() }),
+          ) ?? [],
+      ),
+    );
+    c.onRequest(
+      'kit/routes',
+      this.request('kit/routes', () => routesReport(this.namedContexts())),
+    );
+    c.onRequest(
+      'kit/tree',
+      this.request('kit/tree', () => treeReport(this.namedContexts())),
+    );
+    c.onRequest(
+      'kit/stats',
+      this.request('kit/stats', () => {
+        const mem = process.memoryUsage();
+        const files = this.projects.all().reduce((n, p) => n + p.ws.kitPaths().length, 0);
+        const modules = this.projects.all().reduce((n, p) => n + p.ws.modulePaths().length, 0);
+        return { rss: mem.rss, heapUsed: mem.heapUsed, files, modules, openDocuments: this.docs.all().length };
+      }),
+    );
     c.listen();
   }
 
@@ -162,7 +245,8 @@ export class KitServer {
     const init = (p.initializationOptions ?? {}) as { ssr?: unknown; incremental?: unknown };
     if (typeof init.ssr === 'boolean') this.applySsr(init.ssr);
     if (typeof init.incremental === 'boolean') this.options.incremental = init.incremental;
-    const folders: WorkspaceFolder[] = p.workspaceFolders ?? (p.rootUri ? [{ uri: p.rootUri, name: basename(fsPathOf(p.rootUri)) }] : []);
+    const folders: WorkspaceFolder[] =
+      p.workspaceFolders ?? (p.rootUri ? [{ uri: p.rootUri, name: basename(fsPathOf(p.rootUri)) }] : []);
     for (const f of folders) this.projects.addFolder(fsPathOf(f.uri), f.uri, f.name);
     return {
       capabilities: {
@@ -212,7 +296,10 @@ export class KitServer {
   }
 
   private canCreateFiles(): boolean {
-    return Boolean(this.capabilities.workspace?.workspaceEdit?.documentChanges && this.capabilities.workspace.workspaceEdit.resourceOperations?.includes('create'));
+    return Boolean(
+      this.capabilities.workspace?.workspaceEdit?.documentChanges &&
+        this.capabilities.workspace.workspaceEdit.resourceOperations?.includes('create'),
+    );
   }
 
   // ---- configuration -----------------------------------------------------------------------------
@@ -282,7 +369,9 @@ export class KitServer {
   }
 
   private index(p: KitProject): void {
-    const job = this.indexProject(p).catch((e: unknown) => this.log(`kit: indexing ${p.root} failed: ${(e as Error).message}`));
+    const job = this.indexProject(p).catch((e: unknown) =>
+      this.log(`kit: indexing ${p.root} failed: ${(e as Error).message}`),
+    );
     this.indexing.add(job);
     void job.finally(() => this.indexing.delete(job));
   }
@@ -324,13 +413,25 @@ export class KitServer {
     for (const key of p.ws.flush({ defer: (k) => k.startsWith('bind:') })) this.publish(p, key);
     const ms = Math.round(performance.now() - started);
     // Written out (with the diagnostics before it) before binding takes the thread.
-    await this.connection.sendNotification('kit/status', { state: 'ready', root: p.uri, files: p.ws.kitPaths().length, modules: p.ws.modulePaths().length, ms });
+    await this.connection.sendNotification('kit/status', {
+      state: 'ready',
+      root: p.uri,
+      files: p.ws.kitPaths().length,
+      modules: p.ws.modulePaths().length,
+      ms,
+    });
     await turn();
     p.generation++;
     this.touched.add(p);
     this.settle();
     const bound = Math.round(performance.now() - started);
-    await this.connection.sendNotification('kit/status', { state: 'bound', root: p.uri, files: p.ws.kitPaths().length, modules: p.ws.modulePaths().length, ms: bound });
+    await this.connection.sendNotification('kit/status', {
+      state: 'bound',
+      root: p.uri,
+      files: p.ws.kitPaths().length,
+      modules: p.ws.modulePaths().length,
+      ms: bound,
+    });
     // Indexing leaves a lot of garbage; give it back once everything is published, when the host
     // allows (the extension starts the server with --expose-gc).
     (globalThis as { gc?: () => void }).gc?.();
@@ -347,7 +448,10 @@ export class KitServer {
   }
 
   private namedContexts(): NamedContext[] {
-    return this.projects.all().filter((p) => p.root !== undefined || p.ws.kitPaths().length > 0).map((p) => ({ root: p.uri, name: p.name, ctx: p.ctx }));
+    return this.projects
+      .all()
+      .filter((p) => p.root !== undefined || p.ws.kitPaths().length > 0)
+      .map((p) => ({ root: p.uri, name: p.name, ctx: p.ctx }));
   }
 
   // ---- documents and files -------------------------------------------------------------------
@@ -400,12 +504,14 @@ export class KitServer {
     } else if (isHandlerModulePath(basename(fsPath))) {
       const text = readText(fsPath);
       const dirHasKit = p.ws.kitPaths().some((k) => dirname(p.fsPathOf(k)) === dirname(fsPath));
-      if (text !== undefined && (dirHasKit || p.ws.has(key)) && p.ws.module(key)?.text !== text) p.ws.setModule(key, text);
+      if (text !== undefined && (dirHasKit || p.ws.has(key)) && p.ws.module(key)?.text !== text)
+        p.ws.setModule(key, text);
     } else if (type === FileChangeType.Created && p.root !== undefined) {
       // A directory created or moved in: index what it holds.
       try {
         const found = discoverSources([fsPath], p.root);
-        for (const k of found.kitFiles) if (!this.docs.has(p.fsPathOf(k))) p.ws.setKitFile(k, readText(p.fsPathOf(k)) ?? '');
+        for (const k of found.kitFiles)
+          if (!this.docs.has(p.fsPathOf(k))) p.ws.setKitFile(k, readText(p.fsPathOf(k)) ?? '');
         for (const k of found.modules) if (!p.ws.has(k)) p.ws.setModule(k, readText(p.fsPathOf(k)) ?? '');
       } catch {
         return; // not a directory, or already gone
@@ -473,7 +579,10 @@ export class KitServer {
       const ast = prev && this.options.incremental ? reparseKit(prev.ast, prev.text, text) : parseKit(text, key);
       p.ws.setKitFile(key, text, ast);
       if (!prev && d.uri.startsWith('file:')) this.loadModulesOf(p, dirname(fsPath));
-    } else if (isHandlerModulePath(basename(fsPath)) && (p.ws.has(key) || p.ws.kitPaths().some((k) => dirname(p.fsPathOf(k)) === dirname(fsPath)))) {
+    } else if (
+      isHandlerModulePath(basename(fsPath)) &&
+      (p.ws.has(key) || p.ws.kitPaths().some((k) => dirname(p.fsPathOf(k)) === dirname(fsPath)))
+    ) {
       if (p.ws.module(key)?.text === text) return;
       p.ws.setModule(key, text);
     } else return;
@@ -484,8 +593,18 @@ export class KitServer {
   private problemDiagnostic(d: OpenDocument, key: string) {
     const zero = { start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } };
     return d.problem === 'document_too_large'
-      ? diag('document_too_large', key, zero, 'the document is larger than 8 MiB; kit does not analyse it (the last smaller version stays in effect)')
-      : diag('binary_document', key, zero, 'the document contains NUL characters (binary data); kit does not analyse it');
+      ? diag(
+          'document_too_large',
+          key,
+          zero,
+          'the document is larger than 8 MiB; kit does not analyse it (the last smaller version stays in effect)',
+        )
+      : diag(
+          'binary_document',
+          key,
+          zero,
+          'the document contains NUL characters (binary data); kit does not analyse it',
+        );
   }
 
   private publish(p: KitProject, key: string, force = false): void {
@@ -517,9 +636,13 @@ export class KitServer {
    * Wraps a request handler: brings the model up to date first, answers a cancelled request with
    * RequestCancelled, and turns a failure into an error for this request only.
    */
-  private request<P, R>(name: string, fn: (params: P) => R): (params: P, token: CancellationToken) => R | ResponseError<void> {
+  private request<P, R>(
+    name: string,
+    fn: (params: P) => R,
+  ): (params: P, token: CancellationToken) => R | ResponseError<void> {
     return (params, token) => {
-      if (token.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, `${name} was cancelled`);
+      if (token.isCancellationRequested)
+        return new ResponseError(LSPErrorCodes.RequestCancelled, `${name} was cancelled`);
       try {
         this.settle();
         // Answers may need binding results that indexing published without.

@@ -1,7 +1,14 @@
 // Transports. Over stdio the reader decodes each framed body itself so that malformed JSON or a
 // message that is not JSON-RPC is answered with the protocol's error (-32700 parse error, -32600
 // invalid request) instead of being dropped, and the session goes on.
-import { IPCMessageReader, IPCMessageWriter, StreamMessageReader, StreamMessageWriter, type MessageReader, type MessageWriter } from 'vscode-languageserver/node';
+import {
+  IPCMessageReader,
+  IPCMessageWriter,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageReader,
+  type MessageWriter,
+} from 'vscode-languageserver/node';
 import type { Message } from 'vscode-languageserver';
 
 /**
@@ -14,7 +21,8 @@ export class EditArrivals {
 
   arrived(m: Message): void {
     const method = (m as { method?: unknown }).method;
-    if (method === 'textDocument/didChange' || method === 'textDocument/didOpen' || method === 'textDocument/didClose') this.waiting++;
+    if (method === 'textDocument/didChange' || method === 'textDocument/didOpen' || method === 'textDocument/didClose')
+      this.waiting++;
   }
 
   handled(): void {
@@ -69,14 +77,20 @@ export function decodeMessage(bytes: Uint8Array, charset: string): Message {
     return malformed(-32700, `Parse error: ${(e as Error).message}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return malformed(-32600, Array.isArray(value) ? 'Invalid Request: batch messages are not supported' : 'Invalid Request: the message is not a JSON object');
+    return malformed(
+      -32600,
+      Array.isArray(value)
+        ? 'Invalid Request: batch messages are not supported'
+        : 'Invalid Request: the message is not a JSON object',
+    );
   }
   const m = value as Record<string, unknown>;
   const id = isId(m.id) ? m.id : null;
   if (m.jsonrpc !== '2.0') return malformed(-32600, 'Invalid Request: "jsonrpc" must be "2.0"', id);
   if ('method' in m) {
     if (typeof m.method !== 'string') return malformed(-32600, 'Invalid Request: "method" must be a string', id);
-    if ('id' in m && !isId(m.id) && m.id !== null) return malformed(-32600, 'Invalid Request: "id" must be a number or a string', null);
+    if ('id' in m && !isId(m.id) && m.id !== null)
+      return malformed(-32600, 'Invalid Request: "id" must be a number or a string', null);
     return m as unknown as Message;
   }
   if ('result' in m || 'error' in m) return m as unknown as Message;
@@ -90,10 +104,16 @@ export interface Transport {
   stdio: boolean;
 }
 
-export function stdioTransport(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): Transport {
+export function stdioTransport(
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stdout,
+): Transport {
   const reader = new StreamMessageReader(input, {
     charset: 'utf-8',
-    contentTypeDecoder: { name: 'application/json', decode: (buffer, options) => Promise.resolve(decodeMessage(buffer, options.charset)) },
+    contentTypeDecoder: {
+      name: 'application/json',
+      decode: (buffer, options) => Promise.resolve(decodeMessage(buffer, options.charset)),
+    },
   });
   return { reader, writer: new StreamMessageWriter(output, 'utf-8'), stdio: true };
 }

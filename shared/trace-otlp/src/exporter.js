@@ -17,7 +17,8 @@ const ATTR_DEPLOYMENT_ENVIRONMENT_NAME = 'deployment.environment.name';
  * @returns {OtlpExporter}
  */
 export function newOtlpExporter(options = {}) {
-  if (options === null || typeof options !== 'object') throw new TypeError('newOtlpExporter: options must be an object');
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('newOtlpExporter: options must be an object');
   const resource = resourceFromAttributes({
     [ATTR_SERVICE_NAME]: options.serviceName ?? 'kit',
     ...(options.serviceVersion ? { [ATTR_SERVICE_VERSION]: options.serviceVersion } : {}),

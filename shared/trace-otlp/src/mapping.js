@@ -54,7 +54,8 @@ function isAttributeValue(v) {
  */
 function copyAttributes(list, into, dropped) {
   for (const { key, value } of list) {
-    if (typeof key === 'string' && key !== '' && isAttributeValue(value)) into[key] = /** @type {import('@opentelemetry/api').AttributeValue} */ (value);
+    if (typeof key === 'string' && key !== '' && isAttributeValue(value))
+      into[key] = /** @type {import('@opentelemetry/api').AttributeValue} */ (value);
     else dropped.push(String(key));
   }
 }
@@ -94,7 +95,12 @@ export function toReadableSpan(span, resource, scope = SCOPE) {
   const startNs = BigInt(span.startTimeUnixNano);
   const endNs = BigInt(span.endTimeUnixNano);
   const duration = endNs > startNs ? endNs - startNs : 0n;
-  const context = Object.freeze({ traceId: span.traceId, spanId: span.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: false });
+  const context = Object.freeze({
+    traceId: span.traceId,
+    spanId: span.spanId,
+    traceFlags: TraceFlags.SAMPLED,
+    isRemote: false,
+  });
   const status =
     span.status.code === 'error'
       ? { code: SpanStatusCode.ERROR, message: span.status.message }

@@ -18,7 +18,14 @@ export const SPANS = [
       { key: 'http.response.status_code', value: 200 },
       { key: 'tags', value: ['a', 'b'] },
     ],
-    events: [{ timeUnixNano: '1735787045200000000', level: 'warn', message: 'slow render', attributes: [{ key: 'ms', value: 40 }] }],
+    events: [
+      {
+        timeUnixNano: '1735787045200000000',
+        level: 'warn',
+        message: 'slow render',
+        attributes: [{ key: 'ms', value: 40 }],
+      },
+    ],
     status: { code: 'ok', message: '' },
   },
   {

@@ -8,9 +8,11 @@ import { SPANS } from './fixtures.js';
 
 describe('kit-trace-otlp mapping', () => {
   it('derives the span kind from the lane', () => {
-    for (const lane of ['route', 'handler', 'ssr', 'action', 'api', 'fragment']) assert.equal(spanKindForLane(lane), SpanKind.SERVER, lane);
+    for (const lane of ['route', 'handler', 'ssr', 'action', 'api', 'fragment'])
+      assert.equal(spanKindForLane(lane), SpanKind.SERVER, lane);
     assert.equal(spanKindForLane('contract'), SpanKind.CLIENT);
-    for (const lane of ['guard', 'job', 'island', 'nav', 'user']) assert.equal(spanKindForLane(lane), SpanKind.INTERNAL, lane);
+    for (const lane of ['guard', 'job', 'island', 'nav', 'user'])
+      assert.equal(spanKindForLane(lane), SpanKind.INTERNAL, lane);
   });
 
   it('converts decimal Unix nanoseconds to HrTime without losing digits', () => {
@@ -19,7 +21,12 @@ describe('kit-trace-otlp mapping', () => {
 
   it('exports kit spans through an OpenTelemetry SDK exporter (InMemorySpanExporter)', async () => {
     const memory = new InMemorySpanExporter();
-    const exporter = newOtlpExporter({ exporter: memory, serviceName: 'shop', serviceVersion: '1.2.3', environment: 'dev' });
+    const exporter = newOtlpExporter({
+      exporter: memory,
+      serviceName: 'shop',
+      serviceVersion: '1.2.3',
+      environment: 'dev',
+    });
     await exporter.exportSpans(SPANS);
     const [root, handler, contract] = memory.getFinishedSpans();
     assert.ok(root && handler && contract);
@@ -45,7 +52,9 @@ describe('kit-trace-otlp mapping', () => {
       'kit.owner.kind': 'page',
       'kit.owner.id': 'orders',
     });
-    assert.deepEqual(root.events, [{ name: 'slow render', time: [1735787045, 200000000], attributes: { ms: 40, 'kit.event.level': 'warn' } }]);
+    assert.deepEqual(root.events, [
+      { name: 'slow render', time: [1735787045, 200000000], attributes: { ms: 40, 'kit.event.level': 'warn' } },
+    ]);
     assert.equal(root.resource.attributes['service.name'], 'shop');
     assert.equal(root.resource.attributes['service.version'], '1.2.3');
     assert.equal(root.resource.attributes['deployment.environment.name'], 'dev');
@@ -54,7 +63,11 @@ describe('kit-trace-otlp mapping', () => {
     assert.equal(handler.kind, SpanKind.SERVER);
     assert.equal(handler.parentSpanContext?.spanId, SPANS[0].spanId);
     assert.deepEqual(handler.status, { code: SpanStatusCode.ERROR, message: 'db timeout' });
-    assert.deepEqual(handler.attributes['kit.dropped_attributes'], ['bad'], 'values OpenTelemetry cannot carry are listed');
+    assert.deepEqual(
+      handler.attributes['kit.dropped_attributes'],
+      ['bad'],
+      'values OpenTelemetry cannot carry are listed',
+    );
     assert.equal(handler.droppedAttributesCount, 1);
     assert.equal(contract.kind, SpanKind.CLIENT);
     assert.deepEqual(contract.status, { code: SpanStatusCode.UNSET });

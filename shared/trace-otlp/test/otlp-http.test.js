@@ -13,7 +13,11 @@ const server = createServer((req, res) => {
   const chunks = /** @type {Buffer[]} */ ([]);
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
-    received.push({ path: req.url ?? '', type: String(req.headers['content-type']), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+    received.push({
+      path: req.url ?? '',
+      type: String(req.headers['content-type']),
+      body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+    });
     res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
   });
 });

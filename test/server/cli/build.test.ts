@@ -40,9 +40,22 @@ describe('kit build', function () {
     const r = await kit('build', '--ssr', '--out', out, EXAMPLE_SITE);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^built 6 pages in \d+\.\d+ s → .*dist\/\n$/);
-    assert.match(r.stderr, /^info: spa_disabled: docs uses request-time page behavior; generated SPA\/static page output is disabled$/m);
+    assert.match(
+      r.stderr,
+      /^info: spa_disabled: docs uses request-time page behavior; generated SPA\/static page output is disabled$/m,
+    );
     const files = listFiles(out);
-    for (const f of ['index.html', 'blog/index.html', 'blog/hello-kit/index.html', 'blog/routing-rules/index.html', 'contact/index.html', 'status/index.html', 'assets/kit/kit.js', 'kit-routes.json', 'kit-assets.json']) {
+    for (const f of [
+      'index.html',
+      'blog/index.html',
+      'blog/hello-kit/index.html',
+      'blog/routing-rules/index.html',
+      'contact/index.html',
+      'status/index.html',
+      'assets/kit/kit.js',
+      'kit-routes.json',
+      'kit-assets.json',
+    ]) {
       assert.ok(files.includes(f), `${f} written`);
     }
     assert.ok(!files.some((f) => f.startsWith('docs/')), 'the SSR page gets no static file');
@@ -50,19 +63,30 @@ describe('kit build', function () {
 
     const routes = JSON.parse(readFileSync(join(out, 'kit-routes.json'), 'utf8'));
     assert.equal(routes.version, 1);
-    assert.deepEqual(routes.routes.map((r: { path: string; file: string; page: string }) => `${r.path} ${r.file} ${r.page}`), [
-      '/ index.html home',
-      '/blog blog/index.html blog.index',
-      '/blog/hello-kit blog/hello-kit/index.html blog.post',
-      '/blog/routing-rules blog/routing-rules/index.html blog.post',
-      '/contact contact/index.html contact',
-      '/status status/index.html status',
-    ]);
-    assert.deepEqual(routes.endpoints.map((e: { kind: string; method: string; route: string }) => `${e.kind} ${e.method} ${e.route}`).sort(), ['action POST /contact', 'api GET /api/health', 'api POST /api/echo']);
+    assert.deepEqual(
+      routes.routes.map((r: { path: string; file: string; page: string }) => `${r.path} ${r.file} ${r.page}`),
+      [
+        '/ index.html home',
+        '/blog blog/index.html blog.index',
+        '/blog/hello-kit blog/hello-kit/index.html blog.post',
+        '/blog/routing-rules blog/routing-rules/index.html blog.post',
+        '/contact contact/index.html contact',
+        '/status status/index.html status',
+      ],
+    );
+    assert.deepEqual(
+      routes.endpoints
+        .map((e: { kind: string; method: string; route: string }) => `${e.kind} ${e.method} ${e.route}`)
+        .sort(),
+      ['action POST /contact', 'api GET /api/health', 'api POST /api/echo'],
+    );
 
     const assets = JSON.parse(readFileSync(join(out, 'kit-assets.json'), 'utf8'));
     assert.equal(assets.version, 1);
-    assert.deepEqual(assets.files, files.filter((f) => f !== 'kit-assets.json'));
+    assert.deepEqual(
+      assets.files,
+      files.filter((f) => f !== 'kit-assets.json'),
+    );
     for (const f of assets.files) {
       const bytes = readFileSync(join(out, f));
       assert.equal(assets.hashes[f], 'sha256-' + createHash('sha256').update(bytes).digest('hex'), `hash of ${f}`);
@@ -71,7 +95,8 @@ describe('kit build', function () {
     assert.equal(assets.cache['index.html'], 'public, max-age=300, stale-while-revalidate=3600');
     assert.equal(assets.cache['blog/hello-kit/index.html'], 'public, max-age=600');
     assert.equal(assets.cache['contact/index.html'], undefined, 'no cache declared, no policy');
-    for (const f of assets.files.filter((x: string) => x.startsWith('assets/css/'))) assert.equal(assets.cache[f], 'public, max-age=31536000, immutable');
+    for (const f of assets.files.filter((x: string) => x.startsWith('assets/css/')))
+      assert.equal(assets.cache[f], 'public, max-age=31536000, immutable');
   });
 
   it('is deterministic: two builds, whatever the argument order, give identical bytes', async () => {
@@ -111,7 +136,10 @@ describe('kit build', function () {
     const out = join(tmp, 'dist');
     const r = await kit('build', '--out', out, buildFixture('errors'));
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^test\/fixtures\/build\/errors\/bad\.kit:8:10: error unknown_component: bad: unknown component <Missing>/m);
+    assert.match(
+      r.stderr,
+      /^test\/fixtures\/build\/errors\/bad\.kit:8:10: error unknown_component: bad: unknown component <Missing>/m,
+    );
     assert.match(r.stderr, /^checked 1 file: 1 error, 0 warnings$/m);
     assert.ok(!existsSync(out));
     assert.deepEqual(readdirSync(tmp), []);
@@ -124,7 +152,10 @@ describe('kit build', function () {
     assert.match(noSsr.stderr, /error missing_ssr_addon/);
     const missing = await kit('build', '--out', out, buildFixture('missing-asset'));
     assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /^test\/fixtures\/build\/missing-asset\/page\.kit:6:1: error missing_asset_file: missing: js module "\.\/nope\.js" cannot be read \(no such file\)$/m);
+    assert.match(
+      missing.stderr,
+      /^test\/fixtures\/build\/missing-asset\/page\.kit:6:1: error missing_asset_file: missing: js module "\.\/nope\.js" cannot be read \(no such file\)$/m,
+    );
     const strict = await kit('build', '--strict-bindings', '--out', out, buildFixture('forms'));
     assert.equal(strict.code, 1);
     assert.match(strict.stderr, /error backend_binding_required/);
@@ -135,7 +166,11 @@ describe('kit build', function () {
     const cases: [string, string[], RegExp][] = [
       ['no --out', [EXAMPLE_SITE], /^kit build: --out <dir> is required \(see kit build --help\)\n$/],
       ['no inputs', ['--out', 'OUT'], /^kit build: no files or directories given \(see kit build --help\)\n$/],
-      ['unknown flag', ['--out', 'OUT', '--nope', EXAMPLE_SITE], /^kit build: unknown flag --nope \(see kit build --help\)\n$/],
+      [
+        'unknown flag',
+        ['--out', 'OUT', '--nope', EXAMPLE_SITE],
+        /^kit build: unknown flag --nope \(see kit build --help\)\n$/,
+      ],
       ['a missing input', ['--out', 'OUT', 'no/such/dir'], /^kit build: no such file or directory: no\/such\/dir\n$/],
     ];
     for (const [name, args, want] of cases) {
@@ -158,17 +193,26 @@ describe('kit build', function () {
       writeFileSync(join(dir, 'notes.txt'), 'keep me');
       const r2 = await kit('build', '--ssr', '--out', dir, EXAMPLE_SITE);
       assert.equal(r2.code, 2);
-      assert.match(r2.stderr, /is not empty and holds no kit-assets\.json from an earlier kit build; remove it or choose another directory\n$/);
+      assert.match(
+        r2.stderr,
+        /is not empty and holds no kit-assets\.json from an earlier kit build; remove it or choose another directory\n$/,
+      );
       assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'keep me');
     });
   });
 
   it('refuses an --out that holds the sources it would replace', async () => {
     mkdirSync(join(tmp, 'src'));
-    writeFileSync(join(tmp, 'src', 'p.kit'), 'package p\n\npage p\nroute "/p"\nguard public\n\nview {\n  <p>p</p>\n}\n');
+    writeFileSync(
+      join(tmp, 'src', 'p.kit'),
+      'package p\n\npage p\nroute "/p"\nguard public\n\nview {\n  <p>p</p>\n}\n',
+    );
     const r = await kit('build', '--out', tmp, join(tmp, 'src'));
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /^kit build: --out .* contains the source .*p\.kit; choose an output directory outside the sources\n$/);
+    assert.match(
+      r.stderr,
+      /^kit build: --out .* contains the source .*p\.kit; choose an output directory outside the sources\n$/,
+    );
     assert.ok(existsSync(join(tmp, 'src', 'p.kit')));
   });
 

@@ -5,7 +5,10 @@ import { useColor, type CliIO } from '../../../server/src/cli/io.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { page, runInProcess, runProcess, runUnprivileged, TempTree } from './cli-harness.js';
 
-interface JsonPos { line: number; column: number }
+interface JsonPos {
+  line: number;
+  column: number;
+}
 interface JsonDiag {
   file: string;
   code: string;
@@ -19,7 +22,8 @@ interface JsonDiag {
 
 const ESC = '\u001b[';
 
-const BLOG_A = 'route "/blog/{slug}"\nguard public\n\npaths {\n  => { slug: "a" }\n}\n\nview {\n  <main>{slug}</main>\n}\n';
+const BLOG_A =
+  'route "/blog/{slug}"\nguard public\n\npaths {\n  => { slug: "a" }\n}\n\nview {\n  <main>{slug}</main>\n}\n';
 const BLOG_B = 'route "/blog/{id}"\nguard public\n\npaths {\n  => { id: "1" }\n}\n\nview {\n  <main>{id}</main>\n}\n';
 const UNGUARDED = 'route "/draft"\n\nview {\n  <main>Draft</main>\n}\n';
 
@@ -88,8 +92,14 @@ describe('kit check', () => {
       expected.push('checked 3 files: 1 error, 1 warning');
       assert.deepEqual(human.stdout.split('\n'), [...expected, '']);
       // And the content is what these sources must give.
-      assert.deepEqual(json.map((d) => `${d.file}:${d.pos.line}:${d.pos.column} ${d.severity} ${d.code}`), ['b.kit:1:1 error duplicate_route', 'c.kit:1:1 warning missing_page_guard']);
-      assert.match(human.stdout, /^b\.kit:1:1: error duplicate_route: .*\n {2}a\.kit:1:1: note: route "\/blog\/\{slug\}" first declared here\n/);
+      assert.deepEqual(
+        json.map((d) => `${d.file}:${d.pos.line}:${d.pos.column} ${d.severity} ${d.code}`),
+        ['b.kit:1:1 error duplicate_route', 'c.kit:1:1 warning missing_page_guard'],
+      );
+      assert.match(
+        human.stdout,
+        /^b\.kit:1:1: error duplicate_route: .*\n {2}a\.kit:1:1: note: route "\/blog\/\{slug\}" first declared here\n/,
+      );
     });
   });
 
@@ -101,13 +111,35 @@ describe('kit check', () => {
       assert.equal(r.stdout, JSON.stringify(doc, null, 2) + '\n');
       assert.deepEqual(Object.keys(doc), ['version', 'diagnostics']);
       const [dup, guard] = doc.diagnostics;
-      assert.deepEqual(Object.keys(dup), ['file', 'code', 'pos', 'range', 'severity', 'message', 'related', 'suggestion']);
+      assert.deepEqual(Object.keys(dup), [
+        'file',
+        'code',
+        'pos',
+        'range',
+        'severity',
+        'message',
+        'related',
+        'suggestion',
+      ]);
       assert.deepEqual(Object.keys(guard), ['file', 'code', 'pos', 'range', 'severity', 'message', 'suggestion']);
       assert.deepEqual(
         { file: dup.file, code: dup.code, pos: dup.pos, range: dup.range, severity: dup.severity },
-        { file: 'b.kit', code: 'duplicate_route', pos: { line: 1, column: 1 }, range: { start: { line: 1, column: 1 }, end: { line: 1, column: 19 } }, severity: 'error' },
+        {
+          file: 'b.kit',
+          code: 'duplicate_route',
+          pos: { line: 1, column: 1 },
+          range: { start: { line: 1, column: 1 }, end: { line: 1, column: 19 } },
+          severity: 'error',
+        },
       );
-      assert.deepEqual(dup.related, [{ file: 'a.kit', pos: { line: 1, column: 1 }, range: { start: { line: 1, column: 1 }, end: { line: 1, column: 21 } }, message: 'route "/blog/{slug}" first declared here' }]);
+      assert.deepEqual(dup.related, [
+        {
+          file: 'a.kit',
+          pos: { line: 1, column: 1 },
+          range: { start: { line: 1, column: 1 }, end: { line: 1, column: 21 } },
+          message: 'route "/blog/{slug}" first declared here',
+        },
+      ]);
       assert.deepEqual(Object.keys(dup.related![0]), ['file', 'pos', 'range', 'message']);
       assert.equal(guard.severity, 'warning');
     });
@@ -126,7 +158,10 @@ describe('kit check', () => {
       const cp = (s: string) => [...s].length;
       const route = diags.find((d) => d.code === 'malformed_route');
       const at = line1.indexOf('{x?}');
-      assert.deepEqual(route?.range, { start: { line: 1, column: cp(line1.slice(0, at)) + 1 }, end: { line: 1, column: cp(line1.slice(0, at)) + 5 } });
+      assert.deepEqual(route?.range, {
+        start: { line: 1, column: cp(line1.slice(0, at)) + 1 },
+        end: { line: 1, column: cp(line1.slice(0, at)) + 5 },
+      });
       assert.equal(route?.range.start.column, 12);
       assert.notEqual(route?.range.start.column, at + 1, 'a UTF-16 column would differ here');
       const url = diags.find((d) => d.code === 'unsafe_url');
@@ -158,7 +193,12 @@ describe('kit check', () => {
       assert.ok(!(await runInProcess(['check', '--json', '.'], { cwd: tree.root, tty: true })).stdout.includes(ESC));
     });
     it('useColor: TTY and no NO_COLOR and not TERM=dumb', () => {
-      const io = (isTTY: boolean | undefined, env: Record<string, string | undefined>): CliIO => ({ stdout: { write: () => true, isTTY }, stderr: { write: () => true }, env, cwd: '.' });
+      const io = (isTTY: boolean | undefined, env: Record<string, string | undefined>): CliIO => ({
+        stdout: { write: () => true, isTTY },
+        stderr: { write: () => true },
+        env,
+        cwd: '.',
+      });
       const table: [boolean | undefined, Record<string, string | undefined>, boolean][] = [
         [true, {}, true],
         [true, { NO_COLOR: '' }, false],
@@ -168,7 +208,8 @@ describe('kit check', () => {
         [false, {}, false],
         [undefined, {}, false],
       ];
-      for (const [tty, env, want] of table) assert.equal(useColor(io(tty, env)), want, `isTTY=${tty} env=${JSON.stringify(env)}`);
+      for (const [tty, env, want] of table)
+        assert.equal(useColor(io(tty, env)), want, `isTTY=${tty} env=${JSON.stringify(env)}`);
       assert.equal(useColor(io(true, {}), 'stderr'), false, 'stderr is not a TTY here');
     });
   });
@@ -236,12 +277,18 @@ describe('kit check', () => {
       });
       try {
         const r = await runInProcess(['check', '--json', '.'], { cwd: t.root });
-        assert.deepEqual(parseReport(r.stdout).map((d) => `${d.file} ${d.code}`), ['sub/deeper/low.kit missing_page_guard', 'top.kit missing_page_guard']);
+        assert.deepEqual(
+          parseReport(r.stdout).map((d) => `${d.file} ${d.code}`),
+          ['sub/deeper/low.kit missing_page_guard', 'top.kit missing_page_guard'],
+        );
         const human = await runInProcess(['check', '.'], { cwd: t.root });
         assert.match(human.stdout, /\nchecked 2 files: 0 errors, 2 warnings\n$/);
         // A skipped folder named explicitly is checked: the rule is about searching, not refusing.
         const explicit = await runInProcess(['check', '--json', 'node_modules/pkg'], { cwd: t.root });
-        assert.deepEqual(parseReport(explicit.stdout).map((d) => d.file), ['node_modules/pkg/dep.kit']);
+        assert.deepEqual(
+          parseReport(explicit.stdout).map((d) => d.file),
+          ['node_modules/pkg/dep.kit'],
+        );
       } finally {
         t.dispose();
       }
@@ -253,15 +300,23 @@ describe('kit check', () => {
     });
     it('reports paths relative to the working directory, absolute outside it', async () => {
       const inside = await runInProcess(['check', '--json', tree.path('c.kit')], { cwd: tree.root });
-      assert.deepEqual(parseReport(inside.stdout).map((d) => d.file), ['c.kit']);
+      assert.deepEqual(
+        parseReport(inside.stdout).map((d) => d.file),
+        ['c.kit'],
+      );
       tree.write('elsewhere/empty.txt', '');
       const outside = await runInProcess(['check', '--json', '../c.kit'], { cwd: tree.path('elsewhere') });
-      assert.deepEqual(parseReport(outside.stdout).map((d) => d.file), [tree.path('c.kit').split('\\').join('/')]);
+      assert.deepEqual(
+        parseReport(outside.stdout).map((d) => d.file),
+        [tree.path('c.kit').split('\\').join('/')],
+      );
     });
   });
 
   describe('the example site', () => {
-    const kitFiles = (readdirSync(`${repoRoot}/examples/site`, { recursive: true }) as string[]).filter((f) => f.endsWith('.kit')).length;
+    const kitFiles = (readdirSync(`${repoRoot}/examples/site`, { recursive: true }) as string[]).filter((f) =>
+      f.endsWith('.kit'),
+    ).length;
     it('checks clean with --ssr (the README quick start)', async () => {
       const r = await runInProcess(['check', '--ssr', 'examples/site'], { cwd: repoRoot });
       assert.equal(r.code, 0, r.stdout);
@@ -270,7 +325,10 @@ describe('kit check', () => {
     it('needs --ssr for its request-time docs page', async () => {
       const r = await runInProcess(['check', '--json', 'examples/site'], { cwd: repoRoot });
       assert.equal(r.code, 1);
-      assert.deepEqual(parseReport(r.stdout).map((d) => `${d.file} ${d.code}`), ['examples/site/docs/docs.kit missing_ssr_addon']);
+      assert.deepEqual(
+        parseReport(r.stdout).map((d) => `${d.file} ${d.code}`),
+        ['examples/site/docs/docs.kit missing_ssr_addon'],
+      );
     });
   });
 });

@@ -40,7 +40,12 @@ export function runProcess(argv: string[], cwd: string, extra: SpawnOptions = {}
     const env = { ...process.env };
     delete env.NO_COLOR;
     delete env.FORCE_COLOR;
-    const child = spawn(process.execPath, [CLI_MAIN, ...argv], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], ...extra });
+    const child = spawn(process.execPath, [CLI_MAIN, ...argv], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...extra,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
@@ -73,7 +78,11 @@ export function runUnprivileged(argv: string[], cwd: string): Promise<CliResult>
     const env = { ...process.env };
     delete env.NO_COLOR;
     delete env.FORCE_COLOR;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));

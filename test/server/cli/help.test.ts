@@ -16,7 +16,8 @@ describe('kit help and version', () => {
     assert.match(r.stdout, /^kit \S+ — /);
     assert.match(r.stdout, /Usage: kit <command> \[options\] <files or directories>/);
     const COMMANDS = await loadAllCommands();
-    for (const c of COMMANDS) assert.match(r.stdout, new RegExp(`^  ${c.name} +${c.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    for (const c of COMMANDS)
+      assert.match(r.stdout, new RegExp(`^  ${c.name} +${c.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     assert.ok(COMMANDS.some((c) => c.name === 'check'));
     const short = await runInProcess(['-h'], { cwd: repoRoot });
     assert.equal(short.code, 0);

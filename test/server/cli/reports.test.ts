@@ -30,13 +30,19 @@ describe('kit routes / endpoints / inspect (CLI)', () => {
   describe('usage and I/O errors exit 2 with one line', () => {
     const CASES: [string[], RegExp][] = [
       [['routes'], /^kit routes: no files or directories given \(see kit routes --help\)\n$/],
-      [['endpoints', '--format', 'xml', 'examples/site'], /^kit endpoints: --format must be json or table, not "xml"\n$/],
+      [
+        ['endpoints', '--format', 'xml', 'examples/site'],
+        /^kit endpoints: --format must be json or table, not "xml"\n$/,
+      ],
       [['routes', '--format'], /^kit routes: flag --format needs a value\n$/],
       [['routes', '--bogus', 'examples/site'], /^kit routes: unknown flag --bogus/],
       [['routes', 'examples/nope'], /^kit routes: no such file or directory: examples\/nope\n$/],
       [['endpoints', 'package.json'], /^kit endpoints: not a \.kit file: package\.json\n$/],
       [['inspect'], /^kit inspect: no target given; use one of ir, endpoint-graph, asset-graph, tree\n$/],
-      [['inspect', 'graph', 'examples/site'], /^kit inspect: unknown target "graph"; use one of ir, endpoint-graph, asset-graph, tree\n$/],
+      [
+        ['inspect', 'graph', 'examples/site'],
+        /^kit inspect: unknown target "graph"; use one of ir, endpoint-graph, asset-graph, tree\n$/,
+      ],
     ];
     for (const [argv, msg] of CASES) {
       it(`kit ${argv.join(' ')}`, async () => {
@@ -83,10 +89,19 @@ describe('kit routes / endpoints / inspect (CLI)', () => {
     assert.equal(implicit.code, 0);
     assert.equal(implicit.stdout, explicit.stdout);
     const ir = await runKit(['inspect', 'ir'], cwd);
-    const parsed = JSON.parse(ir.stdout) as { kind: string; kitFiles: { path: string; bindings: { name: string; status: string }[] }[] };
+    const parsed = JSON.parse(ir.stdout) as {
+      kind: string;
+      kitFiles: { path: string; bindings: { name: string; status: string }[] }[];
+    };
     assert.equal(parsed.kind, 'kit-ir');
-    assert.deepEqual(parsed.kitFiles.map((f) => f.path), ['item.kit']);
-    assert.deepEqual(parsed.kitFiles[0].bindings.map((b) => `${b.name}:${b.status}`), ['Buy:bound', 'Stock:missing']);
+    assert.deepEqual(
+      parsed.kitFiles.map((f) => f.path),
+      ['item.kit'],
+    );
+    assert.deepEqual(
+      parsed.kitFiles[0].bindings.map((b) => `${b.name}:${b.status}`),
+      ['Buy:bound', 'Stock:missing'],
+    );
   });
 
   describe('determinism: byte-identical output whatever the argument order', () => {
@@ -114,7 +129,11 @@ describe('kit routes / endpoints / inspect (CLI)', () => {
 
     it('the spawned program prints the same bytes as the in-process run', async () => {
       const inProcess = await runKit(['routes', '--ssr', ...SITE_FILES.slice().reverse()]);
-      const spawned = spawnSync(process.execPath, [join(outDir, 'server', 'src', 'cli', 'main.js'), 'routes', '--ssr', 'examples/site'], { cwd: repoRoot, encoding: 'utf8' });
+      const spawned = spawnSync(
+        process.execPath,
+        [join(outDir, 'server', 'src', 'cli', 'main.js'), 'routes', '--ssr', 'examples/site'],
+        { cwd: repoRoot, encoding: 'utf8' },
+      );
       assert.equal(spawned.status, 0, spawned.stderr);
       assert.equal(spawned.stdout, inProcess.stdout);
       assert.equal(spawned.stderr, inProcess.stderr);

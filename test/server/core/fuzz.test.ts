@@ -24,15 +24,79 @@ const MODULE_SEEDS = [...sources(fixture('conformance'), /\.ts$/), ...sources(jo
 
 /** Fragments that matter to the grammar and the rules: delimiters, keywords, markup, odd characters. */
 const SNIPPETS = [
-  '"', '\\', '{', '}', '<', '>', '/>', '</', '\n', '\r\n', '\r', ' ', '\t', '=', ',', ':', '=>', '//', '/*', '#', '?', '...',
-  'route "/x/{id}"', 'route "/"', 'route "/{p...}"', 'guard public', 'guard public, auth.required', 'page x', 'layout main',
-  'render ssr', 'server {\n  => { a, b.c }\n}', 'paths {\n  => { id: "1" }\n}', 'view {\n', '\n}\n', 'view {\n  <main>x</main>\n}',
-  'act Save POST "/save"', 'api Get GET', 'fragment F GET "/f/{id:int}" "#f" {', 'component C', 'props {\n  a string = "x"\n}',
-  'cache "public"', 'revalidate 5m', 'use ui "ui"', 'style {', '@route', 'load {',
-  '<slot />', '<C a="1" />', '<ui.C />', '<form g:post={Save} g:target="#t">', '{param("id")}', '{a.b}', '{#if x}', '{@html x}',
-  'g:if={x} g:lane="server"', 'g:for={i in xs}', 'href="javascript:x"', 'onclick="x"', '<script>', '<!--', '-->',
-  'é', '𝓚', '世界', '\u0000', '\u2028', '\ufeff', '\ud800', '\udc00', '\u200b',
-  '//kit:api GET /x\n', '//kit:act POST /y\n//kit:guard public\n', 'export function H() {}\n',
+  '"',
+  '\\',
+  '{',
+  '}',
+  '<',
+  '>',
+  '/>',
+  '</',
+  '\n',
+  '\r\n',
+  '\r',
+  ' ',
+  '\t',
+  '=',
+  ',',
+  ':',
+  '=>',
+  '//',
+  '/*',
+  '#',
+  '?',
+  '...',
+  'route "/x/{id}"',
+  'route "/"',
+  'route "/{p...}"',
+  'guard public',
+  'guard public, auth.required',
+  'page x',
+  'layout main',
+  'render ssr',
+  'server {\n  => { a, b.c }\n}',
+  'paths {\n  => { id: "1" }\n}',
+  'view {\n',
+  '\n}\n',
+  'view {\n  <main>x</main>\n}',
+  'act Save POST "/save"',
+  'api Get GET',
+  'fragment F GET "/f/{id:int}" "#f" {',
+  'component C',
+  'props {\n  a string = "x"\n}',
+  'cache "public"',
+  'revalidate 5m',
+  'use ui "ui"',
+  'style {',
+  '@route',
+  'load {',
+  '<slot />',
+  '<C a="1" />',
+  '<ui.C />',
+  '<form g:post={Save} g:target="#t">',
+  '{param("id")}',
+  '{a.b}',
+  '{#if x}',
+  '{@html x}',
+  'g:if={x} g:lane="server"',
+  'g:for={i in xs}',
+  'href="javascript:x"',
+  'onclick="x"',
+  '<script>',
+  '<!--',
+  '-->',
+  'é',
+  '𝓚',
+  '世界',
+  '\u0000',
+  '\u2028',
+  '\ufeff',
+  '\ud800',
+  '\udc00',
+  '\u200b',
+  '//kit:api GET /x\n',
+  '//kit:act POST /y\n//kit:guard public\n',
+  'export function H() {}\n',
 ];
 
 type Edit =
@@ -42,8 +106,17 @@ type Edit =
 
 const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('delete' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 40 }) }),
-  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 8, unit: 'binary' })) }),
-  fc.record({ op: fc.constant('duplicate' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 80 }), to: fc.nat() }),
+  fc.record({
+    op: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 8, unit: 'binary' })),
+  }),
+  fc.record({
+    op: fc.constant('duplicate' as const),
+    at: fc.nat(),
+    len: fc.integer({ min: 1, max: 80 }),
+    to: fc.nat(),
+  }),
 );
 
 function applyEdits(text: string, edits: Edit[]): string {
@@ -61,13 +134,28 @@ function applyEdits(text: string, edits: Edit[]): string {
   return s;
 }
 
-const mutatedKit = fc.tuple(fc.constantFrom(...KIT_SEEDS), fc.array(editArb, { maxLength: 6 })).map(([seed, edits]) => applyEdits(seed, edits));
+const mutatedKit = fc
+  .tuple(fc.constantFrom(...KIT_SEEDS), fc.array(editArb, { maxLength: 6 }))
+  .map(([seed, edits]) => applyEdits(seed, edits));
 const randomKit = fc.array(fc.constantFrom(...SNIPPETS), { maxLength: 30 }).map((parts) => parts.join(''));
-const kitSource = fc.oneof({ weight: 4, arbitrary: mutatedKit }, { weight: 1, arbitrary: randomKit }, { weight: 1, arbitrary: fc.string({ maxLength: 200, unit: 'binary' }) });
-const moduleSource = fc.tuple(fc.constantFrom(...MODULE_SEEDS), fc.array(editArb, { maxLength: 4 })).map(([seed, edits]) => applyEdits(seed, edits));
+const kitSource = fc.oneof(
+  { weight: 4, arbitrary: mutatedKit },
+  { weight: 1, arbitrary: randomKit },
+  { weight: 1, arbitrary: fc.string({ maxLength: 200, unit: 'binary' }) },
+);
+const moduleSource = fc
+  .tuple(fc.constantFrom(...MODULE_SEEDS), fc.array(editArb, { maxLength: 4 }))
+  .map(([seed, edits]) => applyEdits(seed, edits));
 
 /** File names that exercise every file kind and two packages. */
-const KIT_NAMES = ['site/a.kit', 'site/b.kit', 'site/card.cmp.kit', 'site/main.layout.kit', 'blog/c.page.kit', 'blog/d.kit'];
+const KIT_NAMES = [
+  'site/a.kit',
+  'site/b.kit',
+  'site/card.cmp.kit',
+  'site/main.layout.kit',
+  'blog/c.page.kit',
+  'blog/d.kit',
+];
 
 const workspaceArb = fc.record({
   ssr: fc.boolean(),
@@ -92,10 +180,14 @@ function lineStartsOf(text: string): number[] {
 function rangeProblem(what: string, text: string | undefined, range: Range, kit: boolean): string | undefined {
   if (text === undefined) return `${what}: points into a file the workspace does not hold`;
   const { start, end } = range;
-  if (!(0 <= start.offset && start.offset <= end.offset && end.offset <= text.length)) return `${what}: offsets ${start.offset}-${end.offset} outside 0..${text.length}`;
+  if (!(0 <= start.offset && start.offset <= end.offset && end.offset <= text.length))
+    return `${what}: offsets ${start.offset}-${end.offset} outside 0..${text.length}`;
   // Handler modules are scanned line by line on `\n` only; `.kit` files use the LSP's line breaks.
   const starts = kit ? lineStartsOf(text) : [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
-  for (const [name, p] of [['start', start], ['end', end]] as const) {
+  for (const [name, p] of [
+    ['start', start],
+    ['end', end],
+  ] as const) {
     const lineStart = starts[p.line];
     const next = p.line + 1 < starts.length ? starts[p.line + 1] : text.length + 1;
     if (lineStart === undefined || lineStart + p.column !== p.offset || p.offset >= next) {
@@ -120,7 +212,8 @@ function check(ws: Workspace, texts: Map<string, string>): string[] {
   }
   // The per-file view agrees with the whole-workspace view.
   const perFile = [...texts.keys()].flatMap((f) => ws.diagnosticsFor(f));
-  if (perFile.length !== all.length) problems.push(`diagnosticsFor gives ${perFile.length} diagnostics, allDiagnostics ${all.length}`);
+  if (perFile.length !== all.length)
+    problems.push(`diagnosticsFor gives ${perFile.length} diagnostics, allDiagnostics ${all.length}`);
   return problems;
 }
 
@@ -149,21 +242,29 @@ describe('checker fuzz (fast-check)', function () {
 
   it('survives edits applied one after another to a live workspace', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...KIT_SEEDS), fc.constantFrom(...KIT_SEEDS), fc.array(editArb, { minLength: 1, maxLength: 12 }), (a, b, edits) => {
-        const ws = new Workspace({ ssr: true });
-        const texts = new Map([['site/a.kit', a], ['site/b.kit', b]]);
-        ws.setKitFile('site/a.kit', a);
-        ws.setKitFile('site/b.kit', b);
-        ws.flush();
-        let current = a;
-        for (const e of edits) {
-          current = applyEdits(current, [e]);
-          ws.setKitFile('site/a.kit', current);
-          texts.set('site/a.kit', current);
+      fc.property(
+        fc.constantFrom(...KIT_SEEDS),
+        fc.constantFrom(...KIT_SEEDS),
+        fc.array(editArb, { minLength: 1, maxLength: 12 }),
+        (a, b, edits) => {
+          const ws = new Workspace({ ssr: true });
+          const texts = new Map([
+            ['site/a.kit', a],
+            ['site/b.kit', b],
+          ]);
+          ws.setKitFile('site/a.kit', a);
+          ws.setKitFile('site/b.kit', b);
           ws.flush();
-          assert.deepEqual(check(ws, texts), []);
-        }
-      }),
+          let current = a;
+          for (const e of edits) {
+            current = applyEdits(current, [e]);
+            ws.setKitFile('site/a.kit', current);
+            texts.set('site/a.kit', current);
+            ws.flush();
+            assert.deepEqual(check(ws, texts), []);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });

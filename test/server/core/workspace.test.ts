@@ -88,7 +88,10 @@ describe('Workspace incremental updates', () => {
 
   it('an edit inside a view that leaves declarations unchanged touches no other file', () => {
     const before = ws.diagnosticsFor(B);
-    ws.setKitFile(A, page('/blog/{slug}', { paths: 'slug: "a"', view: '<main><h1>Edited {slug}</h1><p>More text</p></main>' }));
+    ws.setKitFile(
+      A,
+      page('/blog/{slug}', { paths: 'slug: "a"', view: '<main><h1>Edited {slug}</h1><p>More text</p></main>' }),
+    );
     assert.deepEqual(sorted(ws.flush()), [A]);
     assert.deepEqual(ws.diagnosticsFor(B), before);
     // Editing the view of the file that holds the diagnostic keeps it too.
@@ -140,7 +143,10 @@ describe('Workspace incremental updates', () => {
     assert.match(conflict.message, /^GET \/api\/health for api site\.Check conflicts with api c\.Health$/);
     ws.setModule('site/handlers.ts', '//kit:api GET /api/check\n//kit:guard public\nexport function Check() {}\n');
     assert.ok(ws.flush().has('site/handlers.ts'));
-    assert.equal(ws.allDiagnostics().some((d) => d.code === 'route_method_conflict'), false);
+    assert.equal(
+      ws.allDiagnostics().some((d) => d.code === 'route_method_conflict'),
+      false,
+    );
   });
 
   it("re-reads a directory's handler modules when a .kit file there changes the package", () => {
@@ -176,7 +182,11 @@ const POOL: Record<string, string[]> = {
     'route "relative"\nguard public\n\nact Save POST\n\nview {\n  <main>x</main>\n}\n',
     'route "relative"\nguard public\n\nact   Save POST\nact Extra POST\n\nview {\n  <main>x</main>\n}\n',
   ],
-  'app/kit.config.ts': ['export const guards = {\n  "auth.required": () => true,\n};\n', 'export const guards = {};\n', 'export const guards = make();\n'],
+  'app/kit.config.ts': [
+    'export const guards = {\n  "auth.required": () => true,\n};\n',
+    'export const guards = {};\n',
+    'export const guards = make();\n',
+  ],
   'app/b.kit': [
     page('/blog/{id}', { paths: 'id: "1"' }),
     page('/shop/{slug}/edit', { paths: 'slug: "s"' }),
@@ -188,7 +198,10 @@ const POOL: Record<string, string[]> = {
     'component Card\n\nprops {\n  title string\n}\n\nview {\n  <div>{title}</div>\n}\n',
     'component Card\n\nview {\n  <div><Badge /></div>\n}\n',
   ],
-  'app/badge.cmp.kit': ['component Badge\n\nview {\n  <span><Card /></span>\n}\n', 'component Card\n\nview {\n  <span>Duplicate name</span>\n}\n'],
+  'app/badge.cmp.kit': [
+    'component Badge\n\nview {\n  <span><Card /></span>\n}\n',
+    'component Card\n\nview {\n  <span>Duplicate name</span>\n}\n',
+  ],
   'app/main.layout.kit': ['view {\n  <div><slot /></div>\n}\n', 'layout outer\n\nview {\n  <div><slot /></div>\n}\n'],
   'app/outer.layout.kit': ['layout main\n\nview {\n  <div><slot /></div>\n}\n', 'view {\n  <div><slot /></div>\n}\n'],
   'app/handlers.ts': [
@@ -196,16 +209,25 @@ const POOL: Record<string, string[]> = {
     '//kit:act POST /status\nexport function Save() {}\n\nexport function Health() {}\n',
     'export function Save() {}\n',
   ],
-  'lib/b.kit': [page('/blog/{other}', { paths: 'other: "o"' }), page('/lib/{x}', { paths: 'x: "1"' }), 'package app\n' + page('/lib')],
-  'lib/handlers.ts': ['//kit:api GET /blog/{id}\n//kit:guard public\nexport function Blog() {}\n', '//kit:api POST /lib\n//kit:guard public\nexport function Lib() {}\n'],
+  'lib/b.kit': [
+    page('/blog/{other}', { paths: 'other: "o"' }),
+    page('/lib/{x}', { paths: 'x: "1"' }),
+    'package app\n' + page('/lib'),
+  ],
+  'lib/handlers.ts': [
+    '//kit:api GET /blog/{id}\n//kit:guard public\nexport function Blog() {}\n',
+    '//kit:api POST /lib\n//kit:guard public\nexport function Lib() {}\n',
+  ],
 };
 const POOL_FILES = Object.keys(POOL);
 
 type Op = { file: string; version: number | 'remove' };
 const opArb: fc.Arbitrary<Op> = fc.constantFrom(...POOL_FILES).chain((file) =>
-  fc.record({ file: fc.constant(file), version: fc.oneof(fc.integer({ min: 0, max: POOL[file].length - 1 }), fc.constant('remove' as const)) }),
+  fc.record({
+    file: fc.constant(file),
+    version: fc.oneof(fc.integer({ min: 0, max: POOL[file].length - 1 }), fc.constant('remove' as const)),
+  }),
 );
-
 
 describe('Workspace incremental updates equal a fresh load (randomized)', function () {
   this.timeout(60000);
@@ -236,7 +258,8 @@ describe('Workspace incremental updates equal a fresh load (randomized)', functi
   });
 
   it('moves cross-file diagnostics when an edit of the same length adds a line break above them', () => {
-    const text = 'package site\n\npage p\nroute "/p"\nguard public\n\nview {\n  <main>\n    <Missing />\n  </main>\n}\n';
+    const text =
+      'package site\n\npage p\nroute "/p"\nguard public\n\nview {\n  <main>\n    <Missing />\n  </main>\n}\n';
     const at = text.indexOf('<main>') + 2;
     const next = text.slice(0, at) + '\n' + text.slice(at + 1);
     const ws = new Workspace({ ssr: false });
@@ -247,7 +270,10 @@ describe('Workspace incremental updates equal a fresh load (randomized)', functi
     ws.flush();
     const fresh = new Workspace({ ssr: false });
     fresh.setKitFile(A, next);
-    assert.deepEqual(JSON.parse(JSON.stringify(ws.allDiagnostics())), JSON.parse(JSON.stringify(fresh.allDiagnostics())));
+    assert.deepEqual(
+      JSON.parse(JSON.stringify(ws.allDiagnostics())),
+      JSON.parse(JSON.stringify(fresh.allDiagnostics())),
+    );
     assert.ok(ws.allDiagnostics().some((d) => d.code === 'unknown_component' && d.range.start.line === 9));
   });
 });

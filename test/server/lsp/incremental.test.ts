@@ -34,7 +34,10 @@ describe('incremental updates', () => {
     const a = s.ws.kit('a.kit')!.text;
     const affected = edit(s.ws, 'a.kit', a.replace('<p>A</p>', '<p>Aa <b>more</b></p>'));
     assert.deepEqual([...affected], ['a.kit']);
-    assert.deepEqual(s.ws.diagnosticsFor('b.kit').map((d) => d.code), ['duplicate_route']);
+    assert.deepEqual(
+      s.ws.diagnosticsFor('b.kit').map((d) => d.code),
+      ['duplicate_route'],
+    );
   });
 
   it('an edit that moves the first declaration re-validates the buckets pointing at it', () => {
@@ -53,12 +56,18 @@ describe('incremental updates', () => {
     assert.ok(affected.has('b.kit'));
     assert.deepEqual(s.ws.diagnosticsFor('b.kit'), []);
     edit(s.ws, 'a.kit', a);
-    assert.deepEqual(s.ws.diagnosticsFor('b.kit').map((d) => d.code), ['duplicate_route']);
+    assert.deepEqual(
+      s.ws.diagnosticsFor('b.kit').map((d) => d.code),
+      ['duplicate_route'],
+    );
   });
 
   it('defers binding buckets on request and evaluates them on the next plain flush', () => {
     const ws = new Workspace({ ssr: true });
-    ws.setKitFile('p.kit', 'package site\n\npage p\nroute "/p"\nguard public\nact Save POST "/p/save"\n\nview {\n  <p>x</p>\n}\n');
+    ws.setKitFile(
+      'p.kit',
+      'package site\n\npage p\nroute "/p"\nguard public\nact Save POST "/p/save"\n\nview {\n  <p>x</p>\n}\n',
+    );
     ws.setModule('handlers.ts', 'export const other = 1;\n');
     ws.flush({ defer: (k) => k.startsWith('bind:') });
     assert.ok(ws.deferredCount > 0);
@@ -66,16 +75,40 @@ describe('incremental updates', () => {
     const affected = ws.flush();
     assert.equal(ws.deferredCount, 0);
     assert.ok(affected.has('p.kit'));
-    assert.deepEqual(ws.diagnosticsFor('p.kit').map((d) => d.code), ['missing_backend_handler']);
+    assert.deepEqual(
+      ws.diagnosticsFor('p.kit').map((d) => d.code),
+      ['missing_backend_handler'],
+    );
   });
 
   it('random edit sequences end where a fresh load ends (property)', () => {
     const base = setup({}, { base: fixture('lsp', 'site') });
     const paths = [...base.texts.keys()].filter((p) => p.endsWith('.kit'));
-    const snippets = ['x', '\n', ' ', '}', '{', '"', '<p>', '</p>', '<Card heading="h" />', 'act Go POST "/go"\n', 'route "/blog/{slug}/{n:int}"\n', 'guard public\n', 'layout main\n', 'page home\n', '{param("slug")}', 'view {\n', '// c\n'];
+    const snippets = [
+      'x',
+      '\n',
+      ' ',
+      '}',
+      '{',
+      '"',
+      '<p>',
+      '</p>',
+      '<Card heading="h" />',
+      'act Go POST "/go"\n',
+      'route "/blog/{slug}/{n:int}"\n',
+      'guard public\n',
+      'layout main\n',
+      'page home\n',
+      '{param("slug")}',
+      'view {\n',
+      '// c\n',
+    ];
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.nat(paths.length - 1), fc.nat(), fc.nat(12), fc.nat(snippets.length - 1)), { minLength: 1, maxLength: 25 }),
+        fc.array(fc.tuple(fc.nat(paths.length - 1), fc.nat(), fc.nat(12), fc.nat(snippets.length - 1)), {
+          minLength: 1,
+          maxLength: 25,
+        }),
         (edits) => {
           const s = setup({}, { base: fixture('lsp', 'site') });
           const docs = new Map(paths.map((p) => [p, TextDocument.create(`file:///${p}`, 'kit', 1, s.texts.get(p)!)]));
@@ -93,7 +126,8 @@ describe('incremental updates', () => {
           const texts = new Map(s.texts);
           for (const [p, d] of docs) texts.set(p, d.getText());
           assert.equal(snapshot(s.ws), snapshot(fresh(texts)));
-          for (const [p, d] of docs) assert.deepEqual(s.ws.kit(p)!.ast, parseKit(d.getText(), p), `${p}: incremental AST differs`);
+          for (const [p, d] of docs)
+            assert.deepEqual(s.ws.kit(p)!.ast, parseKit(d.getText(), p), `${p}: incremental AST differs`);
           return true;
         },
       ),

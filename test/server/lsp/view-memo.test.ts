@@ -10,33 +10,101 @@ import { parseKit, reparseKit } from '../../../grammar/src/index.js';
 import { MEMO_MIN_BODY_CHARS, type FileSummary } from '../../../server/src/core/model/summary.js';
 import { Workspace } from '../../../server/src/core/model/workspace.js';
 
-const CARD = 'package site\n\ncomponent Card\n\nprops {\n  heading: string\n}\n\nview {\n  <div class="card"><h3>{heading}</h3><slot /></div>\n}\n';
+const CARD =
+  'package site\n\ncomponent Card\n\nprops {\n  heading: string\n}\n\nview {\n  <div class="card"><h3>{heading}</h3><slot /></div>\n}\n';
 
 /** One of a few kinds of section, chosen by index, so that most view rules have something to say. */
 function section(i: number): string[] {
   switch (i % 7) {
-    case 0: return [`    <section id="s${i}" class="block">`, `      <h2>Section ${i} of {slug}</h2>`, `      <Card heading="Card ${i}"><p>Paragraph ${i} with {param("slug")} text.</p></Card>`, `      <form g:post={Save} g:target="#s${i}" g:swap="innerHTML"><input name="q${i}" /></form>`, '    </section>'];
-    case 1: return [`    <div id="d${i}"><a href="/items/{slug}">item</a> <a href="{slug}">bad</a></div>`, `    <p onclick="go()">{param("nope")}</p>`];
-    case 2: return [`    <form g:post={Missing} g:target="#nowhere"><button>Go</button></form>`, `    <ui.Button label="x"></ui.Button> <zz.Thing />`];
-    case 3: return [`    <ul><li g:for={x in xs} g:lane="server">{x}</li><li g:if={x}>no lane</li></ul>`, `    <div id="s${i - 3}">dup of an earlier id</div>`];
-    case 4: return [`    <form g:command="SaveNote"><input name="t${i}" /></form>`, `    <form action="/n/{slug}" g:command="ui.Archive"><button>A</button></form>`, `    <div g:query="ListNotes"></div>`];
-    case 5: return [`    <slot /> <slot name="side" /> <script>x()</script>`, `    <p g:bogus="1" g:swap="sideways">{param("slug")}</p>`];
-    default: return [`    <article id="a${i}"><Missing heading="m" /><Card heading="{slug}" /></article>`];
+    case 0:
+      return [
+        `    <section id="s${i}" class="block">`,
+        `      <h2>Section ${i} of {slug}</h2>`,
+        `      <Card heading="Card ${i}"><p>Paragraph ${i} with {param("slug")} text.</p></Card>`,
+        `      <form g:post={Save} g:target="#s${i}" g:swap="innerHTML"><input name="q${i}" /></form>`,
+        '    </section>',
+      ];
+    case 1:
+      return [
+        `    <div id="d${i}"><a href="/items/{slug}">item</a> <a href="{slug}">bad</a></div>`,
+        `    <p onclick="go()">{param("nope")}</p>`,
+      ];
+    case 2:
+      return [
+        `    <form g:post={Missing} g:target="#nowhere"><button>Go</button></form>`,
+        `    <ui.Button label="x"></ui.Button> <zz.Thing />`,
+      ];
+    case 3:
+      return [
+        `    <ul><li g:for={x in xs} g:lane="server">{x}</li><li g:if={x}>no lane</li></ul>`,
+        `    <div id="s${i - 3}">dup of an earlier id</div>`,
+      ];
+    case 4:
+      return [
+        `    <form g:command="SaveNote"><input name="t${i}" /></form>`,
+        `    <form action="/n/{slug}" g:command="ui.Archive"><button>A</button></form>`,
+        `    <div g:query="ListNotes"></div>`,
+      ];
+    case 5:
+      return [
+        `    <slot /> <slot name="side" /> <script>x()</script>`,
+        `    <p g:bogus="1" g:swap="sideways">{param("slug")}</p>`,
+      ];
+    default:
+      return [`    <article id="a${i}"><Missing heading="m" /><Card heading="{slug}" /></article>`];
   }
 }
 
 function bigPage(sections: number): string {
-  const head = ['package site', '', 'page big', 'route "/big/{slug}"', 'guard public', 'use ui "shared/ui"', '', 'act Save POST "/big/save"', 'act Other POST "/big/other"', '', 'server {', '}', '', 'view {', '  <main>'];
+  const head = [
+    'package site',
+    '',
+    'page big',
+    'route "/big/{slug}"',
+    'guard public',
+    'use ui "shared/ui"',
+    '',
+    'act Save POST "/big/save"',
+    'act Other POST "/big/other"',
+    '',
+    'server {',
+    '}',
+    '',
+    'view {',
+    '  <main>',
+  ];
   const body: string[] = [];
   for (let i = 0; i < sections; i++) body.push(...section(i));
-  return [...head, ...body, '  </main>', '}', '', 'fragment Rows GET "/big/{slug}/rows" "#s0" {', ...body.slice(0, 500).map((l) => l.replace(/id="/g, 'id="f')), '}', ''].join('\n');
+  return [
+    ...head,
+    ...body,
+    '  </main>',
+    '}',
+    '',
+    'fragment Rows GET "/big/{slug}/rows" "#s0" {',
+    ...body.slice(0, 500).map((l) => l.replace(/id="/g, 'id="f')),
+    '}',
+    '',
+  ].join('\n');
 }
 
 /** What other code reads from the summary's view walk, without the element objects. */
 function viewFacts(s: FileSummary): unknown {
   return {
-    calls: s.componentCalls.map((c) => ({ name: c.name, alias: c.alias, localName: c.localName, range: c.range, same: c.element.nameRange === c.range })),
-    refs: s.contractRefs.map((r) => ({ kind: r.kind, name: r.name, range: r.range, actionPath: r.actionPath, on: r.element.name })),
+    calls: s.componentCalls.map((c) => ({
+      name: c.name,
+      alias: c.alias,
+      localName: c.localName,
+      range: c.range,
+      same: c.element.nameRange === c.range,
+    })),
+    refs: s.contractRefs.map((r) => ({
+      kind: r.kind,
+      name: r.name,
+      range: r.range,
+      actionPath: r.actionPath,
+      on: r.element.name,
+    })),
     slots: s.defaultSlotCount,
   };
 }
@@ -62,12 +130,18 @@ function assertLikeFresh(ws: Workspace, text: string, ssr: boolean, label: strin
   const a = mine.local.map((d) => JSON.stringify(d));
   const b = theirs.local.map((d) => JSON.stringify(d));
   const i = a.findIndex((x, k) => x !== b[k]);
-  assert.ok(i < 0 && a.length === b.length, `${label}: local diagnostic ${i} differs (of ${a.length} / ${b.length}):\n${a[i]}\n${b[i]}`);
+  assert.ok(
+    i < 0 && a.length === b.length,
+    `${label}: local diagnostic ${i} differs (of ${a.length} / ${b.length}):\n${a[i]}\n${b[i]}`,
+  );
   assert.deepEqual(viewFacts(mine.summary), viewFacts(theirs.summary), `${label}: view facts differ`);
   const c = ws.allDiagnostics().map((d) => JSON.stringify(d));
   const e = fresh.allDiagnostics().map((d) => JSON.stringify(d));
   const j = c.findIndex((x, k) => x !== e[k]);
-  assert.ok(j < 0 && c.length === e.length, `${label}: workspace diagnostic ${j} differs (of ${c.length} / ${e.length}):\n${c[j]}\n${e[j]}`);
+  assert.ok(
+    j < 0 && c.length === e.length,
+    `${label}: workspace diagnostic ${j} differs (of ${c.length} / ${e.length}):\n${c[j]}\n${e[j]}`,
+  );
 }
 
 function edit(ws: Workspace, text: string): void {
@@ -81,11 +155,33 @@ describe('edits inside a long view (memoised view walks)', () => {
 
   it('the page is long enough for the view walks to be remembered', () => {
     const view = parseKit(page, 'site/big.kit').declarations.find((d) => d.kind === 'view')!;
-    assert.ok(view.kind === 'view' && view.bodyRange.end.offset - view.bodyRange.start.offset > 4 * MEMO_MIN_BODY_CHARS);
+    assert.ok(
+      view.kind === 'view' && view.bodyRange.end.offset - view.bodyRange.start.offset > 4 * MEMO_MIN_BODY_CHARS,
+    );
     const fragment = parseKit(page, 'site/big.kit').declarations.find((d) => d.kind === 'fragment')!;
-    assert.ok(fragment.kind === 'fragment' && fragment.bodyRange.end.offset - fragment.bodyRange.start.offset > MEMO_MIN_BODY_CHARS);
-    const codes = new Set(load(page, true).kit('site/big.kit')!.local.map((d) => d.code));
-    for (const c of ['duplicate_id', 'unknown_target_id', 'unknown_action', 'unsafe_url', 'inline_event_handler_not_allowed', 'unknown_route_param', 'unknown_use_alias', 'directive_lane_required', 'script_element_not_allowed', 'unsupported_markup_directive', 'invalid_swap', 'contract_route_invalid']) {
+    assert.ok(
+      fragment.kind === 'fragment' &&
+        fragment.bodyRange.end.offset - fragment.bodyRange.start.offset > MEMO_MIN_BODY_CHARS,
+    );
+    const codes = new Set(
+      load(page, true)
+        .kit('site/big.kit')!
+        .local.map((d) => d.code),
+    );
+    for (const c of [
+      'duplicate_id',
+      'unknown_target_id',
+      'unknown_action',
+      'unsafe_url',
+      'inline_event_handler_not_allowed',
+      'unknown_route_param',
+      'unknown_use_alias',
+      'directive_lane_required',
+      'script_element_not_allowed',
+      'unsupported_markup_directive',
+      'invalid_swap',
+      'contract_route_invalid',
+    ]) {
       assert.ok(codes.has(c), `the fixture produces ${c}`);
     }
   });
@@ -96,7 +192,9 @@ describe('edits inside a long view (memoised view walks)', () => {
     const at = page.indexOf('Section 203 of') + 'Section 2'.length;
     const viewEnd = page.indexOf('\nfragment');
     const lastCall = before.summary.componentCalls.filter((c) => c.range.start.offset < viewEnd).at(-1)!;
-    const lastDiag = before.local.filter((d) => d.code === 'inline_event_handler_not_allowed' && d.range.start.offset < viewEnd).at(-1)!;
+    const lastDiag = before.local
+      .filter((d) => d.code === 'inline_event_handler_not_allowed' && d.range.start.offset < viewEnd)
+      .at(-1)!;
     const offset = lastDiag.range.start.offset;
     const mainBefore = before.summary.view!.body.find((n): n is Element => n.type === 'element')!;
     const siblingBefore = mainBefore.children.at(-2);
@@ -131,13 +229,36 @@ describe('edits inside a long view (memoised view walks)', () => {
   });
 
   it('random edits inside long markup blocks end where a fresh load ends (property)', () => {
-    const snippets = ['x', ' ', '\n', 'id="s7" ', ' id="n1"', '<b id="s14">b</b>', '<p g:target="#n1">t</p>', '{param("slug")}', '{param("q")}', '<Card heading="h" />', '<ui.Button />', '<slot />', '<a href="javascript:x">j</a>', '<form g:command="Do"></form>', '</p>', '<p>', '"', '{', 'g:post={Save} '];
+    const snippets = [
+      'x',
+      ' ',
+      '\n',
+      'id="s7" ',
+      ' id="n1"',
+      '<b id="s14">b</b>',
+      '<p g:target="#n1">t</p>',
+      '{param("slug")}',
+      '{param("q")}',
+      '<Card heading="h" />',
+      '<ui.Button />',
+      '<slot />',
+      '<a href="javascript:x">j</a>',
+      '<form g:command="Do"></form>',
+      '</p>',
+      '<p>',
+      '"',
+      '{',
+      'g:post={Save} ',
+    ];
     // Edits land in the view or in the fragment after it (both long enough to be remembered).
     const viewStart = page.indexOf('view {');
     fc.assert(
       fc.property(
         fc.boolean(),
-        fc.array(fc.tuple(fc.nat(page.length - viewStart - 16), fc.nat(6), fc.nat(snippets.length - 1)), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(page.length - viewStart - 16), fc.nat(6), fc.nat(snippets.length - 1)), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         (ssr, edits) => {
           const ws = load(page, ssr);
           let doc = TextDocument.create('file:///site/big.kit', 'kit', 1, page);

@@ -19,35 +19,65 @@ describe('app runtime: request deadline', () => {
       app: 'deadline',
       pages: [],
       endpoints: [
-        { kind: 'api', endpointSource: 'kit', method: 'GET', route: '/slow', pageId: 'p', package: 't', symbol: 'Slow', guards: ['public'], csrf: false, handler: { status: 'bound', module: 'm', export: 'Slow', signature: 'api' } },
-        { kind: 'api', endpointSource: 'kit', method: 'GET', route: '/misuse', pageId: 'p', package: 't', symbol: 'Misuse', guards: ['public'], csrf: false, handler: { status: 'bound', module: 'm', export: 'Misuse', signature: 'api' } },
+        {
+          kind: 'api',
+          endpointSource: 'kit',
+          method: 'GET',
+          route: '/slow',
+          pageId: 'p',
+          package: 't',
+          symbol: 'Slow',
+          guards: ['public'],
+          csrf: false,
+          handler: { status: 'bound', module: 'm', export: 'Slow', signature: 'api' },
+        },
+        {
+          kind: 'api',
+          endpointSource: 'kit',
+          method: 'GET',
+          route: '/misuse',
+          pageId: 'p',
+          package: 't',
+          symbol: 'Misuse',
+          guards: ['public'],
+          csrf: false,
+          handler: { status: 'bound', module: 'm', export: 'Misuse', signature: 'api' },
+        },
       ],
       static: {},
       templates: {},
     };
     const modules = {
       m: {
-        Slow: (ctx: unknown) => new Promise<Response>((resolve) => {
-          const signal = app.signal(ctx);
-          signal.addEventListener('abort', () => {
-            resolveAborted(String((signal.reason as Error).message));
-            resolve(new Response('too late'));
-          });
-        }),
+        Slow: (ctx: unknown) =>
+          new Promise<Response>((resolve) => {
+            const signal = app.signal(ctx);
+            signal.addEventListener('abort', () => {
+              resolveAborted(String((signal.reason as Error).message));
+              resolve(new Response('too late'));
+            });
+          }),
         Misuse: () => {
           app.route({});
           return new Response('unreachable');
         },
       },
     };
-    const kit = createApp({ manifest, modules, static: dirSource('/nonexistent'), csrfSecret: 'x'.repeat(32), requestTimeoutMs: 150, log: (l) => logs.push(l) });
+    const kit = createApp({
+      manifest,
+      modules,
+      static: dirSource('/nonexistent'),
+      csrfSecret: 'x'.repeat(32),
+      requestTimeoutMs: 150,
+      log: (l) => logs.push(l),
+    });
     server = createHttpServer(kit).server;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(() => new Promise<void>((r) => server.close(() => r())));
 
-  it('answers 503 no-store when the deadline passes and aborts the handler\'s signal', async () => {
+  it("answers 503 no-store when the deadline passes and aborts the handler's signal", async () => {
     const t0 = Date.now();
     const r = await fetch(base + '/slow');
     assert.equal(r.status, 503);

@@ -21,35 +21,127 @@ function decode(pairs: [string, string][]): Record<string, unknown> {
 
 describe('form decoding', () => {
   it('decodes every supported type', () => {
-    assert.deepEqual(decode([['name', 'Ann'], ['count', '2.5e1'], ['agree', 'on'], ['news', 'false'], ['tags', 'a'], ['tags', 'b'], ['ids', '1']]), {
-      name: 'Ann', count: 25, agree: true, news: false, tags: ['a', 'b'], ids: ['1'],
-    });
+    assert.deepEqual(
+      decode([
+        ['name', 'Ann'],
+        ['count', '2.5e1'],
+        ['agree', 'on'],
+        ['news', 'false'],
+        ['tags', 'a'],
+        ['tags', 'b'],
+        ['ids', '1'],
+      ]),
+      {
+        name: 'Ann',
+        count: 25,
+        agree: true,
+        news: false,
+        tags: ['a', 'b'],
+        ids: ['1'],
+      },
+    );
   });
 
   it('absent optional fields stay absent; an absent checkbox is false; absent string[] is empty', () => {
-    assert.deepEqual(decode([['name', ''], ['count', '0']]), { name: '', count: 0, agree: false, ids: [] });
+    assert.deepEqual(
+      decode([
+        ['name', ''],
+        ['count', '0'],
+      ]),
+      { name: '', count: 0, agree: false, ids: [] },
+    );
   });
 
   const errors: [string, [string, string][], string][] = [
-    ['unknown field', [['name', 'a'], ['count', '1'], ['evil', 'x']], 'invalid form: field "evil" is not a field of the input'],
+    [
+      'unknown field',
+      [
+        ['name', 'a'],
+        ['count', '1'],
+        ['evil', 'x'],
+      ],
+      'invalid form: field "evil" is not a field of the input',
+    ],
     ['missing required string', [['count', '1']], 'invalid form: field "name" is required'],
     ['missing required number', [['name', 'a']], 'invalid form: field "count" is required'],
-    ['empty required number', [['name', 'a'], ['count', ' ']], 'invalid form: field "count" is required'],
-    ['not a number', [['name', 'a'], ['count', '12abc']], 'invalid form: field "count" must be a number'],
-    ['hex is not a number here', [['name', 'a'], ['count', '0x10']], 'invalid form: field "count" must be a number'],
-    ['Infinity is not a number here', [['name', 'a'], ['count', 'Infinity']], 'invalid form: field "count" must be a number'],
-    ['repeated scalar', [['name', 'a'], ['name', 'b'], ['count', '1']], 'invalid form: field "name" must have one value'],
-    ['bad boolean', [['name', 'a'], ['count', '1'], ['agree', 'perhaps']], 'invalid form: field "agree" must be a boolean'],
-    ['prototype keys are just unknown fields', [['name', 'a'], ['count', '1'], ['__proto__', 'x']], 'invalid form: field "__proto__" is not a field of the input'],
+    [
+      'empty required number',
+      [
+        ['name', 'a'],
+        ['count', ' '],
+      ],
+      'invalid form: field "count" is required',
+    ],
+    [
+      'not a number',
+      [
+        ['name', 'a'],
+        ['count', '12abc'],
+      ],
+      'invalid form: field "count" must be a number',
+    ],
+    [
+      'hex is not a number here',
+      [
+        ['name', 'a'],
+        ['count', '0x10'],
+      ],
+      'invalid form: field "count" must be a number',
+    ],
+    [
+      'Infinity is not a number here',
+      [
+        ['name', 'a'],
+        ['count', 'Infinity'],
+      ],
+      'invalid form: field "count" must be a number',
+    ],
+    [
+      'repeated scalar',
+      [
+        ['name', 'a'],
+        ['name', 'b'],
+        ['count', '1'],
+      ],
+      'invalid form: field "name" must have one value',
+    ],
+    [
+      'bad boolean',
+      [
+        ['name', 'a'],
+        ['count', '1'],
+        ['agree', 'perhaps'],
+      ],
+      'invalid form: field "agree" must be a boolean',
+    ],
+    [
+      'prototype keys are just unknown fields',
+      [
+        ['name', 'a'],
+        ['count', '1'],
+        ['__proto__', 'x'],
+      ],
+      'invalid form: field "__proto__" is not a field of the input',
+    ],
   ];
   for (const [name, pairs, message] of errors) {
     it(`400: ${name}`, () => {
-      assert.throws(() => decode(pairs), (e: Error) => e instanceof FormDecodeError && e.message === message);
+      assert.throws(
+        () => decode(pairs),
+        (e: Error) => e instanceof FormDecodeError && e.message === message,
+      );
     });
   }
 
   it('never echoes the value', () => {
-    assert.throws(() => decode([['name', 'a'], ['count', '<script>']]), (e: Error) => !e.message.includes('script'));
+    assert.throws(
+      () =>
+        decode([
+          ['name', 'a'],
+          ['count', '<script>'],
+        ]),
+      (e: Error) => !e.message.includes('script'),
+    );
   });
 
   it('FormValues keeps every value and strips the CSRF field', () => {
@@ -59,7 +151,10 @@ describe('form decoding', () => {
     fd.append('x', '2');
     fd.append('file', new Blob(['b']), 'f.txt');
     const { form, fileField } = formFromData(fd);
-    assert.deepEqual(form.entries(), [['x', '1'], ['x', '2']]);
+    assert.deepEqual(form.entries(), [
+      ['x', '1'],
+      ['x', '2'],
+    ]);
     assert.equal(form.get('x'), '1');
     assert.deepEqual(form.getAll('x'), ['1', '2']);
     assert.ok(!form.has('_kit_csrf'));
@@ -78,7 +173,10 @@ describe('listen address', () => {
   });
 
   it('mistakes name the option', () => {
-    assert.throws(() => parseAddr('localhost'), (e: Error) => e instanceof ConfigError && /--addr: expected host:port/.test(e.message));
+    assert.throws(
+      () => parseAddr('localhost'),
+      (e: Error) => e instanceof ConfigError && /--addr: expected host:port/.test(e.message),
+    );
     assert.throws(() => parseAddr('h:99999'), /--addr: port must be a number from 0 to 65535/);
     assert.throws(() => listenAddress([], { PORT: 'http' }), /PORT: port must be/);
     assert.throws(() => listenAddress(['--verbose'], {}), /unknown argument "--verbose"/);

@@ -16,7 +16,10 @@ describe('kit-forms.js partial forms in Chromium', function () {
   before(async () => {
     assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is required for browser tests (apt-get install chromium)`);
     app = await startApp('node');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   });
   after(async () => {
     await browser?.close();
@@ -72,7 +75,9 @@ describe('kit-forms.js partial forms in Chromium', function () {
     await page.fill('input[name="name"]', 'Ann');
     await page.fill('input[name="email"]', 'a@x');
     await page.click('form[data-kit-target] button[type="submit"]');
-    await page.waitForFunction(() => (window as unknown as { events: { name: string }[] }).events.some((e) => e.name === 'kit:request-error'));
+    await page.waitForFunction(() =>
+      (window as unknown as { events: { name: string }[] }).events.some((e) => e.name === 'kit:request-error'),
+    );
     const events = await page.evaluate(() => (window as unknown as { events: unknown[] }).events);
     assert.deepEqual(events, [
       { name: 'kit:before-request', target: 'result' },
@@ -85,7 +90,11 @@ describe('kit-forms.js partial forms in Chromium', function () {
     await page.evaluate(() => document.addEventListener('kit:before-request', (e) => e.preventDefault()));
     await page.click('form[data-kit-target] button[type="submit"]');
     await page.waitForTimeout(200);
-    const state = await page.evaluate(() => ({ events: (window as unknown as { events: { name: string }[] }).events.map((e) => e.name), path: location.pathname, marker: (window as unknown as { marker: string }).marker }));
+    const state = await page.evaluate(() => ({
+      events: (window as unknown as { events: { name: string }[] }).events.map((e) => e.name),
+      path: location.pathname,
+      marker: (window as unknown as { marker: string }).marker,
+    }));
     assert.deepEqual(state.events, ['kit:before-request']);
     assert.equal(state.marker, 'still here');
   });

@@ -21,8 +21,22 @@ const FILES: Record<string, string> = {
 };
 
 function manifest(): AppManifest {
-  const page = (pageId: string, route: string, file: string, guards: string[], cache?: string): AppManifest['pages'][number] => ({
-    pageId, package: 't', route, render: 'spa', guards, cache, layouts: [], files: { [route]: file }, serverFields: [],
+  const page = (
+    pageId: string,
+    route: string,
+    file: string,
+    guards: string[],
+    cache?: string,
+  ): AppManifest['pages'][number] => ({
+    pageId,
+    package: 't',
+    route,
+    render: 'spa',
+    guards,
+    cache,
+    layouts: [],
+    files: { [route]: file },
+    serverFields: [],
   });
   const m: AppManifest = {
     version: 1,
@@ -37,13 +51,28 @@ function manifest(): AppManifest {
       page('cafe', '/caf\u00e9', 'caf\u00e9/index.html', ['public']),
     ],
     endpoints: [
-      { kind: 'api', endpointSource: 'kit', method: 'GET', route: '/shared', pageId: 'shared', package: 't', symbol: 'Api', guards: ['public'], csrf: false, handler: { status: 'bound', module: 'm', export: 'Api', signature: 'api' } },
+      {
+        kind: 'api',
+        endpointSource: 'kit',
+        method: 'GET',
+        route: '/shared',
+        pageId: 'shared',
+        package: 't',
+        symbol: 'Api',
+        guards: ['public'],
+        csrf: false,
+        handler: { status: 'bound', module: 'm', export: 'Api', signature: 'api' },
+      },
     ],
     static: {},
     templates: {},
   };
   for (const file of Object.keys(FILES)) {
-    m.static[file] = { file, type: file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/html; charset=utf-8', cache: file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache' };
+    m.static[file] = {
+      file,
+      type: file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/html; charset=utf-8',
+      cache: file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    };
   }
   return m;
 }
@@ -60,7 +89,13 @@ const source: StaticSource = {
 const modules = { m: { Api: () => Response.json({ from: 'api' }) } };
 
 async function serve(tracing: boolean): Promise<{ port: number; close: () => Promise<void> }> {
-  const options: Parameters<typeof createApp>[0] = { manifest: manifest(), modules, static: source, csrfSecret: 'x'.repeat(32), log: () => undefined };
+  const options: Parameters<typeof createApp>[0] = {
+    manifest: manifest(),
+    modules,
+    static: source,
+    csrfSecret: 'x'.repeat(32),
+    log: () => undefined,
+  };
   if (tracing) {
     const collector = newCollector(64);
     options.collector = collector;
@@ -68,13 +103,24 @@ async function serve(tracing: boolean): Promise<{ port: number; close: () => Pro
   }
   const { server } = createHttpServer(createApp(options));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { port: (server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** What must not differ between two answers to the same page. */
 function shape(r: RawResponse): Record<string, unknown> {
   const h = r.headers;
-  return { status: r.status, type: h['content-type'], length: h['content-length'], cache: h['cache-control'], nosniff: h['x-content-type-options'], cookie: h['set-cookie'] === undefined ? undefined : 'set', body: r.body.replace(/value="[^"]+"/g, 'value="TOKEN"') };
+  return {
+    status: r.status,
+    type: h['content-type'],
+    length: h['content-length'],
+    cache: h['cache-control'],
+    nosniff: h['x-content-type-options'],
+    cookie: h['set-cookie'] === undefined ? undefined : 'set',
+    body: r.body.replace(/value="[^"]+"/g, 'value="TOKEN"'),
+  };
 }
 
 describe('app: prebuilt answers for built files', () => {

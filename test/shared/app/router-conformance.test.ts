@@ -12,17 +12,54 @@ import { app as kitApp, createApp, createHttpServer, dirSource, type AppManifest
 import { fixture } from '../../helpers/repo.js';
 import { rawGet } from '../../server/core/app/built-app.js';
 
-interface Case { method: string; path: string; expect: { pattern: string; params: Record<string, string> } | null; status?: number; redirect?: string; allow?: string[]; note: string }
-const table = JSON.parse(readFileSync(fixture('route', 'router-conformance.json'), 'utf8')) as { routes: { method: string; pattern: string }[]; cases: Case[] };
+interface Case {
+  method: string;
+  path: string;
+  expect: { pattern: string; params: Record<string, string> } | null;
+  status?: number;
+  redirect?: string;
+  allow?: string[];
+  note: string;
+}
+const table = JSON.parse(readFileSync(fixture('route', 'router-conformance.json'), 'utf8')) as {
+  routes: { method: string; pattern: string }[];
+  cases: Case[];
+};
 
 function manifestFor(routes: { method: string; pattern: string }[]): AppManifest {
   const m: AppManifest = { version: 1, app: 'conformance', pages: [], endpoints: [], static: {}, templates: {} };
-  m.templates.echo = { v: 1, locals: 0, nodes: [{ t: 'text', e: { k: 'data', p: ['pattern'] } }, '|', { t: 'text', e: { k: 'data', p: ['params'] } }] };
+  m.templates.echo = {
+    v: 1,
+    locals: 0,
+    nodes: [{ t: 'text', e: { k: 'data', p: ['pattern'] } }, '|', { t: 'text', e: { k: 'data', p: ['params'] } }],
+  };
   routes.forEach((r, i) => {
     if (r.method === 'GET') {
-      m.pages.push({ pageId: `p${i}`, package: 't', route: r.pattern, render: 'ssr', guards: ['public'], layouts: [], files: {}, template: 'echo', serverFields: ['pattern'], load: { status: 'bound', module: 'm', export: 'Load', signature: 'load' } });
+      m.pages.push({
+        pageId: `p${i}`,
+        package: 't',
+        route: r.pattern,
+        render: 'ssr',
+        guards: ['public'],
+        layouts: [],
+        files: {},
+        template: 'echo',
+        serverFields: ['pattern'],
+        load: { status: 'bound', module: 'm', export: 'Load', signature: 'load' },
+      });
     } else {
-      m.endpoints.push({ kind: 'api', endpointSource: 'kit', method: r.method, route: r.pattern, pageId: `e${i}`, package: 't', symbol: 'Echo', guards: ['public'], csrf: false, handler: { status: 'bound', module: 'm', export: 'Echo', signature: 'api' } });
+      m.endpoints.push({
+        kind: 'api',
+        endpointSource: 'kit',
+        method: r.method,
+        route: r.pattern,
+        pageId: `e${i}`,
+        package: 't',
+        symbol: 'Echo',
+        guards: ['public'],
+        csrf: false,
+        handler: { status: 'bound', module: 'm', export: 'Echo', signature: 'api' },
+      });
     }
   });
   return m;
@@ -34,7 +71,12 @@ const handlers = {
 };
 
 function unescape(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 function expectedAllow(allow: string[]): string {
@@ -50,7 +92,13 @@ for (const order of ['as given', 'reversed'] as const) {
     let close: () => Promise<void>;
     before(async () => {
       const routes = order === 'reversed' ? [...table.routes].reverse() : table.routes;
-      const kit = createApp({ manifest: manifestFor(routes), modules: { m: handlers }, static: dirSource('/nonexistent-static-root'), csrfSecret: 'x'.repeat(32), log: () => undefined });
+      const kit = createApp({
+        manifest: manifestFor(routes),
+        modules: { m: handlers },
+        static: dirSource('/nonexistent-static-root'),
+        csrfSecret: 'x'.repeat(32),
+        log: () => undefined,
+      });
       const { server } = createHttpServer(kit);
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
       port = (server.address() as AddressInfo).port;
@@ -85,7 +133,11 @@ for (const order of ['as given', 'reversed'] as const) {
         if (c.method === 'GET') {
           const typed = decodeTypedParams(parseRoutePattern(c.expect.pattern), c.expect.params);
           if (!typed.ok) {
-            assert.equal(r.status, 400, 'the typed binding answers 400 for a matched route whose param does not decode');
+            assert.equal(
+              r.status,
+              400,
+              'the typed binding answers 400 for a matched route whose param does not decode',
+            );
             assert.equal(r.body, `invalid route parameter ${typed.param}\n`);
             return;
           }

@@ -2,7 +2,15 @@
 // injected into HTML, local-path checks, and CORS preflights.
 import { strict as assert } from 'node:assert';
 import type { IncomingMessage } from 'node:http';
-import { csrfKeys, CsrfConfigError, newToken, readCookie, setCookieValue, validSubmission, verifyToken } from '../../../shared/app/csrf.js';
+import {
+  csrfKeys,
+  CsrfConfigError,
+  newToken,
+  readCookie,
+  setCookieValue,
+  validSubmission,
+  verifyToken,
+} from '../../../shared/app/csrf.js';
 import { csrfInsertionPoints, injectAt, isSameOriginAction } from '../../../shared/app/html-forms.js';
 import { isLocalPath, redirect, fragment, reload, json, html, toResponse } from '../../../shared/app/responses.js';
 import { preflight, originAllowed } from '../../../shared/app/cors.js';
@@ -31,7 +39,12 @@ describe('CSRF tokens', () => {
   });
 
   it('secrets shorter than 32 bytes are refused, naming which', () => {
-    assert.throws(() => csrfKeys('short'), (e: Error) => e instanceof CsrfConfigError && e.message === 'KIT_CSRF_SECRET: secret 1 of 1 has 5 bytes; each secret needs at least 32');
+    assert.throws(
+      () => csrfKeys('short'),
+      (e: Error) =>
+        e instanceof CsrfConfigError &&
+        e.message === 'KIT_CSRF_SECRET: secret 1 of 1 has 5 bytes; each secret needs at least 32',
+    );
     assert.throws(() => csrfKeys(`${S1},tiny`), /secret 2 of 2 has 4 bytes/);
     assert.ok(csrfKeys(undefined).ephemeral);
     assert.ok(csrfKeys('').ephemeral);
@@ -71,12 +84,24 @@ describe('CSRF field injection points', () => {
     { name: 'absolute URL', html: '<form method="post" action="https://other.example/x"></form>', count: 0 },
     { name: 'protocol-relative', html: '<form method="post" action="//other.example/x"></form>', count: 0 },
     { name: 'backslash trick', html: '<form method="post" action="/\\other.example"></form>', count: 0 },
-    { name: 'entity-encoded protocol-relative', html: '<form method="post" action="&#47;/other.example"></form>', count: 0 },
+    {
+      name: 'entity-encoded protocol-relative',
+      html: '<form method="post" action="&#47;/other.example"></form>',
+      count: 0,
+    },
     { name: 'javascript: action', html: '<form method="post" action="javascript:alert(1)"></form>', count: 0 },
     { name: 'inside a comment', html: '<!-- <form method="post"> --><p>x</p>', count: 0 },
-    { name: 'inside a textarea', html: '<textarea><form method="post"></textarea><form method="post"></form>', count: 1 },
+    {
+      name: 'inside a textarea',
+      html: '<textarea><form method="post"></textarea><form method="post"></form>',
+      count: 1,
+    },
     { name: 'attribute value containing >', html: '<form data-x="a>b" method="post"></form>', count: 1 },
-    { name: 'two forms', html: '<form method="post"></form><div><form method="post" action="/b"></form></div>', count: 2 },
+    {
+      name: 'two forms',
+      html: '<form method="post"></form><div><form method="post" action="/b"></form></div>',
+      count: 2,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -90,14 +115,16 @@ describe('CSRF field injection points', () => {
 
   it('same-origin actions', () => {
     for (const a of [undefined, '', '/x', 'x/y', '?q', '#f', '/a:b']) assert.ok(isSameOriginAction(a), String(a));
-    for (const a of ['//x', '/\\x', '\\x', 'http://x', 'mailto:a', 'data:text/html,x', '/a\nb']) assert.ok(!isSameOriginAction(a), a);
+    for (const a of ['//x', '/\\x', '\\x', 'http://x', 'mailto:a', 'data:text/html,x', '/a\nb'])
+      assert.ok(!isSameOriginAction(a), a);
   });
 });
 
 describe('response helpers', () => {
   it('local paths only', () => {
     for (const p of ['/', '/a', '/a?b=//c', '/a#x']) assert.ok(isLocalPath(p), p);
-    for (const p of ['', 'a', '//evil', '/\\evil', 'https://evil', '/a\r\nSet-Cookie: x', '/a\\b']) assert.ok(!isLocalPath(p), JSON.stringify(p));
+    for (const p of ['', 'a', '//evil', '/\\evil', 'https://evil', '/a\r\nSet-Cookie: x', '/a\\b'])
+      assert.ok(!isLocalPath(p), JSON.stringify(p));
     assert.throws(() => redirect('https://evil.example/'), /local path/);
     const r = redirect('/done');
     assert.equal(r.status, 303);
@@ -123,11 +150,22 @@ describe('response helpers', () => {
 describe('guards', () => {
   it('run in order; the first non-allow decides; unknown IDs fail closed', async () => {
     const calls: string[] = [];
-    const reg = guardRegistry({ guards: { a: () => (calls.push('a'), allow()), b: () => (calls.push('b'), true), no: () => deny(), go: () => redirectTo('/login'), boom: () => { throw new Error('x'); }, odd: () => 42 } });
+    const reg = guardRegistry({
+      guards: {
+        a: () => (calls.push('a'), allow()),
+        b: () => (calls.push('b'), true),
+        no: () => deny(),
+        go: () => redirectTo('/login'),
+        boom: () => {
+          throw new Error('x');
+        },
+        odd: () => 42,
+      },
+    });
     assert.equal((await runGuards(['a', 'b'], reg, {})).kind, 'allow');
     assert.deepEqual(calls, ['a', 'b']);
     assert.equal((await runGuards(['a', 'no', 'b'], reg, {})).kind, 'deny');
-    assert.deepEqual((await runGuards(['go'], reg, {})), { kind: 'redirect', location: '/login', status: 303 });
+    assert.deepEqual(await runGuards(['go'], reg, {}), { kind: 'redirect', location: '/login', status: 303 });
     assert.deepEqual(await runGuards(['missing'], reg, {}), { kind: 'unknown', id: 'missing' });
     assert.equal((await runGuards(['boom'], reg, {})).kind, 'error');
     assert.equal((await runGuards(['odd'], reg, {})).kind, 'error', 'a guard answering nonsense does not allow');
@@ -144,11 +182,19 @@ describe('guards', () => {
 });
 
 describe('CORS', () => {
-  const req = (headers: Record<string, string>) => ({ headers } as unknown as IncomingMessage);
+  const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
   const policy = { origins: ['https://app.example'], methods: ['POST'], headers: ['x-custom'], maxAge: 600 };
 
   it('answers allowed preflights', () => {
-    const h = preflight(policy, 'POST', req({ origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'X-Custom, content-type' }));
+    const h = preflight(
+      policy,
+      'POST',
+      req({
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'X-Custom, content-type',
+      }),
+    );
     assert.deepEqual(h, {
       'Access-Control-Allow-Origin': 'https://app.example',
       'Access-Control-Allow-Methods': 'POST',
@@ -159,10 +205,30 @@ describe('CORS', () => {
   });
 
   it('refuses other origins, methods and headers', () => {
-    assert.equal(preflight(policy, 'POST', req({ origin: 'https://evil.example', 'access-control-request-method': 'POST' })), undefined);
-    assert.equal(preflight(policy, 'POST', req({ origin: 'https://app.example', 'access-control-request-method': 'DELETE' })), undefined);
-    assert.equal(preflight(policy, 'POST', req({ origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' })), undefined);
-    assert.ok(!originAllowed({ origins: ['*'], credentials: true }, 'https://x.example'), 'no wildcard with credentials');
+    assert.equal(
+      preflight(policy, 'POST', req({ origin: 'https://evil.example', 'access-control-request-method': 'POST' })),
+      undefined,
+    );
+    assert.equal(
+      preflight(policy, 'POST', req({ origin: 'https://app.example', 'access-control-request-method': 'DELETE' })),
+      undefined,
+    );
+    assert.equal(
+      preflight(
+        policy,
+        'POST',
+        req({
+          origin: 'https://app.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization',
+        }),
+      ),
+      undefined,
+    );
+    assert.ok(
+      !originAllowed({ origins: ['*'], credentials: true }, 'https://x.example'),
+      'no wildcard with credentials',
+    );
     assert.ok(originAllowed({ origins: ['*'] }, 'https://x.example'));
     assert.ok(originAllowed(policy, 'https://APP.example:443'), 'origins compare normalised');
   });

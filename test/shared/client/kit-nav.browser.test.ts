@@ -26,11 +26,20 @@ describe('kit.js in a browser', function () {
   const marker = () => page.evaluate(() => (window as KitWindow).__marker);
   const setMarker = () => page.evaluate(() => ((window as KitWindow).__marker = 42));
   const waitFor = (path: string, title: string) =>
-    page.waitForFunction(([p, t]) => location.pathname === p && document.title === t && !document.documentElement.hasAttribute('data-kit-navigating'), [path, title]);
+    page.waitForFunction(
+      ([p, t]) =>
+        location.pathname === p &&
+        document.title === t &&
+        !document.documentElement.hasAttribute('data-kit-navigating'),
+      [path, title],
+    );
   const requestsTo = (path: string) => server.requests.filter((r) => r.path === path);
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `Chromium is required for the browser tests: ${CHROMIUM} is missing (Debian: apt-get install chromium)`);
+    assert.ok(
+      existsSync(CHROMIUM),
+      `Chromium is required for the browser tests: ${CHROMIUM} is missing (Debian: apt-get install chromium)`,
+    );
     tmp = tempDir('browser');
     const out = join(tmp, 'dist');
     let stderr = '';
@@ -42,7 +51,10 @@ describe('kit.js in a browser', function () {
     });
     assert.equal(code, 0, stderr);
     server = await serveStatic(out);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     context = await browser.newContext({ viewport: { width: 800, height: 600 } });
     page = await context.newPage();
   });
@@ -68,8 +80,12 @@ describe('kit.js in a browser', function () {
     await page.evaluate(() => {
       const w = window as KitWindow;
       w.__events = [];
-      document.addEventListener('kit:before-navigate', (e) => w.__events!.push('before ' + (e as CustomEvent).detail.url));
-      document.addEventListener('kit:after-navigate', (e) => w.__events!.push('after ' + (e as CustomEvent).detail.url + ' ' + (e as CustomEvent).detail.source));
+      document.addEventListener('kit:before-navigate', (e) =>
+        w.__events!.push('before ' + (e as CustomEvent).detail.url),
+      );
+      document.addEventListener('kit:after-navigate', (e) =>
+        w.__events!.push('after ' + (e as CustomEvent).detail.url + ' ' + (e as CustomEvent).detail.source),
+      );
     });
     await page.locator('#bottom-link').scrollIntoViewIfNeeded();
     assert.ok((await page.evaluate(() => window.scrollY)) > 2000);
@@ -82,7 +98,10 @@ describe('kit.js in a browser', function () {
     assert.ok(fetched.length >= 1);
     assert.equal(fetched[fetched.length - 1].headers['x-kit-navigate'], '1');
     assert.match(String(fetched[fetched.length - 1].headers.accept), /text\/html/);
-    assert.deepEqual(await page.evaluate(() => (window as KitWindow).__events), [`before ${server.url}/blog`, `after ${server.url}/blog link`]);
+    assert.deepEqual(await page.evaluate(() => (window as KitWindow).__events), [
+      `before ${server.url}/blog`,
+      `after ${server.url}/blog link`,
+    ]);
     await page.waitForFunction(() => document.querySelector('[data-kit-announcer]')?.textContent === 'Blog');
     assert.equal(await page.locator('h1').textContent(), 'Blog');
     assert.equal(requestsTo('/assets/kit/kit.js').length, 1, 'the runtime is not loaded again');
@@ -119,7 +138,11 @@ describe('kit.js in a browser', function () {
     const opened = await popup;
     await page.waitForTimeout(300);
     assert.equal(await pathname(), '/blog/hello-kit');
-    assert.deepEqual(await page.evaluate(() => (window as KitWindow).__events), [], 'no kit:before-navigate for a modifier click');
+    assert.deepEqual(
+      await page.evaluate(() => (window as KitWindow).__events),
+      [],
+      'no kit:before-navigate for a modifier click',
+    );
     assert.equal(await marker(), 42);
     await opened?.close();
   });

@@ -24,7 +24,8 @@ const TYPES: Record<string, string> = {
   json: 'application/json',
 };
 
-const NOT_FOUND = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n';
+const NOT_FOUND =
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n';
 
 export async function serveStatic(root: string): Promise<StaticServer> {
   const requests: LoggedRequest[] = [];
@@ -38,11 +39,14 @@ export async function serveStatic(root: string): Promise<StaticServer> {
       return;
     }
     const last = segments[segments.length - 1] ?? '';
-    const file = raw === '/' ? 'index.html' : /\.[a-z]+$/.test(last) ? segments.join('/') : `${segments.join('/')}/index.html`;
+    const file =
+      raw === '/' ? 'index.html' : /\.[a-z]+$/.test(last) ? segments.join('/') : `${segments.join('/')}/index.html`;
     readFile(join(root, file)).then(
       (body) => {
         const ext = file.slice(file.lastIndexOf('.') + 1);
-        res.writeHead(200, { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'no-cache' }).end(body);
+        res
+          .writeHead(200, { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'no-cache' })
+          .end(body);
       },
       () => res.writeHead(404, { 'content-type': TYPES.html }).end(NOT_FOUND),
     );

@@ -3,7 +3,18 @@
 // compile time (a literal start that already makes a URL safe) must agree with checking the
 // finished URL.
 import { strict as assert } from 'node:assert';
-import { decodeEntities, encodeUrlValue, escapeHtml, isUnsafeUrl, renderTemplate, safeSrcset, UNSAFE_URL, type Expr, type Node, type Template } from '../../../shared/render/index.js';
+import {
+  decodeEntities,
+  encodeUrlValue,
+  escapeHtml,
+  isUnsafeUrl,
+  renderTemplate,
+  safeSrcset,
+  UNSAFE_URL,
+  type Expr,
+  type Node,
+  type Template,
+} from '../../../shared/render/index.js';
 
 const t = (...nodes: Node[]): Template => ({ v: 1, locals: 2, nodes });
 const data = (...p: string[]): Expr => ({ k: 'data', p });
@@ -11,8 +22,22 @@ const local = (i: number, ...p: string[]): Expr => ({ k: 'local', i, p });
 
 describe('shared/render compiled templates', () => {
   it('renders the same template again and again with fresh data and loop slots', () => {
-    const tpl = t('<ul>', { t: 'for', e: data('rows'), item: 0, index: 1, b: ['<li>', { t: 'text', e: local(1) }, ':', { t: 'text', e: local(0, 'name') }, '</li>'] }, '</ul>', { t: 'if', e: data('more'), b: ['<p>more</p>'] });
-    assert.equal(renderTemplate(tpl, { rows: [{ name: 'a<' }, { name: 'b' }], more: true }), '<ul><li>0:a&lt;</li><li>1:b</li></ul><p>more</p>');
+    const tpl = t(
+      '<ul>',
+      {
+        t: 'for',
+        e: data('rows'),
+        item: 0,
+        index: 1,
+        b: ['<li>', { t: 'text', e: local(1) }, ':', { t: 'text', e: local(0, 'name') }, '</li>'],
+      },
+      '</ul>',
+      { t: 'if', e: data('more'), b: ['<p>more</p>'] },
+    );
+    assert.equal(
+      renderTemplate(tpl, { rows: [{ name: 'a<' }, { name: 'b' }], more: true }),
+      '<ul><li>0:a&lt;</li><li>1:b</li></ul><p>more</p>',
+    );
     assert.equal(renderTemplate(tpl, { rows: new Map([['k', { name: 'm' }]]) }), '<ul><li>k:m</li></ul>');
     assert.equal(renderTemplate(tpl, { rows: [] }), '<ul></ul>');
     assert.equal(renderTemplate(tpl), '<ul></ul>');
@@ -32,18 +57,79 @@ describe('shared/render compiled templates', () => {
   });
 
   it('never reads blocked fields of objects, but does read such keys of Maps', () => {
-    const tpl = t({ t: 'text', e: data('o', 'constructor') }, '|', { t: 'text', e: data('m', 'constructor') }, '|', { t: 'text', e: { k: 'param', n: '__proto__' } });
-    assert.equal(renderTemplate(tpl, { o: { constructor: 'no' }, m: new Map([['constructor', 'yes']]) }, JSON.parse('{"__proto__":"p"}') as Record<string, string>), '|yes|');
+    const tpl = t({ t: 'text', e: data('o', 'constructor') }, '|', { t: 'text', e: data('m', 'constructor') }, '|', {
+      t: 'text',
+      e: { k: 'param', n: '__proto__' },
+    });
+    assert.equal(
+      renderTemplate(
+        tpl,
+        { o: { constructor: 'no' }, m: new Map([['constructor', 'yes']]) },
+        JSON.parse('{"__proto__":"p"}') as Record<string, string>,
+      ),
+      '|yes|',
+    );
     assert.equal(renderTemplate(tpl, { o: {}, m: new Map() }, new Map([['__proto__', 'from a map']])), '||from a map');
   });
 
   describe('URL attributes: the literal start and the finished URL agree', () => {
     const starts = [
-      '', '/', '/items/', '//', '/\\', '\\', '/x', 'x', 'java', 'javascript', 'javascript:', 'JavaScript:', 'data', 'data:', 'vbscript:', 'dat',
-      'https://a.example/', 'mailto:', 'tel:', 'x:', '#', '#top', '?q=', './', '../', 'a b', ' /x', '\t', '&#106;avascript:', '&amp;', '/&#47;',
-      'java&#115;cript:', '/a?b=', 'C:', '\u00a0/x', 'ht', 'h-t', 'İ:',
+      '',
+      '/',
+      '/items/',
+      '//',
+      '/\\',
+      '\\',
+      '/x',
+      'x',
+      'java',
+      'javascript',
+      'javascript:',
+      'JavaScript:',
+      'data',
+      'data:',
+      'vbscript:',
+      'dat',
+      'https://a.example/',
+      'mailto:',
+      'tel:',
+      'x:',
+      '#',
+      '#top',
+      '?q=',
+      './',
+      '../',
+      'a b',
+      ' /x',
+      '\t',
+      '&#106;avascript:',
+      '&amp;',
+      '/&#47;',
+      'java&#115;cript:',
+      '/a?b=',
+      'C:',
+      '\u00a0/x',
+      'ht',
+      'h-t',
+      'İ:',
     ];
-    const values = ['', 'x', 'a:b', 'script:alert(1)', ':', '/evil', '/\\evil', '\\', 'p/q', '&colon;', '#x', '?y', 'javascript:alert(1)', ' ', '\u0001'];
+    const values = [
+      '',
+      'x',
+      'a:b',
+      'script:alert(1)',
+      ':',
+      '/evil',
+      '/\\evil',
+      '\\',
+      'p/q',
+      '&colon;',
+      '#x',
+      '?y',
+      'javascript:alert(1)',
+      ' ',
+      '\u0001',
+    ];
     for (const start of starts) {
       it(`literal ${JSON.stringify(start)}`, () => {
         const inQuery = start.includes('?') || start.includes('#');
@@ -54,7 +140,11 @@ describe('shared/render compiled templates', () => {
           assert.equal(renderTemplate(tpl, { v }), want, `value ${JSON.stringify(v)}`);
           const srcset = t({ t: 'url', parts: [start, data('v')], srcset: true });
           const decoded = decodeEntities(built);
-          assert.equal(renderTemplate(srcset, { v }), safeSrcset(decoded) === decoded ? built : UNSAFE_URL, `srcset value ${JSON.stringify(v)}`);
+          assert.equal(
+            renderTemplate(srcset, { v }),
+            safeSrcset(decoded) === decoded ? built : UNSAFE_URL,
+            `srcset value ${JSON.stringify(v)}`,
+          );
         }
       });
     }

@@ -19,7 +19,8 @@ describe('shared/render escaping helpers', () => {
       ['say "hi"', false, 'say "hi"'],
       ['say "hi"', true, 'say &quot;hi&quot;'],
     ];
-    for (const [src, attr, want] of cases) it(`${JSON.stringify(src)}${attr ? ' (attribute)' : ''}`, () => assert.equal(staticHtml(src, attr), want));
+    for (const [src, attr, want] of cases)
+      it(`${JSON.stringify(src)}${attr ? ' (attribute)' : ''}`, () => assert.equal(staticHtml(src, attr), want));
   });
 
   describe('encodeUrlValue', () => {
@@ -32,7 +33,8 @@ describe('shared/render escaping helpers', () => {
       ['é', false, '%C3%A9'],
       ['\ud800lone', false, 'lone'],
     ];
-    for (const [v, q, want] of cases) it(`${JSON.stringify(v)}${q ? ' in a query' : ''}`, () => assert.equal(encodeUrlValue(v, q), want));
+    for (const [v, q, want] of cases)
+      it(`${JSON.stringify(v)}${q ? ' in a query' : ''}`, () => assert.equal(encodeUrlValue(v, q), want));
   });
 
   it('safeUrl replaces unsafe URLs', () => {
@@ -42,7 +44,7 @@ describe('shared/render escaping helpers', () => {
     assert.equal(safeUrl('//evil'), UNSAFE_URL);
   });
 
-  it('the checker uses the renderer\'s URL safety (one implementation)', () => {
+  it("the checker uses the renderer's URL safety (one implementation)", () => {
     assert.equal(checkerIsUnsafeUrl, isUnsafeUrl);
   });
 });

@@ -1,5 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { escapeHtml, renderTemplate, UNSAFE_URL, type Expr, type Node, type Template } from '../../../shared/render/index.js';
+import {
+  escapeHtml,
+  renderTemplate,
+  UNSAFE_URL,
+  type Expr,
+  type Node,
+  type Template,
+} from '../../../shared/render/index.js';
 
 const t = (...nodes: Node[]): Template => ({ v: 1, locals: 4, nodes });
 const data = (...p: string[]): Expr => ({ k: 'data', p });
@@ -28,11 +35,31 @@ describe('shared/render renderTemplate', () => {
   describe('escapes every value for its context', () => {
     const nasty = `<script>alert("x")</script> & 'q'`;
     const cases: [string, Template, string][] = [
-      ['text', t('<p>', { t: 'text', e: data('v') }, '</p>'), `<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;</p>`],
-      ['quoted attribute', t('<p title="', { t: 'attr', e: data('v') }, '">'), `<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;">`],
-      ['dynamic attribute', t('<p', { t: 'dattr', n: 'title', e: data('v') }, '>'), `<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;">`],
-      ['URL path segment', t('<a href="', { t: 'url', parts: ['/p/', data('v')] }, '">'), `<a href="/p/%3Cscript%3Ealert(%22x%22)%3C/script%3E%20&amp;%20&#39;q&#39;">`],
-      ['URL query', t('<a href="', { t: 'url', parts: ['/s?q=', data('v')] }, '">'), `<a href="/s?q=%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E%20%26%20&#39;q&#39;">`],
+      [
+        'text',
+        t('<p>', { t: 'text', e: data('v') }, '</p>'),
+        `<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;</p>`,
+      ],
+      [
+        'quoted attribute',
+        t('<p title="', { t: 'attr', e: data('v') }, '">'),
+        `<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;">`,
+      ],
+      [
+        'dynamic attribute',
+        t('<p', { t: 'dattr', n: 'title', e: data('v') }, '>'),
+        `<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;">`,
+      ],
+      [
+        'URL path segment',
+        t('<a href="', { t: 'url', parts: ['/p/', data('v')] }, '">'),
+        `<a href="/p/%3Cscript%3Ealert(%22x%22)%3C/script%3E%20&amp;%20&#39;q&#39;">`,
+      ],
+      [
+        'URL query',
+        t('<a href="', { t: 'url', parts: ['/s?q=', data('v')] }, '">'),
+        `<a href="/s?q=%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E%20%26%20&#39;q&#39;">`,
+      ],
     ];
     for (const [name, tpl, want] of cases) {
       it(name, () => assert.equal(renderTemplate(tpl, { v: nasty }), want));
@@ -40,7 +67,18 @@ describe('shared/render renderTemplate', () => {
   });
 
   describe('never emits an unsafe URL', () => {
-    const unsafe = ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<b>', 'vbscript:msgbox', '//evil.example', '/\\evil.example', 'javascript&#58;alert(1)', 'javascript&colon;alert(1)'];
+    const unsafe = [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'java\tscript:alert(1)',
+      'data:text/html,<b>',
+      'vbscript:msgbox',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript&#58;alert(1)',
+      'javascript&colon;alert(1)',
+    ];
     for (const u of unsafe) {
       it(`value ${JSON.stringify(u)} alone`, () => {
         const out = renderTemplate(t('<a href="', { t: 'url', parts: [data('u')] }, '">'), { u });
@@ -48,7 +86,10 @@ describe('shared/render renderTemplate', () => {
         assert.doesNotMatch(out, /href="(javascript|data|vbscript):|href="\/\/|href="\/\\/i);
       });
       it(`literal ${JSON.stringify(u)}`, () => {
-        assert.equal(renderTemplate(t('<a href="', { t: 'url', parts: [escapeHtml(u).replace(/&amp;/g, '&')] }, '">')), `<a href="${UNSAFE_URL}">`);
+        assert.equal(
+          renderTemplate(t('<a href="', { t: 'url', parts: [escapeHtml(u).replace(/&amp;/g, '&')] }, '">')),
+          `<a href="${UNSAFE_URL}">`,
+        );
       });
       it(`dynamic URL attribute ${JSON.stringify(u)}`, () => {
         const out = renderTemplate(t('<a', { t: 'dattr', n: 'href', e: data('u'), url: true }, '>'), { u });
@@ -62,7 +103,7 @@ describe('shared/render renderTemplate', () => {
       const lit2 = t('<img srcset="', { t: 'url', parts: ['/a.png 1x, javascript:x 2x'], srcset: true }, '">');
       assert.equal(renderTemplate(lit2), `<img srcset="${UNSAFE_URL}">`);
     });
-    it('keeps a rest value\'s slashes but not its query or fragment', () => {
+    it("keeps a rest value's slashes but not its query or fragment", () => {
       const tpl = t('<a href="', { t: 'url', parts: ['/docs/', data('p')] }, '">');
       assert.equal(renderTemplate(tpl, { p: 'guides/routing?x=1#y' }), '<a href="/docs/guides/routing%3Fx=1%23y">');
     });
@@ -71,7 +112,10 @@ describe('shared/render renderTemplate', () => {
   describe('reads data through objects, Maps, class instances and getters', () => {
     const src = {
       plain: { a: { b: 'deep' } },
-      map: new Map<string, unknown>([['name', 'from a map'], ['nested', new Map([['x', 'map in map']])]]),
+      map: new Map<string, unknown>([
+        ['name', 'from a map'],
+        ['nested', new Map([['x', 'map in map']])],
+      ]),
       author: new Author('Ada'),
       list: ['x', 'y'],
       n: 42,
@@ -110,14 +154,34 @@ describe('shared/render renderTemplate', () => {
   });
 
   it('builds concrete paths from params, each segment encoded', () => {
-    const tpl = t('<form action="', { t: 'url', parts: [{ k: 'path', segs: [{ s: 'items' }, { p: 'id' }, { s: 'save' }] }] }, '">');
+    const tpl = t(
+      '<form action="',
+      { t: 'url', parts: [{ k: 'path', segs: [{ s: 'items' }, { p: 'id' }, { s: 'save' }] }] },
+      '">',
+    );
     assert.equal(renderTemplate(tpl, {}, { id: 'two words/&' }), '<form action="/items/two%20words%2F&amp;/save">');
     const rest = t({ t: 'text', e: { k: 'path', segs: [{ s: 'docs' }, { p: 'path', rest: true }] } });
     assert.equal(renderTemplate(rest, {}, { path: 'a/b c' }), '/docs/a/b%20c');
   });
 
   describe('g:if truthiness', () => {
-    const cases: [unknown, boolean][] = [[true, true], [false, false], [0, false], [1, true], ['', false], ['x', true], [null, false], [undefined, false], [[], false], [[0], true], [new Map(), false], [new Map([['a', 1]]), true], [new Set(), false], [{}, true], [NaN, false]];
+    const cases: [unknown, boolean][] = [
+      [true, true],
+      [false, false],
+      [0, false],
+      [1, true],
+      ['', false],
+      ['x', true],
+      [null, false],
+      [undefined, false],
+      [[], false],
+      [[0], true],
+      [new Map(), false],
+      [new Map([['a', 1]]), true],
+      [new Set(), false],
+      [{}, true],
+      [NaN, false],
+    ];
     for (const [v, want] of cases) {
       it(`${String(v instanceof Map ? 'Map' : v instanceof Set ? 'Set' : JSON.stringify(v))} → ${want}`, () => {
         assert.equal(renderTemplate(t({ t: 'if', e: data('v'), b: ['yes'] }), { v }), want ? 'yes' : '');
@@ -144,20 +208,43 @@ describe('shared/render renderTemplate', () => {
   });
 
   describe('g:for', () => {
-    const loop = (coll: Expr): Template => t('<ol>', { t: 'for', e: coll, item: 0, index: 1, b: ['<li>', { t: 'text', e: local(1) }, '=', { t: 'text', e: local(0, 'title') }, '</li>'] }, '</ol>');
+    const loop = (coll: Expr): Template =>
+      t(
+        '<ol>',
+        {
+          t: 'for',
+          e: coll,
+          item: 0,
+          index: 1,
+          b: ['<li>', { t: 'text', e: local(1) }, '=', { t: 'text', e: local(0, 'title') }, '</li>'],
+        },
+        '</ol>',
+      );
     it('iterates arrays with indexes', () => {
-      assert.equal(renderTemplate(loop(data('xs')), { xs: [{ title: 'a' }, { title: '<b>' }] }), '<ol><li>0=a</li><li>1=&lt;b&gt;</li></ol>');
+      assert.equal(
+        renderTemplate(loop(data('xs')), { xs: [{ title: 'a' }, { title: '<b>' }] }),
+        '<ol><li>0=a</li><li>1=&lt;b&gt;</li></ol>',
+      );
     });
     it('iterates Maps and objects with keys, and other iterables', () => {
-      assert.equal(renderTemplate(loop(data('m')), { m: new Map([['k1', { title: 'one' }]]) }), '<ol><li>k1=one</li></ol>');
+      assert.equal(
+        renderTemplate(loop(data('m')), { m: new Map([['k1', { title: 'one' }]]) }),
+        '<ol><li>k1=one</li></ol>',
+      );
       assert.equal(renderTemplate(loop(data('o')), { o: { k2: { title: 'two' } } }), '<ol><li>k2=two</li></ol>');
       assert.equal(renderTemplate(loop(data('s')), { s: new Set([{ title: 'set' }]) }), '<ol><li>0=set</li></ol>');
     });
     it('renders nothing for non-collections', () => {
-      for (const v of [undefined, null, 'text', 5, true]) assert.equal(renderTemplate(loop(data('v')), { v }), '<ol></ol>');
+      for (const v of [undefined, null, 'text', 5, true])
+        assert.equal(renderTemplate(loop(data('v')), { v }), '<ol></ol>');
     });
     it('nests loops with their own slots', () => {
-      const tpl = t({ t: 'for', e: data('rows'), item: 0, b: [{ t: 'for', e: local(0, 'cells'), item: 2, b: [{ t: 'text', e: local(2) }, ','] }, ';'] });
+      const tpl = t({
+        t: 'for',
+        e: data('rows'),
+        item: 0,
+        b: [{ t: 'for', e: local(0, 'cells'), item: 2, b: [{ t: 'text', e: local(2) }, ','] }, ';'],
+      });
       assert.equal(renderTemplate(tpl, { rows: [{ cells: [1, 2] }, { cells: [3] }] }), '1,2,;3,;');
     });
   });
@@ -172,7 +259,10 @@ describe('shared/render renderTemplate', () => {
 
   it('templates survive a JSON round trip', () => {
     const tpl = loopTemplate();
-    assert.equal(renderTemplate(JSON.parse(JSON.stringify(tpl)) as Template, { xs: ['a'] }), renderTemplate(tpl, { xs: ['a'] }));
+    assert.equal(
+      renderTemplate(JSON.parse(JSON.stringify(tpl)) as Template, { xs: ['a'] }),
+      renderTemplate(tpl, { xs: ['a'] }),
+    );
   });
 });
 

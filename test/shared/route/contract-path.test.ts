@@ -1,5 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { checkRequestTarget, concretePath, matchRoute, parseRoutePattern, validateContractPath } from '../../../shared/route/index.js';
+import {
+  checkRequestTarget,
+  concretePath,
+  matchRoute,
+  parseRoutePattern,
+  validateContractPath,
+} from '../../../shared/route/index.js';
 
 describe('shared/route validateContractPath (2.5 #62-#65)', () => {
   it('#63 accepts local absolute concrete paths', () => {
@@ -7,8 +13,24 @@ describe('shared/route validateContractPath (2.5 #62-#65)', () => {
   });
 
   it('#64 rejects everything else', () => {
-    const bad = ['', 'patients', '//example.com/pay', '/\\example.com/pay', 'https://example.com/pay', '/https://example.com/pay',
-      '/patients?x=1', '/patients#x', '/patients/{id}', '/a\nb', '/a\\b', '/a/../b', '/a//b', '/a/./b', '/patients/', ' /patients'];
+    const bad = [
+      '',
+      'patients',
+      '//example.com/pay',
+      '/\\example.com/pay',
+      'https://example.com/pay',
+      '/https://example.com/pay',
+      '/patients?x=1',
+      '/patients#x',
+      '/patients/{id}',
+      '/a\nb',
+      '/a\\b',
+      '/a/../b',
+      '/a//b',
+      '/a/./b',
+      '/patients/',
+      ' /patients',
+    ];
     for (const p of bad) assert.ok(validateContractPath(p).length > 0, JSON.stringify(p));
   });
 
@@ -23,21 +45,39 @@ describe('shared/route validateContractPath (2.5 #62-#65)', () => {
 
   it('concrete mode points at the param', () => {
     const issues = validateContractPath('/patients/{id}');
-    assert.deepEqual(issues.map((i) => [i.kind, i.span, i.param]), [['not_concrete', { start: 10, end: 14 }, 'id']]);
-    assert.equal(issues[0].message, 'endpoint path "/patients/{id}" must be a concrete path; route parameter {id} is not allowed here');
+    assert.deepEqual(
+      issues.map((i) => [i.kind, i.span, i.param]),
+      [['not_concrete', { start: 10, end: 14 }, 'id']],
+    );
+    assert.equal(
+      issues[0].message,
+      'endpoint path "/patients/{id}" must be a concrete path; route parameter {id} is not allowed here',
+    );
   });
 
   it('#65 pattern mode accepts params and a final rest', () => {
-    for (const p of ['/patients/{id}', '/patients/{id:int}', '/docs/{path...}']) assert.deepEqual(validateContractPath(p, { pattern: true }), [], p);
+    for (const p of ['/patients/{id}', '/patients/{id:int}', '/docs/{path...}'])
+      assert.deepEqual(validateContractPath(p, { pattern: true }), [], p);
   });
 
   it('#65 pattern mode rejects the pattern mistakes', () => {
     const cases: [string, string][] = [
-      ['/patients/{id:uuid}', 'param_type'], ['/a/{id}/{id}', 'duplicate_param'], ['/docs/{p...}/x', 'rest_not_last'],
-      ['/docs/{p...:int}', 'rest_typed'], ['/docs/{id?}', 'optional'], ['/patients/{id', 'param_segment'],
-      ['/patients/', 'trailing_slash'], ['/a//b', 'empty_segment'], ['/a/../b', 'dot_segment'],
+      ['/patients/{id:uuid}', 'param_type'],
+      ['/a/{id}/{id}', 'duplicate_param'],
+      ['/docs/{p...}/x', 'rest_not_last'],
+      ['/docs/{p...:int}', 'rest_typed'],
+      ['/docs/{id?}', 'optional'],
+      ['/patients/{id', 'param_segment'],
+      ['/patients/', 'trailing_slash'],
+      ['/a//b', 'empty_segment'],
+      ['/a/../b', 'dot_segment'],
     ];
-    for (const [p, kind] of cases) assert.deepEqual(validateContractPath(p, { pattern: true }).map((i) => i.kind), [kind], p);
+    for (const [p, kind] of cases)
+      assert.deepEqual(
+        validateContractPath(p, { pattern: true }).map((i) => i.kind),
+        [kind],
+        p,
+      );
   });
 });
 
@@ -56,9 +96,14 @@ describe('shared/route concretePath', () => {
   });
   it('is undefined when a value is missing or could not round-trip', () => {
     const p = parseRoutePattern('/p/{x}');
-    for (const x of ['', '.', '..', '...', 'a/b', 'a\\b', 'a\u0000', 'a\nb', '\ud800']) assert.equal(concretePath(p, { x }), undefined, JSON.stringify(x));
+    for (const x of ['', '.', '..', '...', 'a/b', 'a\\b', 'a\u0000', 'a\nb', '\ud800'])
+      assert.equal(concretePath(p, { x }), undefined, JSON.stringify(x));
     assert.equal(concretePath(p, {}), undefined);
-    assert.equal(concretePath(parseRoutePattern('/p/{constructor}'), {}), undefined, 'inherited properties are not values');
+    assert.equal(
+      concretePath(parseRoutePattern('/p/{constructor}'), {}),
+      undefined,
+      'inherited properties are not values',
+    );
     assert.equal(concretePath(parseRoutePattern('/d/{rest...}'), { rest: 'a//b' }), undefined);
     assert.equal(concretePath(parseRoutePattern('/d/{rest...}'), { rest: 'a/../b' }), undefined);
     assert.equal(concretePath(parseRoutePattern('/d/{slug?}'), { slug: 'x' }), undefined, 'invalid route');

@@ -7,7 +7,12 @@ const p = parseRoutePattern;
 const OVERLAP: [string, string, boolean, string][] = [
   ['/blog/{category}/{slug}', '/blog/{slug}/edit', true, '#28'],
   ['/{section}/settings', '/admin/{page}', true, '#29'],
-  ['/blog/about', '/blog/{slug}', true, '#30: overlaps structurally; legal because only one side is dynamic (see ambiguousOverlap)'],
+  [
+    '/blog/about',
+    '/blog/{slug}',
+    true,
+    '#30: overlaps structurally; legal because only one side is dynamic (see ambiguousOverlap)',
+  ],
   ['/docs/{path...}', '/docs/{slug}', true, '#31'],
   ['/docs/{path...}', '/docs/guides/intro', true, '#32'],
   ['/docs/{path...}', '/docs/{section}/{slug}', true, '#33'],
@@ -55,10 +60,30 @@ describe('shared/route ambiguousOverlap', () => {
     ['#34 /docs vs rest', page('/docs'), page('/docs/{path...}'), false],
     ['#35 rest page vs GET api', page('/docs/{path...}'), endpoint('GET', '/docs/guides/intro'), true],
     ['#36 rest page vs POST api', page('/docs/{path...}'), endpoint('POST', '/docs/guides/intro'), false],
-    ['#37 two GET fragments', endpoint('GET', '/patients/{id:int}/vitals'), endpoint('GET', '/patients/summary/vitals'), true],
-    ['#38 fragment vs GET api', endpoint('GET', '/patients/{id:int}/vitals'), endpoint('GET', '/patients/summary/vitals'), true],
-    ['#39 fragment vs GET query contract', endpoint('GET', '/patients/{id:int}/vitals'), endpoint('GET', '/patients/42/vitals'), true],
-    ['#40 fragment vs POST action', endpoint('GET', '/patients/{id:int}/vitals'), endpoint('POST', '/patients/summary/vitals'), false],
+    [
+      '#37 two GET fragments',
+      endpoint('GET', '/patients/{id:int}/vitals'),
+      endpoint('GET', '/patients/summary/vitals'),
+      true,
+    ],
+    [
+      '#38 fragment vs GET api',
+      endpoint('GET', '/patients/{id:int}/vitals'),
+      endpoint('GET', '/patients/summary/vitals'),
+      true,
+    ],
+    [
+      '#39 fragment vs GET query contract',
+      endpoint('GET', '/patients/{id:int}/vitals'),
+      endpoint('GET', '/patients/42/vitals'),
+      true,
+    ],
+    [
+      '#40 fragment vs POST action',
+      endpoint('GET', '/patients/{id:int}/vitals'),
+      endpoint('POST', '/patients/summary/vitals'),
+      false,
+    ],
     ['two static endpoints never', endpoint('GET', '/a'), endpoint('GET', '/a'), false],
     ['same shape is a duplicate/conflict, not ambiguity', page('/blog/{slug}'), page('/blog/{id}'), false],
   ];

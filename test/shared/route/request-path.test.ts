@@ -4,8 +4,17 @@ import { fixture } from '../../helpers/repo.js';
 import { checkRequestTarget } from '../../../shared/route/index.js';
 import type { RequestPathResult } from '../../../shared/route/index.js';
 
-interface Vector { target: string; expect: 'reject' | 'accept'; status?: 400 | 404; path?: string; query?: string; note: string }
-const { vectors } = JSON.parse(readFileSync(fixture('route', 'traversal-vectors.json'), 'utf8')) as { vectors: Vector[] };
+interface Vector {
+  target: string;
+  expect: 'reject' | 'accept';
+  status?: 400 | 404;
+  path?: string;
+  query?: string;
+  note: string;
+}
+const { vectors } = JSON.parse(readFileSync(fixture('route', 'traversal-vectors.json'), 'utf8')) as {
+  vectors: Vector[];
+};
 
 /** What every accepted result must satisfy, whatever the input. */
 function assertSafe(r: RequestPathResult): void {
@@ -57,13 +66,48 @@ describe('shared/route checkRequestTarget: traversal vectors', () => {
 
 describe('shared/route checkRequestTarget: shape of results', () => {
   it('root', () => {
-    assert.deepEqual(checkRequestTarget('/'), { ok: true, path: '/', segments: [], rawPath: '/', query: '', trailingSlash: false });
-    assert.deepEqual(checkRequestTarget('/?a=1'), { ok: true, path: '/', segments: [], rawPath: '/', query: '?a=1', trailingSlash: false });
+    assert.deepEqual(checkRequestTarget('/'), {
+      ok: true,
+      path: '/',
+      segments: [],
+      rawPath: '/',
+      query: '',
+      trailingSlash: false,
+    });
+    assert.deepEqual(checkRequestTarget('/?a=1'), {
+      ok: true,
+      path: '/',
+      segments: [],
+      rawPath: '/',
+      query: '?a=1',
+      trailingSlash: false,
+    });
   });
   it('splits the query at the first ? and drops a fragment', () => {
-    assert.deepEqual(checkRequestTarget('/a/b%20c?x=1?y#frag'), { ok: true, path: '/a/b c', segments: ['a', 'b c'], rawPath: '/a/b%20c', query: '?x=1?y', trailingSlash: false });
-    assert.deepEqual(checkRequestTarget('/a#f?x'), { ok: true, path: '/a', segments: ['a'], rawPath: '/a', query: '', trailingSlash: false });
-    assert.deepEqual(checkRequestTarget('/a?'), { ok: true, path: '/a', segments: ['a'], rawPath: '/a', query: '?', trailingSlash: false });
+    assert.deepEqual(checkRequestTarget('/a/b%20c?x=1?y#frag'), {
+      ok: true,
+      path: '/a/b c',
+      segments: ['a', 'b c'],
+      rawPath: '/a/b%20c',
+      query: '?x=1?y',
+      trailingSlash: false,
+    });
+    assert.deepEqual(checkRequestTarget('/a#f?x'), {
+      ok: true,
+      path: '/a',
+      segments: ['a'],
+      rawPath: '/a',
+      query: '',
+      trailingSlash: false,
+    });
+    assert.deepEqual(checkRequestTarget('/a?'), {
+      ok: true,
+      path: '/a',
+      segments: ['a'],
+      rawPath: '/a',
+      query: '?',
+      trailingSlash: false,
+    });
   });
   it('reports one trailing slash (2.5 #73)', () => {
     const r = checkRequestTarget('/blog/hello/?page=2&sort=asc');
@@ -86,14 +130,25 @@ describe('shared/route checkRequestTarget: shape of results', () => {
   });
   it('rejects encoded separators in any case with 404 and malformed input with 400', () => {
     for (const t of ['/a%2fb', '/a%2Fb', '/a%5cb', '/a%5Cb']) assert.deepEqual(statusOf(t), 404, t);
-    for (const t of ['/a%', '/a%2', '/a%g0', '/%ff', '/%ed%a0%80', '/a%7f', '/a%c2%85']) assert.deepEqual(statusOf(t), 400, t);
+    for (const t of ['/a%', '/a%2', '/a%g0', '/%ff', '/%ed%a0%80', '/a%7f', '/a%c2%85'])
+      assert.deepEqual(statusOf(t), 400, t);
   });
   it('accepts the sub-delims and other printable ASCII that browsers send unencoded', () => {
     const r = checkRequestTarget("/a!$&'()*+,;=:@b/~_-./x|y{z}^`[]");
     assert.ok(r.ok);
   });
   it('never throws on odd input', () => {
-    for (const t of ['', '?', '#', '/%', '/\ud800', '/%ed%b0%80', 'x'.repeat(10000), '/' + '%41'.repeat(5000), undefined as unknown as string]) {
+    for (const t of [
+      '',
+      '?',
+      '#',
+      '/%',
+      '/\ud800',
+      '/%ed%b0%80',
+      'x'.repeat(10000),
+      '/' + '%41'.repeat(5000),
+      undefined as unknown as string,
+    ]) {
       assert.doesNotThrow(() => assertSafe(checkRequestTarget(t)));
     }
   });

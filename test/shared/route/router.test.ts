@@ -1,7 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { fixture } from '../../helpers/repo.js';
-import { checkRequestTarget, compileRouter, matchRoute, parseRoutePattern, splitPath } from '../../../shared/route/index.js';
+import {
+  checkRequestTarget,
+  compileRouter,
+  matchRoute,
+  parseRoutePattern,
+  splitPath,
+} from '../../../shared/route/index.js';
 
 interface Conformance {
   routes: { method: string; pattern: string }[];
@@ -34,7 +40,9 @@ describe('shared/route router conformance table', () => {
   });
   for (const [orderName, routes] of orders()) {
     describe(`routes in ${orderName}`, () => {
-      const { router, errors } = compileRouter(routes.map((r) => ({ method: r.method, pattern: r.pattern, value: r.pattern })));
+      const { router, errors } = compileRouter(
+        routes.map((r) => ({ method: r.method, pattern: r.pattern, value: r.pattern })),
+      );
       it('registers every route without errors', () => {
         assert.deepEqual(errors, []);
         assert.equal(router.size, routes.length);
@@ -110,13 +118,22 @@ describe('shared/route compileRouter', () => {
       { method: 'GET', pattern: '/docs/{path...}', value: 3 },
       { method: 'GET', pattern: '/docs/{rest...}', value: 4 },
     ]);
-    assert.deepEqual(errors.map((e) => e.index), [1, 3]);
+    assert.deepEqual(
+      errors.map((e) => e.index),
+      [1, 3],
+    );
   });
 
   it('#76: /blog/archive wins over /blog/{slug} in either registration order', () => {
     for (const entries of [
-      [{ method: 'GET', pattern: '/blog/{slug}', value: 'slug' }, { method: 'GET', pattern: '/blog/archive', value: 'archive' }],
-      [{ method: 'GET', pattern: '/blog/archive', value: 'archive' }, { method: 'GET', pattern: '/blog/{slug}', value: 'slug' }],
+      [
+        { method: 'GET', pattern: '/blog/{slug}', value: 'slug' },
+        { method: 'GET', pattern: '/blog/archive', value: 'archive' },
+      ],
+      [
+        { method: 'GET', pattern: '/blog/archive', value: 'archive' },
+        { method: 'GET', pattern: '/blog/{slug}', value: 'slug' },
+      ],
     ]) {
       const { router } = compileRouter(entries);
       assert.equal(router.lookup('GET', ['blog', 'archive'])?.value, 'archive');
@@ -131,7 +148,10 @@ describe('shared/route compileRouter', () => {
       { method: '', pattern: '/x', value: 2 },
     ]);
     assert.equal(router.size, 1);
-    assert.deepEqual(errors.map((e) => e.index), [1, 2]);
+    assert.deepEqual(
+      errors.map((e) => e.index),
+      [1, 2],
+    );
     assert.match(errors[0].message, /optional route parameters are not supported/);
     assert.match(errors[1].message, /needs an HTTP method/);
   });
@@ -157,7 +177,10 @@ describe('shared/route compileRouter', () => {
   });
 
   it('matches the root and nothing else for []', () => {
-    const { router } = compileRouter([{ method: 'GET', pattern: '/', value: 'root' }, { method: 'GET', pattern: '/{x}', value: 'x' }]);
+    const { router } = compileRouter([
+      { method: 'GET', pattern: '/', value: 'root' },
+      { method: 'GET', pattern: '/{x}', value: 'x' },
+    ]);
     assert.equal(router.lookup('GET', [])?.value, 'root');
     assert.equal(router.lookup('GET', ['a'])?.value, 'x');
     assert.deepEqual(router.allowedMethods([]), ['GET']);
@@ -165,7 +188,9 @@ describe('shared/route compileRouter', () => {
   });
 
   it('orders allowed methods conventionally, unknown methods last', () => {
-    const { router } = compileRouter(['PURGE', 'DELETE', 'POST', 'GET', 'PATCH'].map((method) => ({ method, pattern: '/x', value: method })));
+    const { router } = compileRouter(
+      ['PURGE', 'DELETE', 'POST', 'GET', 'PATCH'].map((method) => ({ method, pattern: '/x', value: method })),
+    );
     assert.deepEqual(router.allowedMethods(['x']), ['GET', 'POST', 'PATCH', 'DELETE', 'PURGE']);
   });
 
@@ -209,15 +234,18 @@ describe('shared/route matchRoute (2.5 #66-#71)', () => {
     assert.deepEqual(m('/docs/{lang}/{path...}', '/docs/en/guides/routing'), { lang: 'en', path: 'guides/routing' });
   });
   it('#69', () => {
-    for (const path of ['/docs', '/docs/', '/blog/x', '/blog/x/y']) assert.equal(m('/docs/{path...}', path), undefined, path);
+    for (const path of ['/docs', '/docs/', '/blog/x', '/blog/x/y'])
+      assert.equal(m('/docs/{path...}', path), undefined, path);
   });
   it('#70', () => {
-    for (const path of ['/docs/a/../admin', '/docs/../docs/a', '/docs//a', '/docs/./a', '/docs/a/..']) assert.equal(m('/docs/{path...}', path), undefined, path);
+    for (const path of ['/docs/a/../admin', '/docs/../docs/a', '/docs//a', '/docs/./a', '/docs/a/..'])
+      assert.equal(m('/docs/{path...}', path), undefined, path);
   });
   it('#71', () => {
     for (const path of ['//admin', '/admin//', '///admin']) assert.equal(m('/admin', path), undefined, path);
     assert.equal(m('/blog/post', '/blog//post'), undefined);
-    for (const path of ['/blog/.', '/blog/..', '/blog/a/../b', '/blog/./b', '/blog//b']) assert.equal(m('/blog/{slug}', path), undefined, path);
+    for (const path of ['/blog/.', '/blog/..', '/blog/a/../b', '/blog/./b', '/blog//b'])
+      assert.equal(m('/blog/{slug}', path), undefined, path);
     assert.deepEqual(m('/admin', '/admin'), {});
     assert.deepEqual(m('/', '/'), {});
   });
@@ -250,7 +278,10 @@ describe('shared/route compiled router: backtracking where one candidate is left
 
   it('deep chains of lone params and statics capture every param in order', () => {
     const p = '/org/{org}/repo/{repo}/issues/{num:int}/{rest...}';
-    assert.deepEqual(lookup([p], '/org/acme/repo/kit/issues/42/x/y'), { pattern: p, params: { org: 'acme', repo: 'kit', num: '42', rest: 'x/y' } });
+    assert.deepEqual(lookup([p], '/org/acme/repo/kit/issues/42/x/y'), {
+      pattern: p,
+      params: { org: 'acme', repo: 'kit', num: '42', rest: 'x/y' },
+    });
     assert.equal(lookup([p], '/org/acme/repo/kit/issues/42'), undefined);
     assert.equal(lookup([p], '/org/acme/repo/kit/pulls/42/x'), undefined);
   });

@@ -6,7 +6,15 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { background, exporterSink, newTracer, withAttributes, withLane, withSink, type SpanExporter } from '../../../shared/trace/index.js';
+import {
+  background,
+  exporterSink,
+  newTracer,
+  withAttributes,
+  withLane,
+  withSink,
+  type SpanExporter,
+} from '../../../shared/trace/index.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { close, listen } from '../trace/helpers.js';
 
@@ -30,9 +38,17 @@ describe('kit-trace-otlp (nested package)', function () {
   });
 
   it('exports spans of a kit tracer to an OTLP/HTTP receiver', async () => {
-    type OtlpModule = { newOtlpExporter(options: { url: string; serviceName: string }): SpanExporter & { shutdown(): Promise<void> } };
+    type OtlpModule = {
+      newOtlpExporter(options: { url: string; serviceName: string }): SpanExporter & { shutdown(): Promise<void> };
+    };
     const otlp = (await import(pathToFileURL(join(pkg, 'src', 'index.js')).href)) as OtlpModule;
-    const bodies: { resourceSpans: { scopeSpans: { spans: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number }[] }[] }[] }[] = [];
+    const bodies: {
+      resourceSpans: {
+        scopeSpans: {
+          spans: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number }[];
+        }[];
+      }[];
+    }[] = [];
     const receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));

@@ -18,7 +18,10 @@ function loop(ctx: Context, n: number): void {
 }
 
 const results: Record<string, { bytesPerCall: number; collections: number }> = {};
-for (const [name, ctx] of [['background', background()], ['request context', withValue(background(), 'k', 'v')]] as const) {
+for (const [name, ctx] of [
+  ['background', background()],
+  ['request context', withValue(background(), 'k', 'v')],
+] as const) {
   // Warm up with many calls (not one long loop) so the measured call enters fully optimised code: before
   // optimisation, array destructuring allocates an iterator per call.
   for (let k = 0; k < 100; k++) loop(ctx, 10_000);

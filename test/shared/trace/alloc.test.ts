@@ -7,7 +7,11 @@ describe('trace: allocation of disabled spans', () => {
   it('alwaysOff start/end allocates nothing over a million calls', function () {
     this.timeout(60_000);
     const probe = join(outDir, 'test', 'shared', 'trace', 'alloc-probe.js');
-    const r = spawnSync(process.execPath, ['--expose-gc', '--min-semi-space-size=64', '--max-semi-space-size=64', probe], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['--expose-gc', '--min-semi-space-size=64', '--max-semi-space-size=64', probe],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 0, r.stderr);
     const results = JSON.parse(r.stdout) as Record<string, { bytesPerCall: number; collections: number }>;
     for (const [ctx, { bytesPerCall, collections }] of Object.entries(results)) {

@@ -3,7 +3,15 @@ import { createServer, type Server } from 'node:http';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import {
-  SSE_EVENT, background, newCollector, newTracer, withAttributes, withExportQueueSize, withSink, type Collector, type SpanSnapshot,
+  SSE_EVENT,
+  background,
+  newCollector,
+  newTracer,
+  withAttributes,
+  withExportQueueSize,
+  withSink,
+  type Collector,
+  type SpanSnapshot,
 } from '../../../shared/trace/index.js';
 import { SseClient, close, delay, http, listen } from './helpers.js';
 
@@ -53,7 +61,10 @@ describe('trace: collector over HTTP', () => {
     await close(server);
   });
 
-  async function ingest(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  async function ingest(
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: string }> {
     return http(`${url}${MOUNT}/browser`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
@@ -70,8 +81,16 @@ describe('trace: collector over HTTP', () => {
       assert.equal(res.status, 200, path);
       assert.match(res.headers['content-type']!, /^application\/json/);
       assert.equal(res.headers['cache-control'], 'no-store');
-      const body = JSON.parse(res.body) as { spans: SpanSnapshot[]; dropped: number; rejected: number; health: Record<string, number> };
-      assert.deepEqual(body.spans.map((s) => s.name), ['s2', 's3', 's4', 's5', 's6', 's7', 's8', 's9']);
+      const body = JSON.parse(res.body) as {
+        spans: SpanSnapshot[];
+        dropped: number;
+        rejected: number;
+        health: Record<string, number>;
+      };
+      assert.deepEqual(
+        body.spans.map((s) => s.name),
+        ['s2', 's3', 's4', 's5', 's6', 's7', 's8', 's9'],
+      );
       assert.equal(body.dropped, 2);
       assert.equal(body.rejected, 0);
       assert.equal(body.health.spans, 8);
@@ -108,8 +127,14 @@ describe('trace: collector over HTTP', () => {
       await tracer.flush();
       assert.equal((await ingest(browserSpan(7))).status, 204);
       await sse.waitFor(3);
-      assert.deepEqual(sse.events.map((e) => e.event), [SSE_EVENT, SSE_EVENT, SSE_EVENT]);
-      assert.deepEqual(sse.events.map((e) => (JSON.parse(e.data) as SpanSnapshot).name), ['before', 'after', 'fetch /api/7']);
+      assert.deepEqual(
+        sse.events.map((e) => e.event),
+        [SSE_EVENT, SSE_EVENT, SSE_EVENT],
+      );
+      assert.deepEqual(
+        sse.events.map((e) => (JSON.parse(e.data) as SpanSnapshot).name),
+        ['before', 'after', 'fetch /api/7'],
+      );
     } finally {
       sse.close();
     }
@@ -144,10 +169,16 @@ describe('trace: collector over HTTP', () => {
 
   it('ingests one span or a batch and answers 204', async () => {
     assert.equal((await ingest(browserSpan(1))).status, 204);
-    assert.equal((await ingest([browserSpan(2), browserSpan(3)], { 'content-type': 'application/json; charset=utf-8' })).status, 204);
+    assert.equal(
+      (await ingest([browserSpan(2), browserSpan(3)], { 'content-type': 'application/json; charset=utf-8' })).status,
+      204,
+    );
     assert.equal((await ingest(browserSpan(4), { 'content-type': 'application/vnd.kit+json' })).status, 204);
     assert.equal((await ingest(browserSpan(5), { origin: url })).status, 204, 'a same-origin Origin header');
-    assert.deepEqual(collector.snapshots().map((s) => s.name), ['fetch /api/1', 'fetch /api/2', 'fetch /api/3', 'fetch /api/4', 'fetch /api/5']);
+    assert.deepEqual(
+      collector.snapshots().map((s) => s.name),
+      ['fetch /api/1', 'fetch /api/2', 'fetch /api/3', 'fetch /api/4', 'fetch /api/5'],
+    );
     assert.equal(collector.rejected(), 0);
   });
 
@@ -157,15 +188,35 @@ describe('trace: collector over HTTP', () => {
       ['cross-origin', ingest(browserSpan(1), { origin: 'http://evil.example' }), 403, /cross-origin/],
       ['other port', ingest(browserSpan(1), { origin: url.replace(/:(\d+)$/, ':1') }), 403, /cross-origin/],
       ['origin null', ingest(browserSpan(1), { origin: 'null' }), 403, /cross-origin/],
-      ['text/plain', ingest(browserSpan(1), { 'content-type': 'text/plain' }), 415, /Content-Type must be application\/json/],
+      [
+        'text/plain',
+        ingest(browserSpan(1), { 'content-type': 'text/plain' }),
+        415,
+        /Content-Type must be application\/json/,
+      ],
       ['form', ingest('a=1', { 'content-type': 'application/x-www-form-urlencoded' }), 415, /Content-Type/],
       ['too large', ingest(big), 413, /exceeds 1048576 bytes/],
-      ['too many spans', ingest(Array.from({ length: 129 }, (_, i) => browserSpan(i))), 413, /batch of 129 spans exceeds the limit of 128/],
+      [
+        'too many spans',
+        ingest(Array.from({ length: 129 }, (_, i) => browserSpan(i))),
+        413,
+        /batch of 129 spans exceeds the limit of 128/,
+      ],
       ['empty batch', ingest([]), 400, /batch is empty/],
       ['not JSON', ingest('{"traceId":'), 400, /not valid JSON/],
       ['trailing data', ingest(JSON.stringify(browserSpan(1)) + ' x'), 400, /not valid JSON/],
-      ['invalid span in a batch', ingest([browserSpan(1), browserSpan(2, { traceId: 'zz' })]), 400, /spans\[1\]\.traceId: must be 32 lowercase hex/],
-      ['unknown field', ingest(browserSpan(1, { color: 'red' } as Partial<SpanSnapshot>)), 400, /span\.color: unknown field/],
+      [
+        'invalid span in a batch',
+        ingest([browserSpan(1), browserSpan(2, { traceId: 'zz' })]),
+        400,
+        /spans\[1\]\.traceId: must be 32 lowercase hex/,
+      ],
+      [
+        'unknown field',
+        ingest(browserSpan(1, { color: 'red' } as Partial<SpanSnapshot>)),
+        400,
+        /span\.color: unknown field/,
+      ],
     ];
     for (const [name, pending, status, message] of cases) {
       const res = await pending;
@@ -180,8 +231,14 @@ describe('trace: collector over HTTP', () => {
 
   it('honours X-Forwarded-Proto and Forwarded proto= for the origin check', async () => {
     const host = url.replace('http://', '');
-    assert.equal((await ingest(browserSpan(1), { origin: `https://${host}`, 'x-forwarded-proto': 'https' })).status, 204);
-    assert.equal((await ingest(browserSpan(2), { origin: `https://${host}`, forwarded: 'for=1.2.3.4;proto=https' })).status, 204);
+    assert.equal(
+      (await ingest(browserSpan(1), { origin: `https://${host}`, 'x-forwarded-proto': 'https' })).status,
+      204,
+    );
+    assert.equal(
+      (await ingest(browserSpan(2), { origin: `https://${host}`, forwarded: 'for=1.2.3.4;proto=https' })).status,
+      204,
+    );
     assert.equal((await ingest(browserSpan(3), { origin: `https://${host}` })).status, 403);
   });
 
@@ -189,7 +246,12 @@ describe('trace: collector over HTTP', () => {
     const c = newCollector(16, { ingestRateLimit: 3, ingestRateWindowMs: 60_000 });
     const { server: s, url: u } = await serve(c);
     try {
-      const send = () => http(`${u}${MOUNT}/browser`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(browserSpan(1)) });
+      const send = () =>
+        http(`${u}${MOUNT}/browser`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(browserSpan(1)),
+        });
       assert.deepEqual([(await send()).status, (await send()).status, (await send()).status], [204, 204, 204]);
       const limited = await send();
       assert.equal(limited.status, 429);
@@ -249,7 +311,8 @@ describe('trace: collector over HTTP', () => {
       const tracer = newTracer(withSink(c));
       const big = 'x'.repeat(2000);
       for (let round = 0; round < 40 && c.dropped() === 0; round++) {
-        for (let i = 0; i < 200; i++) tracer.start(background(), 'span', withAttributes({ a: big, b: big, c: big, d: big, e: big }))[1].end();
+        for (let i = 0; i < 200; i++)
+          tracer.start(background(), 'span', withAttributes({ a: big, b: big, c: big, d: big, e: big }))[1].end();
         await tracer.flush();
         await delay(5);
       }
@@ -273,7 +336,8 @@ describe('trace: collector memory', () => {
     const tracer = newTracer(withSink(collector), withExportQueueSize(4096));
     const feed = async (n: number) => {
       for (let i = 0; i < n; i += 2000) {
-        for (let j = 0; j < 2000; j++) tracer.start(background(), 'span', withAttributes({ i: j, route: '/x', ok: true }))[1].end();
+        for (let j = 0; j < 2000; j++)
+          tracer.start(background(), 'span', withAttributes({ i: j, route: '/x', ok: true }))[1].end();
         await tracer.flush();
       }
     };

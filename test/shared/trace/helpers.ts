@@ -26,14 +26,19 @@ export interface HttpResult {
 }
 
 /** One HTTP request with raw control over headers (fetch would add Origin and forbid some headers). */
-export function http(url: string, options: { method?: string; headers?: Record<string, string | string[]>; body?: string | Buffer } = {}): Promise<HttpResult> {
+export function http(
+  url: string,
+  options: { method?: string; headers?: Record<string, string | string[]>; body?: string | Buffer } = {},
+): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     let responded = false;
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       responded = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     // A server may answer (and close) before it has read the whole body; the answer is what counts.

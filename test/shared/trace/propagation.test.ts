@@ -3,8 +3,16 @@
 import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage } from 'node:http';
 import {
-  background, extract, inject, isValidTracestateKey, newTracer, parseTraceparent, parseTracestate, spanIdentity,
-  withSink, type Carrier,
+  background,
+  extract,
+  inject,
+  isValidTracestateKey,
+  newTracer,
+  parseTraceparent,
+  parseTracestate,
+  spanIdentity,
+  withSink,
+  type Carrier,
 } from '../../../shared/trace/index.js';
 import { close, collectingSink, listen } from './helpers.js';
 
@@ -74,7 +82,12 @@ describe('trace: W3C traceparent', () => {
   it('reads the sampled flag from bit 0 and ignores other flag bits', () => {
     assert.equal(spanIdentity(extract(background(), { traceparent: `00-${TRACE}-${PARENT}-03` }))!.sampled, true);
     assert.equal(spanIdentity(extract(background(), { traceparent: `00-${TRACE}-${PARENT}-02` }))!.sampled, false);
-    assert.deepEqual(parseTraceparent(`cc-${TRACE}-${PARENT}-09-x`), { version: 0xcc, traceId: TRACE, spanId: PARENT, flags: 9 });
+    assert.deepEqual(parseTraceparent(`cc-${TRACE}-${PARENT}-09-x`), {
+      version: 0xcc,
+      traceId: TRACE,
+      spanId: PARENT,
+      flags: 9,
+    });
   });
 
   it('starts a new trace for duplicated traceparent headers', () => {
@@ -138,7 +151,11 @@ describe('trace: W3C tracestate', () => {
     ['empty header', [''], ''],
     ['empty then valid header', ['', 'foo=1'], 'foo=1'],
     ['valid then empty header', ['foo=1', ''], 'foo=1'],
-    ['several headers keep their order', ['foo=1,bar=2', 'rojo=1,congo=2', 'baz=3'], 'foo=1,bar=2,rojo=1,congo=2,baz=3'],
+    [
+      'several headers keep their order',
+      ['foo=1,bar=2', 'rojo=1,congo=2', 'baz=3'],
+      'foo=1,bar=2,rojo=1,congo=2,baz=3',
+    ],
     ['duplicate key in one header', ['foo=1,foo=1'], ''],
     ['duplicate key with another value', ['foo=1,foo=2'], ''],
     ['duplicate key across headers', ['foo=1', 'foo=1'], ''],
@@ -165,7 +182,11 @@ describe('trace: W3C tracestate', () => {
     ['system starting with a digit', ['foo@1bar=1'], ''],
     ['key of 256 characters', ['foo=1', `${'z'.repeat(256)}=1`], `foo=1,${'z'.repeat(256)}=1`],
     ['key of 257 characters', ['foo=1', `${'z'.repeat(257)}=1`], ''],
-    ['tenant 241 + system 14', ['foo=1', `${'t'.repeat(241)}@${'v'.repeat(14)}=1`], `foo=1,${'t'.repeat(241)}@${'v'.repeat(14)}=1`],
+    [
+      'tenant 241 + system 14',
+      ['foo=1', `${'t'.repeat(241)}@${'v'.repeat(14)}=1`],
+      `foo=1,${'t'.repeat(241)}@${'v'.repeat(14)}=1`,
+    ],
     ['tenant of 242', ['foo=1', `${'t'.repeat(242)}@v=1`], ''],
     ['system of 15', ['foo=1', `t@${'v'.repeat(15)}=1`], ''],
     ['value containing =', ['foo=bar=baz'], ''],
@@ -184,8 +205,16 @@ describe('trace: W3C tracestate', () => {
   }
 
   it('accepts 32 members across headers and drops 33', () => {
-    const members = Array.from({ length: 33 }, (_, i) => `bar${String(i + 1).padStart(2, '0')}=${String(i + 1).padStart(2, '0')}`);
-    const split = (list: string[]) => [list.slice(0, 10).join(','), list.slice(10, 20).join(','), list.slice(20, 30).join(','), list.slice(30).join(',')];
+    const members = Array.from(
+      { length: 33 },
+      (_, i) => `bar${String(i + 1).padStart(2, '0')}=${String(i + 1).padStart(2, '0')}`,
+    );
+    const split = (list: string[]) => [
+      list.slice(0, 10).join(','),
+      list.slice(10, 20).join(','),
+      list.slice(20, 30).join(','),
+      list.slice(30).join(','),
+    ];
     assert.equal(tracestateOf(withParent(...split(members.slice(0, 32)))).split(',').length, 32);
     assert.equal(tracestateOf(withParent(...split(members))), '');
   });
@@ -237,7 +266,11 @@ describe('trace: carriers', () => {
     }
     assert.equal(received.traceparent, expected);
     assert.equal(received.tracestate, 'a=1');
-    assert.equal(spanIdentity(extract(background(), received))!.spanId, span.spanId, 'Node IncomingHttpHeaders round-trip');
+    assert.equal(
+      spanIdentity(extract(background(), received))!.spanId,
+      span.spanId,
+      'Node IncomingHttpHeaders round-trip',
+    );
   });
 
   it('injects nothing for a context without a span', () => {

@@ -1,13 +1,29 @@
 import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage } from 'node:http';
-import { isLoopbackAddress, isLoopbackRequest, newRingSink, newTracer, traceRequest, withSink } from '../../../shared/trace/index.js';
+import {
+  isLoopbackAddress,
+  isLoopbackRequest,
+  newRingSink,
+  newTracer,
+  traceRequest,
+  withSink,
+} from '../../../shared/trace/index.js';
 import { close, delay, http, listen } from './helpers.js';
 
 describe('trace: request helpers', () => {
   it('isLoopbackAddress accepts loopback forms only', () => {
     const table: [string | undefined, boolean][] = [
-      ['127.0.0.1', true], ['127.1.2.3', true], ['::1', true], ['::ffff:127.0.0.1', true], ['0:0:0:0:0:0:0:1', true],
-      ['10.0.0.1', false], ['::ffff:10.0.0.1', false], ['192.168.1.2', false], ['fe80::1', false], ['', false], [undefined, false],
+      ['127.0.0.1', true],
+      ['127.1.2.3', true],
+      ['::1', true],
+      ['::ffff:127.0.0.1', true],
+      ['0:0:0:0:0:0:0:1', true],
+      ['10.0.0.1', false],
+      ['::ffff:10.0.0.1', false],
+      ['192.168.1.2', false],
+      ['fe80::1', false],
+      ['', false],
+      [undefined, false],
       ['127.0.0.1.evil', false],
     ];
     for (const [address, loopback] of table) assert.equal(isLoopbackAddress(address), loopback, String(address));
@@ -22,7 +38,14 @@ describe('trace: request helpers', () => {
     const url = await listen(server);
     try {
       await http(url);
-      for (const h of ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded', 'x-real-ip', 'X-Forwarded-Port']) {
+      for (const h of [
+        'x-forwarded-for',
+        'x-forwarded-host',
+        'x-forwarded-proto',
+        'forwarded',
+        'x-real-ip',
+        'X-Forwarded-Port',
+      ]) {
         await http(url, { headers: { [h]: '127.0.0.1' } });
       }
       await http(url, { headers: { host: 'localhost' } });
@@ -30,9 +53,15 @@ describe('trace: request helpers', () => {
       await close(server);
     }
     assert.deepEqual(seen, [true, false, false, false, false, false, false, true]);
-    const remote = { socket: { remoteAddress: '192.168.1.2', localAddress: '127.0.0.1' }, headers: { host: '127.0.0.1' } } as unknown as IncomingMessage;
+    const remote = {
+      socket: { remoteAddress: '192.168.1.2', localAddress: '127.0.0.1' },
+      headers: { host: '127.0.0.1' },
+    } as unknown as IncomingMessage;
     assert.equal(isLoopbackRequest(remote), false, 'a spoofed Host header does not make a remote peer local');
-    const publicListener = { socket: { remoteAddress: '127.0.0.1', localAddress: '10.1.2.3' }, headers: {} } as unknown as IncomingMessage;
+    const publicListener = {
+      socket: { remoteAddress: '127.0.0.1', localAddress: '10.1.2.3' },
+      headers: {},
+    } as unknown as IncomingMessage;
     assert.equal(isLoopbackRequest(publicListener), false, 'a loopback peer on a non-loopback listener is refused');
   });
 
@@ -46,7 +75,9 @@ describe('trace: request helpers', () => {
     });
     const url = await listen(server);
     try {
-      await http(`${url}/items/7?token=secret`, { headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', host: 'shop.test:8080' } });
+      await http(`${url}/items/7?token=secret`, {
+        headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', host: 'shop.test:8080' },
+      });
       await http(`${url}/fail`, { method: 'POST' });
       await tracer.flush();
     } finally {
@@ -58,8 +89,13 @@ describe('trace: request helpers', () => {
     assert.equal(ok!.parentSpanId, '00f067aa0ba902b7');
     assert.equal(ok!.lane, 'ssr');
     assert.deepEqual(Object.fromEntries(ok!.attributes.map((a) => [a.key, a.value])), {
-      'http.request.method': 'GET', 'url.path': '/items/7', 'http.route': '/items/{id}', 'server.address': 'shop.test',
-      'kit.page': 'items', 'kit.render': 'ssr', 'http.response.status_code': 200,
+      'http.request.method': 'GET',
+      'url.path': '/items/7',
+      'http.route': '/items/{id}',
+      'server.address': 'shop.test',
+      'kit.page': 'items',
+      'kit.render': 'ssr',
+      'http.response.status_code': 200,
     });
     assert.deepEqual(ok!.status, { code: 'ok', message: '' });
     assert.equal(failed!.name, 'POST /items/{id}');

@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import {
-  NOOP_SPAN, alwaysOff, alwaysOn, background, extract, inject, newTracer, parentBased, ratioSampler, spanIdentity,
-  withSampler, withSink, type Sampler, type SamplingParameters,
+  NOOP_SPAN,
+  alwaysOff,
+  alwaysOn,
+  background,
+  extract,
+  inject,
+  newTracer,
+  parentBased,
+  ratioSampler,
+  spanIdentity,
+  withSampler,
+  withSink,
+  type Sampler,
+  type SamplingParameters,
 } from '../../../shared/trace/index.js';
 import { collectingSink } from './helpers.js';
 
@@ -86,12 +98,16 @@ describe('trace: samplers', () => {
     const sink = collectingSink();
     const tracer = newTracer(withSink(sink), withSampler(parentBased(alwaysOff())));
     assert.equal(tracer.start(background(), 'root')[1], NOOP_SPAN);
-    const sampledRemote = extract(background(), { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
+    const sampledRemote = extract(background(), {
+      traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+    });
     const [ctx, span] = tracer.start(sampledRemote, 'server');
     assert.equal(span.isRecording(), true);
     assert.equal(span.traceId, '4bf92f3577b34da6a3ce929d0e0e4736');
     assert.equal(tracer.start(ctx, 'child')[1].isRecording(), true, 'a sampled local parent');
-    const unsampledRemote = extract(background(), { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' });
+    const unsampledRemote = extract(background(), {
+      traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00',
+    });
     const on = newTracer(withSampler(parentBased(alwaysOn())));
     assert.equal(on.start(unsampledRemote, 'x')[1], NOOP_SPAN);
     assert.equal(on.start(background(), 'x')[1].isRecording(), true);
@@ -101,7 +117,9 @@ describe('trace: samplers', () => {
   });
 
   it('alwaysOn ignores an unsampled remote parent (the remote flag alone never decides)', () => {
-    const unsampledRemote = extract(background(), { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' });
+    const unsampledRemote = extract(background(), {
+      traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00',
+    });
     const [, span] = newTracer().start(unsampledRemote, 'x');
     assert.equal(span.isRecording(), true);
   });

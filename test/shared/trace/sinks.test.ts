@@ -1,9 +1,24 @@
 import assert from 'node:assert/strict';
 import { PassThrough, Writable } from 'node:stream';
 import {
-  background, escapeLogText, exporterSink, formatGoDuration, multiSink, newConsoleSink, newJSONLSink, newRingSink, newTracer,
-  withAttributes, withErrorHandler, withExportQueueSize, withExportTimeout, withSink, withSource, type ExportSpan,
-  type FinishedSpan, type Sink,
+  background,
+  escapeLogText,
+  exporterSink,
+  formatGoDuration,
+  multiSink,
+  newConsoleSink,
+  newJSONLSink,
+  newRingSink,
+  newTracer,
+  withAttributes,
+  withErrorHandler,
+  withExportQueueSize,
+  withExportTimeout,
+  withSink,
+  withSource,
+  type ExportSpan,
+  type FinishedSpan,
+  type Sink,
 } from '../../../shared/trace/index.js';
 import { collectingSink, delay } from './helpers.js';
 
@@ -25,8 +40,18 @@ describe('trace: sinks', () => {
     root.end();
     await tracer.flush();
     const [childLine, rootLine] = lines(out);
-    assert.match(childLine!, new RegExp(`^load trace=${root.traceId} span=${child.spanId} parent=${root.spanId} surface=backend lane=user duration=\\S+ status=error message=db down events=cache miss\\|slow$`));
-    assert.match(rootLine!, new RegExp(`^GET /docs trace=${root.traceId} span=${root.spanId} parent=- surface=backend lane=user duration=\\S+ status=unset source=app/docs.kit:3$`));
+    assert.match(
+      childLine!,
+      new RegExp(
+        `^load trace=${root.traceId} span=${child.spanId} parent=${root.spanId} surface=backend lane=user duration=\\S+ status=error message=db down events=cache miss\\|slow$`,
+      ),
+    );
+    assert.match(
+      rootLine!,
+      new RegExp(
+        `^GET /docs trace=${root.traceId} span=${root.spanId} parent=- surface=backend lane=user duration=\\S+ status=unset source=app/docs.kit:3$`,
+      ),
+    );
   });
 
   it('console sink escapes control characters so span data cannot forge log lines', async () => {
@@ -45,8 +70,14 @@ describe('trace: sinks', () => {
 
   it('formats durations like Go', () => {
     const table: [number, string][] = [
-      [0, '0s'], [850, '850ns'], [12_500, '12.5µs'], [1_234_567, '1.234567ms'], [2_500_000_000, '2.5s'],
-      [90_500_000_000, '1m30.5s'], [3_723_000_000_000, '1h2m3s'], [-1500, '-1.5µs'],
+      [0, '0s'],
+      [850, '850ns'],
+      [12_500, '12.5µs'],
+      [1_234_567, '1.234567ms'],
+      [2_500_000_000, '2.5s'],
+      [90_500_000_000, '1m30.5s'],
+      [3_723_000_000_000, '1h2m3s'],
+      [-1500, '-1.5µs'],
     ];
     for (const [ns, text] of table) assert.equal(formatGoDuration(ns), text, String(ns));
   });
@@ -58,7 +89,10 @@ describe('trace: sinks', () => {
     tracer.start(background(), 'c')[1].end();
     await tracer.flush();
     const all = lines(out).map((l) => JSON.parse(l) as { name: string; attributes: unknown[] });
-    assert.deepEqual(all.map((s) => s.name), ['a\nb', 'c']);
+    assert.deepEqual(
+      all.map((s) => s.name),
+      ['a\nb', 'c'],
+    );
     assert.deepEqual(all[0]!.attributes, [{ key: 'x', value: 'line\nbreak' }]);
   });
 
@@ -67,7 +101,10 @@ describe('trace: sinks', () => {
     const tracer = newTracer(withSink(ring));
     for (let i = 0; i < 5; i++) tracer.start(background(), `s${i}`)[1].end();
     await tracer.flush();
-    assert.deepEqual(ring.snapshots().map((s) => s.name), ['s2', 's3', 's4']);
+    assert.deepEqual(
+      ring.snapshots().map((s) => s.name),
+      ['s2', 's3', 's4'],
+    );
     assert.equal(ring.dropped(), 2);
     assert.equal(ring.size, 3);
     ring.clear();
@@ -80,30 +117,46 @@ describe('trace: sinks', () => {
     const a = collectingSink();
     const b = collectingSink();
     const errors: unknown[] = [];
-    const throwing: Sink = { write: () => { throw new Error('sync failure'); } };
+    const throwing: Sink = {
+      write: () => {
+        throw new Error('sync failure');
+      },
+    };
     const rejecting: Sink = { write: () => Promise.reject(new Error('async failure')) };
-    const tracer = newTracer(withSink(multiSink(a, throwing, rejecting, b)), withErrorHandler((e) => errors.push(e)));
+    const tracer = newTracer(
+      withSink(multiSink(a, throwing, rejecting, b)),
+      withErrorHandler((e) => errors.push(e)),
+    );
     tracer.start(background(), 'x')[1].end();
     await tracer.flush();
     assert.equal(a.spans.length, 1);
     assert.equal(b.spans.length, 1);
     assert.equal(errors.length, 1);
     assert.ok(errors[0] instanceof AggregateError);
-    assert.deepEqual((errors[0] as AggregateError).errors.map((e: Error) => e.message), ['sync failure', 'async failure']);
+    assert.deepEqual(
+      (errors[0] as AggregateError).errors.map((e: Error) => e.message),
+      ['sync failure', 'async failure'],
+    );
     assert.equal(tracer.health().exportFailures, 1);
     assert.throws(() => multiSink({} as Sink), /multiSink: argument 1 is not a sink/);
   });
 
   it('exporter sink hands OTLP-shaped batches to the exporter', async () => {
     const batches: ExportSpan[][] = [];
-    const tracer = newTracer(withSink(exporterSink({ exportSpans: (spans) => void batches.push(spans) }, { maxBatchSize: 3 })));
+    const tracer = newTracer(
+      withSink(exporterSink({ exportSpans: (spans) => void batches.push(spans) }, { maxBatchSize: 3 })),
+    );
     const [ctx, root] = tracer.start(background(), 'root', withAttributes({ k: 'v' }));
     for (let i = 0; i < 4; i++) tracer.start(ctx, `c${i}`)[1].end();
     root.event('info', 'done');
     root.setStatus('ok');
     root.end();
     await tracer.flush();
-    assert.deepEqual(batches.map((b) => b.length), [3, 2], 'a full batch is sent at once, the rest at the end of the drain');
+    assert.deepEqual(
+      batches.map((b) => b.length),
+      [3, 2],
+      'a full batch is sent at once, the rest at the end of the drain',
+    );
     const last = batches[1]![1]!;
     assert.equal(last.name, 'root');
     assert.equal(last.parentSpanId, '');
@@ -149,7 +202,9 @@ describe('trace: sinks', () => {
 
   it('a sink call that outlives the export timeout is counted and skipped', async () => {
     const received: string[] = [];
-    const hanging: Sink = { write: (s) => (received.push(s.name), s.name === 'hang' ? new Promise<void>(() => {}) : undefined) };
+    const hanging: Sink = {
+      write: (s) => (received.push(s.name), s.name === 'hang' ? new Promise<void>(() => {}) : undefined),
+    };
     const tracer = newTracer(withSink(hanging), withExportTimeout(20));
     tracer.start(background(), 'hang')[1].end();
     tracer.start(background(), 'next')[1].end();
@@ -191,7 +246,13 @@ describe('trace: sinks', () => {
     const original = process.stderr.write.bind(process.stderr);
     (process.stderr as { write: unknown }).write = (chunk: string) => (writes.push(String(chunk)), true);
     try {
-      const failing = newTracer(withSink({ write: () => { throw new Error('disk\nfull'); } }));
+      const failing = newTracer(
+        withSink({
+          write: () => {
+            throw new Error('disk\nfull');
+          },
+        }),
+      );
       failing.start(background(), 'x')[1].end();
       await failing.flush();
     } finally {

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { LIMITS, background, newTracer, parseSnapshot, rfc3339Nano, truncateUtf8, withSink } from '../../../shared/trace/index.js';
+import {
+  LIMITS,
+  background,
+  newTracer,
+  parseSnapshot,
+  rfc3339Nano,
+  truncateUtf8,
+  withSink,
+} from '../../../shared/trace/index.js';
 import { parseRfc3339 } from '../../../shared/trace/clock.js';
 import { collectingSink } from './helpers.js';
 
@@ -41,8 +49,16 @@ describe('trace: snapshots', () => {
 
   const rejected: [string, Record<string, unknown>, RegExp][] = [
     ['unknown field', { ...base, extra: 1 }, /^span\.extra: unknown field$/],
-    ['uppercase trace ID', { ...base, traceId: base.traceId.toUpperCase() }, /^span\.traceId: must be 32 lowercase hex digits/],
-    ['zero span ID', { ...base, spanId: '0000000000000000' }, /^span\.spanId: must be 16 lowercase hex digits, not all zero$/],
+    [
+      'uppercase trace ID',
+      { ...base, traceId: base.traceId.toUpperCase() },
+      /^span\.traceId: must be 32 lowercase hex digits/,
+    ],
+    [
+      'zero span ID',
+      { ...base, spanId: '0000000000000000' },
+      /^span\.spanId: must be 16 lowercase hex digits, not all zero$/,
+    ],
     ['short parent ID', { ...base, parentSpanId: 'abc' }, /^span\.parentSpanId:/],
     ['missing name', { ...base, name: undefined }, /^span\.name: required string is missing$/],
     ['unknown lane', { ...base, lane: 'bogus' }, /^span\.lane: must be one of route, guard/],
@@ -50,29 +66,64 @@ describe('trace: snapshots', () => {
     ['bad status code', { ...base, status: { code: 'fine' } }, /^span\.status\.code: must be one of unset, ok, error$/],
     ['unknown status field', { ...base, status: { code: 'ok', detail: 1 } }, /^span\.status\.detail: unknown field$/],
     ['bad start time', { ...base, startTime: 'yesterday' }, /^span\.startTime: must be an RFC 3339 timestamp$/],
-    ['impossible date', { ...base, startTime: '2025-02-30T00:00:00Z' }, /^span\.startTime: must be an RFC 3339 timestamp$/],
+    [
+      'impossible date',
+      { ...base, startTime: '2025-02-30T00:00:00Z' },
+      /^span\.startTime: must be an RFC 3339 timestamp$/,
+    ],
     ['end before start', { ...base, endTime: '2025-01-02T03:04:05Z' }, /^span\.endTime: must not be before startTime$/],
     ['negative duration', { ...base, durationNs: -1 }, /^span\.durationNs: must be a non-negative number$/],
-    ['attribute object value', { ...base, attributes: [{ key: 'a', value: { x: 1 } }] }, /^span\.attributes\[0\]\.value: must be a string, boolean/],
-    ['attribute without key', { ...base, attributes: [{ value: 1 }] }, /^span\.attributes\[0\]\.key: must be a non-empty string/],
+    [
+      'attribute object value',
+      { ...base, attributes: [{ key: 'a', value: { x: 1 } }] },
+      /^span\.attributes\[0\]\.value: must be a string, boolean/,
+    ],
+    [
+      'attribute without key',
+      { ...base, attributes: [{ value: 1 }] },
+      /^span\.attributes\[0\]\.key: must be a non-empty string/,
+    ],
     ['attributes not a list', { ...base, attributes: { a: 1 } }, /^span\.attributes: must be an array/],
-    ['event with bad time', { ...base, events: [{ time: 'x', level: 'info', message: 'm' }] }, /^span\.events\[0\]\.time: must be an RFC 3339/],
-    ['event unknown field', { ...base, events: [{ time: base.startTime, message: 'm', color: 'red' }] }, /^span\.events\[0\]\.color: unknown field$/],
-    ['source line not an integer', { ...base, source: { file: 'a', line: 1.5 } }, /^span\.source\.line: must be a non-negative integer$/],
+    [
+      'event with bad time',
+      { ...base, events: [{ time: 'x', level: 'info', message: 'm' }] },
+      /^span\.events\[0\]\.time: must be an RFC 3339/,
+    ],
+    [
+      'event unknown field',
+      { ...base, events: [{ time: base.startTime, message: 'm', color: 'red' }] },
+      /^span\.events\[0\]\.color: unknown field$/,
+    ],
+    [
+      'source line not an integer',
+      { ...base, source: { file: 'a', line: 1.5 } },
+      /^span\.source\.line: must be a non-negative integer$/,
+    ],
     ['not an object', [] as unknown as Record<string, unknown>, /^span: must be a span object$/],
   ];
   for (const [name, value, message] of rejected) {
     it(`rejects ${name} with the field path`, () => {
-      assert.throws(() => parseSnapshot(value, 'span'), (err: Error) => {
-        assert.equal(err.name, 'SnapshotError');
-        assert.match(err.message, message);
-        return true;
-      });
+      assert.throws(
+        () => parseSnapshot(value, 'span'),
+        (err: Error) => {
+          assert.equal(err.name, 'SnapshotError');
+          assert.match(err.message, message);
+          return true;
+        },
+      );
     });
   }
 
   it('truncates over-long strings of a received snapshot instead of rejecting it', () => {
-    const snap = parseSnapshot({ ...base, name: 'n'.repeat(1000), attributes: [{ key: 'u', value: 'x'.repeat(5000) }], status: { code: 'error', message: 'e'.repeat(5000) } }, 'span');
+    const snap = parseSnapshot(
+      {
+        ...base,
+        name: 'n'.repeat(1000),
+        attributes: [{ key: 'u', value: 'x'.repeat(5000) }],
+        status: { code: 'error', message: 'e'.repeat(5000) },
+      },
+      'span',
+    );
     assert.equal(snap.name.length, LIMITS.nameBytes);
     assert.equal((snap.attributes[0]!.value as string).length, LIMITS.attributeStringBytes);
     assert.equal(snap.status.message.length, LIMITS.statusMessageBytes);

@@ -5,7 +5,15 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { newCollector, newTracer, traceRequest, withSink, type Collector, type SpanSnapshot, type Tracer } from '../../../shared/trace/index.js';
+import {
+  newCollector,
+  newTracer,
+  traceRequest,
+  withSink,
+  type Collector,
+  type SpanSnapshot,
+  type Tracer,
+} from '../../../shared/trace/index.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { close, launchChromium, listen } from './helpers.js';
 
@@ -47,13 +55,16 @@ describe('trace: browser bridge in Chromium', function () {
       if (path === '/off') return res.writeHead(200, { 'content-type': 'text/html' }).end(page(''));
       if (path === '/recorded') {
         // Wraps fetch before the bridge loads, so the test sees the options the bridge posts with.
-        const spy = '<script>window.__posts=[];var f=window.fetch.bind(window);window.fetch=function(i,o){window.__posts.push({url:String(i),o:o});return f(i,o)}</script>';
+        const spy =
+          '<script>window.__posts=[];var f=window.fetch.bind(window);window.fetch=function(i,o){window.__posts.push({url:String(i),o:o});return f(i,o)}</script>';
         return res.writeHead(200, { 'content-type': 'text/html' }).end(page('data-kit-trace', spy));
       }
       if (!path.startsWith('/api/')) return res.writeHead(404).end();
       seenHeaders[path] = req.headers;
       const [, span] = traceRequest(tracer, req, { route: '/api/{name}', lane: 'api' }, res);
-      res.writeHead(path === '/api/fail' ? 500 : 200, { 'content-type': 'application/json' }).end(JSON.stringify({ traceId: span.traceId }));
+      res
+        .writeHead(path === '/api/fail' ? 500 : 200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ traceId: span.traceId }));
     });
     url = await listen(server);
     other = createServer((req, res) => {
@@ -74,7 +85,12 @@ describe('trace: browser bridge in Chromium', function () {
       if (spans.length >= count) return spans;
       await new Promise((r) => setTimeout(r, 50));
     }
-    throw new Error(`expected ${count} spans, got ${collector.snapshots().map((s) => s.name).join(', ')}`);
+    throw new Error(
+      `expected ${count} spans, got ${collector
+        .snapshots()
+        .map((s) => s.name)
+        .join(', ')}`,
+    );
   }
 
   it('records the navigation and same-origin fetches, propagates traceparent and posts the spans', async () => {
@@ -86,7 +102,11 @@ describe('trace: browser bridge in Chromium', function () {
         const b = await fetch('/api/fail');
         await fetch(o + '/x');
         await (window as unknown as { __kitTrace: { flush(): Promise<void> } }).__kitTrace.flush();
-        return { a, failStatus: b.status, enabled: (window as unknown as { __kitTrace: { enabled: boolean } }).__kitTrace.enabled };
+        return {
+          a,
+          failStatus: b.status,
+          enabled: (window as unknown as { __kitTrace: { enabled: boolean } }).__kitTrace.enabled,
+        };
       }, otherUrl);
       assert.equal(result.enabled, true);
       assert.equal(result.failStatus, 500);
@@ -101,9 +121,15 @@ describe('trace: browser bridge in Chromium', function () {
       assert.equal(fetchSpan.surface, 'frontend');
       assert.equal(fetchSpan.lane, 'api');
       assert.equal(fetchSpan.status.code, 'ok');
-      assert.deepEqual(fetchSpan.attributes.find((a) => a.key === 'url.path'), { key: 'url.path', value: '/api/items' }, 'the query string is not recorded');
+      assert.deepEqual(
+        fetchSpan.attributes.find((a) => a.key === 'url.path'),
+        { key: 'url.path', value: '/api/items' },
+        'the query string is not recorded',
+      );
       assert.equal(traceparent, `00-${fetchSpan.traceId}-${fetchSpan.spanId}-01`, 'the header names the fetch span');
-      const serverSpan = spans.find((s) => s.surface === 'backend' && s.attributes.some((a) => a.key === 'url.path' && a.value === '/api/items'))!;
+      const serverSpan = spans.find(
+        (s) => s.surface === 'backend' && s.attributes.some((a) => a.key === 'url.path' && a.value === '/api/items'),
+      )!;
       assert.equal(serverSpan.traceId, fetchSpan.traceId, 'the server span joins the browser trace');
       assert.equal(serverSpan.parentSpanId, fetchSpan.spanId);
       assert.equal(result.a.traceId, fetchSpan.traceId);
@@ -125,10 +151,18 @@ describe('trace: browser bridge in Chromium', function () {
     try {
       await p.goto(`${url}/recorded`);
       const posts = await p.evaluate(async () => {
-        const w = window as unknown as { __kitTrace: { flush(): Promise<void> }; __posts: { url: string; o: RequestInit }[] };
+        const w = window as unknown as {
+          __kitTrace: { flush(): Promise<void> };
+          __posts: { url: string; o: RequestInit }[];
+        };
         await new Promise((r) => setTimeout(r, 50));
         await w.__kitTrace.flush();
-        return w.__posts.map((x) => ({ url: x.url, keepalive: x.o.keepalive, method: x.o.method, type: (x.o.headers as Record<string, string>)['Content-Type'] }));
+        return w.__posts.map((x) => ({
+          url: x.url,
+          keepalive: x.o.keepalive,
+          method: x.o.method,
+          type: (x.o.headers as Record<string, string>)['Content-Type'],
+        }));
       });
       assert.deepEqual(posts, [{ url: `${MOUNT}/browser`, keepalive: true, method: 'POST', type: 'application/json' }]);
       const spans = await waitForSpans(1);
@@ -145,13 +179,20 @@ describe('trace: browser bridge in Chromium', function () {
       const state = await p.evaluate(async () => {
         const w = window as unknown as { __kitTrace: { enabled: boolean; start(n: string): unknown } };
         await fetch('/api/plain');
-        return { enabled: w.__kitTrace.enabled, span: w.__kitTrace.start('x'), patched: window.fetch === (w.__kitTrace as unknown as { fetch: unknown }).fetch };
+        return {
+          enabled: w.__kitTrace.enabled,
+          span: w.__kitTrace.start('x'),
+          patched: window.fetch === (w.__kitTrace as unknown as { fetch: unknown }).fetch,
+        };
       });
       assert.deepEqual(state, { enabled: false, span: null, patched: false });
       assert.equal(seenHeaders['/api/plain']!.traceparent, undefined);
       await new Promise((r) => setTimeout(r, 300));
       await tracer.flush();
-      assert.deepEqual(collector.snapshots().filter((s) => s.surface === 'frontend'), []);
+      assert.deepEqual(
+        collector.snapshots().filter((s) => s.surface === 'frontend'),
+        [],
+      );
     } finally {
       await p.close();
     }
@@ -162,7 +203,12 @@ describe('trace: browser bridge in Chromium', function () {
     try {
       await p.goto(`${url}/on`);
       await p.evaluate(async () => {
-        type Bridge = { start(n: string, o?: object): object; end(s: object, st?: string, message?: string): void; flush(): Promise<void>; traceparent(s?: object): string };
+        type Bridge = {
+          start(n: string, o?: object): object;
+          end(s: object, st?: string, message?: string): void;
+          flush(): Promise<void>;
+          traceparent(s?: object): string;
+        };
         const w = window as unknown as { __kitTrace: Bridge; __kitTraceparent?: string };
         await new Promise((r) => setTimeout(r, 20)); // let the navigation span end
         w.__kitTraceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';

@@ -2,9 +2,33 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  AttrHTTPRoute, LANES, LaneRoute, NOOP_SPAN, StatusError, StatusOK, SURFACES, SurfaceFrontend, alwaysOff, background,
-  getDefaultTracer, newRingSink, newTracer, setDefaultTracer, spanFromContext, spanIdentity, startSpan, withAttributes,
-  withLane, withSampler, withSink, withSource, withSourceRoot, withStartTime, withSurface, withValue, LIMITS,
+  AttrHTTPRoute,
+  LANES,
+  LaneRoute,
+  NOOP_SPAN,
+  StatusError,
+  StatusOK,
+  SURFACES,
+  SurfaceFrontend,
+  alwaysOff,
+  background,
+  getDefaultTracer,
+  newRingSink,
+  newTracer,
+  setDefaultTracer,
+  spanFromContext,
+  spanIdentity,
+  startSpan,
+  withAttributes,
+  withLane,
+  withSampler,
+  withSink,
+  withSource,
+  withSourceRoot,
+  withStartTime,
+  withSurface,
+  withValue,
+  LIMITS,
   type Span,
 } from '../../../shared/trace/index.js';
 import { collectingSink } from './helpers.js';
@@ -73,24 +97,44 @@ describe('trace: tracer and spans', () => {
     const startedAt = Date.UTC(2025, 0, 2, 3, 4, 5, 6);
     const [snap] = await record((t) => {
       const [, s] = t.start(
-        background(), 'render', withSurface(SurfaceFrontend), withLane(LaneRoute),
-        withAttributes({ [AttrHTTPRoute]: '/blog/{slug}', n: 3, ok: true }), withSource({ file: url, line: 12, column: 4, ownerKind: 'page', ownerId: 'blog' }),
-        withStartTime(startedAt), withAttributes(new Map<string, unknown>([['extra', 'yes'], ['n', 4]])),
+        background(),
+        'render',
+        withSurface(SurfaceFrontend),
+        withLane(LaneRoute),
+        withAttributes({ [AttrHTTPRoute]: '/blog/{slug}', n: 3, ok: true }),
+        withSource({ file: url, line: 12, column: 4, ownerKind: 'page', ownerId: 'blog' }),
+        withStartTime(startedAt),
+        withAttributes(
+          new Map<string, unknown>([
+            ['extra', 'yes'],
+            ['n', 4],
+          ]),
+        ),
       );
       s.end();
     });
     assert.equal(snap!.surface, 'frontend');
     assert.equal(snap!.lane, 'route');
     assert.deepEqual(snap!.attributes, [
-      { key: 'http.route', value: '/blog/{slug}' }, { key: 'n', value: 4 }, { key: 'ok', value: true }, { key: 'extra', value: 'yes' },
+      { key: 'http.route', value: '/blog/{slug}' },
+      { key: 'n', value: 4 },
+      { key: 'ok', value: true },
+      { key: 'extra', value: 'yes' },
     ]);
-    assert.deepEqual(snap!.source, { file: 'app/page.kit', line: 12, column: 4, ownerKind: 'page', ownerId: 'blog' }, 'absolute paths become project-relative');
+    assert.deepEqual(
+      snap!.source,
+      { file: 'app/page.kit', line: 12, column: 4, ownerKind: 'page', ownerId: 'blog' },
+      'absolute paths become project-relative',
+    );
     assert.equal(snap!.startTime, '2025-01-02T03:04:05.006000000Z');
   });
 
   it('keeps absolute source paths when the source root is null', async () => {
     const file = join(process.cwd(), 'x.ts');
-    const [snap] = await record((t) => t.start(background(), 's', withSource({ file, line: 1 }))[1].end(), withSourceRoot(null));
+    const [snap] = await record(
+      (t) => t.start(background(), 's', withSource({ file, line: 1 }))[1].end(),
+      withSourceRoot(null),
+    );
     assert.equal(snap!.source.file, file);
   });
 
@@ -107,10 +151,22 @@ describe('trace: tracer and spans', () => {
 
   it('accepts more than four start options', async () => {
     const [snap] = await record((t) => {
-      const [, s] = t.start(background(), 'many', withAttributes({ a: 1 }), withAttributes({ b: 2 }), withAttributes({ c: 3 }), withAttributes({ d: 4 }), withAttributes({ e: 5 }), withLane('job'));
+      const [, s] = t.start(
+        background(),
+        'many',
+        withAttributes({ a: 1 }),
+        withAttributes({ b: 2 }),
+        withAttributes({ c: 3 }),
+        withAttributes({ d: 4 }),
+        withAttributes({ e: 5 }),
+        withLane('job'),
+      );
       s.end();
     });
-    assert.deepEqual(snap!.attributes.map((a) => a.key), ['a', 'b', 'c', 'd', 'e']);
+    assert.deepEqual(
+      snap!.attributes.map((a) => a.key),
+      ['a', 'b', 'c', 'd', 'e'],
+    );
     assert.equal(snap!.lane, 'job');
   });
 
@@ -134,7 +190,11 @@ describe('trace: tracer and spans', () => {
     await tracer.flush();
     assert.equal(sink.spans.length, 1, 'a second end() does not export again');
     const snap = sink.spans[0]!.snapshot();
-    assert.deepEqual(snap.attributes, [{ key: 'a', value: 2 }, { key: 'b', value: 'x' }, { key: 'c', value: ['x'] }]);
+    assert.deepEqual(snap.attributes, [
+      { key: 'a', value: 2 },
+      { key: 'b', value: 'x' },
+      { key: 'c', value: ['x'] },
+    ]);
     assert.equal(snap.events.length, 1);
     assert.equal(snap.events[0]!.level, 'warn');
     assert.equal(snap.events[0]!.message, 'slow');
@@ -169,7 +229,10 @@ describe('trace: tracer and spans', () => {
     const [snap] = await record((t) => {
       const [, s] = t.start(background(), 'x');
       s.set('long', 'é'.repeat(2000));
-      s.set('arr', Array.from({ length: 40 }, (_, i) => i));
+      s.set(
+        'arr',
+        Array.from({ length: 40 }, (_, i) => i),
+      );
       s.set('big', 2n ** 70n);
       s.set('small', 5n);
       s.end();
@@ -177,7 +240,11 @@ describe('trace: tracer and spans', () => {
     const long = snap!.attributes.find((a) => a.key === 'long')!.value as string;
     assert.equal(long, 'é'.repeat(1024));
     assert.equal((snap!.attributes.find((a) => a.key === 'arr')!.value as number[]).length, 32);
-    assert.equal(snap!.attributes.find((a) => a.key === 'big'), undefined, 'bigints beyond 2^53 are dropped');
+    assert.equal(
+      snap!.attributes.find((a) => a.key === 'big'),
+      undefined,
+      'bigints beyond 2^53 are dropped',
+    );
     assert.equal(snap!.attributes.find((a) => a.key === 'small')!.value, 5);
   });
 

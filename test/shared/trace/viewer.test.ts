@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import {
-  background, newCollector, newTracer, withAttributes, withLane, withSink, withSource, withSurface, type Collector,
+  background,
+  newCollector,
+  newTracer,
+  withAttributes,
+  withLane,
+  withSink,
+  withSource,
+  withSurface,
+  type Collector,
   type Tracer,
 } from '../../../shared/trace/index.js';
 import { close, http, launchChromium, listen } from './helpers.js';
@@ -52,9 +60,22 @@ describe('trace: viewer in Chromium', function () {
   });
 
   /** Records a three-level backend trace (with an error leaf) and returns its root span name. */
-  async function recordTrace(name: string, opts: { leafError?: boolean; lane?: 'route' | 'api' } = {}): Promise<string> {
-    const [ctx, root] = tracer.start(background(), name, withLane(opts.lane ?? 'route'), withAttributes({ 'http.route': '/orders/{id}' }));
-    const [ctx2, handler] = tracer.start(ctx, 'handler LoadOrder', withLane('handler'), withSource({ file: 'app/orders.kit', line: 7, column: 3 }));
+  async function recordTrace(
+    name: string,
+    opts: { leafError?: boolean; lane?: 'route' | 'api' } = {},
+  ): Promise<string> {
+    const [ctx, root] = tracer.start(
+      background(),
+      name,
+      withLane(opts.lane ?? 'route'),
+      withAttributes({ 'http.route': '/orders/{id}' }),
+    );
+    const [ctx2, handler] = tracer.start(
+      ctx,
+      'handler LoadOrder',
+      withLane('handler'),
+      withSource({ file: 'app/orders.kit', line: 7, column: 3 }),
+    );
     const [, query] = tracer.start(ctx2, 'db.query', withLane('user'), withAttributes({ 'db.rows': 3 }));
     query.event('warn', 'slow query', { ms: 12 });
     if (opts.leafError) query.setStatus('error', 'timeout');
@@ -69,7 +90,10 @@ describe('trace: viewer in Chromium', function () {
 
   /** Waits until the viewer counts `n` spans: spans stream in as they end, children before their root. */
   async function spansShown(n: number): Promise<void> {
-    await page.waitForFunction((k) => document.querySelector('[data-testid=count-spans]')?.textContent === String(k), n);
+    await page.waitForFunction(
+      (k) => document.querySelector('[data-testid=count-spans]')?.textContent === String(k),
+      n,
+    );
   }
 
   function rows(): Promise<string[]> {
@@ -91,8 +115,13 @@ describe('trace: viewer in Chromium', function () {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        traceId: 'abcdef0123456789abcdef0123456789', spanId: '0123456789abcdef', name: 'navigation /shop', surface: 'frontend', lane: 'nav',
-        startTime: new Date().toISOString(), endTime: new Date(Date.now() + 40).toISOString(),
+        traceId: 'abcdef0123456789abcdef0123456789',
+        spanId: '0123456789abcdef',
+        name: 'navigation /shop',
+        surface: 'frontend',
+        lane: 'nav',
+        startTime: new Date().toISOString(),
+        endTime: new Date(Date.now() + 40).toISOString(),
       }),
     });
     assert.equal(res.status, 204);
@@ -107,10 +136,22 @@ describe('trace: viewer in Chromium', function () {
     const spanRows = await page.$$eval('[data-testid=span-row]', (els) =>
       els.map((e) => {
         const bar = e.querySelector('[data-testid=span-bar]') as HTMLElement;
-        return { name: e.querySelector('.name')!.textContent, depth: Number(e.getAttribute('data-depth')), left: parseFloat(bar.style.left), width: parseFloat(bar.style.width) };
+        return {
+          name: e.querySelector('.name')!.textContent,
+          depth: Number(e.getAttribute('data-depth')),
+          left: parseFloat(bar.style.left),
+          width: parseFloat(bar.style.width),
+        };
       }),
     );
-    assert.deepEqual(spanRows.map((r) => [r.name, r.depth]), [['GET /orders/2', 0], ['handler LoadOrder', 1], ['db.query', 2]]);
+    assert.deepEqual(
+      spanRows.map((r) => [r.name, r.depth]),
+      [
+        ['GET /orders/2', 0],
+        ['handler LoadOrder', 1],
+        ['db.query', 2],
+      ],
+    );
     const [root, handler, query] = spanRows;
     assert.equal(root!.left, 0);
     assert.ok(Math.abs(root!.width - 100) < 0.001, 'the root spans the whole trace');
@@ -136,7 +177,10 @@ describe('trace: viewer in Chromium', function () {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 3);
 
     const expectRows = async (expected: string[]) => {
-      await page.waitForFunction((n) => document.querySelectorAll('[data-testid=trace-row]').length === n, expected.length);
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('[data-testid=trace-row]').length === n,
+        expected.length,
+      );
       assert.deepEqual((await rows()).sort(), [...expected].sort());
     };
     await page.fill('[data-testid=filter-text]', 'pay');
@@ -195,7 +239,11 @@ describe('trace: viewer in Chromium', function () {
   });
 
   it('renders span data as text: an HTML payload stays inert', async () => {
-    const [ctx, root] = tracer.start(background(), XSS_NAME, withAttributes({ payload: XSS_VALUE, [XSS_VALUE]: 'key' }));
+    const [ctx, root] = tracer.start(
+      background(),
+      XSS_NAME,
+      withAttributes({ payload: XSS_VALUE, [XSS_VALUE]: 'key' }),
+    );
     root.event('error', XSS_VALUE, { x: XSS_VALUE });
     root.setStatus('error', XSS_VALUE);
     tracer.start(ctx, XSS_VALUE, withSource({ file: XSS_VALUE, line: 1 }))[1].end();

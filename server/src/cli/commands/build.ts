@@ -99,16 +99,23 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       io.stdout.write(this.help);
       return 0;
     }
-    if (typeof flags.out !== 'string') throw new UsageError('kit build: --out <dir> is required (see kit build --help)');
-    if (positionals.length === 0) throw new UsageError('kit build: no files or directories given (see kit build --help)');
+    if (typeof flags.out !== 'string')
+      throw new UsageError('kit build: --out <dir> is required (see kit build --help)');
+    if (positionals.length === 0)
+      throw new UsageError('kit build: no files or directories given (see kit build --help)');
     // ---- app server and binary (server/src/core/app/) [app-server helper]: flags checked here, the app written below.
-    if (flags.trace && !flags.app && !flags.bin) throw new UsageError('kit build: --trace needs --app <dir> or --bin <file>');
+    if (flags.trace && !flags.app && !flags.bin)
+      throw new UsageError('kit build: --trace needs --app <dir> or --bin <file>');
     // The app modules load only when asked for: a static build does not pay for them.
     const app = flags.app || flags.bin ? await import('../../core/app/index.js') : undefined;
     const appProblem = app?.appPreflight(io.cwd, flags.app as string | undefined, flags.bin as string | undefined);
     if (appProblem) throw new UsageError(`kit build: ${appProblem}`);
     const out = flags.out;
-    const project = loadProject(positionals, { ssr: Boolean(flags.ssr), strictBindings: Boolean(flags['strict-bindings']) }, io.cwd);
+    const project = loadProject(
+      positionals,
+      { ssr: Boolean(flags.ssr), strictBindings: Boolean(flags['strict-bindings']) },
+      io.cwd,
+    );
     const ws = project.workspace;
     const source = sourceLookup(ws);
     const diags = ws.allDiagnostics();
@@ -120,18 +127,32 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     // The output directory is replaced as a whole: it must never hold the sources being built.
     const outAbs = resolve(io.cwd, out);
     const inside = project.kitFiles.find((f) => resolve(io.cwd, f).startsWith(outAbs + sep));
-    if (inside) throw new UsageError(`kit build: --out ${out} contains the source ${inside}; choose an output directory outside the sources`);
+    if (inside)
+      throw new UsageError(
+        `kit build: --out ${out} contains the source ${inside}; choose an output directory outside the sources`,
+      );
     const site: CompiledSite = compileSite(ws, { cwd: io.cwd });
     if (site.diagnostics.length) {
       io.stderr.write(checkHuman([...diags, ...site.diagnostics], source, project.kitFiles.length, color));
       return 1;
     }
-    if (diags.some((d) => d.severity === 'warning')) io.stderr.write(checkHuman(diags.filter((d) => d.severity === 'warning'), source, project.kitFiles.length, color));
+    if (diags.some((d) => d.severity === 'warning'))
+      io.stderr.write(
+        checkHuman(
+          diags.filter((d) => d.severity === 'warning'),
+          source,
+          project.kitFiles.length,
+          color,
+        ),
+      );
     const model = reportModel(ws, site);
     const progress = progressReporter(io, started);
     let stats;
     try {
-      stats = await writeStaticSiteAsync(site, resolve(io.cwd, out), { endpoints: model ? endpointRows(ws, { model }) : [], progress: progress.update });
+      stats = await writeStaticSiteAsync(site, resolve(io.cwd, out), {
+        endpoints: model ? endpointRows(ws, { model }) : [],
+        progress: progress.update,
+      });
     } catch (e) {
       progress.clear();
       if (e instanceof OutputError) throw new UsageError(`kit build: ${e.message}`);
@@ -143,9 +164,17 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       if (note.code === 'spa_disabled') io.stderr.write(`info: ${note.code}: ${note.message}\n`);
     }
     const shown = relative(io.cwd, resolve(io.cwd, out)) || '.';
-    io.stdout.write(summaryLine(stats.pages, performance.now() - started, shown.startsWith('..') ? resolve(io.cwd, out) : shown));
+    io.stdout.write(
+      summaryLine(stats.pages, performance.now() - started, shown.startsWith('..') ? resolve(io.cwd, out) : shown),
+    );
     // ---- [app-server helper] the generated app and the single executable.
-    if (app && (typeof flags.app === 'string' || typeof flags.bin === 'string')) return app.runAppBuild(ws, site, io, { outDir: out, appDir: flags.app as string | undefined, binFile: flags.bin as string | undefined, trace: Boolean(flags.trace) });
+    if (app && (typeof flags.app === 'string' || typeof flags.bin === 'string'))
+      return app.runAppBuild(ws, site, io, {
+        outDir: out,
+        appDir: flags.app as string | undefined,
+        binFile: flags.bin as string | undefined,
+        trace: Boolean(flags.trace),
+      });
     return 0;
   },
 };

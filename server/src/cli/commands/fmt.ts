@@ -27,7 +27,11 @@ Exit status: 0 when every file is (or now is) formatted, 1 when a file is not
 formatted (--check) or could not be formatted, 2 for usage or I/O errors.
 `,
   async run(argv, io) {
-    const { flags, positionals } = parseArgs(argv, { check: 'boolean', write: 'boolean', help: 'boolean', h: 'boolean' }, 'fmt');
+    const { flags, positionals } = parseArgs(
+      argv,
+      { check: 'boolean', write: 'boolean', help: 'boolean', h: 'boolean' },
+      'fmt',
+    );
     if (flags.help || flags.h) {
       io.stdout.write(this.help);
       return 0;
@@ -36,7 +40,9 @@ formatted (--check) or could not be formatted, 2 for usage or I/O errors.
     if (positionals.length === 0) throw new UsageError('kit fmt: no files or directories given (see kit fmt --help)');
     const { kitFiles } = discoverSources(positionals, io.cwd);
     if (!flags.check && !flags.write && kitFiles.length !== 1) {
-      throw new UsageError(`kit fmt: printing needs exactly one .kit file (found ${kitFiles.length}); use --check or --write for several`);
+      throw new UsageError(
+        `kit fmt: printing needs exactly one .kit file (found ${kitFiles.length}); use --check or --write for several`,
+      );
     }
     let failed = 0;
     let unformatted = 0;
@@ -79,7 +85,10 @@ formatted (--check) or could not be formatted, 2 for usage or I/O errors.
       }
       io.stdout.write(`formatted ${file}\n`);
     }
-    if (flags.check && unformatted) io.stderr.write(`${unformatted} of ${kitFiles.length} file${kitFiles.length === 1 ? '' : 's'} not formatted; run kit fmt --write\n`);
+    if (flags.check && unformatted)
+      io.stderr.write(
+        `${unformatted} of ${kitFiles.length} file${kitFiles.length === 1 ? '' : 's'} not formatted; run kit fmt --write\n`,
+      );
     return failed || (flags.check && unformatted) ? 1 : 0;
   },
 };

@@ -35,7 +35,11 @@ Options:
   --ssr    enable request-time (SSR) rendering: server {} blocks, rest routes
 `,
   async run(argv, io) {
-    const { flags, positionals } = parseArgs(argv, { json: 'boolean', ssr: 'boolean', help: 'boolean', h: 'boolean' }, 'inspect');
+    const { flags, positionals } = parseArgs(
+      argv,
+      { json: 'boolean', ssr: 'boolean', help: 'boolean', h: 'boolean' },
+      'inspect',
+    );
     if (flags.help || flags.h) {
       io.stdout.write(this.help);
       return 0;
@@ -43,7 +47,8 @@ Options:
     const [target, ...inputs] = positionals;
     if (!target) throw new UsageError(`kit inspect: no target given; use one of ${Object.keys(TARGETS).join(', ')}`);
     const build = TARGETS[target];
-    if (!build) throw new UsageError(`kit inspect: unknown target "${target}"; use one of ${Object.keys(TARGETS).join(', ')}`);
+    if (!build)
+      throw new UsageError(`kit inspect: unknown target "${target}"; use one of ${Object.keys(TARGETS).join(', ')}`);
     const project = loadProject(inputs.length ? inputs : ['.'], { ssr: Boolean(flags.ssr) }, io.cwd);
     writeJson(io, build(project.workspace));
     return 0;

@@ -8,7 +8,9 @@ function serverVersion(): string {
   // Bundles replace process.env.KIT_VERSION with the version at build time.
   if (process.env.KIT_VERSION) return process.env.KIT_VERSION;
   try {
-    return (JSON.parse(readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return 'dev';
   }
@@ -30,15 +32,33 @@ Options:
               kit.ssr setting says otherwise
 `,
   run(argv, io) {
-    const { flags, positionals } = parseArgs(argv, { stdio: 'boolean', 'node-ipc': 'boolean', ssr: 'boolean', clientProcessId: 'string', help: 'boolean', h: 'boolean' }, 'lsp');
+    const { flags, positionals } = parseArgs(
+      argv,
+      {
+        stdio: 'boolean',
+        'node-ipc': 'boolean',
+        ssr: 'boolean',
+        clientProcessId: 'string',
+        help: 'boolean',
+        h: 'boolean',
+      },
+      'lsp',
+    );
     if (flags.help || flags.h) {
       io.stdout.write(this.help);
       return Promise.resolve(0);
     }
     if (flags.stdio && flags['node-ipc']) throw new UsageError('kit lsp: choose one transport, --stdio or --node-ipc');
     if (positionals.length) throw new UsageError(`kit lsp: unexpected argument ${positionals[0]}`);
-    if (flags['node-ipc'] && typeof process.send !== 'function') throw new UsageError('kit lsp: --node-ipc needs a parent process with an IPC channel (editors start the server that way); use --stdio');
-    runLanguageServer({ transport: flags['node-ipc'] ? 'node-ipc' : 'stdio', ssr: Boolean(flags.ssr), version: serverVersion() });
+    if (flags['node-ipc'] && typeof process.send !== 'function')
+      throw new UsageError(
+        'kit lsp: --node-ipc needs a parent process with an IPC channel (editors start the server that way); use --stdio',
+      );
+    runLanguageServer({
+      transport: flags['node-ipc'] ? 'node-ipc' : 'stdio',
+      ssr: Boolean(flags.ssr),
+      version: serverVersion(),
+    });
     // The server runs until the client sends exit; the process exits from there.
     return new Promise<number>(() => {});
   },

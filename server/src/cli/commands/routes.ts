@@ -25,8 +25,10 @@ export function parseReportArgs(argv: string[], command: string): ReportArgs {
   const { flags, positionals } = parseArgs(argv, REPORT_FLAGS, command);
   const help = Boolean(flags.help || flags.h);
   const format = (flags.format ?? 'json') as string;
-  if (format !== 'json' && format !== 'table') throw new UsageError(`kit ${command}: --format must be json or table, not "${format}"`);
-  if (!help && positionals.length === 0) throw new UsageError(`kit ${command}: no files or directories given (see kit ${command} --help)`);
+  if (format !== 'json' && format !== 'table')
+    throw new UsageError(`kit ${command}: --format must be json or table, not "${format}"`);
+  if (!help && positionals.length === 0)
+    throw new UsageError(`kit ${command}: no files or directories given (see kit ${command} --help)`);
   return { ssr: Boolean(flags.ssr), format, inputs: positionals, help };
 }
 
@@ -34,7 +36,11 @@ export function parseReportArgs(argv: string[], command: string): ReportArgs {
  * Loads the sources of a report. Reports describe what a build would serve, so sources with
  * errors give no report: the errors go to stderr and the command exits 1.
  */
-export function loadForReport(args: Pick<ReportArgs, 'ssr' | 'inputs'>, io: CliIO, command: string): LoadedProject | undefined {
+export function loadForReport(
+  args: Pick<ReportArgs, 'ssr' | 'inputs'>,
+  io: CliIO,
+  command: string,
+): LoadedProject | undefined {
   const project = loadProject(args.inputs, { ssr: args.ssr }, io.cwd, { releaseMarkup: true });
   const errors = project.workspace.allDiagnostics().filter((d) => d.severity === 'error');
   if (errors.length === 0) return project;
@@ -43,7 +49,9 @@ export function loadForReport(args: Pick<ReportArgs, 'ssr' | 'inputs'>, io: CliI
     const p = reportPos(source(d.file), d.range.start);
     io.stderr.write(`${d.file}:${p.line}:${p.column}: error ${d.code}: ${d.message}\n`);
   }
-  io.stderr.write(`kit ${command}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the sources; no report (run kit check for details)\n`);
+  io.stderr.write(
+    `kit ${command}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the sources; no report (run kit check for details)\n`,
+  );
   return undefined;
 }
 
@@ -52,7 +60,9 @@ export function bindStats(project: LoadedProject, io: CliIO, command: string, st
   if (!io.env.KIT_BIND_STATS) return;
   const s = project.workspace.bindingStats();
   const total = performance.now() - started;
-  io.stderr.write(`kit ${command}: ${total.toFixed(0)} ms, of which ${s.compilerMs.toFixed(0)} ms (${((100 * s.compilerMs) / total).toFixed(0)}%) in the TypeScript compiler API; ${s.programs} ts.Program, ${s.parsed} modules parsed\n`);
+  io.stderr.write(
+    `kit ${command}: ${total.toFixed(0)} ms, of which ${s.compilerMs.toFixed(0)} ms (${((100 * s.compilerMs) / total).toFixed(0)}%) in the TypeScript compiler API; ${s.programs} ts.Program, ${s.parsed} modules parsed\n`,
+  );
 }
 
 export function writeJson(io: CliIO, value: unknown): void {

@@ -1,7 +1,13 @@
 // `kit check` output: the JSON report (schema version 1, reference-notes 2.1) and the human lines.
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { paint } from '../io.js';
-import { reportPos, reportRange, type ReportPos, type ReportRange, type SourceLookup } from '../../core/model/report-positions.js';
+import {
+  reportPos,
+  reportRange,
+  type ReportPos,
+  type ReportRange,
+  type SourceLookup,
+} from '../../core/model/report-positions.js';
 
 export interface JsonDiagnostic {
   file: string;
@@ -17,7 +23,14 @@ export interface JsonDiagnostic {
 export function toJsonDiagnostic(d: Diagnostic, source: SourceLookup): JsonDiagnostic {
   const text = source(d.file);
   const range = reportRange(text, d.range);
-  const out: JsonDiagnostic = { file: d.file, code: d.code, pos: range.start, range, severity: d.severity, message: d.message };
+  const out: JsonDiagnostic = {
+    file: d.file,
+    code: d.code,
+    pos: range.start,
+    range,
+    severity: d.severity,
+    message: d.message,
+  };
   if (d.related?.length) {
     out.related = d.related.map((r) => {
       const rr = reportRange(source(r.file), r.range);
@@ -51,6 +64,7 @@ export function checkHuman(diags: Diagnostic[], source: SourceLookup, fileCount:
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   const files = plural(fileCount, 'file');
   if (diags.length === 0) out += `ok: checked ${files}, no problems\n`;
-  else out += `checked ${files}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${infos ? `, ${plural(infos, 'note')}` : ''}\n`;
+  else
+    out += `checked ${files}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${infos ? `, ${plural(infos, 'note')}` : ''}\n`;
   return out;
 }

@@ -85,14 +85,21 @@ export interface AppBuildIO {
  * The build command's app step: writes the app and executable, prints one line each, and maps
  * problems to exit status 1 with one clear message.
  */
-export async function runAppBuild(ws: Workspace, site: CompiledSite, io: AppBuildIO, opts: { outDir: string; appDir?: string; binFile?: string; trace?: boolean }): Promise<number> {
+export async function runAppBuild(
+  ws: Workspace,
+  site: CompiledSite,
+  io: AppBuildIO,
+  opts: { outDir: string; appDir?: string; binFile?: string; trace?: boolean },
+): Promise<number> {
   const started = Date.now();
   try {
     const r = await buildApp(ws, site, { cwd: io.cwd, ...opts });
     for (const note of r.table.notes) io.stderr.write(note + '\n');
     const counts = `${r.table.manifest.pages.length} page${r.table.manifest.pages.length === 1 ? '' : 's'}, ${r.table.manifest.endpoints.length} endpoint${r.table.manifest.endpoints.length === 1 ? '' : 's'}`;
-    if (opts.appDir) io.stdout.write(`app (${counts}) → ${opts.appDir}/ (run: node ${join(opts.appDir, 'server.js')})\n`);
-    if (opts.binFile) io.stdout.write(`single executable → ${opts.binFile} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    if (opts.appDir)
+      io.stdout.write(`app (${counts}) → ${opts.appDir}/ (run: node ${join(opts.appDir, 'server.js')})\n`);
+    if (opts.binFile)
+      io.stdout.write(`single executable → ${opts.binFile} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   } catch (e) {
     if (e instanceof AppBuildError) {

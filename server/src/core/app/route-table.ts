@@ -4,7 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Element, Range } from '../../../../grammar/src/ast.js';
-import type { AppManifest, CorsPolicy, EndpointEntry, HandlerRef, PageEntry, StaticFile } from '../../../../shared/app/manifest.js';
+import type {
+  AppManifest,
+  CorsPolicy,
+  EndpointEntry,
+  HandlerRef,
+  PageEntry,
+  StaticFile,
+} from '../../../../shared/app/manifest.js';
 import { MANIFEST_VERSION } from '../../../../shared/app/manifest.js';
 import type { Template } from '../../../../shared/render/index.js';
 import type { CompiledSite } from '../build/index.js';
@@ -70,13 +77,16 @@ interface AssetsManifest {
 }
 
 function decodeKey(file: string): string {
-  return file.split('/').map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  }).join('/');
+  return file
+    .split('/')
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    })
+    .join('/');
 }
 
 function extension(file: string): string {
@@ -113,7 +123,10 @@ function handlerRef(b: HandlerBinding | undefined, exportName: string, modules: 
 
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length ? items : undefined;
 }
 
@@ -146,7 +159,9 @@ function literalAttr(el: Element, name: string): string | undefined {
   const a = el.attrs.find((x) => x.name === name);
   if (!a?.value) return undefined;
   if (a.value.type === 'expr') return a.value.expr.type === 'path' ? a.value.expr.path.join('.') : undefined;
-  return a.value.parts.every((p) => p.type === 'text') ? a.value.parts.map((p) => (p.type === 'text' ? p.value : '')).join('') : undefined;
+  return a.value.parts.every((p) => p.type === 'text')
+    ? a.value.parts.map((p) => (p.type === 'text' ? p.value : '')).join('')
+    : undefined;
 }
 
 /** `g:target` ids of the forms that post to `symbol` (the only targets its partial submissions may name). */
@@ -161,8 +176,17 @@ function partialTargets(s: FileSummary, symbol: string): string[] {
   return [...out].sort();
 }
 
-function sourceRef(file: string, range: Range, cwd: string, root: string): { file: string; line: number; column: number } {
-  return { file: relative(root, resolve(cwd, file)).split('\\').join('/'), line: range.start.line + 1, column: range.start.column + 1 };
+function sourceRef(
+  file: string,
+  range: Range,
+  cwd: string,
+  root: string,
+): { file: string; line: number; column: number } {
+  return {
+    file: relative(root, resolve(cwd, file)).split('\\').join('/'),
+    line: range.start.line + 1,
+    column: range.start.column + 1,
+  };
 }
 
 export interface RouteTableOptions {
@@ -178,7 +202,8 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
   const model = buildReportModel(ws);
   // ---- modules: every module a binding resolved to, plus the config module.
   const configs = ws.modulePaths().filter(isAppConfigPath);
-  if (configs.length > 1) throw new AppBuildError(`several app config modules (${configs.join(', ')}); keep one kit.config file`);
+  if (configs.length > 1)
+    throw new AppBuildError(`several app config modules (${configs.join(', ')}); keep one kit.config file`);
   const used = new Set<string>();
   for (const p of model.pages) if (p.load?.status === 'bound' && p.load.module) used.add(p.load.module);
   for (const e of model.endpoints) if (e.binding?.status === 'bound' && e.binding.module) used.add(e.binding.module);

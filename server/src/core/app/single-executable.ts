@@ -38,7 +38,9 @@ export async function bundleApp(appDir: string, outfile: string): Promise<void> 
     });
   } catch (e) {
     const errors = (e as { errors?: { text: string }[] }).errors;
-    throw new AppBuildError(`cannot bundle the app: ${errors ? errors.map((x) => x.text).join('; ') : (e as Error).message}`);
+    throw new AppBuildError(
+      `cannot bundle the app: ${errors ? errors.map((x) => x.text).join('; ') : (e as Error).message}`,
+    );
   }
 }
 
@@ -46,7 +48,12 @@ function run(cmd: string, args: string[], what: string, cwd: string): void {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
   if (r.error) throw new AppBuildError(`${what} failed: ${r.error.message}`);
   if (r.status !== 0) {
-    const detail = (r.stderr || r.stdout || '').trim().split('\n').filter((l) => !/Can't find string offset/.test(l)).slice(-5).join('\n');
+    const detail = (r.stderr || r.stdout || '')
+      .trim()
+      .split('\n')
+      .filter((l) => !/Can't find string offset/.test(l))
+      .slice(-5)
+      .join('\n');
     throw new AppBuildError(`${what} failed (exit ${r.status})${detail ? `:\n${detail}` : ''}`);
   }
 }
@@ -72,7 +79,9 @@ export async function buildExecutable(table: RouteTable, opts: ExecutableOptions
   const appDir = resolve(opts.cwd, opts.appDir);
   const target = resolve(opts.cwd, opts.binFile);
   if (!readFileSync(node).includes(SEA_FUSE)) {
-    throw new AppBuildError(`${node} cannot become a single executable (no SEA fuse); use an official Node.js 20.12+ binary`);
+    throw new AppBuildError(
+      `${node} cannot become a single executable (no SEA fuse); use an official Node.js 20.12+ binary`,
+    );
   }
   const work = mkdtempSync(join(tmpdir(), 'kit-sea-'));
   try {
@@ -100,7 +109,9 @@ export async function buildExecutable(table: RouteTable, opts: ExecutableOptions
     } catch (e) {
       rmSync(tmpBin, { force: true });
       if (e instanceof AppBuildError) throw e;
-      throw new AppBuildError(`cannot write ${opts.binFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new AppBuildError(
+        `cannot write ${opts.binFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

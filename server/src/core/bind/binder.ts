@@ -114,7 +114,8 @@ export class Binder {
   }
 
   bindDirectory(scope: BindScope, options: BindOptions = {}): DirectoryBinding {
-    const packageName = scope.kits.find((k) => k.summary.packageDecl)?.summary.packageName ?? (baseName(scope.dir) || 'main');
+    const packageName =
+      scope.kits.find((k) => k.summary.packageDecl)?.summary.packageName ?? (baseName(scope.dir) || 'main');
     const targets: BindTarget[] = [];
     for (const k of scope.kits) targets.push(...kitTargets(k));
     for (const m of scope.modules) targets.push(...commentTargets(m, packageName));
@@ -130,11 +131,20 @@ export class Binder {
       list.push(b);
     }
     if (deps.size) this.dependsOn.set(scope.dir, deps);
-    out.files = [...byFile.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([file, handlers]) => ({ file, handlers }));
+    out.files = [...byFile.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([file, handlers]) => ({ file, handlers }));
     return out;
   }
 
-  private bindTarget(t: BindTarget, scope: BindScope, ownPackage: string, options: BindOptions, diags: Diagnostic[], deps: Set<string>): HandlerBinding {
+  private bindTarget(
+    t: BindTarget,
+    scope: BindScope,
+    ownPackage: string,
+    options: BindOptions,
+    diags: Diagnostic[],
+    deps: Set<string>,
+  ): HandlerBinding {
     let dirs = [scope.dir];
     let modules = scope.modules;
     let packageName = ownPackage;
@@ -179,14 +189,25 @@ export class Binder {
     }
     const strict = (reason: string) => {
       if (options.strictBindings && required(t)) {
-        diags.push(diag('backend_binding_required', t.file, t.range, `${prefix}${what} must be bound for a production build: ${reason}`));
+        diags.push(
+          diag(
+            'backend_binding_required',
+            t.file,
+            t.range,
+            `${prefix}${what} must be bound for a production build: ${reason}`,
+          ),
+        );
       }
     };
 
     if (declared.length > 1) {
       const names = declared.map((f) => baseName(f.module.path));
       const message = `${t.functionName} is exported by ${names.length} modules (${names.join(', ')}); kit binds one function per name in a directory — keep one`;
-      const related: RelatedLocation[] = declared.map((f) => ({ file: f.module.path, range: nodeRange(f.sf, f.exp.nameNode), message: `${t.functionName} exported here` }));
+      const related: RelatedLocation[] = declared.map((f) => ({
+        file: f.module.path,
+        range: nodeRange(f.sf, f.exp.nameNode),
+        message: `${t.functionName} exported here`,
+      }));
       diags.push(diag('ambiguous_backend_handler', t.file, t.range, `${prefix}${message}`, { related }));
       strict(message);
       return { ...b, status: 'unsupported_signature', message };
@@ -225,17 +246,30 @@ export class Binder {
     if (indirect.length > 0) {
       const f = indirect[0];
       const file = baseName(f.module.path);
-      const message = f.exp.form === 'reexport'
-        ? `${t.functionName} is only re-exported by ${file} (from "${f.exp.from}"); kit binds functions declared in the directory's own modules, so that each directory binds on its own and the generated app imports the declaring module — declare ${t.functionName} here or export a wrapper function`
-        : `${t.functionName} is the default export of ${file}; kit binds named exports only (the declared symbol names the export, and a default export has no exported name) — write export function ${t.functionName}`;
-      diags.push(diag('unsupported_backend_signature', t.file, t.range, `${prefix}${message}`, { related: [{ file: f.module.path, range: nodeRange(f.sf, f.exp.nameNode), message: `${t.functionName} ${f.exp.form === 'reexport' ? 're-exported' : 'default-exported'} here` }] }));
+      const message =
+        f.exp.form === 'reexport'
+          ? `${t.functionName} is only re-exported by ${file} (from "${f.exp.from}"); kit binds functions declared in the directory's own modules, so that each directory binds on its own and the generated app imports the declaring module — declare ${t.functionName} here or export a wrapper function`
+          : `${t.functionName} is the default export of ${file}; kit binds named exports only (the declared symbol names the export, and a default export has no exported name) — write export function ${t.functionName}`;
+      diags.push(
+        diag('unsupported_backend_signature', t.file, t.range, `${prefix}${message}`, {
+          related: [
+            {
+              file: f.module.path,
+              range: nodeRange(f.sf, f.exp.nameNode),
+              message: `${t.functionName} ${f.exp.form === 'reexport' ? 're-exported' : 'default-exported'} here`,
+            },
+          ],
+        }),
+      );
       strict(message);
       return { ...b, status: 'unsupported_signature', module: f.module.path, message };
     }
 
     const stub = stubFile(dirs[0] ?? scope.dir, modules);
     const stubBase = baseName(stub);
-    const where = t.commentModule ? `${baseName(t.commentModule)} does not export ${t.functionName}` : `no module in the directory exports ${t.functionName}`;
+    const where = t.commentModule
+      ? `${baseName(t.commentModule)} does not export ${t.functionName}`
+      : `no module in the directory exports ${t.functionName}`;
     const star = starFrom.length ? ` (re-exports are not followed: ${starFrom.join('; ')})` : '';
     const message = required(t)
       ? `${what} is not implemented: ${where}${star}; add it to ${stubBase} with the shape ${ACCEPTED_SHAPES[t.target]}`

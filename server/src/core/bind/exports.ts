@@ -46,14 +46,21 @@ function hasModifier(ts: typeof TS, node: TS.Node, kind: TS.SyntaxKind): boolean
 }
 
 function unwrap(ts: typeof TS, e: TS.Expression): TS.Expression {
-  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isSatisfiesExpression(e) ||
+    ts.isNonNullExpression(e) ||
+    ts.isTypeAssertionExpression(e)
+  )
+    e = e.expression;
   return e;
 }
 
 /** What a local declaration is, for binding. */
 function localCallable(ts: typeof TS, sf: TS.SourceFile, name: string): Omit<ModuleExport, 'name'> | undefined {
   const fns: TS.FunctionDeclaration[] = [];
-  let found: (Omit<ModuleExport, 'name'>) | undefined;
+  let found: Omit<ModuleExport, 'name'> | undefined;
   for (const st of sf.statements) {
     if (ts.isFunctionDeclaration(st) && st.name?.text === name) fns.push(st);
     else if (ts.isVariableStatement(st)) {
@@ -81,15 +88,31 @@ function functionExport(fns: TS.FunctionDeclaration[]): Omit<ModuleExport, 'name
   };
 }
 
-function variableExport(ts: typeof TS, st: TS.VariableStatement, d: TS.VariableDeclaration): Omit<ModuleExport, 'name'> {
+function variableExport(
+  ts: typeof TS,
+  st: TS.VariableStatement,
+  d: TS.VariableDeclaration,
+): Omit<ModuleExport, 'name'> {
   const isConst = (st.declarationList.flags & ts.NodeFlags.Const) !== 0;
   const init = d.initializer ? unwrap(ts, d.initializer) : undefined;
   if (!isConst) {
-    return { form: 'not-function', signatures: [], nameNode: d.name, detail: `a ${st.declarationList.flags & ts.NodeFlags.Let ? 'let' : 'var'} binding (declare it with const or function so the binding cannot change)` };
+    return {
+      form: 'not-function',
+      signatures: [],
+      nameNode: d.name,
+      detail: `a ${st.declarationList.flags & ts.NodeFlags.Let ? 'let' : 'var'} binding (declare it with const or function so the binding cannot change)`,
+    };
   }
-  if (init && ts.isArrowFunction(init)) return { form: 'arrow', signatures: [init], nameNode: d.name, variable: d.type ? d : undefined };
-  if (init && ts.isFunctionExpression(init)) return { form: 'function-expression', signatures: [init], nameNode: d.name, variable: d.type ? d : undefined };
-  return { form: 'not-function', signatures: [], nameNode: d.name, detail: init ? 'a const whose value is not an arrow function or function expression' : 'a const without a value' };
+  if (init && ts.isArrowFunction(init))
+    return { form: 'arrow', signatures: [init], nameNode: d.name, variable: d.type ? d : undefined };
+  if (init && ts.isFunctionExpression(init))
+    return { form: 'function-expression', signatures: [init], nameNode: d.name, variable: d.type ? d : undefined };
+  return {
+    form: 'not-function',
+    signatures: [],
+    nameNode: d.name,
+    detail: init ? 'a const whose value is not an arrow function or function expression' : 'a const without a value',
+  };
 }
 
 export function moduleExports(sf: TS.SourceFile): ModuleExports {
@@ -152,5 +175,8 @@ export function nodeRange(sf: TS.SourceFile, node: TS.Node): Range {
   const end = node.getEnd();
   const a = sf.getLineAndCharacterOfPosition(start);
   const b = sf.getLineAndCharacterOfPosition(end);
-  return { start: { offset: start, line: a.line, column: a.character }, end: { offset: end, line: b.line, column: b.character } };
+  return {
+    start: { offset: start, line: a.line, column: a.character },
+    end: { offset: end, line: b.line, column: b.character },
+  };
 }

@@ -102,7 +102,10 @@ export class BindingProgram {
         // up front, for reading JSDoc parameter types before any Program exists.
         const js = kind === ts.ScriptKind.JS;
         // TypeScript modules carry their types in syntax: their JSDoc is not parsed at all.
-        const options = { languageVersion: ts.ScriptTarget.ES2022, jsDocParsingMode: js ? ts.JSDocParsingMode.ParseAll : ts.JSDocParsingMode.ParseNone };
+        const options = {
+          languageVersion: ts.ScriptTarget.ES2022,
+          jsDocParsingMode: js ? ts.JSDocParsingMode.ParseAll : ts.JSDocParsingMode.ParseNone,
+        };
         return ts.createSourceFile(name, f.text, options, js, kind);
       });
       this.stats.parsed++;

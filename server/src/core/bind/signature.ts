@@ -8,7 +8,8 @@ import { typescript, type TS } from './ts.js';
 
 /** The accepted shapes per target, as messages show them. */
 export const ACCEPTED_SHAPES: Record<BindTargetKind, string> = {
-  action: '(ctx), (ctx, input: T) with T an object type of string, number, boolean or string[] fields, or (ctx, form: FormValues)',
+  action:
+    '(ctx), (ctx, input: T) with T an object type of string, number, boolean or string[] fields, or (ctx, form: FormValues)',
   api: '(ctx, request: Request)',
   fragment: '(ctx)',
   load: '(ctx)',
@@ -41,7 +42,9 @@ function collapse(s: string): string {
 
 export function signatureText(sf: TS.SourceFile, name: string, decl: TS.SignatureDeclaration): string {
   const ts = typescript();
-  const typeParams = decl.typeParameters?.length ? `<${decl.typeParameters.map((t) => collapse(t.getText(sf))).join(', ')}>` : '';
+  const typeParams = decl.typeParameters?.length
+    ? `<${decl.typeParameters.map((t) => collapse(t.getText(sf))).join(', ')}>`
+    : '';
   const params = decl.parameters.map((p) => collapse(p.getText(sf))).join(', ');
   const ret = decl.type ? `: ${collapse(decl.type.getText(sf))}` : '';
   const star = ts.isFunctionLike(decl) && 'asteriskToken' in decl && decl.asteriskToken ? '*' : '';
@@ -51,7 +54,8 @@ export function signatureText(sf: TS.SourceFile, name: string, decl: TS.Signatur
 /** Rightmost name of a type reference (`Request`, `kit.FormValues` → `FormValues`). */
 function typeRefName(ts: typeof TS, node: TS.TypeNode | undefined): string | undefined {
   if (!node) return undefined;
-  if (ts.isTypeReferenceNode(node)) return ts.isIdentifier(node.typeName) ? node.typeName.text : node.typeName.right.text;
+  if (ts.isTypeReferenceNode(node))
+    return ts.isIdentifier(node.typeName) ? node.typeName.text : node.typeName.right.text;
   return undefined;
 }
 
@@ -66,12 +70,22 @@ const SHAPE_TO_KIND: Record<BindTargetKind, Partial<Record<Shape['kind'], Signat
 
 function mismatch(target: BindTargetKind, shape: Shape): string {
   switch (shape.kind) {
-    case 'bad': return shape.why;
-    case 'ctx': return target === 'api' ? 'an API handler takes the request as its second parameter' : 'it takes only ctx';
-    case 'request': return target === 'action' ? 'actions receive the decoded form, not the raw Request (APIs take (ctx, request: Request))' : 'it takes a Request, which only API handlers receive';
-    case 'form': return 'it takes FormValues, which only actions receive';
-    case 'untyped': return 'its second parameter has no type; declare it';
-    case 'input': return target === 'api' ? `it takes an input of type ${shape.type}; API handlers take the raw request` : `it takes a second parameter (${shape.type})`;
+    case 'bad':
+      return shape.why;
+    case 'ctx':
+      return target === 'api' ? 'an API handler takes the request as its second parameter' : 'it takes only ctx';
+    case 'request':
+      return target === 'action'
+        ? 'actions receive the decoded form, not the raw Request (APIs take (ctx, request: Request))'
+        : 'it takes a Request, which only API handlers receive';
+    case 'form':
+      return 'it takes FormValues, which only actions receive';
+    case 'untyped':
+      return 'its second parameter has no type; declare it';
+    case 'input':
+      return target === 'api'
+        ? `it takes an input of type ${shape.type}; API handlers take the raw request`
+        : `it takes a second parameter (${shape.type})`;
   }
 }
 
@@ -89,17 +103,28 @@ function fieldType(ts: typeof TS, checker: TS.TypeChecker, t: TS.Type): InputFie
 /** The field type of a property's type node, when the syntax alone settles it. */
 function syntacticFieldType(ts: typeof TS, node: TS.TypeNode | undefined): InputFieldType | undefined {
   switch (node?.kind) {
-    case ts.SyntaxKind.StringKeyword: return 'string';
-    case ts.SyntaxKind.NumberKeyword: return 'number';
-    case ts.SyntaxKind.BooleanKeyword: return 'boolean';
-    case ts.SyntaxKind.ArrayType: return (node as TS.ArrayTypeNode).elementType.kind === ts.SyntaxKind.StringKeyword ? 'string[]' : undefined;
-    default: return undefined;
+    case ts.SyntaxKind.StringKeyword:
+      return 'string';
+    case ts.SyntaxKind.NumberKeyword:
+      return 'number';
+    case ts.SyntaxKind.BooleanKeyword:
+      return 'boolean';
+    case ts.SyntaxKind.ArrayType:
+      return (node as TS.ArrayTypeNode).elementType.kind === ts.SyntaxKind.StringKeyword ? 'string[]' : undefined;
+    default:
+      return undefined;
   }
 }
 
 /** Names a top-level statement declares (in any meaning), for the same-name check below. */
 function declaredNames(ts: typeof TS, st: TS.Statement): string[] | 'opaque' {
-  if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isClassDeclaration(st) || ts.isEnumDeclaration(st) || ts.isFunctionDeclaration(st)) {
+  if (
+    ts.isInterfaceDeclaration(st) ||
+    ts.isTypeAliasDeclaration(st) ||
+    ts.isClassDeclaration(st) ||
+    ts.isEnumDeclaration(st) ||
+    ts.isFunctionDeclaration(st)
+  ) {
     return st.name ? [st.name.text] : [];
   }
   if (ts.isVariableStatement(st)) {
@@ -132,13 +157,19 @@ function declaredNames(ts: typeof TS, st: TS.Statement): string[] | 'opaque' {
  * string[]. Exactly what the type checker answers for such a declaration, without building a
  * Program and binding every module for it. Anything else returns undefined: the checker decides.
  */
-export function syntacticInputShape(sf: TS.SourceFile, decl: TS.SignatureDeclaration, typeNode: TS.TypeNode, typeText: string): Shape | undefined {
+export function syntacticInputShape(
+  sf: TS.SourceFile,
+  decl: TS.SignatureDeclaration,
+  typeNode: TS.TypeNode,
+  typeText: string,
+): Shape | undefined {
   const ts = typescript();
   // JavaScript modules carry their types in JSDoc, which only the checker reads.
   if (/\.m?js$/.test(sf.fileName)) return undefined;
   // Type parameters of the function are in scope in its parameter list and could shadow the name.
   if (decl.typeParameters?.length) return undefined;
-  if (!ts.isTypeReferenceNode(typeNode) || !ts.isIdentifier(typeNode.typeName) || typeNode.typeArguments?.length) return undefined;
+  if (!ts.isTypeReferenceNode(typeNode) || !ts.isIdentifier(typeNode.typeName) || typeNode.typeArguments?.length)
+    return undefined;
   const name = typeNode.typeName.text;
   let found: TS.InterfaceDeclaration | TS.TypeAliasDeclaration | undefined;
   for (const st of sf.statements) {
@@ -170,7 +201,11 @@ export function syntacticInputShape(sf: TS.SourceFile, decl: TS.SignatureDeclara
 }
 
 /** The input shape from the type checker (the reference answer; builds the Program on first use). */
-export function checkedInputShape(prog: BindingProgram, param: TS.ParameterDeclaration, typeText: string | undefined): Shape {
+export function checkedInputShape(
+  prog: BindingProgram,
+  param: TS.ParameterDeclaration,
+  typeText: string | undefined,
+): Shape {
   const ts = typescript();
   const checker = prog.typeChecker();
   return prog.timed((): Shape => {
@@ -178,12 +213,18 @@ export function checkedInputShape(prog: BindingProgram, param: TS.ParameterDecla
     const t = checker.getNonNullableType(declared);
     const shown = typeText ?? checker.typeToString(t);
     if (t.flags & ts.TypeFlags.Any) {
-      return typeText ? { kind: 'bad', why: `input type ${shown} cannot be resolved (kit reads types from the directory's modules and their relative imports)` } : { kind: 'untyped' };
+      return typeText
+        ? {
+            kind: 'bad',
+            why: `input type ${shown} cannot be resolved (kit reads types from the directory's modules and their relative imports)`,
+          }
+        : { kind: 'untyped' };
     }
     const symbolName = t.aliasSymbol?.name ?? t.getSymbol()?.name;
     if (symbolName === 'Request') return { kind: 'request' };
     if (symbolName === 'FormValues') return { kind: 'form' };
-    if (t.flags & ts.TypeFlags.Union) return { kind: 'bad', why: `input type ${shown} is a union; declare one object type` };
+    if (t.flags & ts.TypeFlags.Union)
+      return { kind: 'bad', why: `input type ${shown} is a union; declare one object type` };
     const isObject = (t.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) !== 0;
     if (!isObject || checker.isArrayType(t) || checker.isTupleType(t) || t.getCallSignatures().length > 0) {
       return { kind: 'bad', why: `input type ${shown} is not an object type` };
@@ -193,12 +234,16 @@ export function checkedInputShape(prog: BindingProgram, param: TS.ParameterDecla
     }
     const fields: InputField[] = [];
     for (const prop of checker.getPropertiesOfType(t)) {
-      if (prop.flags & ts.SymbolFlags.Method) return { kind: 'bad', why: `input type ${shown} declares method ${prop.name}; input fields must be data` };
+      if (prop.flags & ts.SymbolFlags.Method)
+        return { kind: 'bad', why: `input type ${shown} declares method ${prop.name}; input fields must be data` };
       const optional = (prop.flags & ts.SymbolFlags.Optional) !== 0;
       const pt = checker.getNonNullableType(checker.getTypeOfSymbol(prop));
       const ft = fieldType(ts, checker, pt);
       if (!ft) {
-        return { kind: 'bad', why: `field "${prop.name}" of ${shown} has type ${checker.typeToString(pt)}; input fields must be string, number, boolean or string[] (optional allowed)` };
+        return {
+          kind: 'bad',
+          why: `field "${prop.name}" of ${shown} has type ${checker.typeToString(pt)}; input fields must be string, number, boolean or string[] (optional allowed)`,
+        };
       }
       fields.push({ name: prop.name, type: ft, optional });
     }
@@ -206,7 +251,12 @@ export function checkedInputShape(prog: BindingProgram, param: TS.ParameterDecla
   });
 }
 
-function paramShape(prog: BindingProgram, sf: TS.SourceFile, decl: TS.SignatureDeclaration, contextual: boolean): Shape {
+function paramShape(
+  prog: BindingProgram,
+  sf: TS.SourceFile,
+  decl: TS.SignatureDeclaration,
+  contextual: boolean,
+): Shape {
   const ts = typescript();
   const params = decl.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'));
   const rest = params.find((p) => p.dotDotDotToken);
@@ -228,7 +278,14 @@ function paramShape(prog: BindingProgram, sf: TS.SourceFile, decl: TS.SignatureD
   return checkedInputShape(prog, p, typeText);
 }
 
-function classifyOne(prog: BindingProgram, sf: TS.SourceFile, name: string, decl: TS.SignatureDeclaration, target: BindTargetKind, contextual: boolean): Classification {
+function classifyOne(
+  prog: BindingProgram,
+  sf: TS.SourceFile,
+  name: string,
+  decl: TS.SignatureDeclaration,
+  target: BindTargetKind,
+  contextual: boolean,
+): Classification {
   const ts = typescript();
   const text = signatureText(sf, name, decl);
   const resultType = decl.type ? collapse(decl.type.getText(sf)) : undefined;
@@ -253,7 +310,12 @@ function classifyOne(prog: BindingProgram, sf: TS.SourceFile, name: string, decl
  * Classifies an exported function for a target. Overload sets: callers only see the overload
  * signatures, so exactly one of them must have an accepted shape (kit decodes into one input type).
  */
-export function classifyExport(prog: BindingProgram, sf: TS.SourceFile, exp: ModuleExport, target: BindTargetKind): Classification {
+export function classifyExport(
+  prog: BindingProgram,
+  sf: TS.SourceFile,
+  exp: ModuleExport,
+  target: BindTargetKind,
+): Classification {
   // A `const X: Handler = (ctx, input) => ...` takes its parameter types from the annotation.
   const contextual = exp.variable !== undefined;
   if (exp.signatures.length === 1) return classifyOne(prog, sf, exp.name, exp.signatures[0], target, contextual);
@@ -262,7 +324,15 @@ export function classifyExport(prog: BindingProgram, sf: TS.SourceFile, exp: Mod
   if (ok.length === 1) return ok[0];
   const texts = all.map((c) => c.signatureText).join('; ');
   if (ok.length === 0) {
-    return { ok: false, signatureText: texts, problem: `none of its ${all.length} overloads has an accepted shape (${all.map((c) => c.problem).join('; ')})` };
+    return {
+      ok: false,
+      signatureText: texts,
+      problem: `none of its ${all.length} overloads has an accepted shape (${all.map((c) => c.problem).join('; ')})`,
+    };
   }
-  return { ok: false, signatureText: texts, problem: `${ok.length} of its overloads have accepted shapes (${ok.map((c) => c.signatureText).join('; ')}); kit calls one shape, so keep exactly one` };
+  return {
+    ok: false,
+    signatureText: texts,
+    problem: `${ok.length} of its overloads have accepted shapes (${ok.map((c) => c.signatureText).join('; ')}); kit calls one shape, so keep exactly one`,
+  };
 }

@@ -25,9 +25,12 @@ export function kitTargets(e: KitEntry): BindTarget[] {
   if (s.kind !== 'page') return [];
   const out: BindTarget[] = [];
   const base = { file: e.path, ownerId: s.ownerId };
-  for (const a of s.actions) out.push({ ...base, target: 'action', name: a.symbol.text, functionName: a.symbol.text, range: a.symbol.range });
-  for (const a of s.apis) out.push({ ...base, target: 'api', name: a.symbol.text, functionName: a.symbol.text, range: a.symbol.range });
-  for (const f of s.fragments) out.push({ ...base, target: 'fragment', name: f.name.text, functionName: f.name.text, range: f.name.range });
+  for (const a of s.actions)
+    out.push({ ...base, target: 'action', name: a.symbol.text, functionName: a.symbol.text, range: a.symbol.range });
+  for (const a of s.apis)
+    out.push({ ...base, target: 'api', name: a.symbol.text, functionName: a.symbol.text, range: a.symbol.range });
+  for (const f of s.fragments)
+    out.push({ ...base, target: 'fragment', name: f.name.text, functionName: f.name.text, range: f.name.range });
   if (s.server) {
     const name = loadFunctionName(s.ownerId);
     out.push({ ...base, target: 'load', name, functionName: name, range: s.server.keyword });
@@ -37,7 +40,13 @@ export function kitTargets(e: KitEntry): BindTarget[] {
     if (!c.name || seen.has(`${c.kind} ${c.name}`)) continue;
     seen.add(`${c.kind} ${c.name}`);
     const dot = c.name.lastIndexOf('.');
-    const t: BindTarget = { ...base, target: c.kind, name: c.name, functionName: c.name.slice(dot + 1), range: c.range };
+    const t: BindTarget = {
+      ...base,
+      target: c.kind,
+      name: c.name,
+      functionName: c.name.slice(dot + 1),
+      range: c.range,
+    };
     if (dot > 0) {
       const use = s.uses.get(c.name.slice(0, dot));
       t.otherPackage = use ? packageOfUse(use.pkg.value) : c.name.slice(0, dot);

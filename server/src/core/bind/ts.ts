@@ -59,7 +59,13 @@ export function loadWithCodeCache(file: string, cacheFile: string): unknown {
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
   const script = new Script(wrapped, { filename: file, cachedData });
   const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
-  const run = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: object, filename: string, dirname: string) => void;
+  const run = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeRequire,
+    module: object,
+    filename: string,
+    dirname: string,
+  ) => void;
   run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   module.loaded = true;
   if (cachedData === undefined || script.cachedDataRejected) writeCache(cacheFile, script.createCachedData());
@@ -80,7 +86,8 @@ function writeCache(cacheFile: string, data: Buffer): void {
     const prefix = name.slice(0, name.lastIndexOf('-') + 1);
     if (prefix === '') return;
     for (const other of readdirSync(dirname(cacheFile))) {
-      if (other !== name && other.startsWith(prefix) && other.endsWith('.v8')) unlinkSync(join(dirname(cacheFile), other));
+      if (other !== name && other.startsWith(prefix) && other.endsWith('.v8'))
+        unlinkSync(join(dirname(cacheFile), other));
     }
   } catch {
     try {

@@ -21,7 +21,16 @@ export type { SignatureKind } from '../../../../shared/app/manifest.js';
 import type { SignatureKind } from '../../../../shared/app/manifest.js';
 
 export const SIGNATURE_KINDS: readonly SignatureKind[] = [
-  'action0', 'action_input', 'action_form', 'api', 'fragment', 'load', 'command0', 'command_input', 'query0', 'query_input',
+  'action0',
+  'action_input',
+  'action_form',
+  'api',
+  'fragment',
+  'load',
+  'command0',
+  'command_input',
+  'query0',
+  'query_input',
 ];
 
 /** Form-decodable property types of an input type. */
@@ -76,6 +85,10 @@ export interface FileBinding {
   handlers: HandlerBinding[];
 }
 
-export function findBinding(fb: FileBinding | undefined, target: BindTargetKind, name: string): HandlerBinding | undefined {
+export function findBinding(
+  fb: FileBinding | undefined,
+  target: BindTargetKind,
+  name: string,
+): HandlerBinding | undefined {
   return fb?.handlers.find((h) => h.target === target && h.name === name);
 }

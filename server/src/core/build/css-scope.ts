@@ -107,7 +107,8 @@ export function scopeSelector(selector: string, cls: string): string {
     if (c === '"' || c === "'") i = skipQuoted(sel, i) - 1;
     else if (c === '(' || c === '[') depth++;
     else if (c === ')' || c === ']') depth--;
-    else if (depth === 0 && (c === ' ' || c === '\t' || c === '\n' || c === '>' || c === '+' || c === '~')) last = i + 1;
+    else if (depth === 0 && (c === ' ' || c === '\t' || c === '\n' || c === '>' || c === '+' || c === '~'))
+      last = i + 1;
   }
   const compound = sel.slice(last);
   if (compound.startsWith(':global(')) return unwrapGlobal(sel);
@@ -161,7 +162,9 @@ function scopeBlock(css: string, cls: string): string {
       const name = /^@([A-Za-z-]+)/.exec(prelude)?.[1]?.toLowerCase() ?? '';
       out += GROUPING.has(name) ? `${prelude} {\n${scopeBlock(inner, cls)}}\n` : `${prelude} {${tidy(inner)}}\n`;
     } else {
-      const selectors = splitTop(prelude, ',').map((s) => scopeSelector(s, cls)).filter((s) => s !== '');
+      const selectors = splitTop(prelude, ',')
+        .map((s) => scopeSelector(s, cls))
+        .filter((s) => s !== '');
       out += `${selectors.join(', ')} {${tidy(inner)}}\n`;
     }
     i = end + 1;
@@ -171,7 +174,10 @@ function scopeBlock(css: string, cls: string): string {
 
 /** Declaration block text with each line trimmed and blank lines dropped. */
 function tidy(block: string): string {
-  const lines = block.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = block
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   if (lines.length <= 1) return lines.length ? ` ${lines[0]} ` : '';
   return '\n' + lines.join('\n') + '\n';
 }
@@ -179,5 +185,11 @@ function tidy(block: string): string {
 /** Scopes the CSS of one owner; with no class, only comments are dropped and lines trimmed. */
 export function scopeCss(css: string, cls: string | undefined): string {
   const clean = stripComments(css);
-  return cls ? scopeBlock(clean, cls) : clean.split('\n').map((l) => l.trim()).filter((l) => l !== '').join('\n') + '\n';
+  return cls
+    ? scopeBlock(clean, cls)
+    : clean
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '')
+        .join('\n') + '\n';
 }

@@ -1,8 +1,29 @@
 // The static build: compile a checked workspace into template IR (`compileSite`), render and write
 // it (`writeStaticSite`). The generated app (server/src/core/app/) calls `compileSite` too and renders
 // SSR and hybrid pages per request with shared/render's `renderTemplate`.
-export { compileSite, outputFile, type CompiledSite, type CompiledPage, type CompiledFragment, type PrerenderPath, type CompileSiteOptions } from './site.js';
-export { writeStaticSite, writeStaticSiteAsync, removeTree, removeTreeAsync, checkReplaceable, OutputError, ROUTES_MANIFEST, ASSETS_MANIFEST, IMMUTABLE_CACHE, type WriteOptions, type WriteStats, type RouteManifestEntry } from './output.js';
+export {
+  compileSite,
+  outputFile,
+  type CompiledSite,
+  type CompiledPage,
+  type CompiledFragment,
+  type PrerenderPath,
+  type CompileSiteOptions,
+} from './site.js';
+export {
+  writeStaticSite,
+  writeStaticSiteAsync,
+  removeTree,
+  removeTreeAsync,
+  checkReplaceable,
+  OutputError,
+  ROUTES_MANIFEST,
+  ASSETS_MANIFEST,
+  IMMUTABLE_CACHE,
+  type WriteOptions,
+  type WriteStats,
+  type RouteManifestEntry,
+} from './output.js';
 export { type SiteAsset } from './assets.js';
 export { scopeCss, scopeSelector, scopeClassFor } from './css-scope.js';
 export { KIT_JS_PATH, KIT_JS_TAG, kitRuntimeSource, clientSourceDir } from './runtime-script.js';

@@ -1,7 +1,14 @@
 // View markup → proto IR, for one owner (page, layout, component or fragment body). Elements and
 // attributes become static chunks; interpolations become escaped holes; `g:` directives are lowered
 // (reference-notes 1.4) or dropped; component calls are instantiated from their once-compiled form.
-import type { ActDecl, Attribute, Element, Expr, MarkupNode, TextOrInterpolation } from '../../../../grammar/src/ast.js';
+import type {
+  ActDecl,
+  Attribute,
+  Element,
+  Expr,
+  MarkupNode,
+  TextOrInterpolation,
+} from '../../../../grammar/src/ast.js';
 import { VOID_ELEMENTS } from '../../../../grammar/src/index.js';
 import { concretePath, type ParsedRoute, parseRoutePattern } from '../../../../shared/route/index.js';
 import { escapeHtml, staticHtml, URL_ATTRIBUTES } from '../../../../shared/render/index.js';
@@ -43,10 +50,14 @@ const RAW_TEXT = new Set(['style']);
 /** Expression of the markup language → proto expression, resolved in `scope` and the owner's props. */
 export function convertExpr(e: Expr, ctx: OwnerContext, scope: Scope): PExpr {
   switch (e.type) {
-    case 'literal': return { k: 'lit', v: e.value };
-    case 'param': return { k: 'param', n: e.name.value };
-    case 'not': return { k: 'not', e: convertExpr(e.expr, ctx, scope) };
-    case 'binary': return { k: 'bin', op: e.op, l: convertExpr(e.left, ctx, scope), r: convertExpr(e.right, ctx, scope) };
+    case 'literal':
+      return { k: 'lit', v: e.value };
+    case 'param':
+      return { k: 'param', n: e.name.value };
+    case 'not':
+      return { k: 'not', e: convertExpr(e.expr, ctx, scope) };
+    case 'binary':
+      return { k: 'bin', op: e.op, l: convertExpr(e.left, ctx, scope), r: convertExpr(e.right, ctx, scope) };
     case 'path': {
       const [head, ...rest] = e.path;
       const local = scope.get(head);
@@ -54,7 +65,8 @@ export function convertExpr(e: Expr, ctx: OwnerContext, scope: Scope): PExpr {
       if (ctx.props?.has(head)) return { k: 'prop', n: head, p: rest };
       return { k: 'data', p: e.path };
     }
-    default: return { k: 'lit', v: null };
+    default:
+      return { k: 'lit', v: null };
   }
 }
 
@@ -68,7 +80,14 @@ function isBlank(n: MarkupNode): boolean {
 }
 
 /** Compiles a node list; `trim` drops the whitespace that opens and closes a whole body. */
-export function compileNodes(nodes: readonly MarkupNode[], ctx: OwnerContext, scope: Scope, out: PNode[], pre = 0, trim = false): void {
+export function compileNodes(
+  nodes: readonly MarkupNode[],
+  ctx: OwnerContext,
+  scope: Scope,
+  out: PNode[],
+  pre = 0,
+  trim = false,
+): void {
   let first = 0;
   let last = nodes.length - 1;
   if (trim) {
@@ -78,7 +97,8 @@ export function compileNodes(nodes: readonly MarkupNode[], ctx: OwnerContext, sc
   for (let i = first; i <= last; i++) {
     const n = nodes[i];
     switch (n.type) {
-      case 'comment': break;
+      case 'comment':
+        break;
       case 'text': {
         let v = pre > 0 ? n.value : collapse(n.value);
         if (trim && i === first) v = v.replace(/^\s+/, '');
@@ -86,8 +106,12 @@ export function compileNodes(nodes: readonly MarkupNode[], ctx: OwnerContext, sc
         push(out, staticHtml(v, false));
         break;
       }
-      case 'interp': push(out, fold({ t: 'text', e: convertExpr(n.expr, ctx, scope) })); break;
-      case 'element': compileElement(n, ctx, scope, out, pre); break;
+      case 'interp':
+        push(out, fold({ t: 'text', e: convertExpr(n.expr, ctx, scope) }));
+        break;
+      case 'element':
+        compileElement(n, ctx, scope, out, pre);
+        break;
     }
   }
 }
@@ -119,7 +143,13 @@ export function compileElement(el: Element, ctx: OwnerContext, scope: Scope, out
     if (f.index && index !== undefined) inner.set(f.index.text, index);
     const body: PNode[] = [];
     compileConditional(el, ctx, inner, body, pre);
-    out.push({ t: 'for', e: convertExpr(f.collection, ctx, scope), item, ...(index !== undefined ? { index } : {}), b: body });
+    out.push({
+      t: 'for',
+      e: convertExpr(f.collection, ctx, scope),
+      item,
+      ...(index !== undefined ? { index } : {}),
+      b: body,
+    });
     return;
   }
   compileConditional(el, ctx, scope, out, pre);
@@ -178,7 +208,13 @@ function valueNodes(parts: readonly TextOrInterpolation[], ctx: OwnerContext, sc
   }
 }
 
-function urlNodes(name: string, parts: readonly TextOrInterpolation[], ctx: OwnerContext, scope: Scope, out: PNode[]): void {
+function urlNodes(
+  name: string,
+  parts: readonly TextOrInterpolation[],
+  ctx: OwnerContext,
+  scope: Scope,
+  out: PNode[],
+): void {
   const url: (string | PExpr)[] = [];
   for (const p of parts) {
     if (p.type === 'text') {
@@ -196,7 +232,12 @@ function urlNodes(name: string, parts: readonly TextOrInterpolation[], ctx: Owne
 /** A route's path for a form: literal when static, a `path` expression filled from params otherwise. */
 function formPath(route: ParsedRoute): string | PExpr {
   if (!route.isDynamic) return concretePath(route, {}) ?? '/';
-  return { k: 'path', segs: route.segments.map((s) => (s.kind === 'static' ? { s: s.value } : s.kind === 'rest' ? { p: s.name, rest: true as const } : { p: s.name })) };
+  return {
+    k: 'path',
+    segs: route.segments.map((s) =>
+      s.kind === 'static' ? { s: s.value } : s.kind === 'rest' ? { p: s.name, rest: true as const } : { p: s.name },
+    ),
+  };
 }
 
 function pushFormPath(path: string | PExpr, out: PNode[]): void {
@@ -206,7 +247,8 @@ function pushFormPath(path: string | PExpr, out: PNode[]): void {
 }
 
 function actionRoute(ctx: OwnerContext, a: Attribute): ParsedRoute | undefined {
-  const symbol = a.value?.type === 'expr' && a.value.expr.type === 'path' ? a.value.expr.path.join('.') : literalValue(a);
+  const symbol =
+    a.value?.type === 'expr' && a.value.expr.type === 'path' ? a.value.expr.path.join('.') : literalValue(a);
   const decl: ActDecl | undefined = ctx.summary.actions.find((x) => x.symbol.text === symbol);
   if (decl?.path && decl.path.value !== '') return parseRoutePattern(decl.path.value);
   return ctx.route;
@@ -256,7 +298,14 @@ function compileAttributes(el: Element, ctx: OwnerContext, scope: Scope, out: PN
     if (!a.value) {
       push(chunk, ' ' + name);
     } else if (a.value.type === 'expr') {
-      chunk.push(fold({ t: 'dattr', n: name, e: convertExpr(a.value.expr, ctx, scope), ...(isUrl ? { url: true as const } : {}) }));
+      chunk.push(
+        fold({
+          t: 'dattr',
+          n: name,
+          e: convertExpr(a.value.expr, ctx, scope),
+          ...(isUrl ? { url: true as const } : {}),
+        }),
+      );
     } else {
       push(chunk, ` ${name}="`);
       if (isUrl) urlNodes(lower, a.value.parts, ctx, scope, chunk);
@@ -291,7 +340,8 @@ function compileAttributes(el: Element, ctx: OwnerContext, scope: Scope, out: PN
 function lowerDirective(a: Attribute, el: Element, ctx: OwnerContext, hasPost: boolean): PNode[] | undefined {
   const out: PNode[] = [];
   const text = (name: string) => {
-    const v = literalValue(a) ?? (a.value?.type === 'expr' && a.value.expr.type === 'path' ? a.value.expr.path.join('.') : '');
+    const v =
+      literalValue(a) ?? (a.value?.type === 'expr' && a.value.expr.type === 'path' ? a.value.expr.path.join('.') : '');
     push(out, ` ${name}="${staticHtml(v, true)}"`);
   };
   switch (a.name) {
@@ -301,9 +351,15 @@ function lowerDirective(a: Attribute, el: Element, ctx: OwnerContext, hasPost: b
       if (route) pushFormPath(formPath(route), out);
       return out;
     }
-    case 'g:target': text('data-kit-target'); return out;
-    case 'g:swap': text('data-kit-swap'); return out;
-    case 'g:query': text('data-kit-query'); return out;
+    case 'g:target':
+      text('data-kit-target');
+      return out;
+    case 'g:swap':
+      text('data-kit-swap');
+      return out;
+    case 'g:query':
+      text('data-kit-query');
+      return out;
     case 'g:command': {
       text('data-kit-command');
       if (!hasPost) {

@@ -3,7 +3,17 @@
 // then renamed into place, so a failed build never leaves a half-written output and nothing from a
 // previous build survives. (Two renames: the old tree moves aside, the new one moves in, the old
 // one is deleted; a crash between the two renames leaves the old tree beside `--out`, never a mix.)
-import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { readdir as readdirAsync, rm as rmAsync, rmdir as rmdirAsync, unlink as unlinkAsync } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -60,7 +70,9 @@ export function checkReplaceable(outDir: string): void {
   }
   if (!st.isDirectory()) throw new OutputError(`--out ${outDir} exists and is not a directory`);
   if (readdirSync(outDir).length > 0 && !existsSync(join(outDir, ASSETS_MANIFEST))) {
-    throw new OutputError(`--out ${outDir} is not empty and holds no ${ASSETS_MANIFEST} from an earlier kit build; remove it or choose another directory`);
+    throw new OutputError(
+      `--out ${outDir} is not empty and holds no ${ASSETS_MANIFEST} from an earlier kit build; remove it or choose another directory`,
+    );
   }
 }
 
@@ -130,13 +142,22 @@ function* siteFiles(site: CompiledSite, opts: WriteOptions, state: RenderState):
 }
 
 function routesManifest(state: RenderState, opts: WriteOptions): OutFile {
-  return { rel: ROUTES_MANIFEST, content: JSON.stringify({ version: 1, routes: state.routes, endpoints: opts.endpoints }, null, 2) + '\n' };
+  return {
+    rel: ROUTES_MANIFEST,
+    content: JSON.stringify({ version: 1, routes: state.routes, endpoints: opts.endpoints }, null, 2) + '\n',
+  };
 }
 
 /** The assets manifest lists every other file of the output; it cannot list its own hash. */
 function assetsManifest(w: Written, state: RenderState): OutFile {
   const files = [...w.hashes.keys()].sort();
-  const manifest = { version: 1, files, hashes: sortKeys(w.hashes), sizes: sortKeys(w.sizes), cache: sortKeys(state.cache) };
+  const manifest = {
+    version: 1,
+    files,
+    hashes: sortKeys(w.hashes),
+    sizes: sortKeys(w.sizes),
+    cache: sortKeys(state.cache),
+  };
   return { rel: ASSETS_MANIFEST, content: JSON.stringify(manifest, null, 2) + '\n' };
 }
 
@@ -149,7 +170,9 @@ function makeTemp(out: string, outDir: string): { tmp: string; suffix: string } 
     mkdirSync(parent, { recursive: true });
     mkdirSync(tmp);
   } catch (e) {
-    throw new OutputError(`cannot create a build directory beside ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new OutputError(
+      `cannot create a build directory beside ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   return { tmp, suffix };
 }
@@ -209,7 +232,11 @@ export function writeStaticSite(site: CompiledSite, outDir: string, opts: WriteO
  * parallel cost more of it (measured: 1.5–2x the system time on ext4), while removing directories
  * mostly waits on the disk, which parallel removal hides. `kit build` uses this one.
  */
-export async function writeStaticSiteAsync(site: CompiledSite, outDir: string, opts: WriteOptions): Promise<WriteStats> {
+export async function writeStaticSiteAsync(
+  site: CompiledSite,
+  outDir: string,
+  opts: WriteOptions,
+): Promise<WriteStats> {
   const out = resolve(outDir);
   checkReplaceable(out);
   const { tmp, suffix } = makeTemp(out, outDir);
@@ -266,7 +293,9 @@ function swapInto(tmp: string, out: string, shown: string, suffix: string, remov
       renameSync(tmp, out);
     } catch (e) {
       removeTree(tmp);
-      throw new OutputError(`cannot move the build into ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new OutputError(
+        `cannot move the build into ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
     return undefined;
   }
@@ -282,7 +311,9 @@ function swapInto(tmp: string, out: string, shown: string, suffix: string, remov
   } catch (e) {
     renameSync(old, out);
     removeTree(tmp);
-    throw new OutputError(`cannot move the build into ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new OutputError(
+      `cannot move the build into ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   if (!removeOld) return old;
   removeTree(old);

@@ -47,11 +47,16 @@ function substExpr(e: PExpr, s: Substitution): PExpr {
       if (v.k === 'prop') return { k: 'prop', n: v.n, p: [...v.p, ...e.p] };
       return NULL;
     }
-    case 'local': return s.base === 0 ? e : { k: 'local', i: e.i + s.base, p: e.p };
-    case 'not': return { k: 'not', e: substExpr(e.e, s) };
-    case 'bin': return { k: 'bin', op: e.op, l: substExpr(e.l, s), r: substExpr(e.r, s) };
-    case 'cat': return { k: 'cat', parts: e.parts.map((p) => substExpr(p, s)) };
-    default: return e;
+    case 'local':
+      return s.base === 0 ? e : { k: 'local', i: e.i + s.base, p: e.p };
+    case 'not':
+      return { k: 'not', e: substExpr(e.e, s) };
+    case 'bin':
+      return { k: 'bin', op: e.op, l: substExpr(e.l, s), r: substExpr(e.r, s) };
+    case 'cat':
+      return { k: 'cat', parts: e.parts.map((p) => substExpr(p, s)) };
+    default:
+      return e;
   }
 }
 
@@ -72,9 +77,22 @@ export function substitute(nodes: readonly PNode[], s: Substitution): PNode[] {
         break;
       }
       case 'text':
-      case 'attr': push(out, fold({ t: n.t, e: substExpr(n.e, s) })); break;
-      case 'url': push(out, fold({ t: 'url', parts: n.parts.map((p) => (typeof p === 'string' ? p : substExpr(p, s))), ...(n.srcset ? { srcset: true as const } : {}) })); break;
-      case 'dattr': push(out, fold({ t: 'dattr', n: n.n, e: substExpr(n.e, s), ...(n.url ? { url: true as const } : {}) })); break;
+      case 'attr':
+        push(out, fold({ t: n.t, e: substExpr(n.e, s) }));
+        break;
+      case 'url':
+        push(
+          out,
+          fold({
+            t: 'url',
+            parts: n.parts.map((p) => (typeof p === 'string' ? p : substExpr(p, s))),
+            ...(n.srcset ? { srcset: true as const } : {}),
+          }),
+        );
+        break;
+      case 'dattr':
+        push(out, fold({ t: 'dattr', n: n.n, e: substExpr(n.e, s), ...(n.url ? { url: true as const } : {}) }));
+        break;
       case 'if': {
         const e = substExpr(n.e, s);
         const b = substitute(n.b, s);
@@ -82,7 +100,13 @@ export function substitute(nodes: readonly PNode[], s: Substitution): PNode[] {
         break;
       }
       case 'for': {
-        out.push({ t: 'for', e: substExpr(n.e, s), item: n.item + s.base, ...(n.index !== undefined ? { index: n.index + s.base } : {}), b: substitute(n.b, s) });
+        out.push({
+          t: 'for',
+          e: substExpr(n.e, s),
+          item: n.item + s.base,
+          ...(n.index !== undefined ? { index: n.index + s.base } : {}),
+          b: substitute(n.b, s),
+        });
         break;
       }
     }
@@ -106,7 +130,8 @@ export function push(out: PNode[], n: PNode): void {
 /** Appends a `g:if`, or its body directly (or nothing) when the condition is a constant. */
 export function pushIf(out: PNode[], e: PExpr, body: PNode[]): void {
   if (isConstant(e)) {
-    if (renderTemplate({ v: 1, locals: 0, nodes: [{ t: 'if', e: e as Expr, b: ['1'] }] }) === '1') for (const b of body) push(out, b);
+    if (renderTemplate({ v: 1, locals: 0, nodes: [{ t: 'if', e: e as Expr, b: ['1'] }] }) === '1')
+      for (const b of body) push(out, b);
     return;
   }
   out.push({ t: 'if', e, b: body });
@@ -114,11 +139,16 @@ export function pushIf(out: PNode[], e: PExpr, body: PNode[]): void {
 
 function isConstant(e: PExpr): boolean {
   switch (e.k) {
-    case 'lit': return true;
-    case 'not': return isConstant(e.e);
-    case 'bin': return isConstant(e.l) && isConstant(e.r);
-    case 'cat': return e.parts.every(isConstant);
-    default: return false;
+    case 'lit':
+      return true;
+    case 'not':
+      return isConstant(e.e);
+    case 'bin':
+      return isConstant(e.l) && isConstant(e.r);
+    case 'cat':
+      return e.parts.every(isConstant);
+    default:
+      return false;
   }
 }
 
@@ -136,11 +166,16 @@ export function fold(n: PNode): PNode {
 
 function finalExpr(e: PExpr, where: string): Expr {
   switch (e.k) {
-    case 'prop': throw new Error(`internal: unresolved prop ${e.n} in ${where}`);
-    case 'not': return { k: 'not', e: finalExpr(e.e, where) };
-    case 'bin': return { k: 'bin', op: e.op, l: finalExpr(e.l, where), r: finalExpr(e.r, where) };
-    case 'cat': return { k: 'cat', parts: e.parts.map((p) => finalExpr(p, where)) };
-    default: return e;
+    case 'prop':
+      throw new Error(`internal: unresolved prop ${e.n} in ${where}`);
+    case 'not':
+      return { k: 'not', e: finalExpr(e.e, where) };
+    case 'bin':
+      return { k: 'bin', op: e.op, l: finalExpr(e.l, where), r: finalExpr(e.r, where) };
+    case 'cat':
+      return { k: 'cat', parts: e.parts.map((p) => finalExpr(p, where)) };
+    default:
+      return e;
   }
 }
 
@@ -152,13 +187,34 @@ function finalNodes(nodes: readonly PNode[], where: string): Node[] {
       continue;
     }
     switch (n.t) {
-      case 'slot': throw new Error(`internal: unfilled slot in ${where}`);
+      case 'slot':
+        throw new Error(`internal: unfilled slot in ${where}`);
       case 'text':
-      case 'attr': out.push({ t: n.t, e: finalExpr(n.e, where) }); break;
-      case 'url': out.push({ t: 'url', parts: n.parts.map((p) => (typeof p === 'string' ? p : finalExpr(p, where))), ...(n.srcset ? { srcset: true as const } : {}) }); break;
-      case 'dattr': out.push({ t: 'dattr', n: n.n, e: finalExpr(n.e, where), ...(n.url ? { url: true as const } : {}) }); break;
-      case 'if': out.push({ t: 'if', e: finalExpr(n.e, where), b: finalNodes(n.b, where) }); break;
-      case 'for': out.push({ t: 'for', e: finalExpr(n.e, where), item: n.item, ...(n.index !== undefined ? { index: n.index } : {}), b: finalNodes(n.b, where) }); break;
+      case 'attr':
+        out.push({ t: n.t, e: finalExpr(n.e, where) });
+        break;
+      case 'url':
+        out.push({
+          t: 'url',
+          parts: n.parts.map((p) => (typeof p === 'string' ? p : finalExpr(p, where))),
+          ...(n.srcset ? { srcset: true as const } : {}),
+        });
+        break;
+      case 'dattr':
+        out.push({ t: 'dattr', n: n.n, e: finalExpr(n.e, where), ...(n.url ? { url: true as const } : {}) });
+        break;
+      case 'if':
+        out.push({ t: 'if', e: finalExpr(n.e, where), b: finalNodes(n.b, where) });
+        break;
+      case 'for':
+        out.push({
+          t: 'for',
+          e: finalExpr(n.e, where),
+          item: n.item,
+          ...(n.index !== undefined ? { index: n.index } : {}),
+          b: finalNodes(n.b, where),
+        });
+        break;
     }
   }
   return out;

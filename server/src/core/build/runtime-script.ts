@@ -15,7 +15,8 @@ export function clientSourceDir(): string {
     const candidate = join(dir, 'shared', 'client', 'kit-nav.js');
     if (existsSync(candidate)) return dirname(candidate);
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('shared/client/kit-nav.js not found above ' + dirname(fileURLToPath(import.meta.url)));
+    if (parent === dir)
+      throw new Error('shared/client/kit-nav.js not found above ' + dirname(fileURLToPath(import.meta.url)));
     dir = parent;
   }
 }

@@ -102,7 +102,8 @@ interface Part {
 // The document head every page starts with. `lang="en"`: the language has no declaration for the
 // document language yet, and browsers and screen readers need one; English is the default until a
 // page-level declaration exists (reference-notes 1.3 lists none).
-const DOC_START = '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n';
+const DOC_START =
+  '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n';
 
 /** The first non-comment children of a component call, split into named and default slot content. */
 function slotChildren(call: Element): { named: Map<string, Element>; rest: MarkupNode[] } {
@@ -137,7 +138,10 @@ class SiteCompiler {
   private readonly ownerJs = new WeakMap<FileSummary, string[]>();
   private readonly chains = new Map<string, string[]>();
 
-  constructor(private readonly ws: Workspace, private readonly cwd: string) {
+  constructor(
+    private readonly ws: Workspace,
+    private readonly cwd: string,
+  ) {
     for (const e of ws.allKit()) {
       const key = `${e.summary.packageName}.${e.summary.ownerId}`;
       if (e.summary.kind === 'component' && !this.components.has(key)) this.components.set(key, e);
@@ -147,10 +151,15 @@ class SiteCompiler {
 
   // ---- owners ---------------------------------------------------------------------------------
 
-  private context(s: FileSummary, opts: { props?: ReadonlySet<string>; slots: boolean; route?: ParsedRoute }): OwnerContext {
+  private context(
+    s: FileSummary,
+    opts: { props?: ReadonlySet<string>; slots: boolean; route?: ParsedRoute },
+  ): OwnerContext {
     return {
       summary: s,
-      scopeClass: s.declarations.some((d) => d.kind === 'style') ? scopeClassFor(s.kind, s.packageName, s.ownerId) : undefined,
+      scopeClass: s.declarations.some((d) => d.kind === 'style')
+        ? scopeClassFor(s.kind, s.packageName, s.ownerId)
+        : undefined,
       props: opts.props,
       slots: opts.slots,
       route: opts.route,
@@ -184,7 +193,15 @@ class SiteCompiler {
     const def = key ? this.components.get(key) : undefined;
     const part = key && def ? this.compilePart('component', key) : undefined;
     if (!key || !def || !part) {
-      if (!def) this.diagnostics.push(diag('unknown_component', ctx.summary.path, call.nameRange, `${ctx.summary.ownerId}: unknown component <${call.name}>`));
+      if (!def)
+        this.diagnostics.push(
+          diag(
+            'unknown_component',
+            ctx.summary.path,
+            call.nameRange,
+            `${ctx.summary.ownerId}: unknown component <${call.name}>`,
+          ),
+        );
       return;
     }
     const props = new Map<string, PExpr>();
@@ -197,7 +214,10 @@ class SiteCompiler {
       else compileElement(el, ctx, scope, nodes, 0);
       slots.set(name, nodes);
     }
-    if (!slots.has('') && rest.some((n) => n.type === 'element' || n.type === 'interp' || (n.type === 'text' && n.value.trim() !== ''))) {
+    if (
+      !slots.has('') &&
+      rest.some((n) => n.type === 'element' || n.type === 'interp' || (n.type === 'text' && n.value.trim() !== ''))
+    ) {
       const nodes: PNode[] = [];
       compileNodes(rest, ctx, scope, nodes, 0, true);
       slots.set('', nodes);
@@ -217,9 +237,18 @@ class SiteCompiler {
     if (!a.value) return { k: 'lit', v: type === 'bool' ? true : '' };
     if (a.value.type === 'expr') return convertExpr(a.value.expr, ctx, scope);
     const parts = a.value.parts;
-    if (parts.every((x) => x.type === 'text')) return { k: 'lit', v: coerce(decodeEntities(parts.map((x) => (x.type === 'text' ? x.value : '')).join('')), type) };
+    if (parts.every((x) => x.type === 'text'))
+      return {
+        k: 'lit',
+        v: coerce(decodeEntities(parts.map((x) => (x.type === 'text' ? x.value : '')).join('')), type),
+      };
     if (parts.length === 1 && parts[0].type === 'interp') return convertExpr(parts[0].expr, ctx, scope);
-    return { k: 'cat', parts: parts.map((x): PExpr => (x.type === 'text' ? { k: 'lit', v: decodeEntities(x.value) } : convertExpr(x.expr, ctx, scope))) };
+    return {
+      k: 'cat',
+      parts: parts.map(
+        (x): PExpr => (x.type === 'text' ? { k: 'lit', v: decodeEntities(x.value) } : convertExpr(x.expr, ctx, scope)),
+      ),
+    };
   }
 
   /** Layout keys of a page, outermost first: each named layout preceded by its parents, once each. */
@@ -255,7 +284,14 @@ class SiteCompiler {
       return readFileSync(abs, 'utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? 'error';
-      this.diagnostics.push(diag('missing_asset_file', s.path, decl.range, `${s.ownerId}: ${what} "${file}" cannot be read (${code === 'ENOENT' ? 'no such file' : code})`));
+      this.diagnostics.push(
+        diag(
+          'missing_asset_file',
+          s.path,
+          decl.range,
+          `${s.ownerId}: ${what} "${file}" cannot be read (${code === 'ENOENT' ? 'no such file' : code})`,
+        ),
+      );
       return undefined;
     }
   }
@@ -269,7 +305,10 @@ class SiteCompiler {
     if (/\.m?ts$/.test(file)) {
       // Types are stripped with the TypeScript compiler kit already depends on, loaded only when needed.
       const ts = typescript();
-      code = ts.transpileModule(src, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext }, fileName: file }).outputText;
+      code = ts.transpileModule(src, {
+        compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+        fileName: file,
+      }).outputText;
     }
     return this.assets.hashed('js', base, 'js', code);
   }
@@ -281,10 +320,12 @@ class SiteCompiler {
       for (const d of s.declarations) {
         if (d.kind === 'style') {
           const css = scopeCss(d.css, scopeClassFor(s.kind, s.packageName, s.ownerId));
-          if (css.trim() !== '') out.push(this.assets.hashed('css', `${s.kind}-${s.packageName}-${s.ownerId}`, 'css', css));
+          if (css.trim() !== '')
+            out.push(this.assets.hashed('css', `${s.kind}-${s.packageName}-${s.ownerId}`, 'css', css));
         } else if (d.kind === 'css' && d.file) {
           const src = this.readSource(s, d.file.value, d, 'css file');
-          if (src !== undefined) out.push(this.assets.hashed('css', d.file.value.replace(/^.*[\\/]/, '').replace(/\.css$/, ''), 'css', src));
+          if (src !== undefined)
+            out.push(this.assets.hashed('css', d.file.value.replace(/^.*[\\/]/, '').replace(/\.css$/, ''), 'css', src));
         }
       }
       return out;
@@ -356,18 +397,28 @@ class SiteCompiler {
     const layoutEntries = chain.map((k) => this.layouts.get(k)!).filter(Boolean);
     const componentKeys: string[] = [];
     for (const c of [...layoutComponents, ...facts.components]) if (!componentKeys.includes(c)) componentKeys.push(c);
-    const owners = [...layoutEntries.map((l) => l.summary), ...componentKeys.map((k) => this.components.get(k)!.summary), s];
+    const owners = [
+      ...layoutEntries.map((l) => l.summary),
+      ...componentKeys.map((k) => this.components.get(k)!.summary),
+      s,
+    ];
     const stylesheets = this.pageStylesheets(s, owners);
     const scripts: string[] = [];
     for (const o of owners) for (const h of this.scriptsOf(o)) if (!scripts.includes(h)) scripts.push(h);
 
     let head = DOC_START;
-    const title = s.meta.title?.value ?? [...layoutEntries].reverse().find((l) => l.summary.meta.title)?.summary.meta.title?.value ?? s.ownerId;
+    const title =
+      s.meta.title?.value ??
+      [...layoutEntries].reverse().find((l) => l.summary.meta.title)?.summary.meta.title?.value ??
+      s.ownerId;
     head += `<title>${escapeHtml(title)}</title>\n`;
-    const description = s.meta.description?.value ?? [...layoutEntries].reverse().find((l) => l.summary.meta.description)?.summary.meta.description?.value;
+    const description =
+      s.meta.description?.value ??
+      [...layoutEntries].reverse().find((l) => l.summary.meta.description)?.summary.meta.description?.value;
     if (description !== undefined) head += `<meta name="description" content="${escapeHtml(description)}">\n`;
     const canonical = s.meta.canonical?.value;
-    if (canonical !== undefined && !isUnsafeUrl(decodeEntities(canonical))) head += `<link rel="canonical" href="${escapeHtml(canonical)}">\n`;
+    if (canonical !== undefined && !isUnsafeUrl(decodeEntities(canonical)))
+      head += `<link rel="canonical" href="${escapeHtml(canonical)}">\n`;
     for (const h of stylesheets) head += `<link rel="stylesheet" href="${escapeHtml(h)}">\n`;
     if (facts.kitJs) head += KIT_JS_TAG + '\n';
     for (const h of scripts) head += `<script type="module" src="${escapeHtml(h)}"></script>\n`;
@@ -459,7 +510,9 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
     fragments.push(...c.compileFragments(e));
   }
   pages.sort((a, b) => (a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : a.source < b.source ? -1 : 1));
-  fragments.sort((a, b) => (a.pageId !== b.pageId ? (a.pageId < b.pageId ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  fragments.sort((a, b) =>
+    a.pageId !== b.pageId ? (a.pageId < b.pageId ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   if (pages.some((p) => p.kitJs)) c.assets.fixed(KIT_JS_PATH, kitRuntimeSource());
   return { pages, fragments, assets: c.assets.list(), diagnostics: c.diagnostics };
 }

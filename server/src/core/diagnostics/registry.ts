@@ -4,7 +4,16 @@
 import type { Range } from '../../../../grammar/src/ast.js';
 import type { Diagnostic, RelatedLocation, Severity } from './diagnostic.js';
 
-export type Area = 'syntax' | 'structure' | 'route' | 'guard' | 'cache' | 'endpoint' | 'view' | 'composition' | 'binding';
+export type Area =
+  | 'syntax'
+  | 'structure'
+  | 'route'
+  | 'guard'
+  | 'cache'
+  | 'endpoint'
+  | 'view'
+  | 'composition'
+  | 'binding';
 
 export interface CodeInfo {
   area: Area;
@@ -12,10 +21,20 @@ export interface CodeInfo {
   summary: string;
   suggestion?: string;
   /** Names a quick fix the language server knows how to build. */
-  fix?: 'add_public_guard' | 'remove_trailing_slash' | 'add_paths_block' | 'split_optional_param' | 'create_handler_stub';
+  fix?:
+    | 'add_public_guard'
+    | 'remove_trailing_slash'
+    | 'add_paths_block'
+    | 'split_optional_param'
+    | 'create_handler_stub';
 }
 
-function c(area: Area, severity: Severity, summary: string, extra: Partial<Pick<CodeInfo, 'suggestion' | 'fix'>> = {}): CodeInfo {
+function c(
+  area: Area,
+  severity: Severity,
+  summary: string,
+  extra: Partial<Pick<CodeInfo, 'suggestion' | 'fix'>> = {},
+): CodeInfo {
   return { area, severity, summary, ...extra };
 }
 
@@ -26,15 +45,35 @@ export const REGISTRY = {
   unterminated_block: c('syntax', 'error', 'A block is missing its closing `}` line.'),
   unknown_declaration: c('syntax', 'error', 'The first word of the line is not a kit declaration keyword.'),
   unsupported_top_level_block: c('syntax', 'error', 'The block kind is not part of the kit language.'),
-  malformed_legacy_metadata: c('syntax', 'error', '`@keyword` metadata lines are not supported; write `keyword value`.'),
-  old_action_block_syntax: c('syntax', 'error', '`act X {` blocks were replaced by one-line `act X POST "/path"` declarations.'),
-  old_api_block_syntax: c('syntax', 'error', '`api X {` blocks were replaced by one-line `api X GET "/path"` declarations.'),
+  malformed_legacy_metadata: c(
+    'syntax',
+    'error',
+    '`@keyword` metadata lines are not supported; write `keyword value`.',
+  ),
+  old_action_block_syntax: c(
+    'syntax',
+    'error',
+    '`act X {` blocks were replaced by one-line `act X POST "/path"` declarations.',
+  ),
+  old_api_block_syntax: c(
+    'syntax',
+    'error',
+    '`api X {` blocks were replaced by one-line `api X GET "/path"` declarations.',
+  ),
   view_parse_error: c('syntax', 'error', 'The view markup is not well formed.'),
-  unsupported_markup_syntax: c('syntax', 'error', 'Template syntax from other frameworks is not supported in kit views.'),
+  unsupported_markup_syntax: c(
+    'syntax',
+    'error',
+    'Template syntax from other frameworks is not supported in kit views.',
+  ),
   invalid_expression: c('syntax', 'error', 'The `{...}` expression cannot be read.'),
   // documents the language server does not analyse (the last good version stays in effect)
   document_too_large: c('syntax', 'warning', 'The document is larger than 8 MiB; kit does not analyse it.'),
-  binary_document: c('syntax', 'warning', 'The document contains NUL characters (binary data); kit does not analyse it.'),
+  binary_document: c(
+    'syntax',
+    'warning',
+    'The document contains NUL characters (binary data); kit does not analyse it.',
+  ),
 
   // structure of a file
   missing_route: c('structure', 'error', 'A page file must declare `route "<pattern>"`.'),
@@ -42,21 +81,46 @@ export const REGISTRY = {
   duplicate_declaration: c('structure', 'error', 'A declaration that may appear once appears twice.'),
   unsupported_declaration: c('structure', 'error', 'The declaration is not valid in this kind of file.'),
   invalid_render_mode: c('structure', 'error', '`render` accepts spa, ssr or hybrid.'),
-  server_requires_request_render: c('structure', 'error', '`server {}` needs request-time rendering, but the page forces `render spa`.'),
-  missing_ssr_addon: c('structure', 'error', 'The page renders at request time, but SSR validation is not enabled.', { suggestion: 'run kit with --ssr to enable request-time rendering' }),
-  duplicate_page_id: c('structure', 'error', 'Two pages have the same page ID.', { suggestion: 'give one of the pages an explicit `page <id>` or rename its file' }),
+  server_requires_request_render: c(
+    'structure',
+    'error',
+    '`server {}` needs request-time rendering, but the page forces `render spa`.',
+  ),
+  missing_ssr_addon: c('structure', 'error', 'The page renders at request time, but SSR validation is not enabled.', {
+    suggestion: 'run kit with --ssr to enable request-time rendering',
+  }),
+  duplicate_page_id: c('structure', 'error', 'Two pages have the same page ID.', {
+    suggestion: 'give one of the pages an explicit `page <id>` or rename its file',
+  }),
   invalid_page_id: c('structure', 'error', 'A page ID may contain letters, digits, `.`, `-` and `_`.'),
   unknown_use_alias: c('structure', 'error', 'The `alias.` prefix is not declared by a `use` line.'),
   duplicate_use_alias: c('structure', 'error', 'A `use` alias is declared twice.'),
-  missing_asset_file: c('structure', 'error', 'A css or js file named by a page, layout or component does not exist or cannot be read.'),
+  missing_asset_file: c(
+    'structure',
+    'error',
+    'A css or js file named by a page, layout or component does not exist or cannot be read.',
+  ),
 
   // routes
-  malformed_route: c('route', 'error', 'The route pattern breaks a route pattern rule.', { fix: 'remove_trailing_slash' }),
+  malformed_route: c('route', 'error', 'The route pattern breaks a route pattern rule.', {
+    fix: 'remove_trailing_slash',
+  }),
   duplicate_route_param: c('route', 'error', 'A route repeats a parameter name.'),
-  duplicate_route: c('route', 'error', 'Two page routes have the same pattern (parameter names are ignored).', { suggestion: 'give each page a distinct route pattern' }),
-  route_method_conflict: c('route', 'error', 'The same method and path are declared twice.', { suggestion: 'give each page, action, API, fragment or contract a unique method/path pair' }),
-  ambiguous_dynamic_route: c('route', 'error', 'Two dynamic routes could match the same request path.', { suggestion: 'make the routes distinguishable by a literal segment' }),
-  spa_dynamic_route_missing_paths: c('route', 'error', 'A build-time page with route params needs a `paths {}` block.', { fix: 'add_paths_block' }),
+  duplicate_route: c('route', 'error', 'Two page routes have the same pattern (parameter names are ignored).', {
+    suggestion: 'give each page a distinct route pattern',
+  }),
+  route_method_conflict: c('route', 'error', 'The same method and path are declared twice.', {
+    suggestion: 'give each page, action, API, fragment or contract a unique method/path pair',
+  }),
+  ambiguous_dynamic_route: c('route', 'error', 'Two dynamic routes could match the same request path.', {
+    suggestion: 'make the routes distinguishable by a literal segment',
+  }),
+  spa_dynamic_route_missing_paths: c(
+    'route',
+    'error',
+    'A build-time page with route params needs a `paths {}` block.',
+    { fix: 'add_paths_block' },
+  ),
   paths_record_not_literal: c('route', 'error', '`paths {}` records accept string literals only.'),
   paths_unknown_param: c('route', 'error', 'A `paths {}` record names a parameter the route does not declare.'),
   paths_missing_param: c('route', 'error', 'A `paths {}` record leaves a route parameter without a value.'),
@@ -66,39 +130,80 @@ export const REGISTRY = {
   contract_route_invalid: c('route', 'error', 'A command or query path must be a local absolute path.'),
 
   // guards
-  missing_page_guard: c('guard', 'warning', 'The page declares no guard; its route is denied (403).', { suggestion: 'add `guard public` or a protective guard', fix: 'add_public_guard' }),
+  missing_page_guard: c('guard', 'warning', 'The page declares no guard; its route is denied (403).', {
+    suggestion: 'add `guard public` or a protective guard',
+    fix: 'add_public_guard',
+  }),
   public_guard_exclusive: c('guard', 'error', '`public` must be the only guard ID.'),
   duplicate_guard: c('guard', 'warning', 'A guard ID is listed twice.'),
-  missing_endpoint_guard: c('guard', 'warning', 'A `//kit:` comment endpoint has no `//kit:guard` line; it is denied (403).', { suggestion: 'add `//kit:guard public` or a protective guard to the comment block' }),
-  unknown_guard: c('guard', 'warning', 'No guard with this ID is registered in the app config; requests fail closed (403).'),
+  missing_endpoint_guard: c(
+    'guard',
+    'warning',
+    'A `//kit:` comment endpoint has no `//kit:guard` line; it is denied (403).',
+    { suggestion: 'add `//kit:guard public` or a protective guard to the comment block' },
+  ),
+  unknown_guard: c(
+    'guard',
+    'warning',
+    'No guard with this ID is registered in the app config; requests fail closed (403).',
+  ),
 
   // cache
   invalid_cache_policy: c('cache', 'error', '`cache` needs a non-empty Cache-Control value.'),
   revalidate_requires_cache: c('cache', 'error', '`revalidate` needs a `cache` policy.'),
-  duplicate_revalidate_policy: c('cache', 'error', 'The cache policy already has `stale-while-revalidate`; drop one of them.'),
-  invalid_revalidate: c('cache', 'error', '`revalidate` takes positive whole seconds (`300`) or a duration (`60s`, `5m`, `1h`, `1m30s`).'),
+  duplicate_revalidate_policy: c(
+    'cache',
+    'error',
+    'The cache policy already has `stale-while-revalidate`; drop one of them.',
+  ),
+  invalid_revalidate: c(
+    'cache',
+    'error',
+    '`revalidate` takes positive whole seconds (`300`) or a duration (`60s`, `5m`, `1h`, `1m30s`).',
+  ),
 
   // endpoints
   unsupported_action_method: c('endpoint', 'error', 'Actions currently require POST.'),
   unsupported_api_method: c('endpoint', 'error', 'APIs accept GET, POST, PUT, PATCH or DELETE.'),
   unsupported_fragment_method: c('endpoint', 'error', 'Fragments currently require GET.'),
-  invalid_backend_handler_name: c('endpoint', 'error', 'A handler symbol must be an exported identifier starting with an uppercase letter.'),
+  invalid_backend_handler_name: c(
+    'endpoint',
+    'error',
+    'A handler symbol must be an exported identifier starting with an uppercase letter.',
+  ),
   invalid_fragment_target: c('endpoint', 'error', 'A fragment target must be a literal `#id`.'),
   invalid_cors_option: c('endpoint', 'error', 'A `cors` option has an invalid value.'),
-  malformed_go_endpoint_comment: c('endpoint', 'error', 'Expected `//kit:act METHOD /path` or `//kit:api METHOD /path`.'),
+  malformed_go_endpoint_comment: c(
+    'endpoint',
+    'error',
+    'Expected `//kit:act METHOD /path` or `//kit:api METHOD /path`.',
+  ),
   duplicate_go_endpoint_comment: c('endpoint', 'error', 'A function carries more than one `//kit:` endpoint comment.'),
-  invalid_go_endpoint_handler: c('endpoint', 'error', 'A `//kit:` endpoint comment must sit directly above an exported function.'),
+  invalid_go_endpoint_handler: c(
+    'endpoint',
+    'error',
+    'A `//kit:` endpoint comment must sit directly above an exported function.',
+  ),
 
   // binding (handler modules, read with the TypeScript compiler API)
   unsupported_backend_signature: c('binding', 'warning', 'The exported handler has a signature kit cannot call.'),
   ambiguous_backend_handler: c('binding', 'warning', 'Two modules of the directory export the same handler name.'),
-  missing_backend_handler: c('binding', 'info', 'No exported handler with this name exists yet; the endpoint answers 501.', { fix: 'create_handler_stub' }),
+  missing_backend_handler: c(
+    'binding',
+    'info',
+    'No exported handler with this name exists yet; the endpoint answers 501.',
+    { fix: 'create_handler_stub' },
+  ),
   backend_binding_required: c('binding', 'error', 'A production build requires every handler to be bound.'),
 
   // view markup
   script_element_not_allowed: c('view', 'error', '`<script>` elements are not allowed in views; use `js "./file.js"`.'),
   inline_event_handler_not_allowed: c('view', 'error', 'Inline `on*` event handler attributes are not allowed.'),
-  unsafe_url: c('view', 'error', 'URL attributes must not use javascript:, data:, vbscript: or protocol-relative URLs.'),
+  unsafe_url: c(
+    'view',
+    'error',
+    'URL attributes must not use javascript:, data:, vbscript: or protocol-relative URLs.',
+  ),
   unsupported_markup_directive: c('view', 'error', 'Unknown `g:` directive.'),
   unknown_action: c('view', 'error', '`g:post` names an action the page does not declare.'),
   g_post_requires_form: c('view', 'error', '`g:post` is only valid on a `<form>`.'),
@@ -135,7 +240,13 @@ export interface DiagOptions {
 }
 
 /** Builds a diagnostic with the registry's default severity and suggestion. */
-export function diag(code: DiagnosticCode, file: string, range: Range, message: string, opts: DiagOptions = {}): Diagnostic {
+export function diag(
+  code: DiagnosticCode,
+  file: string,
+  range: Range,
+  message: string,
+  opts: DiagOptions = {},
+): Diagnostic {
   const info: CodeInfo = REGISTRY[code];
   const d: Diagnostic = { code, severity: opts.severity ?? info.severity, message, file, range };
   if (opts.related && opts.related.length) d.related = opts.related;

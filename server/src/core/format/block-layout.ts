@@ -50,7 +50,14 @@ function firstNonSpace(t: LineTable, line: number, end: number): number {
  * Markup bodies: a line is as deep as the elements whose content holds its first character; a line
  * that continues an opening tag with an attribute is one deeper than the tag.
  */
-export function markupPlan(t: LineTable, body: MarkupNode[], firstLine: number, lastLine: number, base: number, lineEnd: (line: number) => number): BlockPlan {
+export function markupPlan(
+  t: LineTable,
+  body: MarkupNode[],
+  firstLine: number,
+  lastLine: number,
+  base: number,
+  lineEnd: (line: number) => number,
+): BlockPlan {
   const depth = new Map<number, number>();
   const frozen: Frozen[] = [];
   const first = new Map<number, number>();
@@ -77,7 +84,8 @@ export function markupPlan(t: LineTable, body: MarkupNode[], firstLine: number, 
       else depth.delete(l);
     });
     for (const a of el.attrs) {
-      if (a.value && a.value.range.start.line !== a.value.range.end.line) frozen.push({ a: a.value.range.start.offset, b: a.value.range.end.offset });
+      if (a.value && a.value.range.start.line !== a.value.range.end.line)
+        frozen.push({ a: a.value.range.start.offset, b: a.value.range.end.offset });
     }
     const contentStart = el.openRange.end.offset;
     const closeStart = el.selfClosing ? -1 : t.text.lastIndexOf('</', el.range.end.offset - 1);
@@ -107,7 +115,15 @@ export function markupPlan(t: LineTable, body: MarkupNode[], firstLine: number, 
 }
 
 /** CSS bodies: depth by braces, skipping strings and comments; lines starting inside either stay. */
-export function cssPlan(t: LineTable, from: number, to: number, firstLine: number, lastLine: number, base: number, lineEnd: (line: number) => number): BlockPlan {
+export function cssPlan(
+  t: LineTable,
+  from: number,
+  to: number,
+  firstLine: number,
+  lastLine: number,
+  base: number,
+  lineEnd: (line: number) => number,
+): BlockPlan {
   const depth = new Map<number, number>();
   const frozen: Frozen[] = [];
   const text = t.text;
@@ -162,7 +178,14 @@ function touchesFrozen(f: Frozen, from: number, to: number): boolean {
   return (from < f.b && to > f.a) || (f.a < from && from <= f.b);
 }
 
-function applyFrozen(t: LineTable, frozen: Frozen[], plan: { depth: Map<number, number>; keepTrailing: Set<number> }, firstLine: number, lastLine: number, lineEnd: (line: number) => number): void {
+function applyFrozen(
+  t: LineTable,
+  frozen: Frozen[],
+  plan: { depth: Map<number, number>; keepTrailing: Set<number> },
+  firstLine: number,
+  lastLine: number,
+  lineEnd: (line: number) => number,
+): void {
   for (const f of frozen) {
     const s = Math.max(firstLine, lineOf(t, f.a));
     const e = Math.min(lastLine, lineOf(t, f.b));

@@ -35,7 +35,10 @@ function detectEol(text: string): string {
 
 class Lines {
   readonly table: LineTable;
-  constructor(readonly text: string, readonly lineStarts: readonly number[]) {
+  constructor(
+    readonly text: string,
+    readonly lineStarts: readonly number[],
+  ) {
     this.table = { text, lineStarts };
   }
 
@@ -75,7 +78,16 @@ function closingLine(d: Declaration): number {
 function blockPlan(lines: Lines, d: Declaration, first: number, last: number): BlockPlan | undefined {
   const lineEnd = (l: number) => lines.end(l);
   if (d.kind === 'view' || d.kind === 'fragment') return markupPlan(lines.table, d.body, first, last, 1, lineEnd);
-  if (d.kind === 'style') return cssPlan(lines.table, lines.lineStarts[first] ?? lines.text.length, lines.lineStarts[last + 1] ?? lines.text.length, first, last, 1, lineEnd);
+  if (d.kind === 'style')
+    return cssPlan(
+      lines.table,
+      lines.lineStarts[first] ?? lines.text.length,
+      lines.lineStarts[last + 1] ?? lines.text.length,
+      first,
+      last,
+      1,
+      lineEnd,
+    );
   return undefined;
 }
 
@@ -99,11 +111,16 @@ function layout(file: KitFile, lines: Lines): OutLine[] {
         const depth = plan.depth.get(i);
         const body = plan.keepTrailing.has(i) ? c.trimStart() : c.trim();
         if (depth === undefined) out[i] = { text: plan.keepTrailing.has(i) ? c : c.trimEnd(), collapsible: false };
-        else out[i] = body === '' ? { text: '', collapsible: true } : { text: INDENT.repeat(depth) + body, collapsible: false };
+        else
+          out[i] =
+            body === '' ? { text: '', collapsible: true } : { text: INDENT.repeat(depth) + body, collapsible: false };
       } else {
         // Record blocks (`paths`, `server`, `props`): one level, tokens spaced like declarations.
         const t = c.trim();
-        out[i] = t === '' ? { text: '', collapsible: true } : { text: INDENT + (t.startsWith('//') ? t : normalizeLine(t)), collapsible: false };
+        out[i] =
+          t === ''
+            ? { text: '', collapsible: true }
+            : { text: INDENT + (t.startsWith('//') ? t : normalizeLine(t)), collapsible: false };
       }
     }
     const closing = lines.content(last).trim();
@@ -140,7 +157,10 @@ export function formatKit(text: string, path: string, parsed?: KitFile): FormatR
   if (result === text) return { kind: 'formatted', text, changed: false };
   const again = parseKit(result, path);
   if (again.diagnostics.some((d) => d.severity === 'error') || meaningOf(again) !== meaningOf(file)) {
-    return { kind: 'unsafe', message: `${path}: formatting would change the meaning of the file; it was left unchanged (please report this)` };
+    return {
+      kind: 'unsafe',
+      message: `${path}: formatting would change the meaning of the file; it was left unchanged (please report this)`,
+    };
   }
   return { kind: 'formatted', text: result, changed: true };
 }

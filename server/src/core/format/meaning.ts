@@ -4,7 +4,17 @@
 import type { Declaration, KitFile, MarkupNode } from '../../../../grammar/src/ast.js';
 import { PRESERVE_WHITESPACE } from './block-layout.js';
 
-const POSITION_KEYS = new Set(['range', 'keyword', 'nameRange', 'openRange', 'closeNameRange', 'bodyRange', 'cssRange', 'innerRange', 'valueOffsets']);
+const POSITION_KEYS = new Set([
+  'range',
+  'keyword',
+  'nameRange',
+  'openRange',
+  'closeNameRange',
+  'bodyRange',
+  'cssRange',
+  'innerRange',
+  'valueOffsets',
+]);
 
 function collapse(s: string): string {
   return s.replace(/\s+/g, ' ');
@@ -38,7 +48,8 @@ function trimBody(nodes: MarkupNode[]): MarkupNode[] {
 }
 
 function declaration(d: Declaration): unknown {
-  if (d.kind === 'view' || d.kind === 'fragment') return { ...(strip({ ...d, body: [] }) as object), body: markup(trimBody(d.body), false) };
+  if (d.kind === 'view' || d.kind === 'fragment')
+    return { ...(strip({ ...d, body: [] }) as object), body: markup(trimBody(d.body), false) };
   if (d.kind === 'style') return { kind: 'style', css: collapse(d.css).trim() };
   return strip(d);
 }

@@ -111,7 +111,11 @@ function objectKeys(toks: Tok[], start: number): { keys: string[]; complete: boo
     }
     if (tk.t === 'str' || tk.t === 'id') {
       const next = toks[i + 1];
-      const isModifier = tk.t === 'id' && (tk.v === 'async' || tk.v === 'get' || tk.v === 'set') && next && (next.t === 'id' || next.t === 'str');
+      const isModifier =
+        tk.t === 'id' &&
+        (tk.v === 'async' || tk.v === 'get' || tk.v === 'set') &&
+        next &&
+        (next.t === 'id' || next.t === 'str');
       if (isModifier) continue;
       if (tk.t === 'str' && tk.v === '\u0000template') complete = false;
       else keys.push(tk.v);

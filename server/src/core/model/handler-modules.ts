@@ -70,7 +70,17 @@ export function scanHandlerModule(path: string, text: string): HandlerModuleSumm
         const fields = body.split(/\s+/).filter(Boolean);
         const directive = fields[0] ?? '';
         if (directive === 'guard') {
-          block.push({ kind: 'guard', fields: fields.slice(1).join(' ').split(',').map((g) => g.trim()).filter(Boolean), range: r, raw: trimmed });
+          block.push({
+            kind: 'guard',
+            fields: fields
+              .slice(1)
+              .join(' ')
+              .split(',')
+              .map((g) => g.trim())
+              .filter(Boolean),
+            range: r,
+            raw: trimmed,
+          });
         } else {
           block.push({ kind: 'endpoint', fields, range: r, raw: trimmed });
         }
@@ -101,35 +111,91 @@ export function scanHandlerModule(path: string, text: string): HandlerModuleSumm
 
 function flushDetached(block: { kind: string; range: Range }[], out: HandlerModuleSummary): void {
   for (const c of block) {
-    out.diagnostics.push(diag('invalid_go_endpoint_handler', out.path, c.range, `//kit: comment must sit directly above an exported function`));
+    out.diagnostics.push(
+      diag(
+        'invalid_go_endpoint_handler',
+        out.path,
+        c.range,
+        `//kit: comment must sit directly above an exported function`,
+      ),
+    );
   }
 }
 
-function attachBlock(block: { kind: 'endpoint' | 'guard'; fields: string[]; range: Range; raw: string }[], fnName: string, fnRange: Range, out: HandlerModuleSummary): void {
+function attachBlock(
+  block: { kind: 'endpoint' | 'guard'; fields: string[]; range: Range; raw: string }[],
+  fnName: string,
+  fnRange: Range,
+  out: HandlerModuleSummary,
+): void {
   const endpoints = block.filter((c) => c.kind === 'endpoint');
   const guardLines = block.filter((c) => c.kind === 'guard');
   if (endpoints.length === 0) {
-    if (guardLines.length) out.diagnostics.push(diag('malformed_go_endpoint_comment', out.path, guardLines[0].range, `//kit:guard needs a //kit:act or //kit:api line in the same comment block`));
+    if (guardLines.length)
+      out.diagnostics.push(
+        diag(
+          'malformed_go_endpoint_comment',
+          out.path,
+          guardLines[0].range,
+          `//kit:guard needs a //kit:act or //kit:api line in the same comment block`,
+        ),
+      );
     return;
   }
   if (endpoints.length > 1) {
-    out.diagnostics.push(diag('duplicate_go_endpoint_comment', out.path, fnRange, `function ${fnName} carries ${endpoints.length} //kit: endpoint comments; keep one`));
+    out.diagnostics.push(
+      diag(
+        'duplicate_go_endpoint_comment',
+        out.path,
+        fnRange,
+        `function ${fnName} carries ${endpoints.length} //kit: endpoint comments; keep one`,
+      ),
+    );
   }
   const c = endpoints[0];
   const [kind, method, path, ...rest] = c.fields;
   if (kind !== 'act' && kind !== 'api') {
-    out.diagnostics.push(diag('malformed_go_endpoint_comment', out.path, c.range, `unsupported //kit:${kind ?? ''} comment; supported endpoint kinds are act and api`));
+    out.diagnostics.push(
+      diag(
+        'malformed_go_endpoint_comment',
+        out.path,
+        c.range,
+        `unsupported //kit:${kind ?? ''} comment; supported endpoint kinds are act and api`,
+      ),
+    );
     return;
   }
   if (c.fields.length !== 3 || !method || !path) {
-    out.diagnostics.push(diag('malformed_go_endpoint_comment', out.path, c.range, `malformed endpoint comment "${c.raw}"; expected //kit:act METHOD /path or //kit:api METHOD /path`));
+    out.diagnostics.push(
+      diag(
+        'malformed_go_endpoint_comment',
+        out.path,
+        c.range,
+        `malformed endpoint comment "${c.raw}"; expected //kit:act METHOD /path or //kit:api METHOD /path`,
+      ),
+    );
     return;
   }
   void rest;
   if (!/^[A-Za-z]+$/.test(method)) {
-    out.diagnostics.push(diag('malformed_go_endpoint_comment', out.path, c.range, `malformed endpoint comment "${c.raw}"; method must contain only ASCII letters`));
+    out.diagnostics.push(
+      diag(
+        'malformed_go_endpoint_comment',
+        out.path,
+        c.range,
+        `malformed endpoint comment "${c.raw}"; method must contain only ASCII letters`,
+      ),
+    );
     return;
   }
   const guards = guardLines.length ? guardLines.flatMap((g) => g.fields) : undefined;
-  out.endpoints.push({ kind, method: method.toUpperCase(), path, functionName: fnName, guards, range: c.range, functionRange: fnRange });
+  out.endpoints.push({
+    kind,
+    method: method.toUpperCase(),
+    path,
+    functionName: fnName,
+    guards,
+    range: c.range,
+    functionRange: fnRange,
+  });
 }

@@ -39,21 +39,64 @@ export function fileRegistrations(s: FileSummary): Registration[] {
   let order = 0;
   const pageRoute = s.route?.parsed;
   if (s.route && pageRoute && pageRoute.valid) {
-    regs.push({ kind: 'page', source: 'kit', method: 'GET', route: pageRoute, owner: `page ${pageId}`, file: s.path, range: s.route.decl.range, order: order++, pageId });
+    regs.push({
+      kind: 'page',
+      source: 'kit',
+      method: 'GET',
+      route: pageRoute,
+      owner: `page ${pageId}`,
+      file: s.path,
+      range: s.route.decl.range,
+      order: order++,
+      pageId,
+    });
   }
   // Inline endpoints register only when the page route itself is valid (reference-notes 2.4).
   if (!pageRoute || !pageRoute.valid) return regs;
   for (const a of s.actions) {
     const r = endpointRoute(s, a.path);
-    if (r && r.valid && !r.hasRest) regs.push({ kind: 'action', source: 'kit', method: a.method.text.toUpperCase(), route: r, owner: `action ${pageId}.${a.symbol.text}`, file: s.path, range: a.range, order: order++, pageId });
+    if (r && r.valid && !r.hasRest)
+      regs.push({
+        kind: 'action',
+        source: 'kit',
+        method: a.method.text.toUpperCase(),
+        route: r,
+        owner: `action ${pageId}.${a.symbol.text}`,
+        file: s.path,
+        range: a.range,
+        order: order++,
+        pageId,
+      });
   }
   for (const a of s.apis) {
     const r = endpointRoute(s, a.path);
-    if (r && r.valid && !r.hasRest) regs.push({ kind: 'api', source: 'kit', method: a.method.text.toUpperCase(), route: r, owner: `api ${pageId}.${a.symbol.text}`, file: s.path, range: a.range, order: order++, pageId });
+    if (r && r.valid && !r.hasRest)
+      regs.push({
+        kind: 'api',
+        source: 'kit',
+        method: a.method.text.toUpperCase(),
+        route: r,
+        owner: `api ${pageId}.${a.symbol.text}`,
+        file: s.path,
+        range: a.range,
+        order: order++,
+        pageId,
+      });
   }
   for (const f of s.fragments) {
     const r = parsedRoute(f.path.value);
-    if (r.valid) regs.push({ kind: 'fragment', source: 'kit', method: f.method.text.toUpperCase(), route: r, owner: `fragment ${pageId}.${f.name.text}`, file: s.path, range: f.range, order: order++, pageId });
+    if (r.valid)
+      regs.push({
+        kind: 'fragment',
+        source: 'kit',
+        method: f.method.text.toUpperCase(),
+        route: r,
+        owner: `fragment ${pageId}.${f.name.text}`,
+        file: s.path,
+        range: f.range,
+        order: order++,
+        pageId,
+      });
   }
   for (const c of s.contractRefs) {
     if (!c.name) continue;
@@ -61,7 +104,18 @@ export function fileRegistrations(s: FileSummary): Registration[] {
     if (explicit === undefined && pageRoute.isDynamic) continue; // contract_route_invalid reports it
     const r = explicit !== undefined ? parsedRoute(explicit) : pageRoute;
     if (!r.valid || r.isDynamic) continue;
-    regs.push({ kind: c.kind, source: 'contract', method: c.kind === 'command' ? 'POST' : 'GET', route: r, owner: `${c.kind} contract ${c.name}`, file: s.path, range: c.range, order: order++, pageId, contract: c.name });
+    regs.push({
+      kind: c.kind,
+      source: 'contract',
+      method: c.kind === 'command' ? 'POST' : 'GET',
+      route: r,
+      owner: `${c.kind} contract ${c.name}`,
+      file: s.path,
+      range: c.range,
+      order: order++,
+      pageId,
+      contract: c.name,
+    });
   }
   return regs;
 }
@@ -72,7 +126,17 @@ export function commentRegistrations(path: string, packageName: string, endpoint
   for (const e of endpoints) {
     const r = parsedRoute(e.path);
     if (!r.valid || r.hasRest) continue;
-    regs.push({ kind: e.kind === 'act' ? 'action' : 'api', source: 'comment', method: e.method.toUpperCase(), route: r, owner: `${e.kind} ${packageName}.${e.functionName}`, file: path, range: e.range, order: order++, pageId: `${packageName}.${e.functionName}` });
+    regs.push({
+      kind: e.kind === 'act' ? 'action' : 'api',
+      source: 'comment',
+      method: e.method.toUpperCase(),
+      route: r,
+      owner: `${e.kind} ${packageName}.${e.functionName}`,
+      file: path,
+      range: e.range,
+      order: order++,
+      pageId: `${packageName}.${e.functionName}`,
+    });
   }
   return regs;
 }

@@ -2,8 +2,14 @@
 // converts to UTF-16 itself; the AST counts UTF-16 units).
 import type { Pos, Range } from '../../../../grammar/src/ast.js';
 
-export interface ReportPos { line: number; column: number }
-export interface ReportRange { start: ReportPos; end: ReportPos }
+export interface ReportPos {
+  line: number;
+  column: number;
+}
+export interface ReportRange {
+  start: ReportPos;
+  end: ReportPos;
+}
 
 /** Text lookup for a file's source, so that columns can be converted to code points. */
 export type SourceLookup = (file: string) => string | undefined;

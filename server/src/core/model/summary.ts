@@ -1,9 +1,32 @@
 // The per-file summary: everything the workspace and the cross-file rules need, computed from one
 // AST only. An edit invalidates its own file's summary and nothing else.
 import type {
-  ActDecl, ApiDecl, CacheDecl, ComponentDecl, Declaration, Element, FileKind, FragmentDecl, GuardDecl, KitFile,
-  LayoutDecl, MarkupNode, PageIdDecl, PathsBlock, PropsBlock, Range, RenderDecl, RevalidateDecl, RouteDecl,
-  ServerBlock, StringLit, UseDecl, ViewBlock, Word, PackageDecl, MetaDecl,
+  ActDecl,
+  ApiDecl,
+  CacheDecl,
+  ComponentDecl,
+  Declaration,
+  Element,
+  FileKind,
+  FragmentDecl,
+  GuardDecl,
+  KitFile,
+  LayoutDecl,
+  MarkupNode,
+  PageIdDecl,
+  PathsBlock,
+  PropsBlock,
+  Range,
+  RenderDecl,
+  RevalidateDecl,
+  RouteDecl,
+  ServerBlock,
+  StringLit,
+  UseDecl,
+  ViewBlock,
+  Word,
+  PackageDecl,
+  MetaDecl,
 } from '../../../../grammar/src/ast.js';
 import type { ParsedRoute } from '../../../../shared/route/index.js';
 import { parsedRoute } from './route-cache.js';
@@ -149,7 +172,10 @@ export class MarkupMemo<T> {
    */
   collect(body: MarkupNode[], context: string, visitor: MarkupVisitor<T>): T[] {
     const out: T[] = [];
-    const table = body.length && body[body.length - 1].range.end.offset - body[0].range.start.offset >= MEMO_MIN_BODY_CHARS ? this.table(context) : undefined;
+    const table =
+      body.length && body[body.length - 1].range.end.offset - body[0].range.start.offset >= MEMO_MIN_BODY_CHARS
+        ? this.table(context)
+        : undefined;
     if (!table) this.flat(body, visitor, out);
     else for (const f of this.nodes(body, visitor, table)) this.emit(f, out);
     return out;
@@ -192,7 +218,13 @@ export class MarkupMemo<T> {
   }
 
   /** The non-empty folds of `nodes[from, to)`; what the other nodes between them contribute as folds of their own. */
-  private span(nodes: MarkupNode[], from: number, to: number, visitor: MarkupVisitor<T>, table: MemoTable<T>): Fold<T>[] {
+  private span(
+    nodes: MarkupNode[],
+    from: number,
+    to: number,
+    visitor: MarkupVisitor<T>,
+    table: MemoTable<T>,
+  ): Fold<T>[] {
     const kids: Fold<T>[] = [];
     let loose: T[] = [];
     for (let i = from; i < to; i++) {
@@ -276,25 +308,63 @@ export function summarize(file: KitFile): FileSummary {
   };
   for (const d of file.declarations) {
     switch (d.kind) {
-      case 'package': s.packageDecl ??= d; s.packageName = s.packageDecl.name.text; break;
-      case 'page': s.pageIdDecl ??= d; break;
-      case 'route': if (!s.route) s.route = { decl: d, parsed: parsedRoute(d.path.value) }; break;
-      case 'render': s.renderDecl ??= d; break;
-      case 'guard': s.guardDecl ??= d; break;
-      case 'layout': s.layoutDecl ??= d; break;
-      case 'cache': s.cache ??= d; break;
-      case 'revalidate': s.revalidate ??= d; break;
-      case 'meta': s.meta[d.name] ??= d.value; break;
-      case 'paths': s.paths ??= d; break;
-      case 'server': s.server ??= d; break;
-      case 'act': s.actions.push(d); break;
-      case 'api': s.apis.push(d); break;
-      case 'fragment': s.fragments.push(d); break;
-      case 'view': s.view ??= d; break;
-      case 'component': s.component ??= d; break;
-      case 'props': s.props ??= d; break;
-      case 'use': if (!s.uses.has(d.alias.text)) s.uses.set(d.alias.text, d); break;
-      default: break;
+      case 'package':
+        s.packageDecl ??= d;
+        s.packageName = s.packageDecl.name.text;
+        break;
+      case 'page':
+        s.pageIdDecl ??= d;
+        break;
+      case 'route':
+        if (!s.route) s.route = { decl: d, parsed: parsedRoute(d.path.value) };
+        break;
+      case 'render':
+        s.renderDecl ??= d;
+        break;
+      case 'guard':
+        s.guardDecl ??= d;
+        break;
+      case 'layout':
+        s.layoutDecl ??= d;
+        break;
+      case 'cache':
+        s.cache ??= d;
+        break;
+      case 'revalidate':
+        s.revalidate ??= d;
+        break;
+      case 'meta':
+        s.meta[d.name] ??= d.value;
+        break;
+      case 'paths':
+        s.paths ??= d;
+        break;
+      case 'server':
+        s.server ??= d;
+        break;
+      case 'act':
+        s.actions.push(d);
+        break;
+      case 'api':
+        s.apis.push(d);
+        break;
+      case 'fragment':
+        s.fragments.push(d);
+        break;
+      case 'view':
+        s.view ??= d;
+        break;
+      case 'component':
+        s.component ??= d;
+        break;
+      case 'props':
+        s.props ??= d;
+        break;
+      case 'use':
+        if (!s.uses.has(d.alias.text)) s.uses.set(d.alias.text, d);
+        break;
+      default:
+        break;
     }
   }
   if (s.pageIdDecl && s.kind === 'page') s.ownerId = s.pageIdDecl.id.text;
@@ -330,9 +400,20 @@ const VIEW_FACT_VISITOR: MarkupVisitor<ViewFact> = {
     if (el.name === 'slot' && !el.attrs.some((a) => a.name === 'name')) out.push(DEFAULT_SLOT);
     for (const a of el.attrs) {
       if (a.name !== 'g:command' && a.name !== 'g:query') continue;
-      const ref = a.value && a.value.type === 'string' ? a.value.parts.map((p) => (p.type === 'text' ? p.value : '')).join('') : a.value && a.value.type === 'expr' && a.value.expr.type === 'path' ? a.value.expr.path.join('.') : '';
+      const ref =
+        a.value && a.value.type === 'string'
+          ? a.value.parts.map((p) => (p.type === 'text' ? p.value : '')).join('')
+          : a.value && a.value.type === 'expr' && a.value.expr.type === 'path'
+            ? a.value.expr.path.join('.')
+            : '';
       const action = a.name === 'g:command' ? attrText(el, 'action') : undefined;
-      out.push({ kind: a.name === 'g:command' ? 'command' : 'query', name: ref, range: a.range, actionPath: action, element: el });
+      out.push({
+        kind: a.name === 'g:command' ? 'command' : 'query',
+        name: ref,
+        range: a.range,
+        actionPath: action,
+        element: el,
+      });
     }
   },
 };

@@ -8,7 +8,14 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.j
 import { localDiagnostics, type CheckOptions } from '../validate/index.js';
 import { ambiguities, ambiguityBucket, duplicateRoutes, methodConflicts } from '../validate/cross/conflicts.js';
 import { duplicateComponents, duplicatePageIds } from '../validate/cross/identity.js';
-import { componentCalls, componentCycles, componentKey, layoutCycles, layoutKey, layoutRefs } from '../validate/cross/composition.js';
+import {
+  componentCalls,
+  componentCycles,
+  componentKey,
+  layoutCycles,
+  layoutKey,
+  layoutRefs,
+} from '../validate/cross/composition.js';
 import { compareRegistrations, type KitEntry, type ModuleEntry, type WorkspaceView } from '../validate/cross/view.js';
 import { scanHandlerModule } from './handler-modules.js';
 import { commentRegistrations, fileRegistrations, type Registration } from './registrations.js';
@@ -139,7 +146,15 @@ export class Workspace implements WorkspaceView {
     const old = this.kits.get(path);
     const parsed = ast ?? parseKit(text, path, this.parse);
     const summary = summarize(parsed);
-    const entry: KitEntry = { path, text, ast: parsed, summary, registrations: fileRegistrations(summary), local: [], keys: [] };
+    const entry: KitEntry = {
+      path,
+      text,
+      ast: parsed,
+      summary,
+      registrations: fileRegistrations(summary),
+      local: [],
+      keys: [],
+    };
     entry.local = localDiagnostics(parsed, summary, this.options);
     entry.keys = kitKeys(entry);
     if (this.parse.releaseMarkup && !ast) releaseMarkup(parsed, text);
@@ -154,7 +169,8 @@ export class Workspace implements WorkspaceView {
       // The summary firewall: an edit that leaves everything other files can see unchanged (an
       // edit inside a view, say) re-validates this file alone and touches no bucket; when it only
       // moved ranges, the buckets whose diagnostics point into the file are re-validated.
-      if (!fingerprintOf(old).equals(fingerprintOf(entry))) for (const k of this.keysMentioning(path)) this.pending.add(k);
+      if (!fingerprintOf(old).equals(fingerprintOf(entry)))
+        for (const k of this.keysMentioning(path)) this.pending.add(k);
       this.kits.set(path, entry);
       this.replaceSorted(entry);
       this.allRegsCache = undefined;
@@ -173,7 +189,14 @@ export class Workspace implements WorkspaceView {
     const pkg = this.packageOfDir(dirName(path));
     const regs = commentRegistrations(path, pkg, summary.endpoints);
     const local = [...summary.diagnostics, ...commentEndpointDiagnostics(path, text, pkg, summary.endpoints)];
-    const entry: ModuleEntry = { path, text, summary, registrations: regs, local, keys: moduleKeys(path, regs, summary) };
+    const entry: ModuleEntry = {
+      path,
+      text,
+      summary,
+      registrations: regs,
+      local,
+      keys: moduleKeys(path, regs, summary),
+    };
     this.changed.add(path);
     this.binder.setModule(path, text);
     this.touchBindingDependents(path);
@@ -242,7 +265,8 @@ export class Workspace implements WorkspaceView {
     if (key.startsWith('cdef:')) this.pending.add('cuse:' + key.slice(5));
     else if (key.startsWith('ldef:')) this.pending.add('luse:' + key.slice(5));
     else if (key.startsWith('amb:') && key !== 'amb:*' && this.index.has('amb:*')) this.pending.add('amb:*');
-    else if (key === GUARD_CONFIG_KEY) for (const k of this.index.keys()) if (k.startsWith('guard:')) this.pending.add(k);
+    else if (key === GUARD_CONFIG_KEY)
+      for (const k of this.index.keys()) if (k.startsWith('guard:')) this.pending.add(k);
   }
 
   private join(path: string, keys: string[]): void {
@@ -315,18 +339,30 @@ export class Workspace implements WorkspaceView {
   private evaluate(key: string): Diagnostic[] {
     const family = key.slice(0, key.indexOf(':') < 0 ? key.length : key.indexOf(':'));
     switch (family) {
-      case 'route': return duplicateRoutes(this, key);
-      case 'reg': return methodConflicts(this, key);
-      case 'amb': return ambiguities(this, key);
-      case 'page': return duplicatePageIds(this, key);
-      case 'cdef': return duplicateComponents(this, key);
-      case 'cuse': return componentCalls(this, key);
-      case 'luse': return layoutRefs(this, key);
-      case 'cgraph': return componentCycles(this);
-      case 'lgraph': return layoutCycles(this);
-      case 'bind': return this.bindDirectory(key.slice('bind:'.length));
-      case 'guard': return unknownGuards(this, key);
-      default: return [];
+      case 'route':
+        return duplicateRoutes(this, key);
+      case 'reg':
+        return methodConflicts(this, key);
+      case 'amb':
+        return ambiguities(this, key);
+      case 'page':
+        return duplicatePageIds(this, key);
+      case 'cdef':
+        return duplicateComponents(this, key);
+      case 'cuse':
+        return componentCalls(this, key);
+      case 'luse':
+        return layoutRefs(this, key);
+      case 'cgraph':
+        return componentCycles(this);
+      case 'lgraph':
+        return layoutCycles(this);
+      case 'bind':
+        return this.bindDirectory(key.slice('bind:'.length));
+      case 'guard':
+        return unknownGuards(this, key);
+      default:
+        return [];
     }
   }
 
@@ -338,7 +374,13 @@ export class Workspace implements WorkspaceView {
         kits: this.kitMembers(key),
         modules: this.moduleMembers(key),
         packageModules: (name) => {
-          const dirs = [...new Set(this.allKit().filter((e) => e.summary.packageName === name).map((e) => e.summary.dir))];
+          const dirs = [
+            ...new Set(
+              this.allKit()
+                .filter((e) => e.summary.packageName === name)
+                .map((e) => e.summary.dir),
+            ),
+          ];
           return { dirs, modules: dirs.flatMap((d) => this.moduleMembers(`bind:${d}`)) };
         },
       },
@@ -402,7 +444,9 @@ export class Workspace implements WorkspaceView {
   }
 
   allKit(): KitEntry[] {
-    return (this.sortedKitCache ??= [...this.kits.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
+    return (this.sortedKitCache ??= [...this.kits.values()].sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+    ));
   }
 
   allModules(): ModuleEntry[] {

@@ -26,7 +26,12 @@ function read(path: string, cwd: string, ahead: ReadAhead, index: number): strin
  * `load.releaseMarkup` for commands that read no markup after validation (`kit check`, the
  * reports): see `WorkspaceLoadOptions`.
  */
-export function loadProject(inputs: string[], options: CheckOptions, cwd: string = process.cwd(), load: Pick<WorkspaceLoadOptions, 'releaseMarkup'> = {}): LoadedProject {
+export function loadProject(
+  inputs: string[],
+  options: CheckOptions,
+  cwd: string = process.cwd(),
+  load: Pick<WorkspaceLoadOptions, 'releaseMarkup'> = {},
+): LoadedProject {
   const { kitFiles, modules } = discoverSources(inputs, cwd);
   const workspace = new Workspace(options, cwd, { incremental: false, ...load });
   // Modules after kit files so that their package names come from `package` declarations.

@@ -30,7 +30,10 @@ export class ReadAhead {
     const { port1, port2 } = new MessageChannel();
     const data: ReadAheadData = { paths, position, port: port2, batch: BATCH, window: WINDOW };
     try {
-      this.worker = new Worker(new URL('./read-ahead-worker.js', import.meta.url), { workerData: data, transferList: [port2] });
+      this.worker = new Worker(new URL('./read-ahead-worker.js', import.meta.url), {
+        workerData: data,
+        transferList: [port2],
+      });
     } catch {
       port1.close();
       return; // no thread: every file is read on the main thread

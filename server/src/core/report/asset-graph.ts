@@ -55,23 +55,37 @@ export function assetGraph(ws: Workspace): Graph {
   const g = new GraphBuilder();
   for (const k of ws.allKit()) {
     const s = k.summary;
-    const owner = g.node(makeNode(ownerNodeId(s), s.kind, { name: s.ownerId, source: s.path, props: { package: s.packageName } }));
+    const owner = g.node(
+      makeNode(ownerNodeId(s), s.kind, { name: s.ownerId, source: s.path, props: { package: s.packageName } }),
+    );
     if (s.view) {
-      const tid = g.node(makeNode(nodeId('template', s.kind, s.packageName, s.ownerId), 'template', {
-        name: s.ownerId,
-        source: s.path,
-        span: sourceSpan(ws, s.path, s.view.keyword),
-        props: { ownerKind: s.kind, package: s.packageName, route: s.route?.decl.path.value, guards: s.guards },
-      }));
+      const tid = g.node(
+        makeNode(nodeId('template', s.kind, s.packageName, s.ownerId), 'template', {
+          name: s.ownerId,
+          source: s.path,
+          span: sourceSpan(ws, s.path, s.view.keyword),
+          props: { ownerKind: s.kind, package: s.packageName, route: s.route?.decl.path.value, guards: s.guards },
+        }),
+      );
       g.edge(owner, tid, 'has_template');
     }
     for (const a of assetsOf(s)) {
-      const aid = g.node(makeNode(nodeId('asset', s.kind, s.packageName, s.ownerId, a.kind, a.path, a.name), 'asset', {
-        name: a.name,
-        source: s.path,
-        span: sourceSpan(ws, s.path, a.at ?? a.decl.range),
-        props: { kind: a.kind, package: s.packageName, ownerId: s.ownerId, ownerKind: s.kind, path: a.path, name: a.name, inline: a.inline },
-      }));
+      const aid = g.node(
+        makeNode(nodeId('asset', s.kind, s.packageName, s.ownerId, a.kind, a.path, a.name), 'asset', {
+          name: a.name,
+          source: s.path,
+          span: sourceSpan(ws, s.path, a.at ?? a.decl.range),
+          props: {
+            kind: a.kind,
+            package: s.packageName,
+            ownerId: s.ownerId,
+            ownerKind: s.kind,
+            path: a.path,
+            name: a.name,
+            inline: a.inline,
+          },
+        }),
+      );
       g.edge(owner, aid, 'declares_asset');
       g.edge(aid, g.node(makeNode(packageNodeId(s.packageName), 'package', { name: s.packageName })), 'uses_package');
     }

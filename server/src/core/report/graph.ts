@@ -42,7 +42,11 @@ export function cleanProps(props: Record<string, unknown>): Record<string, unkno
   return Object.keys(out).length ? out : undefined;
 }
 
-export function makeNode(id: string, kind: string, extra: { name?: string; source?: string; span?: SourceSpan; props?: Record<string, unknown> } = {}): GraphNode {
+export function makeNode(
+  id: string,
+  kind: string,
+  extra: { name?: string; source?: string; span?: SourceSpan; props?: Record<string, unknown> } = {},
+): GraphNode {
   const n: GraphNode = { id, kind };
   if (extra.name) n.name = extra.name;
   if (extra.source) n.source = extra.source;

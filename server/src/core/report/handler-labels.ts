@@ -13,7 +13,12 @@ export function pageHandlerLabel(pageId: string, render: RenderMode): string {
 const PREFIX: Record<'action' | 'api' | 'fragment', string> = { action: 'actions', api: 'api', fragment: 'fragments' };
 
 /** `owner` is the page ID for `.kit` endpoints and the package name for comment endpoints. */
-export function endpointHandlerLabel(kind: EndpointKind, owner: string, symbol: string, contractPackage?: string): string {
+export function endpointHandlerLabel(
+  kind: EndpointKind,
+  owner: string,
+  symbol: string,
+  contractPackage?: string,
+): string {
   if (kind === 'command' || kind === 'query') return `contracts.${kind}.${contractPackage ?? owner}.${symbol}`;
   return `${PREFIX[kind]}.${exportedRouteName(owner)}${symbol}`;
 }

@@ -8,7 +8,10 @@ import type { Workspace } from '../model/workspace.js';
 
 function registration(r: Registration): Record<string, unknown> {
   const { route, ...rest } = r;
-  return { ...rest, route: { pattern: route.pattern, shapeKey: route.shapeKey, params: route.params, valid: route.valid } };
+  return {
+    ...rest,
+    route: { pattern: route.pattern, shapeKey: route.shapeKey, params: route.params, valid: route.valid },
+  };
 }
 
 function summary(s: FileSummary): Record<string, unknown> {
@@ -18,7 +21,15 @@ function summary(s: FileSummary): Record<string, unknown> {
     packageName: s.packageName,
     ownerId: s.ownerId,
     render: s.render,
-    route: s.route ? { pattern: s.route.parsed.pattern, shapeKey: s.route.parsed.shapeKey, params: s.route.parsed.params, valid: s.route.parsed.valid, issues: s.route.parsed.issues } : undefined,
+    route: s.route
+      ? {
+          pattern: s.route.parsed.pattern,
+          shapeKey: s.route.parsed.shapeKey,
+          params: s.route.parsed.params,
+          valid: s.route.parsed.valid,
+          issues: s.route.parsed.issues,
+        }
+      : undefined,
     guards: s.guards,
     layouts: s.layouts,
     cache: s.cache?.value.value,
@@ -26,10 +37,20 @@ function summary(s: FileSummary): Record<string, unknown> {
     server: s.server ? s.server.fields.map((f) => f.text) : undefined,
     actions: s.actions.map((a) => ({ symbol: a.symbol.text, method: a.method.text, path: a.path?.value })),
     apis: s.apis.map((a) => ({ symbol: a.symbol.text, method: a.method.text, path: a.path?.value })),
-    fragments: s.fragments.map((f) => ({ name: f.name.text, method: f.method.text, path: f.path.value, target: f.target.value })),
+    fragments: s.fragments.map((f) => ({
+      name: f.name.text,
+      method: f.method.text,
+      path: f.path.value,
+      target: f.target.value,
+    })),
     uses: Object.fromEntries([...s.uses.entries()].map(([k, u]) => [k, u.pkg.value])),
     componentCalls: s.componentCalls.map((c) => ({ name: c.name, range: c.range })),
-    contractRefs: s.contractRefs.map((c) => ({ kind: c.kind, name: c.name, actionPath: c.actionPath?.value, range: c.range })),
+    contractRefs: s.contractRefs.map((c) => ({
+      kind: c.kind,
+      name: c.name,
+      actionPath: c.actionPath?.value,
+      range: c.range,
+    })),
     props: s.props?.props.map((p) => ({ name: p.name.text, type: p.type.text })),
   };
 }

@@ -132,7 +132,12 @@ function pageEndpoints(ws: Workspace, page: PageInfo): EndpointInfo[] {
       file: s.path,
       range: e.range,
       handler: c
-        ? endpointHandlerLabel(e.kind, s.packageName, e.symbol.slice(e.symbol.lastIndexOf('.') + 1), c.packageName ?? s.packageName)
+        ? endpointHandlerLabel(
+            e.kind,
+            s.packageName,
+            e.symbol.slice(e.symbol.lastIndexOf('.') + 1),
+            c.packageName ?? s.packageName,
+          )
         : endpointHandlerLabel(e.kind, page.pageId, e.symbol),
       binding,
       contract: c,
@@ -141,14 +146,53 @@ function pageEndpoints(ws: Workspace, page: PageInfo): EndpointInfo[] {
     });
   };
   for (const a of s.actions) {
-    push({ kind: 'action', endpointSource: 'kit', directive: 'act', method: a.method.text.toUpperCase(), route: inherit(a.path), symbol: a.symbol.text, csrf: true, range: a.range }, 'action', a.symbol.text);
+    push(
+      {
+        kind: 'action',
+        endpointSource: 'kit',
+        directive: 'act',
+        method: a.method.text.toUpperCase(),
+        route: inherit(a.path),
+        symbol: a.symbol.text,
+        csrf: true,
+        range: a.range,
+      },
+      'action',
+      a.symbol.text,
+    );
   }
   for (const a of s.apis) {
     const method = a.method.text.toUpperCase();
-    push({ kind: 'api', endpointSource: 'kit', directive: 'api', method, route: inherit(a.path), symbol: a.symbol.text, csrf: !SAFE_METHODS.has(method), range: a.range }, 'api', a.symbol.text);
+    push(
+      {
+        kind: 'api',
+        endpointSource: 'kit',
+        directive: 'api',
+        method,
+        route: inherit(a.path),
+        symbol: a.symbol.text,
+        csrf: !SAFE_METHODS.has(method),
+        range: a.range,
+      },
+      'api',
+      a.symbol.text,
+    );
   }
   for (const f of s.fragments) {
-    push({ kind: 'fragment', endpointSource: 'kit', directive: 'fragment', method: f.method.text.toUpperCase(), route: f.path.value, symbol: f.name.text, csrf: false, range: f.range }, 'fragment', f.name.text);
+    push(
+      {
+        kind: 'fragment',
+        endpointSource: 'kit',
+        directive: 'fragment',
+        method: f.method.text.toUpperCase(),
+        route: f.path.value,
+        symbol: f.name.text,
+        csrf: false,
+        range: f.range,
+      },
+      'fragment',
+      f.name.text,
+    );
   }
   const seen = new Set<string>();
   for (const c of s.contractRefs) {
@@ -162,7 +206,17 @@ function pageEndpoints(ws: Workspace, page: PageInfo): EndpointInfo[] {
     if (seen.has(key)) continue;
     seen.add(key);
     push(
-      { kind: c.kind, endpointSource: 'contract', directive: c.kind === 'command' ? 'g:command' : 'g:query', method, route, symbol: c.name, csrf: c.kind === 'command', range: c.range, contract: contractInfo(s, c) },
+      {
+        kind: c.kind,
+        endpointSource: 'contract',
+        directive: c.kind === 'command' ? 'g:command' : 'g:query',
+        method,
+        route,
+        symbol: c.name,
+        csrf: c.kind === 'command',
+        range: c.range,
+        contract: contractInfo(s, c),
+      },
       c.kind,
       c.name,
     );

@@ -8,8 +8,18 @@ import type { Workspace } from '../model/workspace.js';
 import type { HandlerBinding } from '../bind/types.js';
 import { buildReportModel, type EndpointInfo, type PageInfo, type ReportModel } from './model.js';
 import type {
-  BackendBindingRecord, ContractRecord, ContractStatus, EndpointRecord, EndpointReport, EndpointRow, InfoNote, PageRow,
-  RouteParamRecord, RouteReport, RouteRow, SourceSpan,
+  BackendBindingRecord,
+  ContractRecord,
+  ContractStatus,
+  EndpointRecord,
+  EndpointReport,
+  EndpointRow,
+  InfoNote,
+  PageRow,
+  RouteParamRecord,
+  RouteReport,
+  RouteRow,
+  SourceSpan,
 } from './types.js';
 
 export type * from './types.js';
@@ -40,7 +50,14 @@ function opt<K extends string, V>(key: K, value: V | undefined | false): { [P in
 
 export function pageRow(ws: Workspace, p: PageInfo): PageRow {
   const s = p.summary;
-  const row = { kind: s.render, method: 'GET', route: p.route, pageId: p.pageId, package: p.package, render: s.render } as PageRow;
+  const row = {
+    kind: s.render,
+    method: 'GET',
+    route: p.route,
+    pageId: p.pageId,
+    package: p.package,
+    render: s.render,
+  } as PageRow;
   if (p.cache !== undefined) row.cache = p.cache;
   const params = p.parsed.params;
   if (params.length) {
@@ -97,12 +114,19 @@ export function backendBindingRecord(b: HandlerBinding): BackendBindingRecord {
     ...opt('signature', b.signature),
     ...opt('signatureText', b.signatureText),
     ...opt('inputType', b.inputType),
-    ...opt('inputFields', b.inputFields?.map((f) => ({ ...f }))),
+    ...opt(
+      'inputFields',
+      b.inputFields?.map((f) => ({ ...f })),
+    ),
     ...opt('message', b.message),
   };
 }
 
-const CONTRACT_STATUS: Record<HandlerBinding['status'], ContractStatus> = { bound: 'bound', missing: 'missing', unsupported_signature: 'invalid' };
+const CONTRACT_STATUS: Record<HandlerBinding['status'], ContractStatus> = {
+  bound: 'bound',
+  missing: 'missing',
+  unsupported_signature: 'invalid',
+};
 
 export function contractRecord(e: EndpointInfo): ContractRecord | undefined {
   const c = e.contract;
@@ -117,14 +141,22 @@ export function contractRecord(e: EndpointInfo): ContractRecord | undefined {
     ...opt('type', b?.inputType),
     ...opt('result', b?.resultType),
     handler: e.handler,
-    ...opt('message', b ? b.message : `package ${c.alias ?? ''} of ${c.name} is not part of this run; its contract cannot be checked`),
+    ...opt(
+      'message',
+      b ? b.message : `package ${c.alias ?? ''} of ${c.name} is not part of this run; its contract cannot be checked`,
+    ),
   };
 }
 
 /** An endpoint record: the shared endpoint row fields (same values) plus binding and contract detail. */
 export function endpointRecord(ws: Workspace, e: EndpointInfo): EndpointRecord {
   const row = endpointRow(ws, e);
-  const r = { kind: row.kind, endpointSource: row.endpointSource, directive: row.directive, source: row.source } as EndpointRecord;
+  const r = {
+    kind: row.kind,
+    endpointSource: row.endpointSource,
+    directive: row.directive,
+    source: row.source,
+  } as EndpointRecord;
   if (row.sourceSpan) r.sourceSpan = row.sourceSpan;
   r.package = row.package;
   r.packagePath = row.packagePath;
@@ -170,9 +202,19 @@ export function routeInfo(ws: Workspace, opts: RowOptions = {}): InfoNote[] {
   for (const p of modelOf(ws, opts).pages) {
     const render = p.summary.render;
     if (render === 'spa') {
-      out.push({ code: 'ssr_disabled', pageId: p.pageId, route: p.route, message: `${p.pageId} uses build-time page output; request-time page rendering is disabled` });
+      out.push({
+        code: 'ssr_disabled',
+        pageId: p.pageId,
+        route: p.route,
+        message: `${p.pageId} uses build-time page output; request-time page rendering is disabled`,
+      });
     } else if (render === 'ssr') {
-      out.push({ code: 'spa_disabled', pageId: p.pageId, route: p.route, message: `${p.pageId} uses request-time page behavior; generated SPA/static page output is disabled` });
+      out.push({
+        code: 'spa_disabled',
+        pageId: p.pageId,
+        route: p.route,
+        message: `${p.pageId} uses request-time page behavior; generated SPA/static page output is disabled`,
+      });
     }
   }
   return out;

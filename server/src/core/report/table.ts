@@ -26,5 +26,14 @@ export function formatTable(rows: readonly Row[]): string {
   const body = rows.map(cells).sort((a, b) => cmp(a[1], b[1]) || cmp(a[0], b[0]) || cmp(a[2], b[2]) || cmp(a[3], b[3]));
   const all = [HEADERS, ...body];
   const widths = HEADERS.map((_, i) => Math.max(...all.map((r) => [...r[i]].length)));
-  return all.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    all
+      .map((r) =>
+        r
+          .map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -35,7 +35,11 @@ export interface SourceTree {
   diagnostics?: TreeDiagnostic[];
 }
 
-function tnode(id: string, kind: string, extra: { name?: string; source?: string; span?: SourceSpan; props?: Record<string, unknown>; children?: TreeNode[] }): TreeNode {
+function tnode(
+  id: string,
+  kind: string,
+  extra: { name?: string; source?: string; span?: SourceSpan; props?: Record<string, unknown>; children?: TreeNode[] },
+): TreeNode {
   const n: TreeNode = { id, kind };
   if (extra.name) n.name = extra.name;
   if (extra.source) n.source = extra.source;
@@ -54,7 +58,10 @@ class TreeBuilder {
   readonly edges: GraphEdge[] = [];
   private readonly components = new Map<string, KitEntry>();
 
-  constructor(private readonly ws: Workspace, private readonly model: ReportModel) {
+  constructor(
+    private readonly ws: Workspace,
+    private readonly model: ReportModel,
+  ) {
     for (const e of ws.allKit()) {
       if (e.summary.kind !== 'component') continue;
       const key = `${e.summary.packageName}.${e.summary.ownerId}`;
@@ -65,7 +72,8 @@ class TreeBuilder {
   private markup(s: FileSummary, source: string, nodes: MarkupNode[], parent: string): TreeNode[] {
     return viewChildren(nodes, source).map((c, i) => {
       const id = `${parent}:${i}`;
-      if (c.kind === 'text') return tnode(id, 'text', { name: c.text, source: s.path, span: sourceSpan(this.ws, s.path, c.range) });
+      if (c.kind === 'text')
+        return tnode(id, 'text', { name: c.text, source: s.path, span: sourceSpan(this.ws, s.path, c.range) });
       const { attributes, directives } = splitAttributes(c.el, source);
       const props: Record<string, unknown> = { attributes, directives };
       if (c.kind === 'component-call') {
@@ -73,7 +81,12 @@ class TreeBuilder {
         const target = key ? this.components.get(key) : undefined;
         if (target) {
           const tid = ownerNodeId(target.summary);
-          Object.assign(props, { targetId: tid, targetPackage: target.summary.packageName, targetName: target.summary.ownerId, targetSource: target.path });
+          Object.assign(props, {
+            targetId: tid,
+            targetPackage: target.summary.packageName,
+            targetName: target.summary.ownerId,
+            targetSource: target.path,
+          });
           this.edges.push({ from: id, to: tid, kind: 'renders_component' });
         }
       }
@@ -101,7 +114,12 @@ class TreeBuilder {
   }
 
   private endpoint(e: EndpointInfo): TreeNode {
-    return tnode(endpointNodeId(e), 'endpoint', { name: e.symbol, source: e.file, span: sourceSpan(this.ws, e.file, e.range), props: endpointProps(this.ws, e) });
+    return tnode(endpointNodeId(e), 'endpoint', {
+      name: e.symbol,
+      source: e.file,
+      span: sourceSpan(this.ws, e.file, e.range),
+      props: endpointProps(this.ws, e),
+    });
   }
 
   private contractRef(e: EndpointInfo): TreeNode {
@@ -111,7 +129,16 @@ class TreeBuilder {
       name: c.name,
       source: e.file,
       span: sourceSpan(this.ws, e.file, e.range),
-      props: { kind: c.kind, method: e.method, route: e.route, status: c.status, type: c.type, result: c.result, roles: c.roles, guards: e.guards },
+      props: {
+        kind: c.kind,
+        method: e.method,
+        route: e.route,
+        status: c.status,
+        type: c.type,
+        result: c.result,
+        roles: c.roles,
+        guards: e.guards,
+      },
     });
   }
 
@@ -119,12 +146,14 @@ class TreeBuilder {
     const s = e.summary;
     const children: TreeNode[] = [];
     if (info) {
-      children.push(tnode(nodeId('route', s.packageName, s.ownerId, info.route), 'route', {
-        name: info.route,
-        source: s.path,
-        span: sourceSpan(this.ws, s.path, info.range),
-        props: { method: 'GET', params: info.parsed.params.map((p) => ({ name: p.name, type: p.type })) },
-      }));
+      children.push(
+        tnode(nodeId('route', s.packageName, s.ownerId, info.route), 'route', {
+          name: info.route,
+          source: s.path,
+          span: sourceSpan(this.ws, s.path, info.range),
+          props: { method: 'GET', params: info.parsed.params.map((p) => ({ name: p.name, type: p.type })) },
+        }),
+      );
     }
     for (const ep of endpoints) children.push(ep.contract ? this.contractRef(ep) : this.endpoint(ep));
     const view = this.view(e);
@@ -132,8 +161,24 @@ class TreeBuilder {
     return tnode(ownerNodeId(s), 'page', {
       name: s.ownerId,
       source: s.path,
-      span: sourceSpan(this.ws, s.path, s.pageIdDecl?.range ?? s.route?.decl.range ?? e.ast.declarations[0]?.range ?? { start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } }),
-      props: { package: s.packageName, route: info?.route, render: s.renderDecl ? s.render : undefined, cache: info?.cache, layouts: s.layouts, guards: s.guards },
+      span: sourceSpan(
+        this.ws,
+        s.path,
+        s.pageIdDecl?.range ??
+          s.route?.decl.range ??
+          e.ast.declarations[0]?.range ?? {
+            start: { offset: 0, line: 0, column: 0 },
+            end: { offset: 0, line: 0, column: 0 },
+          },
+      ),
+      props: {
+        package: s.packageName,
+        route: info?.route,
+        render: s.renderDecl ? s.render : undefined,
+        cache: info?.cache,
+        layouts: s.layouts,
+        guards: s.guards,
+      },
       children,
     });
   }
@@ -142,14 +187,28 @@ class TreeBuilder {
     const s = e.summary;
     const view = this.view(e);
     const decl = s.component?.range ?? e.ast.declarations[0]?.range;
-    const props = s.kind === 'component'
-      ? { package: s.packageName, props: (s.props?.props ?? []).map((p) => p.name.text), uses: [...s.uses.values()].map((u) => `${u.alias.text} ${u.pkg.value}`).sort() }
-      : { package: s.packageName, layouts: s.layouts };
-    return tnode(ownerNodeId(s), s.kind, { name: s.ownerId, source: s.path, span: decl ? sourceSpan(this.ws, s.path, decl) : undefined, props, children: view ? [view] : [] });
+    const props =
+      s.kind === 'component'
+        ? {
+            package: s.packageName,
+            props: (s.props?.props ?? []).map((p) => p.name.text),
+            uses: [...s.uses.values()].map((u) => `${u.alias.text} ${u.pkg.value}`).sort(),
+          }
+        : { package: s.packageName, layouts: s.layouts };
+    return tnode(ownerNodeId(s), s.kind, {
+      name: s.ownerId,
+      source: s.path,
+      span: decl ? sourceSpan(this.ws, s.path, decl) : undefined,
+      props,
+      children: view ? [view] : [],
+    });
   }
 
   build(): SourceTree {
-    const byPackage = new Map<string, { dirs: Set<string>; pages: TreeNode[]; components: TreeNode[]; layouts: TreeNode[]; endpoints: TreeNode[] }>();
+    const byPackage = new Map<
+      string,
+      { dirs: Set<string>; pages: TreeNode[]; components: TreeNode[]; layouts: TreeNode[]; endpoints: TreeNode[] }
+    >();
     const pkg = (name: string) => {
       let p = byPackage.get(name);
       if (!p) byPackage.set(name, (p = { dirs: new Set(), pages: [], components: [], layouts: [], endpoints: [] }));
@@ -173,15 +232,21 @@ class TreeBuilder {
       else if (s.kind === 'component') p.components.push(this.owner(e));
       else p.layouts.push(this.owner(e));
     }
-    const byName = (a: TreeNode, b: TreeNode) => cmp(a.name ?? '', b.name ?? '') || cmp(a.source ?? '', b.source ?? '') || cmp(a.id, b.id);
-    const packages = [...byPackage.entries()].sort(([a], [b]) => cmp(a, b)).map(([name, p]) =>
-      tnode(packageNodeId(name), 'package', {
-        name,
-        props: { sourceDirs: [...p.dirs].sort() },
-        children: [...p.pages.sort(byName), ...p.components.sort(byName), ...p.layouts.sort(byName), ...p.endpoints],
-      }),
-    );
-    const tree: SourceTree = { version: 1, root: tnode('program', 'program', { name: 'kit program', children: packages }) };
+    const byName = (a: TreeNode, b: TreeNode) =>
+      cmp(a.name ?? '', b.name ?? '') || cmp(a.source ?? '', b.source ?? '') || cmp(a.id, b.id);
+    const packages = [...byPackage.entries()]
+      .sort(([a], [b]) => cmp(a, b))
+      .map(([name, p]) =>
+        tnode(packageNodeId(name), 'package', {
+          name,
+          props: { sourceDirs: [...p.dirs].sort() },
+          children: [...p.pages.sort(byName), ...p.components.sort(byName), ...p.layouts.sort(byName), ...p.endpoints],
+        }),
+      );
+    const tree: SourceTree = {
+      version: 1,
+      root: tnode('program', 'program', { name: 'kit program', children: packages }),
+    };
     if (this.edges.length) tree.edges = [...this.edges].sort(compareEdges);
     const diagnostics = compositionCycles(this.ws);
     if (diagnostics.length) tree.diagnostics = diagnostics;
@@ -197,7 +262,11 @@ function compositionCycles(ws: Workspace): TreeDiagnostic[] {
   for (const d of ws.allDiagnostics()) {
     if (d.code !== 'component_composition_cycle') continue;
     const m = CYCLE_MESSAGE.exec(d.message);
-    const path = m ? m[1].split(' -> ').map((k) => nodeId('component', k.slice(0, k.lastIndexOf('.')), k.slice(k.lastIndexOf('.') + 1))) : [];
+    const path = m
+      ? m[1]
+          .split(' -> ')
+          .map((k) => nodeId('component', k.slice(0, k.lastIndexOf('.')), k.slice(k.lastIndexOf('.') + 1)))
+      : [];
     out.push({ code: 'component_composition_cycle', message: d.message, path });
   }
   return out;

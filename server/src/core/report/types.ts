@@ -7,11 +7,20 @@ import type { BindingStatus, InputField, SignatureKind } from '../bind/types.js'
 export const REPORT_VERSION = 1;
 
 /** 1-based line and column; columns count Unicode code points. */
-export interface ReportPos { line: number; column: number }
+export interface ReportPos {
+  line: number;
+  column: number;
+}
 /** End exclusive. */
-export interface SourceSpan { start: ReportPos; end: ReportPos }
+export interface SourceSpan {
+  start: ReportPos;
+  end: ReportPos;
+}
 
-export interface RouteParamRecord { name: string; type: string }
+export interface RouteParamRecord {
+  name: string;
+  type: string;
+}
 
 /** `static` is part of the schema but not emitted: SPA pages report `spa` (as the original does). */
 export type PageKind = 'static' | RenderMode;

@@ -28,7 +28,12 @@ export function viewChildren(nodes: MarkupNode[], source: string): ViewChild[] {
   for (const n of nodes) {
     if (n.type === 'comment') continue;
     if (n.type === 'text' || n.type === 'interp') {
-      if (!run) run = { start: n.range.start.offset, end: n.range.end.offset, range: { start: n.range.start, end: n.range.end } };
+      if (!run)
+        run = {
+          start: n.range.start.offset,
+          end: n.range.end.offset,
+          range: { start: n.range.start, end: n.range.end },
+        };
       else {
         run.end = n.range.end.offset;
         run.range = { start: run.range.start, end: n.range.end };
@@ -66,7 +71,13 @@ export function splitAttributes(el: Element, source: string): SplitAttributes {
     const v = attrValue(a, source);
     if (a.name.startsWith('g:on:')) events.push(a.name.slice('g:on:'.length));
     else if (a.name.startsWith('g:')) directives[a.name] = v;
-    else if (a.name in attributes && typeof attributes[a.name] === 'string' && typeof v === 'string' && (a.name === 'class')) attributes[a.name] = `${attributes[a.name]} ${v}`;
+    else if (
+      a.name in attributes &&
+      typeof attributes[a.name] === 'string' &&
+      typeof v === 'string' &&
+      a.name === 'class'
+    )
+      attributes[a.name] = `${attributes[a.name]} ${v}`;
     else attributes[a.name] = v;
   }
   return { attributes, directives, events };

@@ -17,32 +17,78 @@ function pathRange(text: string, ep: CommentEndpoint, span: Span | undefined): R
   if (at < 0) return ep.range;
   const from = at + (span ? span.start : 0);
   const to = at + (span ? span.end : ep.path.length);
-  const pos = (delta: number) => ({ offset: ep.range.start.offset + delta, line: ep.range.start.line, column: ep.range.start.column + delta });
+  const pos = (delta: number) => ({
+    offset: ep.range.start.offset + delta,
+    line: ep.range.start.line,
+    column: ep.range.start.column + delta,
+  });
   return { start: pos(from), end: pos(to) };
 }
 
-export function commentEndpointDiagnostics(path: string, text: string, packageName: string, endpoints: CommentEndpoint[]): Diagnostic[] {
+export function commentEndpointDiagnostics(
+  path: string,
+  text: string,
+  packageName: string,
+  endpoints: CommentEndpoint[],
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const ep of endpoints) {
     const owner = `${packageName}.${ep.functionName}`;
     if (ep.kind === 'act' && ep.method !== 'POST') {
-      out.push(diag('unsupported_action_method', path, ep.range, `${owner}: //kit:act uses ${ep.method}; actions currently require POST`));
+      out.push(
+        diag(
+          'unsupported_action_method',
+          path,
+          ep.range,
+          `${owner}: //kit:act uses ${ep.method}; actions currently require POST`,
+        ),
+      );
     }
     if (ep.kind === 'api' && !API_METHODS.has(ep.method)) {
-      out.push(diag('unsupported_api_method', path, ep.range, `${owner}: //kit:api uses ${ep.method}; APIs accept GET, POST, PUT, PATCH or DELETE`));
+      out.push(
+        diag(
+          'unsupported_api_method',
+          path,
+          ep.range,
+          `${owner}: //kit:api uses ${ep.method}; APIs accept GET, POST, PUT, PATCH or DELETE`,
+        ),
+      );
     }
     const route = parseRoutePattern(ep.path);
     const label = `//kit:${ep.kind} endpoint path`;
     for (const issue of route.issues) {
       const code = issue.code === 'duplicate_route_param' ? 'duplicate_route_param' : 'malformed_route';
-      out.push(diag(code, path, pathRange(text, ep, issue.span), code === 'malformed_route' ? `${owner} declares invalid ${label}: ${issue.message}` : `${owner}: ${issue.message}`));
+      out.push(
+        diag(
+          code,
+          path,
+          pathRange(text, ep, issue.span),
+          code === 'malformed_route'
+            ? `${owner} declares invalid ${label}: ${issue.message}`
+            : `${owner}: ${issue.message}`,
+        ),
+      );
     }
     if (route.valid && route.hasRest) {
       const rest = route.segments.find((s) => s.kind === 'rest');
-      out.push(diag('malformed_route', path, pathRange(text, ep, rest?.span), `${owner} declares invalid ${label}: rest parameters are only supported on page routes and fragments`));
+      out.push(
+        diag(
+          'malformed_route',
+          path,
+          pathRange(text, ep, rest?.span),
+          `${owner} declares invalid ${label}: rest parameters are only supported on page routes and fragments`,
+        ),
+      );
     }
     if (ep.guards === undefined) {
-      out.push(diag('missing_endpoint_guard', path, ep.range, `${ep.kind} ${ep.method} ${ep.path} (${ep.functionName}) has no //kit:guard line; it is denied (403) until //kit:guard public or a protective guard is added`));
+      out.push(
+        diag(
+          'missing_endpoint_guard',
+          path,
+          ep.range,
+          `${ep.kind} ${ep.method} ${ep.path} (${ep.functionName}) has no //kit:guard line; it is denied (403) until //kit:guard public or a protective guard is added`,
+        ),
+      );
     }
   }
   return out;

@@ -11,20 +11,39 @@ export function guardsRule(ctx: RuleContext): void {
     const at = s.pageIdDecl?.range ?? s.route?.decl.range ?? file.declarations[0]?.range;
     if (!at) return;
     if (endpoints > 0) {
-      ctx.report(diag('missing_page_guard', file.path, at, `${s.ownerId}: page declares no guard but declares ${endpoints} endpoint${endpoints === 1 ? '' : 's'}, which would be publicly callable; add guard public or a protective guard`, { severity: 'error' }));
+      ctx.report(
+        diag(
+          'missing_page_guard',
+          file.path,
+          at,
+          `${s.ownerId}: page declares no guard but declares ${endpoints} endpoint${endpoints === 1 ? '' : 's'}, which would be publicly callable; add guard public or a protective guard`,
+          { severity: 'error' },
+        ),
+      );
     } else {
-      ctx.report(diag('missing_page_guard', file.path, at, `${s.ownerId}: page declares no guard; its route is denied (403) until guard public or a protective guard is added`));
+      ctx.report(
+        diag(
+          'missing_page_guard',
+          file.path,
+          at,
+          `${s.ownerId}: page declares no guard; its route is denied (403) until guard public or a protective guard is added`,
+        ),
+      );
     }
     return;
   }
   const guards = s.guardDecl.guards;
   if (guards.length > 1) {
     const pub = guards.find((g) => g.text === 'public');
-    if (pub) ctx.report(diag('public_guard_exclusive', file.path, guards[0].range, `${s.ownerId}: public must be the only guard ID`));
+    if (pub)
+      ctx.report(
+        diag('public_guard_exclusive', file.path, guards[0].range, `${s.ownerId}: public must be the only guard ID`),
+      );
   }
   const seen = new Set<string>();
   for (const g of guards) {
-    if (seen.has(g.text)) ctx.report(diag('duplicate_guard', file.path, g.range, `${s.ownerId}: guard "${g.text}" is listed twice`));
+    if (seen.has(g.text))
+      ctx.report(diag('duplicate_guard', file.path, g.range, `${s.ownerId}: guard "${g.text}" is listed twice`));
     seen.add(g.text);
   }
 }

@@ -11,12 +11,28 @@ import { endpointsRule } from './endpoints.js';
 import { viewRule } from './view.js';
 import { componentsRule } from './components.js';
 
-export const LOCAL_RULES: readonly LocalRule[] = [structureRule, routesRule, guardsRule, cacheRule, endpointsRule, viewRule, componentsRule];
+export const LOCAL_RULES: readonly LocalRule[] = [
+  structureRule,
+  routesRule,
+  guardsRule,
+  cacheRule,
+  endpointsRule,
+  viewRule,
+  componentsRule,
+];
 
 export function localDiagnostics(file: KitFile, summary: FileSummary, options: CheckOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const d of file.diagnostics) out.push({ code: d.code, severity: d.severity, message: d.message, file: file.path, range: d.range });
-  const ctx = { file, summary, options, report: (d: Diagnostic) => { out.push(d); } };
+  for (const d of file.diagnostics)
+    out.push({ code: d.code, severity: d.severity, message: d.message, file: file.path, range: d.range });
+  const ctx = {
+    file,
+    summary,
+    options,
+    report: (d: Diagnostic) => {
+      out.push(d);
+    },
+  };
   for (const rule of LOCAL_RULES) rule(ctx);
   return out;
 }

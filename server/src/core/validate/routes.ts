@@ -29,12 +29,26 @@ export function routesRule(ctx: RuleContext): void {
     reportPatternIssues(ctx, page, s.route.decl.path, 'page route');
     if (page.valid && page.hasRest && s.render !== 'ssr') {
       const rest = page.segments.find((x) => x.kind === 'rest');
-      ctx.report(diag('malformed_route', file.path, stringSpanRange(file, s.route.decl.path, rest?.span), `${id} declares invalid page route: render mode is ${s.render}; rest parameters ${rest ? `{${rest.name}...}` : ''} require SSR rendering (add server {})`));
+      ctx.report(
+        diag(
+          'malformed_route',
+          file.path,
+          stringSpanRange(file, s.route.decl.path, rest?.span),
+          `${id} declares invalid page route: render mode is ${s.render}; rest parameters ${rest ? `{${rest.name}...}` : ''} require SSR rendering (add server {})`,
+        ),
+      );
     }
     if (page.valid && page.isDynamic && !page.hasRest && s.render !== 'ssr' && !s.paths) {
       const first = page.segments.find((x) => x.kind === 'param');
       const names = page.params.map((p) => p.name).join(', ');
-      ctx.report(diag('spa_dynamic_route_missing_paths', file.path, stringSpanRange(file, s.route.decl.path, first?.span), `${id} has dynamic route params: {${names}}, but render mode is ${s.render} and no paths block exists. Fix: add paths { => { ${page.params.map((p) => `${p.name}: "..."`).join(', ')} } } or render it at request time with server {}`));
+      ctx.report(
+        diag(
+          'spa_dynamic_route_missing_paths',
+          file.path,
+          stringSpanRange(file, s.route.decl.path, first?.span),
+          `${id} has dynamic route params: {${names}}, but render mode is ${s.render} and no paths block exists. Fix: add paths { => { ${page.params.map((p) => `${p.name}: "..."`).join(', ')} } } or render it at request time with server {}`,
+        ),
+      );
     }
   }
   for (const a of s.actions) endpointPath(ctx, page, a.path, `action ${a.symbol.text} endpoint path`, a.range);
@@ -54,19 +68,39 @@ export function routesRule(ctx: RuleContext): void {
   void id;
 }
 
-function endpointPath(ctx: RuleContext, page: ParsedRoute | undefined, path: StringLit | undefined, label: string, declRange: import('../../../../grammar/src/ast.js').Range): void {
+function endpointPath(
+  ctx: RuleContext,
+  page: ParsedRoute | undefined,
+  path: StringLit | undefined,
+  label: string,
+  declRange: import('../../../../grammar/src/ast.js').Range,
+): void {
   const id = ctx.summary.ownerId;
   if (path && path.value !== '') {
     const r = parsedRoute(path.value);
     reportPatternIssues(ctx, r, path, label);
     if (r.valid && r.hasRest) {
       const rest = r.segments.find((x) => x.kind === 'rest');
-      ctx.report(diag('malformed_route', ctx.file.path, stringSpanRange(ctx.file, path, rest?.span), `${id} declares invalid ${label}: rest parameters are only supported on page routes and fragments`));
+      ctx.report(
+        diag(
+          'malformed_route',
+          ctx.file.path,
+          stringSpanRange(ctx.file, path, rest?.span),
+          `${id} declares invalid ${label}: rest parameters are only supported on page routes and fragments`,
+        ),
+      );
     }
     return;
   }
   if (page && page.valid && page.hasRest) {
-    ctx.report(diag('malformed_route', ctx.file.path, declRange, `${id} declares invalid ${label}: it inherits page route "${page.pattern}", whose rest parameter is only supported on page routes; declare a concrete path`));
+    ctx.report(
+      diag(
+        'malformed_route',
+        ctx.file.path,
+        declRange,
+        `${id} declares invalid ${label}: it inherits page route "${page.pattern}", whose rest parameter is only supported on page routes; declare a concrete path`,
+      ),
+    );
   }
 }
 
@@ -74,7 +108,14 @@ function pathsRecords(ctx: RuleContext, page: ParsedRoute): void {
   const { file, summary: s } = ctx;
   const paths = s.paths!;
   if (!page.isDynamic) {
-    ctx.report(diag('paths_without_params', file.path, paths.keyword, `${s.ownerId}: route "${page.pattern}" has no parameters; paths {} has no effect`));
+    ctx.report(
+      diag(
+        'paths_without_params',
+        file.path,
+        paths.keyword,
+        `${s.ownerId}: route "${page.pattern}" has no parameters; paths {} has no effect`,
+      ),
+    );
     return;
   }
   const declared = new Set(page.params.map((p) => p.name));
@@ -83,34 +124,72 @@ function pathsRecords(ctx: RuleContext, page: ParsedRoute): void {
     let literal = true;
     for (const f of rec.fields) {
       if (!declared.has(f.name.text)) {
-        ctx.report(diag('paths_unknown_param', file.path, f.name.range, `${s.ownerId}: paths record names "${f.name.text}", which route "${page.pattern}" does not declare`));
+        ctx.report(
+          diag(
+            'paths_unknown_param',
+            file.path,
+            f.name.range,
+            `${s.ownerId}: paths record names "${f.name.text}", which route "${page.pattern}" does not declare`,
+          ),
+        );
         continue;
       }
       if ('kind' in f.value) {
         literal = false;
-        ctx.report(diag('paths_record_not_literal', file.path, f.value.range, `${s.ownerId}: paths value for "${f.name.text}" must be a string literal`));
+        ctx.report(
+          diag(
+            'paths_record_not_literal',
+            file.path,
+            f.value.range,
+            `${s.ownerId}: paths value for "${f.name.text}" must be a string literal`,
+          ),
+        );
         continue;
       }
       values[f.name.text] = f.value.value;
     }
     const missing = page.params.filter((p) => !(p.name in values) && !rec.fields.some((f) => f.name.text === p.name));
     if (missing.length) {
-      ctx.report(diag('paths_missing_param', file.path, rec.range, `${s.ownerId}: paths record has no value for ${missing.map((m) => `"${m.name}"`).join(', ')}`));
+      ctx.report(
+        diag(
+          'paths_missing_param',
+          file.path,
+          rec.range,
+          `${s.ownerId}: paths record has no value for ${missing.map((m) => `"${m.name}"`).join(', ')}`,
+        ),
+      );
       continue;
     }
     if (literal && concretePath(page, values) === undefined) {
-      ctx.report(diag('paths_invalid_value', file.path, rec.range, `${s.ownerId}: paths record values must be non-empty and must not be "." or ".." or contain "/"`));
+      ctx.report(
+        diag(
+          'paths_invalid_value',
+          file.path,
+          rec.range,
+          `${s.ownerId}: paths record values must be non-empty and must not be "." or ".." or contain "/"`,
+        ),
+      );
     }
   }
 }
 
 function exprParams(e: Expr, out: Expr[]): void {
   switch (e.type) {
-    case 'param': out.push(e); break;
-    case 'not': exprParams(e.expr, out); break;
-    case 'binary': exprParams(e.left, out); exprParams(e.right, out); break;
-    case 'for': exprParams(e.collection, out); break;
-    default: break;
+    case 'param':
+      out.push(e);
+      break;
+    case 'not':
+      exprParams(e.expr, out);
+      break;
+    case 'binary':
+      exprParams(e.left, out);
+      exprParams(e.right, out);
+      break;
+    case 'for':
+      exprParams(e.collection, out);
+      break;
+    default:
+      break;
   }
 }
 
@@ -138,7 +217,14 @@ function paramRefs(ctx: RuleContext, body: MarkupNode[], route: ParsedRoute, lab
   for (const e of PARAM_CALLS.collect(body, '', PARAM_CALL_VISITOR)) {
     if (e.type !== 'param') continue;
     if (!declared.has(e.name.value)) {
-      ctx.report(diag('unknown_route_param', ctx.file.path, e.name.range, `${ctx.summary.ownerId}: param("${e.name.value}") names no parameter of ${label} "${route.pattern}"`));
+      ctx.report(
+        diag(
+          'unknown_route_param',
+          ctx.file.path,
+          e.name.range,
+          `${ctx.summary.ownerId}: param("${e.name.value}") names no parameter of ${label} "${route.pattern}"`,
+        ),
+      );
     }
   }
 }

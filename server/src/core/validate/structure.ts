@@ -6,13 +6,63 @@ import { PAGE_ID_PATTERN } from '../model/names.js';
 import type { RuleContext } from './context.js';
 
 export const ALLOWED_DECLARATIONS: Record<FileKind, ReadonlySet<DeclarationKind>> = {
-  page: new Set<DeclarationKind>(['package', 'page', 'route', 'render', 'guard', 'layout', 'cache', 'revalidate', 'meta', 'css', 'js', 'asset', 'wasm', 'error', 'use', 'paths', 'server', 'act', 'api', 'fragment', 'view', 'style']),
-  component: new Set<DeclarationKind>(['package', 'component', 'props', 'css', 'js', 'asset', 'wasm', 'use', 'view', 'style']),
+  page: new Set<DeclarationKind>([
+    'package',
+    'page',
+    'route',
+    'render',
+    'guard',
+    'layout',
+    'cache',
+    'revalidate',
+    'meta',
+    'css',
+    'js',
+    'asset',
+    'wasm',
+    'error',
+    'use',
+    'paths',
+    'server',
+    'act',
+    'api',
+    'fragment',
+    'view',
+    'style',
+  ]),
+  component: new Set<DeclarationKind>([
+    'package',
+    'component',
+    'props',
+    'css',
+    'js',
+    'asset',
+    'wasm',
+    'use',
+    'view',
+    'style',
+  ]),
   layout: new Set<DeclarationKind>(['package', 'layout', 'error', 'meta', 'css', 'js', 'asset', 'view', 'style']),
 };
 
 /** Declarations that may appear at most once per file (meta is unique per name). */
-export const UNIQUE_DECLARATIONS = new Set<DeclarationKind>(['package', 'page', 'route', 'render', 'guard', 'layout', 'cache', 'revalidate', 'paths', 'server', 'view', 'component', 'props', 'error', 'style']);
+export const UNIQUE_DECLARATIONS = new Set<DeclarationKind>([
+  'package',
+  'page',
+  'route',
+  'render',
+  'guard',
+  'layout',
+  'cache',
+  'revalidate',
+  'paths',
+  'server',
+  'view',
+  'component',
+  'props',
+  'error',
+  'style',
+]);
 
 function declLabel(d: Declaration): string {
   if (d.kind === 'meta') return d.name;
@@ -26,43 +76,98 @@ export function structureRule(ctx: RuleContext): void {
   const seen = new Map<string, Declaration>();
   for (const d of file.declarations) {
     if (!ALLOWED_DECLARATIONS[file.kind].has(d.kind)) {
-      ctx.report(diag('unsupported_declaration', file.path, d.keyword, `${declLabel(d)} is not supported in a ${file.kind} file`));
+      ctx.report(
+        diag(
+          'unsupported_declaration',
+          file.path,
+          d.keyword,
+          `${declLabel(d)} is not supported in a ${file.kind} file`,
+        ),
+      );
       continue;
     }
     const key = d.kind === 'meta' ? `meta:${d.name}` : d.kind;
     if (UNIQUE_DECLARATIONS.has(d.kind) || d.kind === 'meta') {
       const first = seen.get(key);
       if (first) {
-        ctx.report(diag('duplicate_declaration', file.path, d.keyword, `${declLabel(d)} is declared more than once`, {
-          related: [{ file: file.path, range: first.keyword, message: `${declLabel(first)} first declared here` }],
-        }));
+        ctx.report(
+          diag('duplicate_declaration', file.path, d.keyword, `${declLabel(d)} is declared more than once`, {
+            related: [{ file: file.path, range: first.keyword, message: `${declLabel(first)} first declared here` }],
+          }),
+        );
       } else seen.set(key, d);
     }
   }
   if (file.kind === 'page') {
     const anchor = s.pageIdDecl?.range ?? file.declarations[0]?.range ?? zeroRange();
-    if (!s.route) ctx.report(diag('missing_route', file.path, anchor, `${s.ownerId}: page declares no route; add route "/path"`));
-    if (!s.view) ctx.report(diag('missing_view_block', file.path, s.route?.decl.range ?? anchor, `${s.ownerId}: page has no view block; add view { ... }`));
+    if (!s.route)
+      ctx.report(diag('missing_route', file.path, anchor, `${s.ownerId}: page declares no route; add route "/path"`));
+    if (!s.view)
+      ctx.report(
+        diag(
+          'missing_view_block',
+          file.path,
+          s.route?.decl.range ?? anchor,
+          `${s.ownerId}: page has no view block; add view { ... }`,
+        ),
+      );
     if (s.pageIdDecl && !PAGE_ID_PATTERN.test(s.pageIdDecl.id.text)) {
-      ctx.report(diag('invalid_page_id', file.path, s.pageIdDecl.id.range, `page ID "${s.pageIdDecl.id.text}" may contain only letters, digits, ".", "-" and "_"`));
+      ctx.report(
+        diag(
+          'invalid_page_id',
+          file.path,
+          s.pageIdDecl.id.range,
+          `page ID "${s.pageIdDecl.id.text}" may contain only letters, digits, ".", "-" and "_"`,
+        ),
+      );
     }
     const mode = s.renderDecl?.mode;
     if (mode && mode.text !== 'spa' && mode.text !== 'ssr' && mode.text !== 'hybrid') {
-      ctx.report(diag('invalid_render_mode', file.path, mode.range, `${s.ownerId}: unsupported render mode "${mode.text}"; use spa, ssr or hybrid`));
+      ctx.report(
+        diag(
+          'invalid_render_mode',
+          file.path,
+          mode.range,
+          `${s.ownerId}: unsupported render mode "${mode.text}"; use spa, ssr or hybrid`,
+        ),
+      );
     }
     if (s.server && mode?.text === 'spa') {
-      ctx.report(diag('server_requires_request_render', file.path, s.server.keyword, `${s.ownerId}: ${s.server.go ? 'go server {}' : 'server {}'} needs request-time rendering, but the page declares render spa`));
+      ctx.report(
+        diag(
+          'server_requires_request_render',
+          file.path,
+          s.server.keyword,
+          `${s.ownerId}: ${s.server.go ? 'go server {}' : 'server {}'} needs request-time rendering, but the page declares render spa`,
+        ),
+      );
     }
     if (!options.ssr && (s.render === 'ssr' || s.render === 'hybrid')) {
       const at = s.server?.keyword ?? s.renderDecl?.range ?? anchor;
-      ctx.report(diag('missing_ssr_addon', file.path, at, `${s.ownerId}: uses request-time page behavior (render ${s.render}), but SSR is not enabled; run with --ssr`));
+      ctx.report(
+        diag(
+          'missing_ssr_addon',
+          file.path,
+          at,
+          `${s.ownerId}: uses request-time page behavior (render ${s.render}), but SSR is not enabled; run with --ssr`,
+        ),
+      );
     }
   }
   const aliases = new Map<string, Declaration>();
   for (const d of file.declarations) {
     if (d.kind !== 'use') continue;
     const first = aliases.get(d.alias.text);
-    if (first) ctx.report(diag('duplicate_use_alias', file.path, d.alias.range, `use alias "${d.alias.text}" is declared more than once`, { related: [{ file: file.path, range: first.range, message: `use ${d.alias.text} first declared here` }] }));
+    if (first)
+      ctx.report(
+        diag(
+          'duplicate_use_alias',
+          file.path,
+          d.alias.range,
+          `use alias "${d.alias.text}" is declared more than once`,
+          { related: [{ file: file.path, range: first.range, message: `use ${d.alias.text} first declared here` }] },
+        ),
+      );
     else aliases.set(d.alias.text, d);
   }
 }

@@ -1,7 +1,14 @@
 // Quick fixes for the diagnostics the registry marks as fixable: add `guard public`, drop a trailing
 // slash, add a `paths {}` skeleton or `server {}`, create a missing handler stub in the sibling
 // module, and split an optional route parameter into explicit routes.
-import { CodeActionKind, type CodeAction, type Diagnostic as LspDiagnostic, type Range as LspRange, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
+import {
+  CodeActionKind,
+  type CodeAction,
+  type Diagnostic as LspDiagnostic,
+  type Range as LspRange,
+  type TextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver';
 import type { Declaration, Range, StringLit } from '../../../../grammar/src/ast.js';
 import { parseRoutePattern, type RouteIssueKind } from '../../../../shared/route/index.js';
 import { findBinding, type BindTargetKind, type HandlerBinding } from '../../core/bind/types.js';
@@ -32,7 +39,9 @@ function lineStart(line: number): LspRange {
 /** The client's copy of a core diagnostic, so the action shows on its squiggle. */
 function clientDiagnostic(sent: LspDiagnostic[], d: Diagnostic): LspDiagnostic[] {
   const r = toRange(d.range);
-  return sent.filter((x) => x.code === d.code && x.range.start.line === r.start.line && x.range.start.character === r.start.character);
+  return sent.filter(
+    (x) => x.code === d.code && x.range.start.line === r.start.line && x.range.start.character === r.start.character,
+  );
 }
 
 function quote(value: string): string {
@@ -70,14 +79,29 @@ function addGuard(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: Lsp
   const s = entry.summary;
   const after = s.route?.decl ?? s.pageIdDecl ?? s.packageDecl;
   const line = after ? after.range.end.line + 1 : 0;
-  return action('Add `guard public`', { changes: { [ctx.uriOf(entry.path)]: [{ range: lineStart(line), newText: 'guard public\n' }] } }, clientDiagnostic(sent, d), true);
+  return action(
+    'Add `guard public`',
+    { changes: { [ctx.uriOf(entry.path)]: [{ range: lineStart(line), newText: 'guard public\n' }] } },
+    clientDiagnostic(sent, d),
+    true,
+  );
 }
 
-function removeTrailingSlash(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: LspDiagnostic[]): CodeAction | undefined {
+function removeTrailingSlash(
+  ctx: FeatureContext,
+  entry: KitEntry,
+  d: Diagnostic,
+  sent: LspDiagnostic[],
+): CodeAction | undefined {
   const hit = issueAt(entry, d, 'trailing_slash');
   if (!hit) return undefined;
   const range = stringSpanRange(entry.ast, hit.lit, hit.issue.span);
-  return action('Remove the trailing slash', { changes: { [ctx.uriOf(entry.path)]: [{ range: toRange(range), newText: '' }] } }, clientDiagnostic(sent, d), true);
+  return action(
+    'Remove the trailing slash',
+    { changes: { [ctx.uriOf(entry.path)]: [{ range: toRange(range), newText: '' }] } },
+    clientDiagnostic(sent, d),
+    true,
+  );
 }
 
 /** Where a new block goes: before the `view` block, else at the end. */
@@ -94,14 +118,26 @@ function missingPaths(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent:
   const record = params.map((p) => `${p.name}: ""`).join(', ');
   const diags = clientDiagnostic(sent, d);
   return [
-    action('Add a `paths {}` block', { changes: { [uri]: [{ range: at, newText: `paths {\n  => { ${record} }\n}\n\n` }] } }, diags, true),
-    action('Render at request time with `server {}`', { changes: { [uri]: [{ range: at, newText: 'server {\n}\n\n' }] } }, diags),
+    action(
+      'Add a `paths {}` block',
+      { changes: { [uri]: [{ range: at, newText: `paths {\n  => { ${record} }\n}\n\n` }] } },
+      diags,
+      true,
+    ),
+    action(
+      'Render at request time with `server {}`',
+      { changes: { [uri]: [{ range: at, newText: 'server {\n}\n\n' }] } },
+      diags,
+    ),
   ];
 }
 
 // ---- optional params ------------------------------------------------------------------------------
 
-function optionalShapes(value: string, span: { start: number; end: number }): { without: string; withParam: string; name: string } {
+function optionalShapes(
+  value: string,
+  span: { start: number; end: number },
+): { without: string; withParam: string; name: string } {
   const segment = value.slice(span.start, span.end);
   const name = /^\{([A-Za-z_]\w*)/.exec(segment)?.[1] ?? 'param';
   const withParam = value.slice(0, span.start) + segment.replace('?}', '}') + value.slice(span.end);
@@ -114,10 +150,22 @@ function lineOf(entry: KitEntry, decl: Declaration): { range: LspRange; text: st
   const line = decl.keyword.start.line;
   const start = entry.ast.lineStarts[line];
   const next = entry.ast.lineStarts[line + 1] ?? entry.text.length;
-  return { range: { start: { line, character: 0 }, end: line + 1 < entry.ast.lineStarts.length ? { line: line + 1, character: 0 } : toRange(decl.range).end }, text: entry.text.slice(start, next) };
+  return {
+    range: {
+      start: { line, character: 0 },
+      end: line + 1 < entry.ast.lineStarts.length ? { line: line + 1, character: 0 } : toRange(decl.range).end,
+    },
+    text: entry.text.slice(start, next),
+  };
 }
 
-function splitOptional(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: LspDiagnostic[], opts: CodeActionOptions): CodeAction[] {
+function splitOptional(
+  ctx: FeatureContext,
+  entry: KitEntry,
+  d: Diagnostic,
+  sent: LspDiagnostic[],
+  opts: CodeActionOptions,
+): CodeAction[] {
   const hit = issueAt(entry, d, 'optional');
   if (!hit) return [];
   const { lit, decl, issue } = hit;
@@ -131,18 +179,38 @@ function splitOptional(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent
     const relEnd = lit.range.end.offset - entry.ast.lineStarts[decl.keyword.start.line];
     const variant = (v: string) => line.text.slice(0, relStart) + quote(v) + line.text.slice(relEnd);
     const text = variant(shapes.without) + (line.text.endsWith('\n') ? '' : '\n') + variant(shapes.withParam);
-    return [action(`Split into explicit routes ${shapes.without} and ${shapes.withParam}`, { changes: { [uri]: [{ range: line.range, newText: text }] } }, diags, true)];
+    return [
+      action(
+        `Split into explicit routes ${shapes.without} and ${shapes.withParam}`,
+        { changes: { [uri]: [{ range: line.range, newText: text }] } },
+        diags,
+        true,
+      ),
+    ];
   }
   const out = [
-    action(`Use ${shapes.without} (drop the optional segment)`, { changes: { [uri]: [replaceLit(shapes.without)] } }, diags),
-    action(`Use ${shapes.withParam} (make {${shapes.name}} required)`, { changes: { [uri]: [replaceLit(shapes.withParam)] } }, diags),
+    action(
+      `Use ${shapes.without} (drop the optional segment)`,
+      { changes: { [uri]: [replaceLit(shapes.without)] } },
+      diags,
+    ),
+    action(
+      `Use ${shapes.withParam} (make {${shapes.name}} required)`,
+      { changes: { [uri]: [replaceLit(shapes.withParam)] } },
+      diags,
+    ),
   ];
   if (decl.kind === 'route' && opts.canCreateFiles) out.unshift(splitPage(ctx, entry, shapes, diags));
   return out;
 }
 
 /** Keeps the short route here and creates `<name>-<param>.kit` with the long one (its endpoints stay here). */
-function splitPage(ctx: FeatureContext, entry: KitEntry, shapes: { without: string; withParam: string; name: string }, diags: LspDiagnostic[]): CodeAction {
+function splitPage(
+  ctx: FeatureContext,
+  entry: KitEntry,
+  shapes: { without: string; withParam: string; name: string },
+  diags: LspDiagnostic[],
+): CodeAction {
   const s = entry.summary;
   const base = baseName(entry.path).replace(/(\.page)?\.kit$/, '');
   const dir = dirName(entry.path);
@@ -155,7 +223,9 @@ function splitPage(ctx: FeatureContext, entry: KitEntry, shapes: { without: stri
   const lines: string[] = [];
   const count = entry.ast.lineStarts.length;
   for (let i = 0; i < count; i++) {
-    const text = entry.text.slice(entry.ast.lineStarts[i], entry.ast.lineStarts[i + 1] ?? entry.text.length).replace(/\r?\n$/, '');
+    const text = entry.text
+      .slice(entry.ast.lineStarts[i], entry.ast.lineStarts[i + 1] ?? entry.text.length)
+      .replace(/\r?\n$/, '');
     if (endpointLines.has(i)) continue;
     if (s.route && i === s.route.decl.keyword.start.line) lines.push(`route ${quote(shapes.withParam)}`);
     else if (s.pageIdDecl && i === s.pageIdDecl.keyword.start.line) lines.push(`page ${newId}`);
@@ -165,12 +235,23 @@ function splitPage(ctx: FeatureContext, entry: KitEntry, shapes: { without: stri
   const newUri = ctx.uriOf(newPath);
   const edit: WorkspaceEdit = {
     documentChanges: [
-      { textDocument: { uri: ctx.uriOf(entry.path), version: null }, edits: [{ range: toRange(s.route!.decl.path.range), newText: quote(shapes.without) }] },
+      {
+        textDocument: { uri: ctx.uriOf(entry.path), version: null },
+        edits: [{ range: toRange(s.route!.decl.path.range), newText: quote(shapes.without) }],
+      },
       { kind: 'create', uri: newUri, options: { ignoreIfExists: true } },
-      { textDocument: { uri: newUri, version: null }, edits: [{ range: lineStart(0), newText: lines.join('\n').replace(/\n*$/, '\n') }] },
+      {
+        textDocument: { uri: newUri, version: null },
+        edits: [{ range: lineStart(0), newText: lines.join('\n').replace(/\n*$/, '\n') }],
+      },
     ],
   };
-  return action(`Split into explicit routes: ${shapes.without} here, ${shapes.withParam} in ${baseName(newPath)}`, edit, diags, true);
+  return action(
+    `Split into explicit routes: ${shapes.without} here, ${shapes.withParam} in ${baseName(newPath)}`,
+    edit,
+    diags,
+    true,
+  );
 }
 
 // ---- handler stubs --------------------------------------------------------------------------------
@@ -194,7 +275,15 @@ function endPosition(text: string): { line: number; character: number } {
   return { line: lines.length - 1, character: lines[lines.length - 1].length };
 }
 
-function stubAction(ctx: FeatureContext, entry: KitEntry, target: BindTargetKind, functionName: string, binding: HandlerBinding | undefined, diags: LspDiagnostic[], opts: CodeActionOptions): CodeAction | undefined {
+function stubAction(
+  ctx: FeatureContext,
+  entry: KitEntry,
+  target: BindTargetKind,
+  functionName: string,
+  binding: HandlerBinding | undefined,
+  diags: LspDiagnostic[],
+  opts: CodeActionOptions,
+): CodeAction | undefined {
   const dir = dirName(entry.path);
   const sibling = ctx.ws.allModules().find((m) => dirName(m.path) === dir);
   const file = binding?.stubFile ?? sibling?.path ?? (dir === '.' ? 'handlers.ts' : `${dir}/handlers.ts`);
@@ -208,17 +297,40 @@ function stubAction(ctx: FeatureContext, entry: KitEntry, target: BindTargetKind
     return action(title, { changes: { [uri]: [{ range: { start: end, end }, newText: sep + source }] } }, diags, true);
   }
   if (!opts.canCreateFiles) return undefined;
-  return action(title, { documentChanges: [{ kind: 'create', uri, options: { ignoreIfExists: true } }, { textDocument: { uri, version: null }, edits: [{ range: lineStart(0), newText: source }] }] }, diags, true);
+  return action(
+    title,
+    {
+      documentChanges: [
+        { kind: 'create', uri, options: { ignoreIfExists: true } },
+        { textDocument: { uri, version: null }, edits: [{ range: lineStart(0), newText: source }] },
+      ],
+    },
+    diags,
+    true,
+  );
 }
 
-function missingHandler(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: LspDiagnostic[], opts: CodeActionOptions): CodeAction | undefined {
-  const b = ctx.ws.bindingFor(entry.path)?.handlers.find((h) => h.status === 'missing' && h.range.start.offset === d.range.start.offset);
+function missingHandler(
+  ctx: FeatureContext,
+  entry: KitEntry,
+  d: Diagnostic,
+  sent: LspDiagnostic[],
+  opts: CodeActionOptions,
+): CodeAction | undefined {
+  const b = ctx.ws
+    .bindingFor(entry.path)
+    ?.handlers.find((h) => h.status === 'missing' && h.range.start.offset === d.range.start.offset);
   if (!b) return undefined;
   return stubAction(ctx, entry, b.target, b.functionName, b, clientDiagnostic(sent, d), opts);
 }
 
 /** Without a diagnostic: an endpoint symbol (or `server`) under the cursor whose function does not exist yet. */
-function cursorStub(ctx: FeatureContext, entry: KitEntry, range: LspRange, opts: CodeActionOptions): CodeAction | undefined {
+function cursorStub(
+  ctx: FeatureContext,
+  entry: KitEntry,
+  range: LspRange,
+  opts: CodeActionOptions,
+): CodeAction | undefined {
   const t = locate(entry, offsetOf(entry.ast, range.start));
   if (!t) return undefined;
   let target: BindTargetKind | undefined;
@@ -234,7 +346,13 @@ function cursorStub(ctx: FeatureContext, entry: KitEntry, range: LspRange, opts:
   return stubAction(ctx, entry, target, name, findBinding(ctx.ws.bindingFor(entry.path), target, name), [], opts);
 }
 
-export function codeActions(ctx: FeatureContext, path: string, range: LspRange, sent: LspDiagnostic[], opts: CodeActionOptions): CodeAction[] {
+export function codeActions(
+  ctx: FeatureContext,
+  path: string,
+  range: LspRange,
+  sent: LspDiagnostic[],
+  opts: CodeActionOptions,
+): CodeAction[] {
   const entry = ctx.ws.kit(path);
   if (!entry) return [];
   const out: CodeAction[] = [];

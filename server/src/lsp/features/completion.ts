@@ -14,14 +14,39 @@ import type { FeatureContext } from './context.js';
 import { declarationAt } from './locate.js';
 
 const KEYWORDS_OF: Record<DeclarationKind, string[]> = {
-  package: ['package'], page: ['page'], route: ['route'], render: ['render'], guard: ['guard'], layout: ['layout'], cache: ['cache'],
-  revalidate: ['revalidate'], meta: ['title', 'description', 'canonical'], css: ['css'], js: ['js'], asset: ['asset'], wasm: ['wasm'],
-  error: ['error'], use: ['use'], component: ['component'], props: ['props'], paths: ['paths'], server: ['server', 'go server'],
-  act: ['act'], api: ['api'], fragment: ['fragment'], view: ['view'], style: ['style'],
+  package: ['package'],
+  page: ['page'],
+  route: ['route'],
+  render: ['render'],
+  guard: ['guard'],
+  layout: ['layout'],
+  cache: ['cache'],
+  revalidate: ['revalidate'],
+  meta: ['title', 'description', 'canonical'],
+  css: ['css'],
+  js: ['js'],
+  asset: ['asset'],
+  wasm: ['wasm'],
+  error: ['error'],
+  use: ['use'],
+  component: ['component'],
+  props: ['props'],
+  paths: ['paths'],
+  server: ['server', 'go server'],
+  act: ['act'],
+  api: ['api'],
+  fragment: ['fragment'],
+  view: ['view'],
+  style: ['style'],
 };
 
 const BLOCKS = new Set(['props', 'paths', 'server', 'go server', 'view', 'style']);
-const MESSAGE_DIRECTIVE_NAMES = ['g:message:required', 'g:message:minlength', 'g:message:maxlength', 'g:message:pattern'];
+const MESSAGE_DIRECTIVE_NAMES = [
+  'g:message:required',
+  'g:message:minlength',
+  'g:message:maxlength',
+  'g:message:pattern',
+];
 const PROP_TYPES = ['string', 'int', 'float', 'bool'];
 
 interface Ctx {
@@ -32,7 +57,13 @@ interface Ctx {
   to: number;
 }
 
-function items(c: Ctx, labels: Iterable<string>, kind: CompletionItemKind, detail?: (label: string) => string | undefined, insert?: (label: string) => string): CompletionItem[] {
+function items(
+  c: Ctx,
+  labels: Iterable<string>,
+  kind: CompletionItemKind,
+  detail?: (label: string) => string | undefined,
+  insert?: (label: string) => string,
+): CompletionItem[] {
   const range = rangeOfOffsets(c.entry.ast, c.from, c.to);
   const out: CompletionItem[] = [];
   const seen = new Set<string>();
@@ -54,13 +85,20 @@ function keywordItems(c: Ctx, kind: FileKind): CompletionItem[] {
     if (UNIQUE_DECLARATIONS.has(k) && present.has(k)) continue;
     labels.push(...KEYWORDS_OF[k]);
   }
-  return items(c, labels.sort(), CompletionItemKind.Keyword, (l) => (BLOCKS.has(l) ? 'block' : 'declaration'), (l) => (BLOCKS.has(l) ? `${l} {` : `${l} `));
+  return items(
+    c,
+    labels.sort(),
+    CompletionItemKind.Keyword,
+    (l) => (BLOCKS.has(l) ? 'block' : 'declaration'),
+    (l) => (BLOCKS.has(l) ? `${l} {` : `${l} `),
+  );
 }
 
 function guardIds(c: Ctx): string[] {
   const ids = new Set<string>(['public']);
   for (const e of c.ctx.ws.allKit()) for (const g of e.summary.guards) ids.add(g);
-  for (const m of c.ctx.ws.allModules()) for (const ep of m.summary.endpoints) for (const g of ep.guards ?? []) ids.add(g);
+  for (const m of c.ctx.ws.allModules())
+    for (const ep of m.summary.endpoints) for (const g of ep.guards ?? []) ids.add(g);
   return [...ids].sort();
 }
 
@@ -100,7 +138,8 @@ function siblingExports(c: Ctx): string[] {
   const out: string[] = [];
   for (const m of c.ctx.ws.allModules()) {
     if (dirName(m.path) !== dir) continue;
-    for (const x of m.summary.exports) if (/^[A-Z]/.test(x.name) && !declared.has(x.name) && !x.name.startsWith('Load')) out.push(x.name);
+    for (const x of m.summary.exports)
+      if (/^[A-Z]/.test(x.name) && !declared.has(x.name) && !x.name.startsWith('Load')) out.push(x.name);
   }
   return out.sort();
 }
@@ -108,21 +147,49 @@ function siblingExports(c: Ctx): string[] {
 function markupCompletion(c: Ctx, before: string): CompletionItem[] | undefined {
   const s = c.entry.summary;
   let m = /g:post=\{([A-Za-z_$][\w$]*)?$/.exec(before);
-  if (m) return items({ ...c, from: c.to - (m[1]?.length ?? 0) }, s.actions.map((a) => a.symbol.text), CompletionItemKind.Function, () => 'action');
+  if (m)
+    return items(
+      { ...c, from: c.to - (m[1]?.length ?? 0) },
+      s.actions.map((a) => a.symbol.text),
+      CompletionItemKind.Function,
+      () => 'action',
+    );
   m = /param\(\\?"([A-Za-z_]\w*)?$/.exec(before);
-  if (m) return items({ ...c, from: c.to - (m[1]?.length ?? 0) }, s.route?.parsed.params.map((p) => p.name) ?? [], CompletionItemKind.Variable, (l) => `route param: ${s.route?.parsed.params.find((p) => p.name === l)?.type}`);
+  if (m)
+    return items(
+      { ...c, from: c.to - (m[1]?.length ?? 0) },
+      s.route?.parsed.params.map((p) => p.name) ?? [],
+      CompletionItemKind.Variable,
+      (l) => `route param: ${s.route?.parsed.params.find((p) => p.name === l)?.type}`,
+    );
   m = /<([A-Za-z_][\w.]*)?$/.exec(before);
-  if (m) return items({ ...c, from: c.to - (m[1]?.length ?? 0) }, [...componentNames(c), 'slot', 'template'].sort(), CompletionItemKind.Class, (l) => (/^[A-Z]|\.[A-Z]/.test(l) ? 'component' : 'element'));
+  if (m)
+    return items(
+      { ...c, from: c.to - (m[1]?.length ?? 0) },
+      [...componentNames(c), 'slot', 'template'].sort(),
+      CompletionItemKind.Class,
+      (l) => (/^[A-Z]|\.[A-Z]/.test(l) ? 'component' : 'element'),
+    );
   // Attribute position: inside an opening tag, after whitespace.
   m = /<[A-Za-z][\w.-]*(?:\s+(?:[^<>"{}]|"[^"]*"|\{[^}]*\})*)?\s([A-Za-z_:][\w:.-]*)?$/.exec(before);
   if (m) {
     const prefix = m[1] ?? '';
-    return items({ ...c, from: c.to - prefix.length }, [...[...DIRECTIVES].sort(), ...MESSAGE_DIRECTIVE_NAMES], CompletionItemKind.Property, () => 'kit directive');
+    return items(
+      { ...c, from: c.to - prefix.length },
+      [...[...DIRECTIVES].sort(), ...MESSAGE_DIRECTIVE_NAMES],
+      CompletionItemKind.Property,
+      () => 'kit directive',
+    );
   }
   return undefined;
 }
 
-function lineCompletion(c: Ctx, before: string, kind: FileKind, inBlock: DeclarationKind | undefined): CompletionItem[] {
+function lineCompletion(
+  c: Ctx,
+  before: string,
+  kind: FileKind,
+  inBlock: DeclarationKind | undefined,
+): CompletionItem[] {
   let m: RegExpExecArray | null;
   if (inBlock === 'props') {
     m = /^\s*[A-Za-z_]\w*\s+(\w*)$/.exec(before);
@@ -131,15 +198,30 @@ function lineCompletion(c: Ctx, before: string, kind: FileKind, inBlock: Declara
   }
   if (inBlock) return [];
   m = /\{[A-Za-z_]\w*:(\w*)$/.exec(before);
-  if (m && /^\s*(route|act|api|fragment)\b/.test(before)) return items({ ...c, from: c.to - m[1].length }, PARAM_TYPES, CompletionItemKind.TypeParameter, () => 'route param type');
+  if (m && /^\s*(route|act|api|fragment)\b/.test(before))
+    return items(
+      { ...c, from: c.to - m[1].length },
+      PARAM_TYPES,
+      CompletionItemKind.TypeParameter,
+      () => 'route param type',
+    );
   m = /^\s*guard\s+(?:[^,]*,\s*)*([\w.:-]*)$/.exec(before);
-  if (m) return items({ ...c, from: c.to - m[1].length }, guardIds(c), CompletionItemKind.Constant, (l) => (l === 'public' ? 'no protection' : 'guard in use in the workspace'));
+  if (m)
+    return items({ ...c, from: c.to - m[1].length }, guardIds(c), CompletionItemKind.Constant, (l) =>
+      l === 'public' ? 'no protection' : 'guard in use in the workspace',
+    );
   m = /^\s*layout\s+(?:[^,]*,\s*)*([\w.-]*)$/.exec(before);
   if (m) return items({ ...c, from: c.to - m[1].length }, layoutIds(c), CompletionItemKind.Module, () => 'layout');
   m = /^\s*render\s+(\w*)$/.exec(before);
   if (m) return items({ ...c, from: c.to - m[1].length }, ['spa', 'ssr', 'hybrid'], CompletionItemKind.EnumMember);
   m = /^\s*(act|api)\s+([A-Za-z_$][\w$]*)?$/.exec(before);
-  if (m) return items({ ...c, from: c.to - (m[2]?.length ?? 0) }, siblingExports(c), CompletionItemKind.Function, () => 'exported by a handler module here');
+  if (m)
+    return items(
+      { ...c, from: c.to - (m[2]?.length ?? 0) },
+      siblingExports(c),
+      CompletionItemKind.Function,
+      () => 'exported by a handler module here',
+    );
   m = /^\s*(act|api|fragment)\s+\S+\s+([A-Za-z]*)$/.exec(before);
   if (m) {
     const methods = m[1] === 'act' ? ['POST'] : m[1] === 'fragment' ? ['GET'] : [...API_METHODS];
@@ -162,10 +244,19 @@ export function completion(ctx: FeatureContext, path: string, position: Position
   if (body && offset >= body.start.offset && offset <= body.end.offset && position.line > d!.keyword.start.line) {
     // Markup context: the text since the last `>` or line start decides.
     const tag = lastTagStart(entry.text, offset, body.start.offset);
-    const from = tag > body.start.offset ? tag : Math.max(body.start.offset, entry.text.lastIndexOf('\n', Math.max(0, offset - 1)) + 1);
+    const from =
+      tag > body.start.offset
+        ? tag
+        : Math.max(body.start.offset, entry.text.lastIndexOf('\n', Math.max(0, offset - 1)) + 1);
     return markupCompletion(c, entry.text.slice(from, offset)) ?? [];
   }
-  const inBlock = d && d.range.start.line !== d.range.end.line && position.line > d.keyword.start.line && position.line <= d.range.end.line ? d.kind : undefined;
+  const inBlock =
+    d &&
+    d.range.start.line !== d.range.end.line &&
+    position.line > d.keyword.start.line &&
+    position.line <= d.range.end.line
+      ? d.kind
+      : undefined;
   return lineCompletion(c, before, entry.ast.kind, inBlock);
 }
 

@@ -24,10 +24,12 @@ function table(rows: [string, string][], header: [string, string] = ['', '']): s
 
 function paramsCell(params: { name: string; type: string }[], rest: Set<string>, hit?: RouteParamHit): string {
   if (params.length === 0) return '—';
-  return params.map((p) => {
-    const text = `${code(p.name)}: ${p.type}${rest.has(p.name) ? ' (rest)' : ''}`;
-    return hit && hit.name === p.name ? `**${text}**` : text;
-  }).join(', ');
+  return params
+    .map((p) => {
+      const text = `${code(p.name)}: ${p.type}${rest.has(p.name) ? ' (rest)' : ''}`;
+      return hit && hit.name === p.name ? `**${text}**` : text;
+    })
+    .join(', ');
 }
 
 function restNames(info: { parsed: PageInfo['parsed'] }): Set<string> {
@@ -97,9 +99,13 @@ function pageFor(ctx: FeatureContext, path: string): PageInfo | undefined {
 
 function componentMarkdown(ctx: FeatureContext, key: string | undefined, written: string): string {
   const def = key ? ctx.ws.kitMembers(`cdef:${key}`).find((e) => e.summary.kind === 'component') : undefined;
-  if (!def) return `**component** ${code(written)} — not declared${key ? ` in package ${code(key.slice(0, key.lastIndexOf('.')))}` : ' (unknown alias)'}`;
+  if (!def)
+    return `**component** ${code(written)} — not declared${key ? ` in package ${code(key.slice(0, key.lastIndexOf('.')))}` : ' (unknown alias)'}`;
   const props = def.summary.props?.props ?? [];
-  const rows: [string, string][] = props.map((p) => [code(p.name.text), `${p.type.text}${p.default ? ` = ${code(String(p.default.value))}` : ' (required)'}`]);
+  const rows: [string, string][] = props.map((p) => [
+    code(p.name.text),
+    `${p.type.text}${p.default ? ` = ${code(String(p.default.value))}` : ' (required)'}`,
+  ]);
   const uses = ctx.ws.kitMembers(`cuse:${key}`).length;
   return `**component** ${code(def.summary.ownerId)} (package ${code(def.summary.packageName)}) — ${code(def.path)}, used by ${uses} file${uses === 1 ? '' : 's'}\n\n${rows.length ? table(rows, ['Prop', 'Type']) : 'No props.'}`;
 }
@@ -111,31 +117,68 @@ function targetMarkdown(ctx: FeatureContext, entry: KitEntry, t: Target): { md: 
     case 'pageId': {
       const p = pageFor(ctx, path);
       if (!p) return undefined;
-      return { md: pageMarkdown(p, t.kind === 'route' ? t.param : undefined), range: t.kind === 'route' ? t.param?.range ?? t.decl.path.range : t.decl.id.range };
+      return {
+        md: pageMarkdown(p, t.kind === 'route' ? t.param : undefined),
+        range: t.kind === 'route' ? (t.param?.range ?? t.decl.path.range) : t.decl.id.range,
+      };
     }
     case 'endpoint': {
       const e = endpointFor(ctx, path, (x) => sameRange(x.range, t.decl.range));
       if (!e) return undefined;
-      const range = t.part === 'symbol' ? (t.decl.kind === 'fragment' ? t.decl.name.range : t.decl.symbol.range) : t.part === 'method' ? t.decl.method.range : t.part === 'path' ? t.param?.range ?? t.decl.path?.range : t.decl.keyword;
+      const range =
+        t.part === 'symbol'
+          ? t.decl.kind === 'fragment'
+            ? t.decl.name.range
+            : t.decl.symbol.range
+          : t.part === 'method'
+            ? t.decl.method.range
+            : t.part === 'path'
+              ? (t.param?.range ?? t.decl.path?.range)
+              : t.decl.keyword;
       const inherits = t.decl.kind !== 'fragment' && (!t.decl.path || t.decl.path.value === '');
       return { md: endpointMarkdown(e, t.param, inherits), range };
     }
     case 'postRef': {
       const e = endpointFor(ctx, path, (x) => x.kind === 'action' && x.symbol === t.name);
-      if (!e) return { md: `**g:post** ${code(t.name)} — no action ${code(t.name)} is declared by this page`, range: t.range };
+      if (!e)
+        return {
+          md: `**g:post** ${code(t.name)} — no action ${code(t.name)} is declared by this page`,
+          range: t.range,
+        };
       const act = entry.summary.actions.find((a) => a.symbol.text === t.name);
-      return { md: endpointMarkdown(e, undefined, Boolean(act && (!act.path || act.path.value === ''))), range: t.range };
+      return {
+        md: endpointMarkdown(e, undefined, Boolean(act && (!act.path || act.path.value === ''))),
+        range: t.range,
+      };
     }
     case 'contractRef': {
-      const e = endpointFor(ctx, path, (x) => x.contract?.ref === t.ref || (x.contract !== undefined && sameRange(x.range, t.ref.range)));
-      if (!e) return { md: `**g:${t.ref.kind}** ${code(t.ref.name)} — no route (a dynamic page needs an explicit action="/path")`, range: t.range };
+      const e = endpointFor(
+        ctx,
+        path,
+        (x) => x.contract?.ref === t.ref || (x.contract !== undefined && sameRange(x.range, t.ref.range)),
+      );
+      if (!e)
+        return {
+          md: `**g:${t.ref.kind}** ${code(t.ref.name)} — no route (a dynamic page needs an explicit action="/path")`,
+          range: t.range,
+        };
       return { md: endpointMarkdown(e), range: t.range };
     }
     case 'guard': {
       const id = t.word.text;
       const users = ctx.reportModel().pages.filter((p) => p.summary.guards.includes(id)).length;
-      const what = id === 'public' ? 'public — anyone may request the route' : id.startsWith('role:') ? `role guard: the request's user needs role ${code(id.slice(5))}` : id.startsWith('permission:') ? `permission guard: the request's user needs permission ${code(id.slice(11))}` : 'custom guard: registered in the app config; an unregistered guard fails closed (403)';
-      return { md: `**guard** ${code(id)} — ${what}\n\nUsed by ${users} page${users === 1 ? '' : 's'}; guards run in declaration order and also protect the page's endpoints.`, range: t.word.range };
+      const what =
+        id === 'public'
+          ? 'public — anyone may request the route'
+          : id.startsWith('role:')
+            ? `role guard: the request's user needs role ${code(id.slice(5))}`
+            : id.startsWith('permission:')
+              ? `permission guard: the request's user needs permission ${code(id.slice(11))}`
+              : 'custom guard: registered in the app config; an unregistered guard fails closed (403)';
+      return {
+        md: `**guard** ${code(id)} — ${what}\n\nUsed by ${users} page${users === 1 ? '' : 's'}; guards run in declaration order and also protect the page's endpoints.`,
+        range: t.word.range,
+      };
     }
     case 'layoutRef': {
       const key = layoutKey(entry.summary, t.word.text);
@@ -148,17 +191,25 @@ function targetMarkdown(ctx: FeatureContext, entry: KitEntry, t: Target): { md: 
     case 'componentCall':
       return { md: componentMarkdown(ctx, componentKey(entry.summary, t.call), t.call.name), range: t.range };
     case 'componentDecl':
-      return { md: componentMarkdown(ctx, `${entry.summary.packageName}.${t.decl.name.text}`, t.decl.name.text), range: t.decl.name.range };
+      return {
+        md: componentMarkdown(ctx, `${entry.summary.packageName}.${t.decl.name.text}`, t.decl.name.text),
+        range: t.decl.name.range,
+      };
     case 'paramCall': {
       const p = pageFor(ctx, path);
       const param = p?.parsed.params.find((x) => x.name === t.name);
-      const md = param ? `**param** ${code(t.name)}: ${param.type} — from route ${code(p!.route)}` : `**param** ${code(t.name)} — the route declares no such parameter`;
+      const md = param
+        ? `**param** ${code(t.name)}: ${param.type} — from route ${code(p!.route)}`
+        : `**param** ${code(t.name)} — the route declares no such parameter`;
       return { md, range: t.range };
     }
     case 'server': {
       const p = pageFor(ctx, path);
       const name = loadFunctionName(entry.summary.ownerId);
-      return { md: `**server** — request-time data from ${bindingCell(p?.load ?? findBinding(ctx.ws.bindingFor(path), 'load', name), name)}`, range: t.decl.keyword };
+      return {
+        md: `**server** — request-time data from ${bindingCell(p?.load ?? findBinding(ctx.ws.bindingFor(path), 'load', name), name)}`,
+        range: t.decl.keyword,
+      };
     }
     default:
       return undefined;

@@ -31,10 +31,15 @@ function symbolOf(entry: KitEntry, t: Target): { ref: SymbolRef; range: Range } 
   switch (t.kind) {
     case 'componentCall': {
       const key = componentKey(entry.summary, t.call);
-      return key ? { ref: { kind: 'component', key, name: t.call.localName }, range: localNameRange(t.range, t.call.localName) } : undefined;
+      return key
+        ? { ref: { kind: 'component', key, name: t.call.localName }, range: localNameRange(t.range, t.call.localName) }
+        : undefined;
     }
     case 'componentDecl':
-      return { ref: { kind: 'component', key: `${entry.summary.packageName}.${t.decl.name.text}`, name: t.decl.name.text }, range: t.decl.name.range };
+      return {
+        ref: { kind: 'component', key: `${entry.summary.packageName}.${t.decl.name.text}`, name: t.decl.name.text },
+        range: t.decl.name.range,
+      };
     case 'layoutRef': {
       const key = layoutKey(entry.summary, t.word.text);
       return key ? { ref: { kind: 'layout', key, name: t.word.text }, range: t.word.range } : undefined;
@@ -55,7 +60,12 @@ function symbolOf(entry: KitEntry, t: Target): { ref: SymbolRef; range: Range } 
 }
 
 /** The exported TypeScript function a handler binds to: from the binding, else by export name in the directory. */
-export function handlerExport(ctx: FeatureContext, file: string, target: BindTargetKind, name: string): Place | undefined {
+export function handlerExport(
+  ctx: FeatureContext,
+  file: string,
+  target: BindTargetKind,
+  name: string,
+): Place | undefined {
   const b = findBinding(ctx.ws.bindingFor(file), target, name);
   if (b?.module && b.functionRange) return { file: b.module, range: b.functionRange };
   const functionName = b?.functionName ?? name.slice(name.lastIndexOf('.') + 1);
@@ -71,18 +81,29 @@ export function handlerExport(ctx: FeatureContext, file: string, target: BindTar
 function declarationPlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
   switch (ref.kind) {
     case 'component':
-      return ctx.ws.kitMembers(`cdef:${ref.key}`).filter((e) => e.summary.component).map((e) => ({ file: e.path, range: e.summary.component!.name.range }));
+      return ctx.ws
+        .kitMembers(`cdef:${ref.key}`)
+        .filter((e) => e.summary.component)
+        .map((e) => ({ file: e.path, range: e.summary.component!.name.range }));
     case 'layout':
-      return ctx.ws.kitMembers(`ldef:${ref.key}`).filter((e) => e.summary.kind === 'layout').map((e) => ({ file: e.path, range: e.ast.declarations[0]?.range ?? zero() }));
+      return ctx.ws
+        .kitMembers(`ldef:${ref.key}`)
+        .filter((e) => e.summary.kind === 'layout')
+        .map((e) => ({ file: e.path, range: e.ast.declarations[0]?.range ?? zero() }));
     case 'page':
-      return ctx.ws.kitMembers(`page:${ref.id}`).map((e) => ({ file: e.path, range: e.summary.pageIdDecl?.id.range ?? e.summary.route?.decl.range ?? zero() }));
+      return ctx.ws
+        .kitMembers(`page:${ref.id}`)
+        .map((e) => ({ file: e.path, range: e.summary.pageIdDecl?.id.range ?? e.summary.route?.decl.range ?? zero() }));
     case 'handler': {
       const e = ctx.ws.kit(ref.file);
       if (!e) return [];
       const s = e.summary;
-      const decls = ref.target === 'action' ? s.actions.filter((a) => a.symbol.text === ref.name).map((a) => a.symbol.range)
-        : ref.target === 'api' ? s.apis.filter((a) => a.symbol.text === ref.name).map((a) => a.symbol.range)
-        : s.fragments.filter((f) => f.name.text === ref.name).map((f) => f.name.range);
+      const decls =
+        ref.target === 'action'
+          ? s.actions.filter((a) => a.symbol.text === ref.name).map((a) => a.symbol.range)
+          : ref.target === 'api'
+            ? s.apis.filter((a) => a.symbol.text === ref.name).map((a) => a.symbol.range)
+            : s.fragments.filter((f) => f.name.text === ref.name).map((f) => f.name.range);
       return decls.map((range) => ({ file: e.path, range }));
     }
   }
@@ -101,13 +122,15 @@ function usePlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
         for (const c of e.summary.componentCalls) {
           if (componentKey(e.summary, c) !== ref.key) continue;
           out.push({ file: e.path, range: localNameRange(c.element.nameRange, c.localName) });
-          if (c.element.closeNameRange) out.push({ file: e.path, range: localNameRange(c.element.closeNameRange, c.localName) });
+          if (c.element.closeNameRange)
+            out.push({ file: e.path, range: localNameRange(c.element.closeNameRange, c.localName) });
         }
       }
       break;
     case 'layout':
       for (const e of ctx.ws.kitMembers(`luse:${ref.key}`)) {
-        for (const w of e.summary.layoutDecl?.layouts ?? []) if (layoutKey(e.summary, w.text) === ref.key) out.push({ file: e.path, range: w.range });
+        for (const w of e.summary.layoutDecl?.layouts ?? [])
+          if (layoutKey(e.summary, w.text) === ref.key) out.push({ file: e.path, range: w.range });
       }
       break;
     case 'page': {
@@ -137,7 +160,8 @@ function postForms(e: KitEntry): { name: string; range: Range }[] {
     for (const n of nodes) {
       if (n.type !== 'element') continue;
       for (const a of n.attrs) {
-        if (a.name === 'g:post' && a.value?.type === 'expr' && a.value.expr.type === 'path') out.push({ name: a.value.expr.path.join('.'), range: a.value.expr.range });
+        if (a.name === 'g:post' && a.value?.type === 'expr' && a.value.expr.type === 'path')
+          out.push({ name: a.value.expr.path.join('.'), range: a.value.expr.range });
       }
       visit(n.children);
     }
@@ -151,7 +175,12 @@ function toLocation(ctx: FeatureContext, p: Place): Location {
   return { uri: ctx.uriOf(p.file), range: toRange(p.range) };
 }
 
-const CONFLICT_CODES = new Set(['duplicate_route', 'route_method_conflict', 'ambiguous_dynamic_route', 'duplicate_page_id']);
+const CONFLICT_CODES = new Set([
+  'duplicate_route',
+  'route_method_conflict',
+  'ambiguous_dynamic_route',
+  'duplicate_page_id',
+]);
 
 export function definition(ctx: FeatureContext, path: string, position: Position): Location[] | null {
   const entry = ctx.ws.kit(path);
@@ -197,13 +226,19 @@ export function definition(ctx: FeatureContext, path: string, position: Position
   if (places.length === 0) {
     // A conflict diagnostic's route (or page ID) leads to the first declaration.
     for (const d of ctx.ws.diagnosticsFor(path)) {
-      if (CONFLICT_CODES.has(d.code) && contains(d.range, offset)) for (const r of d.related ?? []) places.push({ file: r.file, range: r.range });
+      if (CONFLICT_CODES.has(d.code) && contains(d.range, offset))
+        for (const r of d.related ?? []) places.push({ file: r.file, range: r.range });
     }
   }
   return places.length ? places.map((p) => toLocation(ctx, p)) : null;
 }
 
-export function references(ctx: FeatureContext, path: string, position: Position, includeDeclaration: boolean): Location[] | null {
+export function references(
+  ctx: FeatureContext,
+  path: string,
+  position: Position,
+  includeDeclaration: boolean,
+): Location[] | null {
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
@@ -217,7 +252,11 @@ function renamable(ref: SymbolRef): boolean {
   return ref.kind === 'component' || ref.kind === 'handler';
 }
 
-export function prepareRename(ctx: FeatureContext, path: string, position: Position): { range: ReturnType<typeof toRange>; placeholder: string } | null {
+export function prepareRename(
+  ctx: FeatureContext,
+  path: string,
+  position: Position,
+): { range: ReturnType<typeof toRange>; placeholder: string } | null {
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
@@ -231,9 +270,16 @@ export function rename(ctx: FeatureContext, path: string, position: Position, ne
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
   const sym = t && symbolOf(entry, t);
-  if (!sym || !renamable(sym.ref)) throw new RenameError('only components and endpoint symbols (act, api, fragment) can be renamed');
-  if (sym.ref.kind === 'component' && !COMPONENT_NAME.test(newName)) throw new RenameError(`"${newName}" is not a component name: it must start with an uppercase letter and contain only letters, digits and _`);
-  if (sym.ref.kind === 'handler' && !isExportedSymbol(newName)) throw new RenameError(`"${newName}" is not a handler symbol: it must be an exported identifier starting with an uppercase letter`);
+  if (!sym || !renamable(sym.ref))
+    throw new RenameError('only components and endpoint symbols (act, api, fragment) can be renamed');
+  if (sym.ref.kind === 'component' && !COMPONENT_NAME.test(newName))
+    throw new RenameError(
+      `"${newName}" is not a component name: it must start with an uppercase letter and contain only letters, digits and _`,
+    );
+  if (sym.ref.kind === 'handler' && !isExportedSymbol(newName))
+    throw new RenameError(
+      `"${newName}" is not a handler symbol: it must be an exported identifier starting with an uppercase letter`,
+    );
   const places = [...declarationPlaces(ctx, sym.ref), ...usePlaces(ctx, sym.ref)];
   const changes: Record<string, TextEdit[]> = {};
   const seen = new Set<string>();

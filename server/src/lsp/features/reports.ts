@@ -13,7 +13,7 @@ export interface FolderReport<T> {
 
 export interface RoutesAnswer {
   version: 1;
-  workspaces: ({ root: string; name: string; routes: RouteRow[]; info: InfoNote[] })[];
+  workspaces: { root: string; name: string; routes: RouteRow[]; info: InfoNote[] }[];
 }
 
 export interface TreeAnswer {
@@ -38,5 +38,8 @@ export function routesReport(folders: NamedContext[]): RoutesAnswer {
 }
 
 export function treeReport(folders: NamedContext[]): TreeAnswer {
-  return { version: 1, workspaces: folders.map(({ root, name, ctx }) => ({ root, name, report: sourceTree(ctx.ws, ctx.reportModel()) })) };
+  return {
+    version: 1,
+    workspaces: folders.map(({ root, name, ctx }) => ({ root, name, report: sourceTree(ctx.ws, ctx.reportModel()) })),
+  };
 }

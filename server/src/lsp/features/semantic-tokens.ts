@@ -7,9 +7,21 @@ import { stringSpanRange } from '../../core/model/ranges.js';
 import type { KitEntry } from '../../core/validate/cross/view.js';
 import type { FeatureContext } from './context.js';
 
-export const TOKEN_TYPES = ['keyword', 'parameter', 'type', 'enumMember', 'decorator', 'class', 'function', 'namespace'] as const;
+export const TOKEN_TYPES = [
+  'keyword',
+  'parameter',
+  'type',
+  'enumMember',
+  'decorator',
+  'class',
+  'function',
+  'namespace',
+] as const;
 export const TOKEN_MODIFIERS = ['declaration'] as const;
-export const SEMANTIC_LEGEND: SemanticTokensLegend = { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] };
+export const SEMANTIC_LEGEND: SemanticTokensLegend = {
+  tokenTypes: [...TOKEN_TYPES],
+  tokenModifiers: [...TOKEN_MODIFIERS],
+};
 
 type TokenType = (typeof TOKEN_TYPES)[number];
 
@@ -26,7 +38,13 @@ export function collectTokens(entry: KitEntry): Token[] {
   const push = (r: Range, type: TokenType, declaration = false) => {
     // Tokens are single-line; a multi-line range is never a token here.
     if (r.start.line !== r.end.line || r.end.offset <= r.start.offset) return;
-    out.push({ line: r.start.line, char: r.start.column, length: r.end.offset - r.start.offset, type: TOKEN_TYPES.indexOf(type), mods: declaration ? 1 : 0 });
+    out.push({
+      line: r.start.line,
+      char: r.start.column,
+      length: r.end.offset - r.start.offset,
+      type: TOKEN_TYPES.indexOf(type),
+      mods: declaration ? 1 : 0,
+    });
   };
   const routeParams = (lit: StringLit | undefined) => {
     if (!lit) return;
@@ -44,7 +62,8 @@ export function collectTokens(entry: KitEntry): Token[] {
         if (n.closeNameRange) push(n.closeNameRange, 'class');
       }
       for (const a of n.attrs) {
-        if (a.name === 'g:post' && a.value?.type === 'expr' && a.value.expr.type === 'path') push(a.value.expr.range, 'function');
+        if (a.name === 'g:post' && a.value?.type === 'expr' && a.value.expr.type === 'path')
+          push(a.value.expr.range, 'function');
       }
       markup(n.children);
     }
@@ -52,11 +71,21 @@ export function collectTokens(entry: KitEntry): Token[] {
   for (const d of entry.ast.declarations) {
     push(d.keyword, 'keyword');
     switch (d.kind) {
-      case 'page': push(d.id.range, 'namespace', true); break;
-      case 'route': routeParams(d.path); break;
-      case 'guard': for (const g of d.guards) push(g.range, 'decorator'); break;
-      case 'layout': for (const l of d.layouts) push(l.range, 'namespace'); break;
-      case 'component': push(d.name.range, 'class', true); break;
+      case 'page':
+        push(d.id.range, 'namespace', true);
+        break;
+      case 'route':
+        routeParams(d.path);
+        break;
+      case 'guard':
+        for (const g of d.guards) push(g.range, 'decorator');
+        break;
+      case 'layout':
+        for (const l of d.layouts) push(l.range, 'namespace');
+        break;
+      case 'component':
+        push(d.name.range, 'class', true);
+        break;
       case 'act':
       case 'api':
         push(d.symbol.range, 'function', true);
@@ -69,8 +98,11 @@ export function collectTokens(entry: KitEntry): Token[] {
         routeParams(d.path);
         markup(d.body);
         break;
-      case 'view': markup(d.body); break;
-      default: break;
+      case 'view':
+        markup(d.body);
+        break;
+      default:
+        break;
     }
   }
   out.sort((a, b) => a.line - b.line || a.char - b.char);

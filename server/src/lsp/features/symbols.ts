@@ -1,6 +1,12 @@
 // Outline, workspace symbol search and folding: projections of one file's AST (outline, folding)
 // or of the workspace's summaries (symbol search by route path, page ID, component, layout, handler).
-import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange, type SymbolInformation } from 'vscode-languageserver';
+import {
+  FoldingRangeKind,
+  SymbolKind,
+  type DocumentSymbol,
+  type FoldingRange,
+  type SymbolInformation,
+} from 'vscode-languageserver';
 import type { Declaration, MarkupNode, Range } from '../../../../grammar/src/ast.js';
 import type { KitEntry } from '../../core/validate/cross/view.js';
 import { toRange } from '../convert.js';
@@ -8,22 +14,73 @@ import type { FeatureContext } from './context.js';
 
 function declName(d: Declaration): { name: string; detail?: string; kind: SymbolKind; selection: Range } {
   switch (d.kind) {
-    case 'route': return { name: d.path.value, detail: 'route', kind: SymbolKind.Key, selection: d.path.range };
-    case 'page': return { name: d.id.text, detail: 'page ID', kind: SymbolKind.Constant, selection: d.id.range };
-    case 'act': return { name: d.symbol.text, detail: `act ${d.method.text} ${d.path?.value || '(page route)'}`, kind: SymbolKind.Method, selection: d.symbol.range };
-    case 'api': return { name: d.symbol.text, detail: `api ${d.method.text} ${d.path?.value || '(page route)'}`, kind: SymbolKind.Method, selection: d.symbol.range };
-    case 'fragment': return { name: d.name.text, detail: `fragment ${d.method.text} ${d.path.value} ${d.target.value}`, kind: SymbolKind.Function, selection: d.name.range };
-    case 'guard': return { name: d.guards.map((g) => g.text).join(', ') || 'guard', detail: 'guard', kind: SymbolKind.Property, selection: d.keyword };
-    case 'layout': return { name: d.layouts.map((l) => l.text).join(', ') || 'layout', detail: 'layout', kind: SymbolKind.Property, selection: d.keyword };
-    case 'component': return { name: d.name.text, detail: 'component', kind: SymbolKind.Class, selection: d.name.range };
-    case 'props': return { name: 'props', kind: SymbolKind.Struct, selection: d.keyword };
-    case 'paths': return { name: 'paths', detail: `${d.records.length} path${d.records.length === 1 ? '' : 's'}`, kind: SymbolKind.Array, selection: d.keyword };
-    case 'server': return { name: d.go ? 'go server' : 'server', detail: d.fields.map((f) => f.text).join(', '), kind: SymbolKind.Object, selection: d.keyword };
-    case 'view': return { name: 'view', kind: SymbolKind.Namespace, selection: d.keyword };
-    case 'style': return { name: 'style', kind: SymbolKind.Namespace, selection: d.keyword };
-    case 'meta': return { name: d.name, detail: d.value.value, kind: SymbolKind.Property, selection: d.keyword };
-    case 'package': return { name: d.name.text, detail: 'package', kind: SymbolKind.Package, selection: d.name.range };
-    default: return { name: d.kind, kind: SymbolKind.Property, selection: d.keyword };
+    case 'route':
+      return { name: d.path.value, detail: 'route', kind: SymbolKind.Key, selection: d.path.range };
+    case 'page':
+      return { name: d.id.text, detail: 'page ID', kind: SymbolKind.Constant, selection: d.id.range };
+    case 'act':
+      return {
+        name: d.symbol.text,
+        detail: `act ${d.method.text} ${d.path?.value || '(page route)'}`,
+        kind: SymbolKind.Method,
+        selection: d.symbol.range,
+      };
+    case 'api':
+      return {
+        name: d.symbol.text,
+        detail: `api ${d.method.text} ${d.path?.value || '(page route)'}`,
+        kind: SymbolKind.Method,
+        selection: d.symbol.range,
+      };
+    case 'fragment':
+      return {
+        name: d.name.text,
+        detail: `fragment ${d.method.text} ${d.path.value} ${d.target.value}`,
+        kind: SymbolKind.Function,
+        selection: d.name.range,
+      };
+    case 'guard':
+      return {
+        name: d.guards.map((g) => g.text).join(', ') || 'guard',
+        detail: 'guard',
+        kind: SymbolKind.Property,
+        selection: d.keyword,
+      };
+    case 'layout':
+      return {
+        name: d.layouts.map((l) => l.text).join(', ') || 'layout',
+        detail: 'layout',
+        kind: SymbolKind.Property,
+        selection: d.keyword,
+      };
+    case 'component':
+      return { name: d.name.text, detail: 'component', kind: SymbolKind.Class, selection: d.name.range };
+    case 'props':
+      return { name: 'props', kind: SymbolKind.Struct, selection: d.keyword };
+    case 'paths':
+      return {
+        name: 'paths',
+        detail: `${d.records.length} path${d.records.length === 1 ? '' : 's'}`,
+        kind: SymbolKind.Array,
+        selection: d.keyword,
+      };
+    case 'server':
+      return {
+        name: d.go ? 'go server' : 'server',
+        detail: d.fields.map((f) => f.text).join(', '),
+        kind: SymbolKind.Object,
+        selection: d.keyword,
+      };
+    case 'view':
+      return { name: 'view', kind: SymbolKind.Namespace, selection: d.keyword };
+    case 'style':
+      return { name: 'style', kind: SymbolKind.Namespace, selection: d.keyword };
+    case 'meta':
+      return { name: d.name, detail: d.value.value, kind: SymbolKind.Property, selection: d.keyword };
+    case 'package':
+      return { name: d.name.text, detail: 'package', kind: SymbolKind.Package, selection: d.name.range };
+    default:
+      return { name: d.kind, kind: SymbolKind.Property, selection: d.keyword };
   }
 }
 
@@ -34,14 +91,27 @@ function declRange(d: Declaration): Range {
 
 function children(d: Declaration): DocumentSymbol[] | undefined {
   if (d.kind === 'props') {
-    return d.props.map((p) => ({ name: p.name.text, detail: p.type.text, kind: SymbolKind.Field, range: toRange(p.range), selectionRange: toRange(p.name.range) }));
+    return d.props.map((p) => ({
+      name: p.name.text,
+      detail: p.type.text,
+      kind: SymbolKind.Field,
+      range: toRange(p.range),
+      selectionRange: toRange(p.name.range),
+    }));
   }
   if (d.kind === 'view' || d.kind === 'fragment') {
     const out: DocumentSymbol[] = [];
     const visit = (nodes: MarkupNode[]) => {
       for (const n of nodes) {
         if (n.type !== 'element') continue;
-        if (n.isComponent) out.push({ name: `<${n.name}>`, detail: 'component call', kind: SymbolKind.Class, range: toRange(n.range), selectionRange: toRange(n.nameRange) });
+        if (n.isComponent)
+          out.push({
+            name: `<${n.name}>`,
+            detail: 'component call',
+            kind: SymbolKind.Class,
+            range: toRange(n.range),
+            selectionRange: toRange(n.nameRange),
+          });
         visit(n.children);
       }
     };
@@ -55,21 +125,37 @@ export function documentSymbols(ctx: FeatureContext, path: string): DocumentSymb
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const s = entry.summary;
-  const decls: DocumentSymbol[] = entry.ast.declarations.filter((d) => d.kind !== 'package').map((d) => {
-    const n = declName(d);
-    const sym: DocumentSymbol = { name: n.name, kind: n.kind, range: toRange(declRange(d)), selectionRange: toRange(n.selection) };
-    if (n.detail) sym.detail = n.detail;
-    const kids = children(d);
-    if (kids) sym.children = kids;
-    return sym;
-  });
-  const whole = { start: { line: 0, character: 0 }, end: { line: Math.max(0, entry.ast.lineStarts.length - 1), character: 0 } };
+  const decls: DocumentSymbol[] = entry.ast.declarations
+    .filter((d) => d.kind !== 'package')
+    .map((d) => {
+      const n = declName(d);
+      const sym: DocumentSymbol = {
+        name: n.name,
+        kind: n.kind,
+        range: toRange(declRange(d)),
+        selectionRange: toRange(n.selection),
+      };
+      if (n.detail) sym.detail = n.detail;
+      const kids = children(d);
+      if (kids) sym.children = kids;
+      return sym;
+    });
+  const whole = {
+    start: { line: 0, character: 0 },
+    end: { line: Math.max(0, entry.ast.lineStarts.length - 1), character: 0 },
+  };
   const first = entry.ast.declarations[0];
   const selection = s.pageIdDecl?.id.range ?? s.component?.name.range ?? s.route?.decl.path.range ?? first?.keyword;
-  const label = s.kind === 'page' ? `page ${s.ownerId}` : s.kind === 'component' ? `component ${s.ownerId}` : `layout ${s.ownerId}`;
+  const label =
+    s.kind === 'page' ? `page ${s.ownerId}` : s.kind === 'component' ? `component ${s.ownerId}` : `layout ${s.ownerId}`;
   const root: DocumentSymbol = {
     name: label,
-    detail: s.kind === 'page' ? (s.route ? `${s.route.decl.path.value} (${s.render})` : 'no route') : `package ${s.packageName}`,
+    detail:
+      s.kind === 'page'
+        ? s.route
+          ? `${s.route.decl.path.value} (${s.render})`
+          : 'no route'
+        : `package ${s.packageName}`,
     kind: s.kind === 'page' ? SymbolKind.Module : s.kind === 'component' ? SymbolKind.Class : SymbolKind.Namespace,
     range: whole,
     selectionRange: selection ? toRange(selection) : whole,
@@ -112,19 +198,39 @@ export function workspaceSymbols(contexts: FeatureContext[], query: string): Sym
     for (const e of ctx.ws.allKit()) {
       const s = e.summary;
       const pageRoute = s.route?.decl.path.value;
-      if (s.kind === 'page' && pageRoute !== undefined && (byRoute ? routeMatches(pageRoute, q) : fuzzy(pageRoute, q) || fuzzy(s.ownerId, q))) {
+      if (
+        s.kind === 'page' &&
+        pageRoute !== undefined &&
+        (byRoute ? routeMatches(pageRoute, q) : fuzzy(pageRoute, q) || fuzzy(s.ownerId, q))
+      ) {
         add(ctx, `GET ${pageRoute}`, SymbolKind.Key, e.path, s.route!.decl.path.range, `page ${s.ownerId}`);
       }
       endpoints(e, (method, route, name, range) => {
-        if (byRoute ? routeMatches(route, q) : fuzzy(route, q) || fuzzy(name, q)) add(ctx, `${method} ${route}`, SymbolKind.Method, e.path, range, `${name} (page ${s.ownerId})`);
+        if (byRoute ? routeMatches(route, q) : fuzzy(route, q) || fuzzy(name, q))
+          add(ctx, `${method} ${route}`, SymbolKind.Method, e.path, range, `${name} (page ${s.ownerId})`);
       });
       if (!byRoute && s.kind !== 'page' && fuzzy(s.ownerId, q)) {
-        add(ctx, s.ownerId, s.kind === 'component' ? SymbolKind.Class : SymbolKind.Namespace, e.path, s.component?.name.range ?? e.ast.declarations[0]?.range ?? zero(), `${s.kind} in package ${s.packageName}`);
+        add(
+          ctx,
+          s.ownerId,
+          s.kind === 'component' ? SymbolKind.Class : SymbolKind.Namespace,
+          e.path,
+          s.component?.name.range ?? e.ast.declarations[0]?.range ?? zero(),
+          `${s.kind} in package ${s.packageName}`,
+        );
       }
     }
     for (const m of ctx.ws.allModules()) {
       for (const ep of m.summary.endpoints) {
-        if (byRoute ? routeMatches(ep.path, q) : fuzzy(ep.path, q) || fuzzy(ep.functionName, q)) add(ctx, `${ep.method} ${ep.path}`, SymbolKind.Method, m.path, ep.functionRange, `${ep.functionName} (//kit:${ep.kind})`);
+        if (byRoute ? routeMatches(ep.path, q) : fuzzy(ep.path, q) || fuzzy(ep.functionName, q))
+          add(
+            ctx,
+            `${ep.method} ${ep.path}`,
+            SymbolKind.Method,
+            m.path,
+            ep.functionRange,
+            `${ep.functionName} (//kit:${ep.kind})`,
+          );
       }
     }
   }

@@ -33,13 +33,24 @@ describe('kit build --app: usage and source errors', function () {
     writeFileSync(join(dir, 'mine', 'notes.txt'), 'keep me');
     const r = runKit(['build', '--ssr', '--out', join(dir, 'dist'), '--app', join(dir, 'mine'), 'examples/site']);
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /^kit build: --app .*mine is not empty and holds no kit-app\.json from an earlier kit build; remove it or choose another directory\n$/);
+    assert.match(
+      r.stderr,
+      /^kit build: --app .*mine is not empty and holds no kit-app\.json from an earlier kit build; remove it or choose another directory\n$/,
+    );
     assert.ok(!existsSync(join(dir, 'dist')), 'the static build did not run');
   });
 
   it('refuses --bin into a missing directory', () => {
     const dir = tempDir('kit-app-cli-');
-    const r = runKit(['build', '--ssr', '--out', join(dir, 'dist'), '--bin', join(dir, 'no', 'such', 'site'), 'examples/site']);
+    const r = runKit([
+      'build',
+      '--ssr',
+      '--out',
+      join(dir, 'dist'),
+      '--bin',
+      join(dir, 'no', 'such', 'site'),
+      'examples/site',
+    ]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /^kit build: --bin .* directory .* does not exist\n$/);
   });

@@ -36,98 +36,629 @@ function form(fields: [string, string][]): string {
 
 const ROWS: Row[] = [
   // ---- pages: static SPA output, cache policy, HEAD
-  { name: 'GET / serves the built page with its cache policy', path: '/', status: 200, expect: { 'content-type': HTML, 'cache-control': 'public, max-age=60, stale-while-revalidate=30' }, includes: ['<h1>Home</h1>', '<!doctype html>'] },
-  { name: 'a page without cache is no-cache', path: '/about', status: 200, expect: { 'cache-control': 'no-cache' }, includes: ['>About</h1>'] },
+  {
+    name: 'GET / serves the built page with its cache policy',
+    path: '/',
+    status: 200,
+    expect: { 'content-type': HTML, 'cache-control': 'public, max-age=60, stale-while-revalidate=30' },
+    includes: ['<h1>Home</h1>', '<!doctype html>'],
+  },
+  {
+    name: 'a page without cache is no-cache',
+    path: '/about',
+    status: 200,
+    expect: { 'cache-control': 'no-cache' },
+    includes: ['>About</h1>'],
+  },
   { name: '/index.html is the root page', path: '/index.html', status: 200, includes: ['<h1>Home</h1>'] },
-  { name: 'paths records are served by their decoded path', path: '/blog/caf%C3%A9', status: 200, expect: { 'cache-control': 'public, max-age=600' }, includes: ['<h1>café</h1>'] },
-  { name: 'a dynamic SPA path without a built file is 404', path: '/blog/nope', status: 404, expect: { 'cache-control': NO_STORE } },
-  { name: 'unknown paths are 404 text', path: '/nope', status: 404, equals: '404 page not found\n', expect: { 'content-type': TEXT, 'x-kit-error-code': 'not_found', 'x-content-type-options': 'nosniff' } },
+  {
+    name: 'paths records are served by their decoded path',
+    path: '/blog/caf%C3%A9',
+    status: 200,
+    expect: { 'cache-control': 'public, max-age=600' },
+    includes: ['<h1>café</h1>'],
+  },
+  {
+    name: 'a dynamic SPA path without a built file is 404',
+    path: '/blog/nope',
+    status: 404,
+    expect: { 'cache-control': NO_STORE },
+  },
+  {
+    name: 'unknown paths are 404 text',
+    path: '/nope',
+    status: 404,
+    equals: '404 page not found\n',
+    expect: { 'content-type': TEXT, 'x-kit-error-code': 'not_found', 'x-content-type-options': 'nosniff' },
+  },
   { name: 'build metadata is never served (routes)', path: '/kit-routes.json', status: 404 },
   { name: 'build metadata is never served (assets)', path: '/kit-assets.json', status: 404 },
-  { name: 'the link runtime is served, no-cache', path: '/assets/kit/kit.js', status: 200, expect: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }, includes: ['kit:after-swap', 'X-Kit-Partial'] },
-  { name: 'PUT on a page is 405 with Allow', method: 'PUT', path: '/about', status: 405, expect: { allow: 'GET, HEAD', 'x-kit-error-code': 'method_not_allowed', 'cache-control': NO_STORE } },
+  {
+    name: 'the link runtime is served, no-cache',
+    path: '/assets/kit/kit.js',
+    status: 200,
+    expect: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
+    includes: ['kit:after-swap', 'X-Kit-Partial'],
+  },
+  {
+    name: 'PUT on a page is 405 with Allow',
+    method: 'PUT',
+    path: '/about',
+    status: 405,
+    expect: { allow: 'GET, HEAD', 'x-kit-error-code': 'method_not_allowed', 'cache-control': NO_STORE },
+  },
   { name: 'DELETE where nothing lives is 404', method: 'DELETE', path: '/nothing-here', status: 404 },
   // ---- trailing slash
   { name: 'GET /x/ → 308 /x', path: '/about/', status: 308, expect: { location: '/about', 'cache-control': NO_STORE } },
   { name: '308 keeps the query', path: '/about/?a=1&b=two', status: 308, expect: { location: '/about?a=1&b=two' } },
-  { name: 'HEAD /x/ → 308 too', method: 'HEAD', path: '/blog/hello/', status: 308, expect: { location: '/blog/hello' } },
+  {
+    name: 'HEAD /x/ → 308 too',
+    method: 'HEAD',
+    path: '/blog/hello/',
+    status: 308,
+    expect: { location: '/blog/hello' },
+  },
   // ---- default deny and guards
-  { name: 'a guardless page is 403 no-store', path: '/draft', status: 403, equals: '403 forbidden\n', expect: { 'cache-control': NO_STORE, 'x-kit-error-code': 'forbidden' } },
-  { name: 'a guardless page through /index.html is 403', path: '/draft/index.html', status: 403, expect: { 'cache-control': NO_STORE } },
-  { name: 'a protective guard redirects to a local path', path: '/account', status: 303, expect: { location: '/login', 'cache-control': NO_STORE } },
-  { name: 'a guard that denies → 403', path: '/admin', status: 403, expect: { 'x-kit-error-code': 'guard_forbidden', 'cache-control': NO_STORE } },
-  { name: 'an unregistered guard fails closed', path: '/vault', status: 403, expect: { 'x-kit-error-code': 'guard_forbidden' } },
-  { name: 'a throwing guard is a generic 500', path: '/broken', status: 500, equals: 'internal server error\n', excludes: ['secret-guard-detail'], expect: { 'cache-control': NO_STORE } },
-  { name: 'a comment endpoint without //kit:guard is 403 before CSRF', method: 'POST', path: '/hook', status: 403, expect: { 'x-kit-error-code': 'forbidden' } },
-  { name: 'a comment endpoint with //kit:guard public serves', path: '/api/stats', status: 200, expect: { 'cache-control': NO_STORE }, includes: ['"hits":42'] },
+  {
+    name: 'a guardless page is 403 no-store',
+    path: '/draft',
+    status: 403,
+    equals: '403 forbidden\n',
+    expect: { 'cache-control': NO_STORE, 'x-kit-error-code': 'forbidden' },
+  },
+  {
+    name: 'a guardless page through /index.html is 403',
+    path: '/draft/index.html',
+    status: 403,
+    expect: { 'cache-control': NO_STORE },
+  },
+  {
+    name: 'a protective guard redirects to a local path',
+    path: '/account',
+    status: 303,
+    expect: { location: '/login', 'cache-control': NO_STORE },
+  },
+  {
+    name: 'a guard that denies → 403',
+    path: '/admin',
+    status: 403,
+    expect: { 'x-kit-error-code': 'guard_forbidden', 'cache-control': NO_STORE },
+  },
+  {
+    name: 'an unregistered guard fails closed',
+    path: '/vault',
+    status: 403,
+    expect: { 'x-kit-error-code': 'guard_forbidden' },
+  },
+  {
+    name: 'a throwing guard is a generic 500',
+    path: '/broken',
+    status: 500,
+    equals: 'internal server error\n',
+    excludes: ['secret-guard-detail'],
+    expect: { 'cache-control': NO_STORE },
+  },
+  {
+    name: 'a comment endpoint without //kit:guard is 403 before CSRF',
+    method: 'POST',
+    path: '/hook',
+    status: 403,
+    expect: { 'x-kit-error-code': 'forbidden' },
+  },
+  {
+    name: 'a comment endpoint with //kit:guard public serves',
+    path: '/api/stats',
+    status: 200,
+    expect: { 'cache-control': NO_STORE },
+    includes: ['"hits":42'],
+  },
   // ---- SSR
   {
-    name: 'SSR rest page: load data through objects, Maps, class instances and getters, escaped', path: '/docs/a/b', status: 200,
+    name: 'SSR rest page: load data through objects, Maps, class instances and getters, escaped',
+    path: '/docs/a/b',
+    status: 200,
     expect: { 'content-type': HTML, 'cache-control': 'public, max-age=60, stale-while-revalidate=300' },
-    includes: ['<h1>a/b</h1>', '<a href="/docs/intro">INTRODUCTION</a>', '<a href="/docs/guides/routing">ROUTING &lt;RULES&gt;</a>', 'Edited by Docs &amp; Co', 'v3', '7 pages'],
+    includes: [
+      '<h1>a/b</h1>',
+      '<a href="/docs/intro">INTRODUCTION</a>',
+      '<a href="/docs/guides/routing">ROUTING &lt;RULES&gt;</a>',
+      'Edited by Docs &amp; Co',
+      'v3',
+      '7 pages',
+    ],
   },
-  { name: 'HEAD of an SSR page has headers and no body', method: 'HEAD', path: '/docs/a', status: 200, expect: { 'content-type': HTML }, equals: '' },
+  {
+    name: 'HEAD of an SSR page has headers and no body',
+    method: 'HEAD',
+    path: '/docs/a',
+    status: 200,
+    expect: { 'content-type': HTML },
+    equals: '',
+  },
   { name: 'a rest route needs at least one segment', path: '/docs', status: 404 },
-  { name: 'a load answering a redirect → no-store redirect', path: '/docs/moved', status: 303, expect: { location: '/docs/intro', 'cache-control': NO_STORE } },
-  { name: 'typed params decode (int) and reach loads and guards', path: '/patients/12', status: 200, expect: { 'cache-control': NO_STORE }, includes: ['<h1>Patient 12</h1>', 'ssr patient.visible'] },
-  { name: 'a typed param that does not decode → 400 before guards', path: '/patients/abc', status: 400, equals: 'invalid route parameter id\n', expect: { 'x-kit-error-code': 'invalid_route_parameter', 'cache-control': NO_STORE } },
+  {
+    name: 'a load answering a redirect → no-store redirect',
+    path: '/docs/moved',
+    status: 303,
+    expect: { location: '/docs/intro', 'cache-control': NO_STORE },
+  },
+  {
+    name: 'typed params decode (int) and reach loads and guards',
+    path: '/patients/12',
+    status: 200,
+    expect: { 'cache-control': NO_STORE },
+    includes: ['<h1>Patient 12</h1>', 'ssr patient.visible'],
+  },
+  {
+    name: 'a typed param that does not decode → 400 before guards',
+    path: '/patients/abc',
+    status: 400,
+    equals: 'invalid route parameter id\n',
+    expect: { 'x-kit-error-code': 'invalid_route_parameter', 'cache-control': NO_STORE },
+  },
   { name: 'the 400 never echoes the raw value', path: '/patients/%3Cscript%3E', status: 400, excludes: ['script'] },
   { name: 'guards see typed params', path: '/patients/13', status: 403 },
-  { name: 'a throwing load is a generic 500', path: '/explode', status: 500, equals: 'internal server error\n', excludes: ['secret-load-detail'] },
-  { name: 'an unbound load → 501 text', path: '/noload', status: 501, expect: { 'content-type': TEXT, 'x-kit-error-code': 'handler_not_implemented', 'cache-control': NO_STORE }, includes: ['LoadNoload'] },
-  { name: 'a signed-in SSR page renders escaped data and injects CSRF (no-store)', path: '/account', cookie: 'session=ok', status: 200, expect: { 'cache-control': NO_STORE }, includes: ['Hello &lt;Ann &amp; Bob&gt;', 'name="_kit_csrf"'] },
+  {
+    name: 'a throwing load is a generic 500',
+    path: '/explode',
+    status: 500,
+    equals: 'internal server error\n',
+    excludes: ['secret-load-detail'],
+  },
+  {
+    name: 'an unbound load → 501 text',
+    path: '/noload',
+    status: 501,
+    expect: { 'content-type': TEXT, 'x-kit-error-code': 'handler_not_implemented', 'cache-control': NO_STORE },
+    includes: ['LoadNoload'],
+  },
+  {
+    name: 'a signed-in SSR page renders escaped data and injects CSRF (no-store)',
+    path: '/account',
+    cookie: 'session=ok',
+    status: 200,
+    expect: { 'cache-control': NO_STORE },
+    includes: ['Hello &lt;Ann &amp; Bob&gt;', 'name="_kit_csrf"'],
+  },
   { name: 'a hybrid page goes through guards', path: '/members', status: 303, expect: { location: '/login' } },
-  { name: 'a hybrid page serves its built HTML with CSRF injection', path: '/members', cookie: 'session=ok', status: 200, expect: { 'cache-control': NO_STORE }, includes: ['<h1>Members</h1>', 'name="_kit_csrf"'] },
+  {
+    name: 'a hybrid page serves its built HTML with CSRF injection',
+    path: '/members',
+    cookie: 'session=ok',
+    status: 200,
+    expect: { 'cache-control': NO_STORE },
+    includes: ['<h1>Members</h1>', 'name="_kit_csrf"'],
+  },
   // ---- actions
-  { name: 'an action without a token → 403 invalid csrf token', method: 'POST', path: '/contact', body: form([['name', 'Ann'], ['email', 'a@x']]), status: 403, equals: 'invalid csrf token\n', expect: { 'cache-control': NO_STORE, 'x-kit-error-code': 'invalid_csrf_token' } },
-  { name: 'a cookie without the submitted token → 403', method: 'POST', path: '/contact', csrf: 'cookie-only', body: form([['name', 'Ann'], ['email', 'a@x']]), status: 403 },
-  { name: 'a valid token in the form field decodes into the input', method: 'POST', path: '/contact', csrf: 'field', body: form([['name', 'Ann'], ['email', 'a@x'], ['age', '41'], ['newsletter', 'on'], ['tags', 'a'], ['tags', 'b']]), status: 200, expect: { 'cache-control': NO_STORE, 'set-cookie': /sent=1/ }, includes: ['Thanks Ann (a@x) age=41 news=true tags=a+b'] },
-  { name: 'the token may come in X-Kit-CSRF', method: 'POST', path: '/contact', csrf: 'header', body: form([['name', 'Bo'], ['email', 'b@x']]), status: 200, includes: ['Thanks Bo (b@x) age=none news=undefined tags='] },
-  { name: 'POST tolerates a trailing slash', method: 'POST', path: '/contact/', csrf: 'field', body: form([['name', 'Cy'], ['email', 'c@x']]), status: 200, includes: ['Thanks Cy'] },
-  { name: 'an unknown field → 400 invalid form naming it', method: 'POST', path: '/contact', csrf: 'field', body: form([['name', 'Ann'], ['email', 'a@x'], ['admin', 'yes']]), status: 400, equals: 'invalid form: field "admin" is not a field of the input\n', expect: { 'x-kit-error-code': 'invalid_form', 'cache-control': NO_STORE } },
-  { name: 'a bad number → 400 naming the field, not the value', method: 'POST', path: '/contact', csrf: 'field', body: form([['name', 'Ann'], ['email', 'a@x'], ['age', 'old<b>']]), status: 400, equals: 'invalid form: field "age" must be a number\n' },
-  { name: 'a missing required field → 400', method: 'POST', path: '/contact', csrf: 'field', body: form([['email', 'a@x']]), status: 400, equals: 'invalid form: field "name" is required\n' },
-  { name: 'a repeated scalar → 400', method: 'POST', path: '/contact', csrf: 'field', body: form([['name', 'A'], ['name', 'B'], ['email', 'a@x']]), status: 400, equals: 'invalid form: field "name" must have one value\n' },
-  { name: 'a bad boolean → 400', method: 'POST', path: '/contact', csrf: 'field', body: form([['name', 'A'], ['email', 'a@x'], ['newsletter', 'maybe']]), status: 400, equals: 'invalid form: field "newsletter" must be a boolean\n' },
-  { name: 'a body that is not UTF-8 → 400 invalid form', method: 'POST', path: '/contact', csrf: 'header', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new Uint8Array([0x6e, 0x3d, 0xff, 0xfe]), status: 400, equals: 'invalid form\n' },
-  { name: 'FormValues handlers get the raw multi-valued form without the CSRF field', method: 'POST', path: '/contact/raw', csrf: 'field', body: form([['x', '1'], ['x', '2'], ['y', '3']]), status: 200, expect: { 'content-type': /application\/json/ }, equals: '{"names":["x","y"],"all":["1","2"]}' },
-  { name: 'redirect() → 303 to a local path', method: 'POST', path: '/contact/plain', csrf: 'header', status: 303, expect: { location: '/about', 'cache-control': NO_STORE } },
-  { name: 'a handler error → generic 500 leaking nothing', method: 'POST', path: '/contact/boom', csrf: 'header', status: 500, equals: 'internal server error\n', excludes: ['hunter2'], expect: { 'cache-control': NO_STORE, 'x-kit-error-code': 'request_failed' } },
-  { name: 'json() with a status', method: 'POST', path: '/contact/data', csrf: 'header', status: 201, equals: '{"saved":true}', expect: { 'cache-control': NO_STORE } },
-  { name: 'reload() → 204 + X-Kit-Reload', method: 'POST', path: '/contact/reload', csrf: 'header', status: 204, expect: { 'x-kit-reload': '1', 'cache-control': NO_STORE } },
-  { name: 'fragment() sets target and swap', method: 'POST', path: '/contact/part', csrf: 'header', status: 200, equals: '<em>partial</em>', expect: { 'x-kit-fragment-target': '#result', 'x-kit-fragment-swap': 'outerHTML' } },
-  { name: 'a redirect to another site → 500', method: 'POST', path: '/contact/away', csrf: 'header', status: 500, expect: { location: null } },
-  { name: 'an unsupported signature → 501 text', method: 'POST', path: '/contact/odd', csrf: 'header', status: 501, expect: { 'content-type': TEXT, 'x-kit-error-code': 'handler_not_implemented', 'cache-control': NO_STORE } },
-  { name: 'an unbound action without a token → 403, not 501 (decision 9)', method: 'POST', path: '/contact/missing', status: 403, equals: 'invalid csrf token\n' },
-  { name: 'an unbound action with a token → 501 text', method: 'POST', path: '/contact/missing', csrf: 'header', status: 501, includes: ['Missing'], expect: { 'content-type': TEXT } },
-  { name: 'Sec-Fetch-Site: cross-site is refused even with a valid token', method: 'POST', path: '/contact', csrf: 'field', headers: { 'sec-fetch-site': 'cross-site' }, body: form([['name', 'Ann'], ['email', 'a@x']]), status: 403, equals: 'invalid csrf token\n' },
-  { name: 'a partial submission gets the fragment headers', method: 'POST', path: '/contact', csrf: 'field', headers: { 'x-kit-partial': '1', 'x-kit-target': '#result', 'x-kit-swap': 'innerHTML' }, body: form([['name', 'P'], ['email', 'p@x']]), status: 200, expect: { 'x-kit-fragment-target': '#result', 'x-kit-fragment-swap': 'innerHTML' }, includes: ['Thanks P'] },
-  { name: 'a partial submission naming an undeclared target → 400', method: 'POST', path: '/contact', csrf: 'field', headers: { 'x-kit-partial': '1', 'x-kit-target': '#elsewhere' }, body: form([['name', 'P'], ['email', 'p@x']]), status: 400, equals: 'partial fragment not found\n', expect: { 'x-kit-error-code': 'fragment_not_found' } },
-  { name: 'a guarded page action runs the guard first', method: 'POST', path: '/account/rename', body: form([['name', 'x']]), status: 303, expect: { location: '/login' } },
+  {
+    name: 'an action without a token → 403 invalid csrf token',
+    method: 'POST',
+    path: '/contact',
+    body: form([
+      ['name', 'Ann'],
+      ['email', 'a@x'],
+    ]),
+    status: 403,
+    equals: 'invalid csrf token\n',
+    expect: { 'cache-control': NO_STORE, 'x-kit-error-code': 'invalid_csrf_token' },
+  },
+  {
+    name: 'a cookie without the submitted token → 403',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'cookie-only',
+    body: form([
+      ['name', 'Ann'],
+      ['email', 'a@x'],
+    ]),
+    status: 403,
+  },
+  {
+    name: 'a valid token in the form field decodes into the input',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    body: form([
+      ['name', 'Ann'],
+      ['email', 'a@x'],
+      ['age', '41'],
+      ['newsletter', 'on'],
+      ['tags', 'a'],
+      ['tags', 'b'],
+    ]),
+    status: 200,
+    expect: { 'cache-control': NO_STORE, 'set-cookie': /sent=1/ },
+    includes: ['Thanks Ann (a@x) age=41 news=true tags=a+b'],
+  },
+  {
+    name: 'the token may come in X-Kit-CSRF',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'header',
+    body: form([
+      ['name', 'Bo'],
+      ['email', 'b@x'],
+    ]),
+    status: 200,
+    includes: ['Thanks Bo (b@x) age=none news=undefined tags='],
+  },
+  {
+    name: 'POST tolerates a trailing slash',
+    method: 'POST',
+    path: '/contact/',
+    csrf: 'field',
+    body: form([
+      ['name', 'Cy'],
+      ['email', 'c@x'],
+    ]),
+    status: 200,
+    includes: ['Thanks Cy'],
+  },
+  {
+    name: 'an unknown field → 400 invalid form naming it',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    body: form([
+      ['name', 'Ann'],
+      ['email', 'a@x'],
+      ['admin', 'yes'],
+    ]),
+    status: 400,
+    equals: 'invalid form: field "admin" is not a field of the input\n',
+    expect: { 'x-kit-error-code': 'invalid_form', 'cache-control': NO_STORE },
+  },
+  {
+    name: 'a bad number → 400 naming the field, not the value',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    body: form([
+      ['name', 'Ann'],
+      ['email', 'a@x'],
+      ['age', 'old<b>'],
+    ]),
+    status: 400,
+    equals: 'invalid form: field "age" must be a number\n',
+  },
+  {
+    name: 'a missing required field → 400',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    body: form([['email', 'a@x']]),
+    status: 400,
+    equals: 'invalid form: field "name" is required\n',
+  },
+  {
+    name: 'a repeated scalar → 400',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    body: form([
+      ['name', 'A'],
+      ['name', 'B'],
+      ['email', 'a@x'],
+    ]),
+    status: 400,
+    equals: 'invalid form: field "name" must have one value\n',
+  },
+  {
+    name: 'a bad boolean → 400',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    body: form([
+      ['name', 'A'],
+      ['email', 'a@x'],
+      ['newsletter', 'maybe'],
+    ]),
+    status: 400,
+    equals: 'invalid form: field "newsletter" must be a boolean\n',
+  },
+  {
+    name: 'a body that is not UTF-8 → 400 invalid form',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'header',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new Uint8Array([0x6e, 0x3d, 0xff, 0xfe]),
+    status: 400,
+    equals: 'invalid form\n',
+  },
+  {
+    name: 'FormValues handlers get the raw multi-valued form without the CSRF field',
+    method: 'POST',
+    path: '/contact/raw',
+    csrf: 'field',
+    body: form([
+      ['x', '1'],
+      ['x', '2'],
+      ['y', '3'],
+    ]),
+    status: 200,
+    expect: { 'content-type': /application\/json/ },
+    equals: '{"names":["x","y"],"all":["1","2"]}',
+  },
+  {
+    name: 'redirect() → 303 to a local path',
+    method: 'POST',
+    path: '/contact/plain',
+    csrf: 'header',
+    status: 303,
+    expect: { location: '/about', 'cache-control': NO_STORE },
+  },
+  {
+    name: 'a handler error → generic 500 leaking nothing',
+    method: 'POST',
+    path: '/contact/boom',
+    csrf: 'header',
+    status: 500,
+    equals: 'internal server error\n',
+    excludes: ['hunter2'],
+    expect: { 'cache-control': NO_STORE, 'x-kit-error-code': 'request_failed' },
+  },
+  {
+    name: 'json() with a status',
+    method: 'POST',
+    path: '/contact/data',
+    csrf: 'header',
+    status: 201,
+    equals: '{"saved":true}',
+    expect: { 'cache-control': NO_STORE },
+  },
+  {
+    name: 'reload() → 204 + X-Kit-Reload',
+    method: 'POST',
+    path: '/contact/reload',
+    csrf: 'header',
+    status: 204,
+    expect: { 'x-kit-reload': '1', 'cache-control': NO_STORE },
+  },
+  {
+    name: 'fragment() sets target and swap',
+    method: 'POST',
+    path: '/contact/part',
+    csrf: 'header',
+    status: 200,
+    equals: '<em>partial</em>',
+    expect: { 'x-kit-fragment-target': '#result', 'x-kit-fragment-swap': 'outerHTML' },
+  },
+  {
+    name: 'a redirect to another site → 500',
+    method: 'POST',
+    path: '/contact/away',
+    csrf: 'header',
+    status: 500,
+    expect: { location: null },
+  },
+  {
+    name: 'an unsupported signature → 501 text',
+    method: 'POST',
+    path: '/contact/odd',
+    csrf: 'header',
+    status: 501,
+    expect: { 'content-type': TEXT, 'x-kit-error-code': 'handler_not_implemented', 'cache-control': NO_STORE },
+  },
+  {
+    name: 'an unbound action without a token → 403, not 501 (decision 9)',
+    method: 'POST',
+    path: '/contact/missing',
+    status: 403,
+    equals: 'invalid csrf token\n',
+  },
+  {
+    name: 'an unbound action with a token → 501 text',
+    method: 'POST',
+    path: '/contact/missing',
+    csrf: 'header',
+    status: 501,
+    includes: ['Missing'],
+    expect: { 'content-type': TEXT },
+  },
+  {
+    name: 'Sec-Fetch-Site: cross-site is refused even with a valid token',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    headers: { 'sec-fetch-site': 'cross-site' },
+    body: form([
+      ['name', 'Ann'],
+      ['email', 'a@x'],
+    ]),
+    status: 403,
+    equals: 'invalid csrf token\n',
+  },
+  {
+    name: 'a partial submission gets the fragment headers',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    headers: { 'x-kit-partial': '1', 'x-kit-target': '#result', 'x-kit-swap': 'innerHTML' },
+    body: form([
+      ['name', 'P'],
+      ['email', 'p@x'],
+    ]),
+    status: 200,
+    expect: { 'x-kit-fragment-target': '#result', 'x-kit-fragment-swap': 'innerHTML' },
+    includes: ['Thanks P'],
+  },
+  {
+    name: 'a partial submission naming an undeclared target → 400',
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    headers: { 'x-kit-partial': '1', 'x-kit-target': '#elsewhere' },
+    body: form([
+      ['name', 'P'],
+      ['email', 'p@x'],
+    ]),
+    status: 400,
+    equals: 'partial fragment not found\n',
+    expect: { 'x-kit-error-code': 'fragment_not_found' },
+  },
+  {
+    name: 'a guarded page action runs the guard first',
+    method: 'POST',
+    path: '/account/rename',
+    body: form([['name', 'x']]),
+    status: 303,
+    expect: { location: '/login' },
+  },
   // ---- APIs
-  { name: 'API GET → the handler Response, no-store', path: '/api/health', status: 200, expect: { 'cache-control': NO_STORE }, equals: '{"ok":true,"path":"/api/health"}' },
-  { name: 'API method mismatch → 405 with Allow', method: 'DELETE', path: '/api/health', status: 405, expect: { allow: 'GET' } },
+  {
+    name: 'API GET → the handler Response, no-store',
+    path: '/api/health',
+    status: 200,
+    expect: { 'cache-control': NO_STORE },
+    equals: '{"ok":true,"path":"/api/health"}',
+  },
+  {
+    name: 'API method mismatch → 405 with Allow',
+    method: 'DELETE',
+    path: '/api/health',
+    status: 405,
+    expect: { allow: 'GET' },
+  },
   { name: 'API GET on a POST API → 405 with Allow', path: '/api/echo', status: 405, expect: { allow: 'POST' } },
-  { name: 'HEAD is not routed to a GET API', method: 'HEAD', path: '/api/health', status: 405, expect: { allow: 'GET' } },
-  { name: 'a state-changing API without a token → 403 JSON envelope', method: 'POST', path: '/api/echo', body: 'hi', status: 403, equals: '{"ok":false,"error":{"code":"invalid_csrf_token","message":"invalid csrf token"}}', expect: { 'content-type': JSON_TYPE, 'x-kit-error-code': 'invalid_csrf_token', 'cache-control': NO_STORE } },
-  { name: 'a state-changing API with X-Kit-CSRF gets the raw Request', method: 'POST', path: '/api/echo', csrf: 'header', headers: { 'content-type': 'text/plain' }, body: 'ping', status: 200, equals: '{"method":"POST","received":"ping"}' },
-  { name: 'CORS preflight from a declared origin', method: 'OPTIONS', path: '/api/echo', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-custom' }, status: 204, expect: { 'access-control-allow-origin': 'https://app.example', 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'x-custom', 'access-control-max-age': '600' } },
-  { name: 'CORS preflight from another origin → 403', method: 'OPTIONS', path: '/api/echo', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' }, status: 403, expect: { 'access-control-allow-origin': null }, includes: ['cors preflight denied'] },
-  { name: 'CORS headers on the actual answer', method: 'POST', path: '/api/echo', csrf: 'header', headers: { origin: 'https://app.example', 'content-type': 'text/plain' }, body: 'x', status: 200, expect: { 'access-control-allow-origin': 'https://app.example', vary: 'Origin' } },
-  { name: 'an unbound API → 501 JSON envelope', path: '/api/gone', status: 501, expect: { 'content-type': JSON_TYPE, 'cache-control': NO_STORE }, includes: ['{"ok":false,"error":{"code":"handler_not_implemented","message":'] },
-  { name: 'a throwing API → 500 JSON leaking nothing', path: '/api/crash', status: 500, equals: '{"ok":false,"error":{"code":"request_failed","message":"internal server error"}}', excludes: ['secret-crash'] },
+  {
+    name: 'HEAD is not routed to a GET API',
+    method: 'HEAD',
+    path: '/api/health',
+    status: 405,
+    expect: { allow: 'GET' },
+  },
+  {
+    name: 'a state-changing API without a token → 403 JSON envelope',
+    method: 'POST',
+    path: '/api/echo',
+    body: 'hi',
+    status: 403,
+    equals: '{"ok":false,"error":{"code":"invalid_csrf_token","message":"invalid csrf token"}}',
+    expect: { 'content-type': JSON_TYPE, 'x-kit-error-code': 'invalid_csrf_token', 'cache-control': NO_STORE },
+  },
+  {
+    name: 'a state-changing API with X-Kit-CSRF gets the raw Request',
+    method: 'POST',
+    path: '/api/echo',
+    csrf: 'header',
+    headers: { 'content-type': 'text/plain' },
+    body: 'ping',
+    status: 200,
+    equals: '{"method":"POST","received":"ping"}',
+  },
+  {
+    name: 'CORS preflight from a declared origin',
+    method: 'OPTIONS',
+    path: '/api/echo',
+    headers: {
+      origin: 'https://app.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'x-custom',
+    },
+    status: 204,
+    expect: {
+      'access-control-allow-origin': 'https://app.example',
+      'access-control-allow-methods': 'POST',
+      'access-control-allow-headers': 'x-custom',
+      'access-control-max-age': '600',
+    },
+  },
+  {
+    name: 'CORS preflight from another origin → 403',
+    method: 'OPTIONS',
+    path: '/api/echo',
+    headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    status: 403,
+    expect: { 'access-control-allow-origin': null },
+    includes: ['cors preflight denied'],
+  },
+  {
+    name: 'CORS headers on the actual answer',
+    method: 'POST',
+    path: '/api/echo',
+    csrf: 'header',
+    headers: { origin: 'https://app.example', 'content-type': 'text/plain' },
+    body: 'x',
+    status: 200,
+    expect: { 'access-control-allow-origin': 'https://app.example', vary: 'Origin' },
+  },
+  {
+    name: 'an unbound API → 501 JSON envelope',
+    path: '/api/gone',
+    status: 501,
+    expect: { 'content-type': JSON_TYPE, 'cache-control': NO_STORE },
+    includes: ['{"ok":false,"error":{"code":"handler_not_implemented","message":'],
+  },
+  {
+    name: 'a throwing API → 500 JSON leaking nothing',
+    path: '/api/crash',
+    status: 500,
+    equals: '{"ok":false,"error":{"code":"request_failed","message":"internal server error"}}',
+    excludes: ['secret-crash'],
+  },
   // ---- fragments
-  { name: 'a fragment hook answers with the declared target, no-store', path: '/patients/12/vitals', status: 200, expect: { 'x-kit-fragment-target': '#vitals', 'x-kit-fragment-swap': 'innerHTML', 'cache-control': NO_STORE }, equals: '<p>vitals 13 via fragment:Vitals</p>' },
-  { name: 'fragment params decode before guards (400)', path: '/patients/abc/vitals', status: 400, equals: 'invalid route parameter id\n' },
+  {
+    name: 'a fragment hook answers with the declared target, no-store',
+    path: '/patients/12/vitals',
+    status: 200,
+    expect: { 'x-kit-fragment-target': '#vitals', 'x-kit-fragment-swap': 'innerHTML', 'cache-control': NO_STORE },
+    equals: '<p>vitals 13 via fragment:Vitals</p>',
+  },
+  {
+    name: 'fragment params decode before guards (400)',
+    path: '/patients/abc/vitals',
+    status: 400,
+    equals: 'invalid route parameter id\n',
+  },
   { name: 'fragments inherit the page guards', path: '/patients/13/vitals', status: 403 },
-  { name: 'a fragment without a hook serves its static body, rest params included', path: '/charts/a/b', status: 200, equals: '<p>chart a/b</p>', expect: { 'x-kit-fragment-target': '#chart' } },
+  {
+    name: 'a fragment without a hook serves its static body, rest params included',
+    path: '/charts/a/b',
+    status: 200,
+    equals: '<p>chart a/b</p>',
+    expect: { 'x-kit-fragment-target': '#chart' },
+  },
   // ---- contracts
-  { name: 'a g:query answers JSON when asked for JSON', path: '/notes', headers: { accept: 'application/json' }, status: 200, equals: '[{"id":1,"text":"first"}]', expect: { 'cache-control': NO_STORE } },
-  { name: 'the same path without JSON is the page', path: '/notes', status: 200, includes: ['<form action="/notes/save"'] },
-  { name: 'a g:command without a token → 403 JSON', method: 'POST', path: '/notes/save', body: form([['text', 'hi']]), status: 403, expect: { 'content-type': JSON_TYPE } },
-  { name: 'a g:command with a token → its JSON result', method: 'POST', path: '/notes/save', csrf: 'field', body: form([['text', 'hi']]), status: 200, equals: '{"saved":"hi"}' },
+  {
+    name: 'a g:query answers JSON when asked for JSON',
+    path: '/notes',
+    headers: { accept: 'application/json' },
+    status: 200,
+    equals: '[{"id":1,"text":"first"}]',
+    expect: { 'cache-control': NO_STORE },
+  },
+  {
+    name: 'the same path without JSON is the page',
+    path: '/notes',
+    status: 200,
+    includes: ['<form action="/notes/save"'],
+  },
+  {
+    name: 'a g:command without a token → 403 JSON',
+    method: 'POST',
+    path: '/notes/save',
+    body: form([['text', 'hi']]),
+    status: 403,
+    expect: { 'content-type': JSON_TYPE },
+  },
+  {
+    name: 'a g:command with a token → its JSON result',
+    method: 'POST',
+    path: '/notes/save',
+    csrf: 'field',
+    body: form([['text', 'hi']]),
+    status: 200,
+    equals: '{"saved":"hi"}',
+  },
   // ---- health and trace mount
-  { name: 'GET /_kit/health', path: '/_kit/health', status: 200, expect: { 'cache-control': NO_STORE }, includes: ['"status":"ok"'] },
+  {
+    name: 'GET /_kit/health',
+    path: '/_kit/health',
+    status: 200,
+    expect: { 'cache-control': NO_STORE },
+    includes: ['"status":"ok"'],
+  },
   { name: 'the trace mount is 404 while tracing is off', path: '/_kit/traces', status: 404 },
 ];
 
@@ -142,7 +673,10 @@ async function csrfSession(base: string): Promise<Session> {
   const token = /kit-csrf=([A-Za-z0-9_-]{86})/.exec(setCookie)?.[1];
   assert.ok(token, `GET /contact sets a CSRF cookie (got ${setCookie})`);
   const html = await r.text();
-  assert.ok(html.includes(`<input type="hidden" name="_kit_csrf" value="${token}">`), 'the form field carries the cookie token');
+  assert.ok(
+    html.includes(`<input type="hidden" name="_kit_csrf" value="${token}">`),
+    'the form field carries the cookie token',
+  );
   return { token, cookie: `kit-csrf=${token}` };
 }
 
@@ -154,12 +688,19 @@ async function runRow(base: string, session: Session, row: Row): Promise<void> {
   if (row.csrf) {
     cookies.push(session.cookie);
     if (row.csrf === 'header') headers.set('x-kit-csrf', session.token);
-    if (row.csrf === 'field') body = (typeof body === 'string' && body !== '' ? body + '&' : '') + `_kit_csrf=${session.token}`;
+    if (row.csrf === 'field')
+      body = (typeof body === 'string' && body !== '' ? body + '&' : '') + `_kit_csrf=${session.token}`;
   }
   if (cookies.length) headers.set('cookie', cookies.join('; '));
-  if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded');
+  if (typeof body === 'string' && !headers.has('content-type'))
+    headers.set('content-type', 'application/x-www-form-urlencoded');
   const method = row.method ?? 'GET';
-  const res = await fetch(base + row.path, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : ((body ?? '') as BodyInit), redirect: 'manual' });
+  const res = await fetch(base + row.path, {
+    method,
+    headers,
+    body: method === 'GET' || method === 'HEAD' ? undefined : ((body ?? '') as BodyInit),
+    redirect: 'manual',
+  });
   const text = await res.text();
   assert.equal(res.status, row.status, `${method} ${row.path}: status (body ${JSON.stringify(text.slice(0, 200))})`);
   for (const [name, want] of Object.entries(row.expect ?? {})) {
@@ -182,7 +723,17 @@ describe('generated app over HTTP', function () {
 
   it('kit build --app writes a readable app directory and the executable', async () => {
     const app = await builtApp();
-    for (const f of ['server.js', 'routes.js', 'package.json', 'kit-app.json', 'handlers/handlers.js', 'handlers/docs/handlers.js', 'handlers/kit.config.js', 'node_modules/kit/shared/app/index.js', 'static/index.html']) {
+    for (const f of [
+      'server.js',
+      'routes.js',
+      'package.json',
+      'kit-app.json',
+      'handlers/handlers.js',
+      'handlers/docs/handlers.js',
+      'handlers/kit.config.js',
+      'node_modules/kit/shared/app/index.js',
+      'static/index.html',
+    ]) {
       assert.ok(existsSync(join(app.appDir, f)), `${f} exists`);
     }
     const server = readFileSync(join(app.appDir, 'server.js'), 'utf8');
@@ -192,7 +743,10 @@ describe('generated app over HTTP', function () {
     assert.match(routes, /"route": "\/docs\/\{path\.\.\.\}"/);
     assert.ok(!routes.includes(app.root), 'no machine path in the route table');
     assert.ok(!existsSync(join(app.appDir, 'static', 'kit-routes.json')), 'build metadata is not copied');
-    assert.ok(!readFileSync(join(app.appDir, 'handlers', 'handlers.js'), 'utf8').includes(repoRoot), 'no machine path in compiled handlers');
+    assert.ok(
+      !readFileSync(join(app.appDir, 'handlers', 'handlers.js'), 'utf8').includes(repoRoot),
+      'no machine path in compiled handlers',
+    );
     assert.ok(!readFileSync(app.binFile).includes(app.root), 'no machine path in the executable');
     const size = statSync(app.binFile).size;
     const node = statSync(process.execPath).size;
@@ -224,30 +778,56 @@ describe('generated app over HTTP', function () {
         assert.equal(r.headers.get('cache-control'), NO_STORE);
         assert.equal(r.headers.get('set-cookie'), null, 'a valid cookie is reused, not replaced');
         const html = await r.text();
-        assert.equal(html.split(`name="_kit_csrf" value="${session.token}"`).length - 1, 2, 'two same-origin POST forms get the field');
-        assert.match(html, /<form method="post" action="https:\/\/elsewhere\.example\/x"><button/, 'the off-site form gets no token');
+        assert.equal(
+          html.split(`name="_kit_csrf" value="${session.token}"`).length - 1,
+          2,
+          'two same-origin POST forms get the field',
+        );
+        assert.match(
+          html,
+          /<form method="post" action="https:\/\/elsewhere\.example\/x"><button/,
+          'the off-site form gets no token',
+        );
       });
 
       it('an invalid cookie is replaced on the next page view', async () => {
         const r = await fetch(app.url + '/contact', { headers: { cookie: 'kit-csrf=' + 'A'.repeat(86) } });
-        assert.match(r.headers.get('set-cookie') ?? '', /^kit-csrf=[A-Za-z0-9_-]{86}; Path=\/; HttpOnly; SameSite=Lax$/);
+        assert.match(
+          r.headers.get('set-cookie') ?? '',
+          /^kit-csrf=[A-Za-z0-9_-]{86}; Path=\/; HttpOnly; SameSite=Lax$/,
+        );
       });
 
       it('a forged token (valid shape, wrong signature) in cookie and field → 403', async () => {
         const forged = Buffer.alloc(64, 7).toString('base64url');
-        const r = await fetch(app.url + '/contact', { method: 'POST', headers: { cookie: `kit-csrf=${forged}`, 'content-type': 'application/x-www-form-urlencoded' }, body: `name=a&email=b&_kit_csrf=${forged}` });
+        const r = await fetch(app.url + '/contact', {
+          method: 'POST',
+          headers: { cookie: `kit-csrf=${forged}`, 'content-type': 'application/x-www-form-urlencoded' },
+          body: `name=a&email=b&_kit_csrf=${forged}`,
+        });
         assert.equal(r.status, 403);
         assert.equal(await r.text(), 'invalid csrf token\n');
       });
 
       it('HTTPS requests (X-Forwarded-Proto) get the __Host- cookie', async () => {
         const r = await fetch(app.url + '/contact', { headers: { 'x-forwarded-proto': 'https' } });
-        assert.match(r.headers.get('set-cookie') ?? '', /^__Host-kit-csrf=[A-Za-z0-9_-]{86}; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+        assert.match(
+          r.headers.get('set-cookie') ?? '',
+          /^__Host-kit-csrf=[A-Za-z0-9_-]{86}; Path=\/; HttpOnly; SameSite=Lax; Secure$/,
+        );
       });
 
       it('a body over 1 MiB → 413', async () => {
         const big = 'x=' + 'a'.repeat(1024 * 1024 + 10);
-        const r = await fetch(app.url + '/contact', { method: 'POST', headers: { cookie: session.cookie, 'x-kit-csrf': session.token, 'content-type': 'application/x-www-form-urlencoded' }, body: big });
+        const r = await fetch(app.url + '/contact', {
+          method: 'POST',
+          headers: {
+            cookie: session.cookie,
+            'x-kit-csrf': session.token,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: big,
+        });
         assert.equal(r.status, 413);
         assert.equal(await r.text(), 'request body too large\n');
         assert.equal(r.headers.get('x-kit-error-code'), 'request_body_too_large');
@@ -278,20 +858,31 @@ describe('generated app over HTTP', function () {
     });
   }
 
-  it('two instances sharing KIT_CSRF_SECRET accept each other\'s tokens; rotation keeps old tokens valid', async () => {
+  it("two instances sharing KIT_CSRF_SECRET accept each other's tokens; rotation keeps old tokens valid", async () => {
     const a = await startApp('bin');
     const b = await startApp('node');
-    const rotated = await startApp('node', { env: { KIT_CSRF_SECRET: `new-secret-abcdefghijklmnopqrstuvwxyz-0123,${SECRET}` } });
+    const rotated = await startApp('node', {
+      env: { KIT_CSRF_SECRET: `new-secret-abcdefghijklmnopqrstuvwxyz-0123,${SECRET}` },
+    });
     const other = await startApp('node', { env: { KIT_CSRF_SECRET: 'another-secret-abcdefghijklmnopqrstuvwxyz' } });
     try {
       const s = await csrfSession(a.url);
-      const post = (base: string) => fetch(base + '/contact', { method: 'POST', headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `name=Two&email=t@x&_kit_csrf=${s.token}` });
+      const post = (base: string) =>
+        fetch(base + '/contact', {
+          method: 'POST',
+          headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: `name=Two&email=t@x&_kit_csrf=${s.token}`,
+        });
       const onB = await post(b.url);
-      assert.equal(onB.status, 200, 'instance B accepts instance A\'s token');
+      assert.equal(onB.status, 200, "instance B accepts instance A's token");
       assert.match(await onB.text(), /Thanks Two/);
       assert.equal((await post(rotated.url)).status, 200, 'a verification-only secret still accepts the token');
       const view = await fetch(rotated.url + '/contact', { headers: { cookie: s.cookie } });
-      assert.match(view.headers.get('set-cookie') ?? '', /kit-csrf=/, 'a token signed by an old secret is replaced on the next page view');
+      assert.match(
+        view.headers.get('set-cookie') ?? '',
+        /kit-csrf=/,
+        'a token signed by an old secret is replaced on the next page view',
+      );
       assert.equal((await post(other.url)).status, 403, 'another secret rejects it');
     } finally {
       await Promise.all([a.stop(), b.stop(), rotated.stop(), other.stop()]);
@@ -301,10 +892,17 @@ describe('generated app over HTTP', function () {
   it('configuration errors are one line and exit 2; without a secret a warning is printed', async () => {
     const app = await builtApp();
     const { spawnSync } = await import('node:child_process');
-    const short = spawnSync(app.binFile, ['--addr', '127.0.0.1:0'], { cwd: app.emptyDir, env: { PATH: '', KIT_CSRF_SECRET: 'short' }, encoding: 'utf8' });
+    const short = spawnSync(app.binFile, ['--addr', '127.0.0.1:0'], {
+      cwd: app.emptyDir,
+      env: { PATH: '', KIT_CSRF_SECRET: 'short' },
+      encoding: 'utf8',
+    });
     assert.equal(short.status, 2);
     assert.equal(short.stderr, 'kit: KIT_CSRF_SECRET: secret 1 of 1 has 5 bytes; each secret needs at least 32\n');
-    const badAddr = spawnSync(process.execPath, [join(app.appDir, 'server.js'), '--addr', 'nonsense'], { env: { KIT_CSRF_SECRET: SECRET }, encoding: 'utf8' });
+    const badAddr = spawnSync(process.execPath, [join(app.appDir, 'server.js'), '--addr', 'nonsense'], {
+      env: { KIT_CSRF_SECRET: SECRET },
+      encoding: 'utf8',
+    });
     assert.equal(badAddr.status, 2);
     assert.match(badAddr.stderr, /^kit: --addr: expected host:port/);
     const noSecret = await startApp('node', { env: { KIT_CSRF_SECRET: '' } });
@@ -332,7 +930,9 @@ describe('generated app over HTTP', function () {
     const socket = connect(app.port, '127.0.0.1');
     await new Promise<void>((r) => socket.once('connect', () => r()));
     const body = 'text=slow';
-    socket.write(`POST /notes/save HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `POST /notes/save HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
     const answer = new Promise<string>((resolve) => {
       let s = '';
       socket.on('data', (d) => (s += d));

@@ -36,8 +36,15 @@ export function tempDir(prefix: string): string {
 }
 
 /** Runs the kit CLI; returns status and output. */
-export function runKit(args: string[], cwd: string = repoRoot): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+export function runKit(
+  args: string[],
+  cwd: string = repoRoot,
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -49,7 +56,11 @@ export function builtApp(): Promise<BuiltApp> {
     const outDir = join(root, 'dist');
     const appDir = join(root, 'app');
     const binFile = join(root, 'site-bin');
-    const p = spawn(process.execPath, [CLI, 'build', '--ssr', '--out', outDir, '--app', appDir, '--bin', binFile, FIXTURE], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' } });
+    const p = spawn(
+      process.execPath,
+      [CLI, 'build', '--ssr', '--out', outDir, '--app', appDir, '--bin', binFile, FIXTURE],
+      { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' } },
+    );
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -81,13 +92,15 @@ export interface StartOptions {
 /** Starts the binary (from an empty directory, with an empty PATH) or `node <app>/server.js`. */
 export async function startApp(kind: 'bin' | 'node', opts: StartOptions = {}): Promise<RunningApp> {
   const app = await builtApp();
-  const env: Record<string, string> = kind === 'bin'
-    ? { PATH: '', KIT_CSRF_SECRET: SECRET, ...opts.env }
-    : { PATH: process.env.PATH ?? '', KIT_CSRF_SECRET: SECRET, ...opts.env };
+  const env: Record<string, string> =
+    kind === 'bin'
+      ? { PATH: '', KIT_CSRF_SECRET: SECRET, ...opts.env }
+      : { PATH: process.env.PATH ?? '', KIT_CSRF_SECRET: SECRET, ...opts.env };
   const args = opts.args ?? ['--addr', '127.0.0.1:0'];
-  const proc = kind === 'bin'
-    ? spawn(app.binFile, args, { cwd: opts.cwd ?? app.emptyDir, env })
-    : spawn(process.execPath, [join(app.appDir, 'server.js'), ...args], { cwd: opts.cwd ?? app.emptyDir, env });
+  const proc =
+    kind === 'bin'
+      ? spawn(app.binFile, args, { cwd: opts.cwd ?? app.emptyDir, env })
+      : spawn(process.execPath, [join(app.appDir, 'server.js'), ...args], { cwd: opts.cwd ?? app.emptyDir, env });
   return attach(proc);
 }
 
@@ -172,7 +185,17 @@ function dechunk(s: string): string {
 }
 
 /** `GET <target>` over a raw socket, exactly as written. */
-export function rawGet(port: number, target: string, method = 'GET', headers: Record<string, string> = {}): Promise<RawResponse> {
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  return rawRequest(port, `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extra}Connection: close\r\n\r\n`);
+export function rawGet(
+  port: number,
+  target: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return rawRequest(
+    port,
+    `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extra}Connection: close\r\n\r\n`,
+  );
 }

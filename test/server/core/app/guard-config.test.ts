@@ -5,10 +5,30 @@ import { Workspace } from '../../../../server/src/core/model/workspace.js';
 
 describe('app config: registered guard IDs', () => {
   const cases: { name: string; text: string; ids: string[]; complete: boolean }[] = [
-    { name: 'exported const with quoted keys', text: `export const guards = { 'auth.required': (ctx) => true, "role:admin": () => false };`, ids: ['auth.required', 'role:admin'], complete: true },
-    { name: 'type annotation', text: `export const guards: Record<string, Guard> = {\n  'a.b': allowAll,\n  plain: (c) => deny(),\n};`, ids: ['a.b', 'plain'], complete: true },
-    { name: 'default export with methods and nested objects', text: `export default {\n  guards: {\n    'x.y'(ctx) { return { kind: 'allow' }; },\n    async 'z'(ctx) { const o = { inner: 1 }; return o; },\n  },\n};`, ids: ['x.y', 'z'], complete: true },
-    { name: 'comments and strings do not count', text: `// guards = { 'fake': 1 }\nconst s = "guards = { 'nope': 1 }";\nexport const guards = { /* 'hidden': 1, */ 'real': () => true };`, ids: ['real'], complete: true },
+    {
+      name: 'exported const with quoted keys',
+      text: `export const guards = { 'auth.required': (ctx) => true, "role:admin": () => false };`,
+      ids: ['auth.required', 'role:admin'],
+      complete: true,
+    },
+    {
+      name: 'type annotation',
+      text: `export const guards: Record<string, Guard> = {\n  'a.b': allowAll,\n  plain: (c) => deny(),\n};`,
+      ids: ['a.b', 'plain'],
+      complete: true,
+    },
+    {
+      name: 'default export with methods and nested objects',
+      text: `export default {\n  guards: {\n    'x.y'(ctx) { return { kind: 'allow' }; },\n    async 'z'(ctx) { const o = { inner: 1 }; return o; },\n  },\n};`,
+      ids: ['x.y', 'z'],
+      complete: true,
+    },
+    {
+      name: 'comments and strings do not count',
+      text: `// guards = { 'fake': 1 }\nconst s = "guards = { 'nope': 1 }";\nexport const guards = { /* 'hidden': 1, */ 'real': () => true };`,
+      ids: ['real'],
+      complete: true,
+    },
     { name: 'computed table', text: `export const guards = buildGuards();`, ids: [], complete: false },
     { name: 'spread', text: `export const guards = { ...base, 'own': () => true };`, ids: ['own'], complete: false },
     { name: 'no guards export', text: `export const other = 1;`, ids: [], complete: true },
@@ -28,7 +48,8 @@ describe('app config: registered guard IDs', () => {
 });
 
 describe('unknown_guard', () => {
-  const page = (guard: string) => `package site\n\nroute "/p"\nguard ${guard}\n\nserver {\n}\n\nview {\n  <main>p</main>\n}\n`;
+  const page = (guard: string) =>
+    `package site\n\nroute "/p"\nguard ${guard}\n\nserver {\n}\n\nview {\n  <main>p</main>\n}\n`;
   const codes = (ws: Workspace) => ws.allDiagnostics().filter((d) => d.code === 'unknown_guard');
 
   it('warns when no config registers a protective guard, at the guard ID', () => {
@@ -67,7 +88,10 @@ describe('unknown_guard', () => {
   it('checks //kit:guard IDs of comment endpoints too', () => {
     const ws = new Workspace({ ssr: true });
     ws.setKitFile('site/p.kit', page('public'));
-    ws.setModule('site/handlers.ts', `//kit:api GET /api/x\n//kit:guard team.only\nexport function X(ctx, request) { return new Response('x'); }\n`);
+    ws.setModule(
+      'site/handlers.ts',
+      `//kit:api GET /api/x\n//kit:guard team.only\nexport function X(ctx, request) { return new Response('x'); }\n`,
+    );
     const d = codes(ws);
     assert.equal(d.length, 1);
     assert.equal(d[0].file, 'site/handlers.ts');

@@ -53,9 +53,17 @@ describe('app route table', function () {
     assert.equal(send.csrf, true);
     assert.deepEqual(send.partialTargets, ['#result']);
     assert.equal(send.handler.signature, 'action_input');
-    assert.deepEqual(send.handler.inputFields?.map((f) => `${f.name}:${f.type}${f.optional ? '?' : ''}`), ['name:string', 'email:string', 'age:number?', 'newsletter:boolean?', 'tags:string[]?']);
+    assert.deepEqual(
+      send.handler.inputFields?.map((f) => `${f.name}:${f.type}${f.optional ? '?' : ''}`),
+      ['name:string', 'email:string', 'age:number?', 'newsletter:boolean?', 'tags:string[]?'],
+    );
     const echo = table.manifest.endpoints.find((e) => e.symbol === 'Echo')!;
-    assert.deepEqual(echo.cors, { origins: ['https://app.example'], methods: ['POST'], headers: ['x-custom'], maxAge: 600 });
+    assert.deepEqual(echo.cors, {
+      origins: ['https://app.example'],
+      methods: ['POST'],
+      headers: ['x-custom'],
+      maxAge: 600,
+    });
     const missing = table.manifest.endpoints.find((e) => e.symbol === 'Missing')!;
     assert.equal(missing.handler.status, 'missing');
     assert.equal(missing.handler.module, undefined);
@@ -84,6 +92,10 @@ describe('app route table', function () {
     const project = loadProject(['test/fixtures/app/site'], { ssr: true }, repoRoot);
     project.workspace.setModule('test/fixtures/app/site/docs/kit.config.ts', 'export const guards = {};');
     const site = compileSite(project.workspace, { cwd: repoRoot });
-    assert.throws(() => buildRouteTable(project.workspace, site, { cwd: repoRoot, outDir: '/nonexistent', appName: 'x', trace: false }), (e: Error) => e instanceof AppBuildError && /several app config modules/.test(e.message));
+    assert.throws(
+      () =>
+        buildRouteTable(project.workspace, site, { cwd: repoRoot, outDir: '/nonexistent', appName: 'x', trace: false }),
+      (e: Error) => e instanceof AppBuildError && /several app config modules/.test(e.message),
+    );
   });
 });

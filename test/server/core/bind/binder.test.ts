@@ -128,7 +128,8 @@ describe('handler binding', () => {
         assert.equal(d.length, 1, JSON.stringify(d));
         assert.equal(d[0].code, 'unsupported_backend_signature');
         assert.equal(d[0].severity, 'warning');
-        if (!['NotAFunction', 'LetArrow'].includes(name)) assert.match(d[0].message, /accepted: \(ctx\), \(ctx, input: T\)/);
+        if (!['NotAFunction', 'LetArrow'].includes(name))
+          assert.match(d[0].message, /accepted: \(ctx\), \(ctx, input: T\)/);
         assert.match(d[0].message, /^sigs: /);
       });
     }
@@ -142,7 +143,10 @@ describe('handler binding', () => {
     it('does not bind re-exports, and says why', () => {
       const x = b('action', 'Reexported');
       assert.equal(x.status, 'unsupported_signature');
-      assert.match(x.message ?? '', /only re-exported by more\.ts \(from "\.\/lib\/impl\.js"\); kit binds functions declared in the directory's own modules/);
+      assert.match(
+        x.message ?? '',
+        /only re-exported by more\.ts \(from "\.\/lib\/impl\.js"\); kit binds functions declared in the directory's own modules/,
+      );
       const [d] = diagsAbout('Reexported');
       assert.equal(d.code, 'unsupported_backend_signature');
       assert.equal(d.related?.[0].file, 'signatures/more.ts');
@@ -160,7 +164,10 @@ describe('handler binding', () => {
       const [d] = diagsAbout(' Twice');
       assert.equal(d.code, 'ambiguous_backend_handler');
       assert.equal(d.severity, 'warning');
-      assert.deepEqual(d.related?.map((r) => r.file), ['signatures/handlers.ts', 'signatures/more.ts']);
+      assert.deepEqual(
+        d.related?.map((r) => r.file),
+        ['signatures/handlers.ts', 'signatures/more.ts'],
+      );
     });
 
     it('flags a comment endpoint with a bad signature in its module', () => {
@@ -209,7 +216,10 @@ describe('handler binding', () => {
     const strict = loadProject(['.'], { ssr: true, strictBindings: true }, root).workspace;
     const errs = strict.diagnosticsFor(PAGE).filter((d) => d.code === 'backend_binding_required');
     for (const n of ['Absent', 'ThreeParams', 'Twice', 'Reexported']) {
-      assert.ok(errs.some((d) => d.message.startsWith(`sigs: action handler ${n} must be bound for a production build`)), `${n}: ${errs.map((d) => d.message).join('\n')}`);
+      assert.ok(
+        errs.some((d) => d.message.startsWith(`sigs: action handler ${n} must be bound for a production build`)),
+        `${n}: ${errs.map((d) => d.message).join('\n')}`,
+      );
     }
     assert.ok(errs.every((d) => d.severity === 'error'));
     assert.equal(strict.diagnosticsFor(PAGE).filter((d) => d.code === 'missing_backend_handler').length, 0);
@@ -229,8 +239,10 @@ describe('handler binding', () => {
 });
 
 describe('incremental binding in a workspace', () => {
-  const page = (dir: string, extra = '') => `package ${dir}\n\npage ${dir}\nroute "/${dir}"\nguard public\n\nact Save POST "/${dir}/save"\n${extra}\nview {\n  <main><h1>${dir}</h1></main>\n}\n`;
-  const mod = (name: string) => `export interface In { q: string }\nexport function ${name}(ctx: unknown, input: In): void {\n  void input;\n}\n`;
+  const page = (dir: string, extra = '') =>
+    `package ${dir}\n\npage ${dir}\nroute "/${dir}"\nguard public\n\nact Save POST "/${dir}/save"\n${extra}\nview {\n  <main><h1>${dir}</h1></main>\n}\n`;
+  const mod = (name: string) =>
+    `export interface In { q: string }\nexport function ${name}(ctx: unknown, input: In): void {\n  void input;\n}\n`;
 
   it('re-binds only the directory of a changed module, re-parsing that module alone', () => {
     const w = new Workspace({ ssr: true });
@@ -275,9 +287,12 @@ describe('incremental binding in a workspace', () => {
     assert.equal(findBinding(w.bindingFor('a/a.kit'), 'action', 'Extra')?.status, 'missing');
   });
 
-  it('re-binds a contract of another package when that package\'s module changes', () => {
+  it("re-binds a contract of another package when that package's module changes", () => {
     const w = new Workspace({ ssr: true });
-    w.setKitFile('notes/notes.kit', 'package notes\n\npage notes\nroute "/notes"\nguard public\nuse lib "lib"\n\nview {\n  <p g:query="lib.Count">n</p>\n}\n');
+    w.setKitFile(
+      'notes/notes.kit',
+      'package notes\n\npage notes\nroute "/notes"\nguard public\nuse lib "lib"\n\nview {\n  <p g:query="lib.Count">n</p>\n}\n',
+    );
     w.setKitFile('lib/counter.cmp.kit', 'package lib\n\ncomponent Counter\n\nview {\n  <span>0</span>\n}\n');
     w.setModule('lib/handlers.ts', 'export function Count(ctx: unknown) {\n  return 1;\n}\n');
     w.flush();

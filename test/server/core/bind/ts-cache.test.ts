@@ -24,13 +24,19 @@ describe('core/bind: TypeScript through the code cache', () => {
     cache = join(dir, '.cache', 'm.v8');
     mkdirSync(join(dir, 'lib'));
     // Uses what the loader gives a CommonJS module: require, __filename, __dirname, module, this.
-    writeFileSync(file, "const path = require('node:path');\nexports.base = path.basename(__filename);\nexports.dir = path.basename(__dirname);\nmodule.exports.self = this === module.exports;\nexports.twice = (x) => x * 2;\n");
+    writeFileSync(
+      file,
+      "const path = require('node:path');\nexports.base = path.basename(__filename);\nexports.dir = path.basename(__dirname);\nmodule.exports.self = this === module.exports;\nexports.twice = (x) => x * 2;\n",
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('runs a CommonJS module as the loader would, writes the cache once and reuses it', () => {
     const first = loadWithCodeCache(file, cache) as Probe;
-    assert.deepEqual({ base: first.base, dir: first.dir, self: first.self, six: first.twice(3) }, { base: 'm.js', dir: 'lib', self: true, six: 6 });
+    assert.deepEqual(
+      { base: first.base, dir: first.dir, self: first.self, six: first.twice(3) },
+      { base: 'm.js', dir: 'lib', self: true, six: 6 },
+    );
     const written = statSync(cache).mtimeMs;
     assert.ok(readFileSync(cache).length > 0);
     const second = loadWithCodeCache(file, cache) as Probe;
@@ -70,9 +76,17 @@ describe('core/bind: TypeScript through the code cache', () => {
     const req = createRequire(import.meta.url);
     const ts = typescript();
     assert.equal(ts.version, (req('typescript') as typeof ts).version);
-    const sf = ts.createSourceFile('a.ts', 'export async function Save(ctx: unknown, input: { q: string }) {}', ts.ScriptTarget.ES2022, true);
+    const sf = ts.createSourceFile(
+      'a.ts',
+      'export async function Save(ctx: unknown, input: { q: string }) {}',
+      ts.ScriptTarget.ES2022,
+      true,
+    );
     assert.equal(sf.statements.length, 1);
     assert.ok(ts.isFunctionDeclaration(sf.statements[0]));
-    assert.match(codeCacheFile(req.resolve('typescript')), /[\\/]node_modules[\\/]\.cache[\\/]kit[\\/]typescript-[0-9a-f]{16}\.v8$/);
+    assert.match(
+      codeCacheFile(req.resolve('typescript')),
+      /[\\/]node_modules[\\/]\.cache[\\/]kit[\\/]typescript-[0-9a-f]{16}\.v8$/,
+    );
   });
 });

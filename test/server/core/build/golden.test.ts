@@ -45,7 +45,8 @@ describe('build: golden output', () => {
         }
         assert.ok(existsSync(golden), `no golden output for ${name}; run with KIT_UPDATE_GOLDEN=1`);
         assert.deepEqual(files, goldenFiles(golden), 'the same files are written');
-        for (const f of files) assert.equal(readFileSync(join(dist, f), 'utf8'), readFileSync(join(golden, f), 'utf8'), `${name}/${f}`);
+        for (const f of files)
+          assert.equal(readFileSync(join(dist, f), 'utf8'), readFileSync(join(golden, f), 'utf8'), `${name}/${f}`);
       } finally {
         removeDir(out);
       }

@@ -18,7 +18,8 @@ export const EXAMPLE_SITE = 'examples/site';
 export function loadFixture(...inputs: string[]): Workspace {
   const { workspace } = loadProject(inputs, { ssr: true }, repoRoot);
   const errors = workspace.allDiagnostics().filter((d) => d.severity === 'error');
-  if (errors.length) throw new Error(`fixture has errors: ${errors.map((e) => `${e.file}: ${e.code}: ${e.message}`).join('; ')}`);
+  if (errors.length)
+    throw new Error(`fixture has errors: ${errors.map((e) => `${e.file}: ${e.code}: ${e.message}`).join('; ')}`);
   return workspace;
 }
 

@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { fold, type PNode } from '../../../../server/src/core/build/proto.js';
 import { renderTemplate, type Node } from '../../../../shared/render/index.js';
 
-const VALUES: (string | number | boolean | null)[] = ['plain', '<a href="x">&amp; \'q\'</a>', '', 0, -1.5, 1e21, NaN, Infinity, true, false, null];
+const VALUES: (string | number | boolean | null)[] = [
+  'plain',
+  '<a href="x">&amp; \'q\'</a>',
+  '',
+  0,
+  -1.5,
+  1e21,
+  NaN,
+  Infinity,
+  true,
+  false,
+  null,
+];
 
 describe('build: constant folding', () => {
   it('folds a literal text or attribute hole to what the renderer prints', () => {
@@ -16,7 +28,16 @@ describe('build: constant folding', () => {
   });
 
   it('folds other constant holes with the renderer and keeps the rest', () => {
-    const cat: PNode = { t: 'text', e: { k: 'cat', parts: [{ k: 'lit', v: 'a<' }, { k: 'lit', v: 2 }] } };
+    const cat: PNode = {
+      t: 'text',
+      e: {
+        k: 'cat',
+        parts: [
+          { k: 'lit', v: 'a<' },
+          { k: 'lit', v: 2 },
+        ],
+      },
+    };
     assert.equal(fold(cat), renderTemplate({ v: 1, locals: 0, nodes: [cat as Node] }));
     const url: PNode = { t: 'url', parts: ['/p/', { k: 'lit', v: 'x y' }] };
     assert.equal(fold(url), renderTemplate({ v: 1, locals: 0, nodes: [url as Node] }));

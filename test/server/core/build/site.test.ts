@@ -1,6 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { renderTemplate, type Template } from '../../../../shared/render/index.js';
-import { compileSite, KIT_JS_PATH, KIT_JS_TAG, type CompiledPage, type CompiledSite } from '../../../../server/src/core/build/index.js';
+import {
+  compileSite,
+  KIT_JS_PATH,
+  KIT_JS_TAG,
+  type CompiledPage,
+  type CompiledSite,
+} from '../../../../server/src/core/build/index.js';
 import { loadProject } from '../../../../server/src/core/project/load.js';
 import { repoRoot } from '../../../helpers/repo.js';
 import { buildFixture, compileFixture, EXAMPLE_SITE } from './helpers.js';
@@ -33,7 +39,10 @@ describe('build: compileSite', () => {
     it('nests layouts outermost first, a parent before its child, each once', () => {
       assert.deepEqual(page(site, 'nested').layouts, ['outer', 'inner']);
       assert.deepEqual(page(site, 'both').layouts, ['outer', 'inner']);
-      assert.equal(body(page(site, 'nested')), '<div class="outer kit-0a24ad3e"><aside>Contents</aside>\n<section class="inner"><p>Nested body</p></section></div>');
+      assert.equal(
+        body(page(site, 'nested')),
+        '<div class="outer kit-0a24ad3e"><aside>Contents</aside>\n<section class="inner"><p>Nested body</p></section></div>',
+      );
     });
 
     it('takes the title from the page, then the innermost layout with one, then the page ID', () => {
@@ -57,7 +66,10 @@ describe('build: compileSite', () => {
       assert.equal(bare.kitJs, false);
       assert.doesNotMatch(head(bare), /<script/);
       assert.ok(hasOnlyStaticChunks(bare.ir));
-      assert.equal(site.assets.some((a) => a.path === KIT_JS_PATH), false);
+      assert.equal(
+        site.assets.some((a) => a.path === KIT_JS_PATH),
+        false,
+      );
     });
   });
 
@@ -80,7 +92,10 @@ describe('build: compileSite', () => {
     });
 
     it('instantiates nested components with composed props and forwarded slots', () => {
-      assert.match(html, /<div class="frame"><section class="panel kit-7c663461" data-level="2">[^]*<h2 class="small kit-7c663461">Framed: Inside<\/h2>[^]*<em>framed content<\/em>\n<\/section><\/div>/);
+      assert.match(
+        html,
+        /<div class="frame"><section class="panel kit-7c663461" data-level="2">[^]*<h2 class="small kit-7c663461">Framed: Inside<\/h2>[^]*<em>framed content<\/em>\n<\/section><\/div>/,
+      );
     });
 
     it('resolves alias.Name across packages through use', () => {
@@ -105,8 +120,14 @@ describe('build: compileSite', () => {
 
     it('posts to the concrete page path on a dynamic page', () => {
       const item = page(site, 'forms.item');
-      assert.deepEqual(item.prerender.map((p) => p.path), ['/items/one', '/items/two%20words']);
-      assert.equal(body(item, { id: 'two words' }), '<form method="post" action="/items/two%20words"><button>Update two words</button></form>');
+      assert.deepEqual(
+        item.prerender.map((p) => p.path),
+        ['/items/one', '/items/two%20words'],
+      );
+      assert.equal(
+        body(item, { id: 'two words' }),
+        '<form method="post" action="/items/two%20words"><button>Update two words</button></form>',
+      );
     });
 
     it('lowers g:command, g:query and g:message, and drops g:lane, g:key and g:slot', () => {
@@ -129,22 +150,46 @@ describe('build: compileSite', () => {
 
     it('writes title, description, canonical, stylesheets and module scripts', () => {
       const h = head(page(site, 'head.full'));
-      assert.match(h, /^<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>Full head<\/title>\n<meta name="description" content="All the head metadata">\n<link rel="canonical" href="https:\/\/example.com\/full">\n/);
-      assert.deepEqual(page(site, 'head.full').stylesheets.map((s) => s.replace(/\.[0-9a-f]{10}\.css$/, '')), ['/assets/css/widget', '/assets/css/component-head-Widget', '/assets/css/page-head-head.full', '/assets/css/extra']);
-      assert.deepEqual(page(site, 'head.full').scripts.map((s) => s.replace(/\.[0-9a-f]{10}\.js$/, '')), ['/assets/js/widget', '/assets/js/app']);
+      assert.match(
+        h,
+        /^<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>Full head<\/title>\n<meta name="description" content="All the head metadata">\n<link rel="canonical" href="https:\/\/example.com\/full">\n/,
+      );
+      assert.deepEqual(
+        page(site, 'head.full').stylesheets.map((s) => s.replace(/\.[0-9a-f]{10}\.css$/, '')),
+        [
+          '/assets/css/widget',
+          '/assets/css/component-head-Widget',
+          '/assets/css/page-head-head.full',
+          '/assets/css/extra',
+        ],
+      );
+      assert.deepEqual(
+        page(site, 'head.full').scripts.map((s) => s.replace(/\.[0-9a-f]{10}\.js$/, '')),
+        ['/assets/js/widget', '/assets/js/app'],
+      );
       assert.match(h, /<script type="module" src="\/assets\/js\/app\.[0-9a-f]{10}\.js"><\/script>\n<\/head>\n$/);
     });
 
     it('honours css none and css page', () => {
       assert.deepEqual(page(site, 'head.none').stylesheets, []);
-      assert.deepEqual(page(site, 'head.pageonly').stylesheets.map((s) => s.replace(/\.[0-9a-f]{10}\.css$/, '')), ['/assets/css/page-head-head.pageonly']);
-      assert.equal(site.assets.some((a) => a.path.includes('head.none')), false, 'no orphan CSS for css none');
+      assert.deepEqual(
+        page(site, 'head.pageonly').stylesheets.map((s) => s.replace(/\.[0-9a-f]{10}\.css$/, '')),
+        ['/assets/css/page-head-head.pageonly'],
+      );
+      assert.equal(
+        site.assets.some((a) => a.path.includes('head.none')),
+        false,
+        'no orphan CSS for css none',
+      );
     });
 
     it('copies js modules as hashed assets, stripping TypeScript types', () => {
       const widget = site.assets.find((a) => a.path.startsWith('assets/js/widget.'));
       assert.ok(widget);
-      assert.equal(String(widget.content).trim(), "const label = 'widget';\ndocument.documentElement.dataset.widget = label;");
+      assert.equal(
+        String(widget.content).trim(),
+        "const label = 'widget';\ndocument.documentElement.dataset.widget = label;",
+      );
       assert.ok(site.assets.every((a) => a.path.startsWith('assets/') && a.sha256.startsWith('sha256-')));
     });
   });
@@ -152,12 +197,18 @@ describe('build: compileSite', () => {
   describe('request-time pages and fragments', () => {
     const site = compileFixture(buildFixture('ssr'));
     class Chapter {
-      constructor(readonly slug: string, private readonly t: string) {}
+      constructor(
+        readonly slug: string,
+        private readonly t: string,
+      ) {}
       get title(): string {
         return this.t;
       }
     }
-    const load = { chapters: [new Chapter('intro', 'Intro <1>'), new Chapter('guides/routing', 'Routing')], editor: new Map([['name', 'Docs & co']]) };
+    const load = {
+      chapters: [new Chapter('intro', 'Intro <1>'), new Chapter('guides/routing', 'Routing')],
+      editor: new Map([['name', 'Docs & co']]),
+    };
 
     it('SSR pages get IR but no static file; hybrid pages get both', () => {
       const manual = page(site, 'manual');
@@ -176,9 +227,15 @@ describe('build: compileSite', () => {
       const ir = JSON.parse(JSON.stringify(manual.ir)) as Template; // what a generated app embeds
       const html = body({ ...manual, ir }, { path: 'guides/intro' }, load);
       assert.match(html, /<h1>guides\/intro<\/h1>/);
-      assert.match(html, /<li><a href="\/manual\/intro">0: Intro &lt;1&gt;<\/a><\/li><li><a href="\/manual\/guides\/routing">1: Routing<\/a><\/li>/);
+      assert.match(
+        html,
+        /<li><a href="\/manual\/intro">0: Intro &lt;1&gt;<\/a><\/li><li><a href="\/manual\/guides\/routing">1: Routing<\/a><\/li>/,
+      );
       assert.match(html, /<p>Edited by Docs &amp; co<\/p>/);
-      assert.match(html, /<li class="row" title="Intro &lt;1&gt;">Intro &lt;1&gt;<\/li><li class="row" title="Routing">Routing<\/li>/);
+      assert.match(
+        html,
+        /<li class="row" title="Intro &lt;1&gt;">Intro &lt;1&gt;<\/li><li class="row" title="Routing">Routing<\/li>/,
+      );
       assert.match(html, /<form method="post" action="\/manual\/save">/);
       const empty = body(manual, { path: 'x' }, { chapters: [], editor: {} });
       assert.doesNotMatch(empty, /Edited by|<li/);
@@ -187,7 +244,10 @@ describe('build: compileSite', () => {
     it('compiles fragments to their own IR', () => {
       assert.equal(site.fragments.length, 1);
       const f = site.fragments[0];
-      assert.deepEqual([f.pageId, f.name, f.method, f.route, f.target], ['manual', 'Row', 'GET', '/manual-rows/{id:int}', '#rows']);
+      assert.deepEqual(
+        [f.pageId, f.name, f.method, f.route, f.target],
+        ['manual', 'Row', 'GET', '/manual-rows/{id:int}', '#rows'],
+      );
       assert.equal(renderTemplate(f.ir, {}, { id: '7' }), '<tr><td>Row 7</td></tr>');
     });
   });
@@ -196,8 +256,14 @@ describe('build: compileSite', () => {
     const site = compileFixture(EXAMPLE_SITE);
 
     it('compiles every page; the SPA link runtime comes with internal links', () => {
-      assert.deepEqual(site.pages.map((p) => `${p.pageId}:${p.render}:${p.prerender.length}`), ['blog.index:spa:1', 'blog.post:spa:2', 'contact:spa:1', 'docs:ssr:0', 'home:spa:1', 'status:spa:1']);
-      assert.deepEqual(site.pages.filter((p) => p.kitJs).map((p) => p.pageId), ['blog.index', 'blog.post', 'contact', 'home', 'status']);
+      assert.deepEqual(
+        site.pages.map((p) => `${p.pageId}:${p.render}:${p.prerender.length}`),
+        ['blog.index:spa:1', 'blog.post:spa:2', 'contact:spa:1', 'docs:ssr:0', 'home:spa:1', 'status:spa:1'],
+      );
+      assert.deepEqual(
+        site.pages.filter((p) => p.kitJs).map((p) => p.pageId),
+        ['blog.index', 'blog.post', 'contact', 'home', 'status'],
+      );
       // docs links only with interpolated hrefs (/docs/{ch.slug}): no literal internal link, no layout.
       assert.equal(page(site, 'docs').kitJs, false);
       assert.ok(site.assets.some((a) => a.path === KIT_JS_PATH));
@@ -205,7 +271,10 @@ describe('build: compileSite', () => {
 
     it('fills paths records into text and attributes', () => {
       const html = body(page(site, 'blog.post'), { slug: 'hello-kit' });
-      assert.match(html, /<article id="post" class="prose">\n<h1>hello-kit<\/h1>\n<p data-slug="hello-kit">Posted in the blog.<\/p>/);
+      assert.match(
+        html,
+        /<article id="post" class="prose">\n<h1>hello-kit<\/h1>\n<p data-slug="hello-kit">Posted in the blog.<\/p>/,
+      );
     });
   });
 
@@ -224,6 +293,9 @@ describe('build: compileSite', () => {
     const a = compileFixture(EXAMPLE_SITE, buildFixture('components'));
     const b = compileFixture(buildFixture('components'), EXAMPLE_SITE);
     assert.equal(JSON.stringify(a.pages.map((p) => p.ir)), JSON.stringify(b.pages.map((p) => p.ir)));
-    assert.deepEqual(a.assets.map((x) => x.path), b.assets.map((x) => x.path));
+    assert.deepEqual(
+      a.assets.map((x) => x.path),
+      b.assets.map((x) => x.path),
+    );
   });
 });

@@ -10,8 +10,12 @@ function io(cwd: string) {
   let err = '';
   return {
     io: { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {}, cwd },
-    get out() { return out; },
-    get err() { return err; },
+    get out() {
+      return out;
+    },
+    get err() {
+      return err;
+    },
   };
 }
 
@@ -36,15 +40,25 @@ describe('kit fmt', () => {
     assert.equal(await runCli(['fmt', '--check', '.'], t.io), 1);
     assert.equal(t.out, 'messy.kit\n');
     assert.match(t.err, /^broken\.kit:3:7: error unterminated_string: .*\(file left unformatted\)$/m);
-    assert.equal(readFileSync(join(dir, 'messy.kit'), 'utf8'), readFileSync(fixture('lsp', 'format', 'messy.kit'), 'utf8'), '--check writes nothing');
+    assert.equal(
+      readFileSync(join(dir, 'messy.kit'), 'utf8'),
+      readFileSync(fixture('lsp', 'format', 'messy.kit'), 'utf8'),
+      '--check writes nothing',
+    );
   });
 
   it('--write rewrites unformatted files and leaves broken ones untouched', async () => {
     const t = io(dir);
     assert.equal(await runCli(['fmt', '--write', '.'], t.io), 1);
     assert.equal(t.out, 'formatted messy.kit\n');
-    assert.equal(readFileSync(join(dir, 'messy.kit'), 'utf8'), readFileSync(fixture('lsp', 'format', 'messy.formatted.kit'), 'utf8'));
-    assert.equal(readFileSync(join(dir, 'broken.kit'), 'utf8'), readFileSync(fixture('lsp', 'format', 'broken.kit'), 'utf8'));
+    assert.equal(
+      readFileSync(join(dir, 'messy.kit'), 'utf8'),
+      readFileSync(fixture('lsp', 'format', 'messy.formatted.kit'), 'utf8'),
+    );
+    assert.equal(
+      readFileSync(join(dir, 'broken.kit'), 'utf8'),
+      readFileSync(fixture('lsp', 'format', 'broken.kit'), 'utf8'),
+    );
     rmSync(join(dir, 'broken.kit'));
     const again = io(dir);
     assert.equal(await runCli(['fmt', '--check', '.'], again.io), 0);
@@ -52,7 +66,13 @@ describe('kit fmt', () => {
   });
 
   it('rejects bad usage with exit 2 and one clear line', async () => {
-    for (const argv of [['fmt'], ['fmt', '--check', '--write', '.'], ['fmt', '.'], ['fmt', 'missing.kit'], ['fmt', '--bogus', '.']]) {
+    for (const argv of [
+      ['fmt'],
+      ['fmt', '--check', '--write', '.'],
+      ['fmt', '.'],
+      ['fmt', 'missing.kit'],
+      ['fmt', '--bogus', '.'],
+    ]) {
       const t = io(dir);
       assert.equal(await runCli(argv, t.io), 2, argv.join(' '));
       assert.match(t.err, /^kit fmt: .+\n$/);

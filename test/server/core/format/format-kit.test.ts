@@ -63,26 +63,37 @@ describe('kit formatter', () => {
   });
 
   it('gives the same result whatever the indentation and blank lines of the input (property)', () => {
-    const sources = corpus.map((f) => readFileSync(f, 'utf8')).filter((t) => formatKit(t, 'x.kit').kind === 'formatted' && !/<pre|<textarea|\/\*|<!--/.test(t));
+    const sources = corpus
+      .map((f) => readFileSync(f, 'utf8'))
+      .filter((t) => formatKit(t, 'x.kit').kind === 'formatted' && !/<pre|<textarea|\/\*|<!--/.test(t));
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: sources.length - 1 }), fc.array(fc.tuple(fc.nat(), fc.constantFrom('', ' ', '    ', '\t', '      ')), { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 5 }), (i, indents, blanks) => {
-        const canonical = formatted(sources[i]);
-        const lines = canonical.split('\n');
-        const body = lines.slice(0, -1);
-        for (const [n, indent] of indents) {
-          const k = n % body.length;
-          // Lines of multi-line strings keep their indentation; everything else may be re-indented.
-          if (!/^\s*$/.test(body[k]) && !/"[^"]*$/.test(body[k - 1] ?? '')) body[k] = indent + body[k].trimStart();
-        }
-        // More blank lines where there are some already, inside blocks' edges and around the file.
-        const spots = [0, body.length, ...body.flatMap((l, k) => (l === '' || /\{$/.test(l) || /^\}$/.test(body[k + 1] ?? '') ? [k + 1] : []))];
-        for (const at of blanks.map((n) => spots[n % spots.length]).sort((a, b) => b - a)) body.splice(at, 0, '');
-        const perturbed = body.join('\n') + '\n';
-        const r = formatKit(perturbed, 'x.kit');
-        assert.equal(r.kind, 'formatted');
-        assert.equal((r as { text: string }).text, canonical);
-        return true;
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: sources.length - 1 }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom('', ' ', '    ', '\t', '      ')), { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 5 }),
+        (i, indents, blanks) => {
+          const canonical = formatted(sources[i]);
+          const lines = canonical.split('\n');
+          const body = lines.slice(0, -1);
+          for (const [n, indent] of indents) {
+            const k = n % body.length;
+            // Lines of multi-line strings keep their indentation; everything else may be re-indented.
+            if (!/^\s*$/.test(body[k]) && !/"[^"]*$/.test(body[k - 1] ?? '')) body[k] = indent + body[k].trimStart();
+          }
+          // More blank lines where there are some already, inside blocks' edges and around the file.
+          const spots = [
+            0,
+            body.length,
+            ...body.flatMap((l, k) => (l === '' || /\{$/.test(l) || /^\}$/.test(body[k + 1] ?? '') ? [k + 1] : [])),
+          ];
+          for (const at of blanks.map((n) => spots[n % spots.length]).sort((a, b) => b - a)) body.splice(at, 0, '');
+          const perturbed = body.join('\n') + '\n';
+          const r = formatKit(perturbed, 'x.kit');
+          assert.equal(r.kind, 'formatted');
+          assert.equal((r as { text: string }).text, canonical);
+          return true;
+        },
+      ),
       { numRuns: 150, seed: 4 },
     );
   });

@@ -32,7 +32,11 @@ describe('core/model/cache-policy', () => {
   it('appends stale-while-revalidate=<seconds> to the declared cache value', () => {
     assert.equal(effectiveCachePolicy('public, max-age=60', '5m'), 'public, max-age=60, stale-while-revalidate=300');
     assert.equal(effectiveCachePolicy('public, max-age=60', undefined), 'public, max-age=60');
-    assert.equal(effectiveCachePolicy('public, max-age=60', 'soon'), 'public, max-age=60', 'an invalid window is reported, not applied');
+    assert.equal(
+      effectiveCachePolicy('public, max-age=60', 'soon'),
+      'public, max-age=60',
+      'an invalid window is reported, not applied',
+    );
     assert.equal(effectiveCachePolicy(undefined, '5m'), undefined, 'revalidate needs a cache value');
   });
 });

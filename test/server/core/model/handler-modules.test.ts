@@ -6,7 +6,8 @@ import { commentEndpointDiagnostics } from '../../../../server/src/core/validate
 describe('core/model/handler-modules', () => {
   it('knows which files are handler modules', () => {
     for (const ok of ['handlers.ts', 'a/b.mts', 'x.js', 'x.mjs']) assert.equal(isHandlerModulePath(ok), true, ok);
-    for (const bad of ['types.d.ts', 'x.test.ts', 'x.spec.js', 'x.kit', 'x.json', 'x.tsx']) assert.equal(isHandlerModulePath(bad), false, bad);
+    for (const bad of ['types.d.ts', 'x.test.ts', 'x.spec.js', 'x.kit', 'x.json', 'x.tsx'])
+      assert.equal(isHandlerModulePath(bad), false, bad);
   });
 
   it('reads exports and endpoint comments directly above them, with guards', () => {
@@ -22,7 +23,10 @@ describe('core/model/handler-modules', () => {
       'export function* Gen() {}',
     ].join('\n');
     const s = scanHandlerModule('m.ts', text);
-    assert.deepEqual(s.exports.map((e) => e.name), ['Send', 'A', 'B', 'Gen']);
+    assert.deepEqual(
+      s.exports.map((e) => e.name),
+      ['Send', 'A', 'B', 'Gen'],
+    );
     assert.deepEqual(s.diagnostics, []);
     assert.deepEqual(
       s.endpoints.map((e) => ({ kind: e.kind, method: e.method, path: e.path, fn: e.functionName, guards: e.guards })),
@@ -32,7 +36,10 @@ describe('core/model/handler-modules', () => {
       ],
     );
     const a = s.endpoints[0];
-    assert.deepEqual([a.range.start.line, a.range.start.column, a.range.end.column], [2, 0, '//kit:api get /api/a'.length]);
+    assert.deepEqual(
+      [a.range.start.line, a.range.start.column, a.range.end.column],
+      [2, 0, '//kit:api get /api/a'.length],
+    );
     assert.deepEqual([a.functionRange.start.line, a.functionRange.start.column], [4, 'export function '.length]);
   });
 
@@ -58,13 +65,28 @@ describe('core/model/handler-modules', () => {
     ].join('\n');
     const s = scanHandlerModule('m.ts', text);
     const ds = commentEndpointDiagnostics('m.ts', text, 'pkg', s.endpoints);
-    assert.deepEqual(ds.map((d) => d.code), ['unsupported_action_method', 'unsupported_api_method', 'malformed_route', 'malformed_route', 'missing_endpoint_guard']);
+    assert.deepEqual(
+      ds.map((d) => d.code),
+      [
+        'unsupported_action_method',
+        'unsupported_api_method',
+        'malformed_route',
+        'malformed_route',
+        'missing_endpoint_guard',
+      ],
+    );
     const typed = ds[2];
     // The range is the offending param inside the comment, as for routes in .kit files.
-    assert.equal(text.split('\n')[typed.range.start.line].slice(typed.range.start.column, typed.range.end.column), '{id:uuid}');
+    assert.equal(
+      text.split('\n')[typed.range.start.line].slice(typed.range.start.column, typed.range.end.column),
+      '{id:uuid}',
+    );
     assert.match(typed.message, /^pkg\.Typed declares invalid \/\/kit:api endpoint path: /);
     const rest = ds[3];
-    assert.equal(text.split('\n')[rest.range.start.line].slice(rest.range.start.column, rest.range.end.column), '{rest...}');
+    assert.equal(
+      text.split('\n')[rest.range.start.line].slice(rest.range.start.column, rest.range.end.column),
+      '{rest...}',
+    );
     assert.equal(ds[4].severity, 'warning');
   });
 });

@@ -14,7 +14,11 @@ describe('core/model: markup release', () => {
     for (const input of inputs) {
       const kept = loadProject([input], { ssr: true }, repoRoot).workspace;
       const released = loadProject([input], { ssr: true }, repoRoot, { releaseMarkup: true }).workspace;
-      assert.deepEqual(JSON.parse(JSON.stringify(released.allDiagnostics())), JSON.parse(JSON.stringify(kept.allDiagnostics())), input);
+      assert.deepEqual(
+        JSON.parse(JSON.stringify(released.allDiagnostics())),
+        JSON.parse(JSON.stringify(kept.allDiagnostics())),
+        input,
+      );
       assert.ok(kept.kitPaths().length > 3);
       for (const path of kept.kitPaths()) {
         // JSON reads every property, so the released bodies are re-parsed here.
@@ -24,7 +28,8 @@ describe('core/model: markup release', () => {
   });
 
   it('re-parses once per file, on the first body read, and keeps the result', () => {
-    const text = 'page p\nroute "/p"\nguard public\nfragment Row GET "/p/row" "#row" {\n  <tr id="row"><td>{x}</td></tr>\n}\nview {\n  <table><Row /></table>\n}\n';
+    const text =
+      'page p\nroute "/p"\nguard public\nfragment Row GET "/p/row" "#row" {\n  <tr id="row"><td>{x}</td></tr>\n}\nview {\n  <table><Row /></table>\n}\n';
     const file = parseKit(text, 'p.kit', { incremental: false });
     const fresh = parseKit(text, 'p.kit', { incremental: false });
     releaseMarkup(file, text);

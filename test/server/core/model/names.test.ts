@@ -1,6 +1,15 @@
 // Naming conventions (reference-notes 1.1): page IDs from file names, `Load<PageID>`, report labels.
 import { strict as assert } from 'node:assert';
-import { exportedIdentifier, exportedRouteName, isExportedSymbol, layoutIdFromPath, loadFunctionName, ownerIdFromPath, pageIdFromPath, PAGE_ID_PATTERN } from '../../../../server/src/core/model/names.js';
+import {
+  exportedIdentifier,
+  exportedRouteName,
+  isExportedSymbol,
+  layoutIdFromPath,
+  loadFunctionName,
+  ownerIdFromPath,
+  pageIdFromPath,
+  PAGE_ID_PATTERN,
+} from '../../../../server/src/core/model/names.js';
 
 describe('core/model/names', () => {
   it('derives page IDs from file names', () => {
@@ -19,7 +28,11 @@ describe('core/model/names', () => {
     assert.equal(layoutIdFromPath('site/root.layout.kit'), 'root');
     assert.equal(ownerIdFromPath('site/root.layout.kit', 'layout'), 'root');
     assert.equal(ownerIdFromPath('site/Card.cmp.kit', 'component'), 'Card');
-    assert.equal(ownerIdFromPath('site/widget.kit', 'component'), 'widget', 'a page-named file that declares component');
+    assert.equal(
+      ownerIdFromPath('site/widget.kit', 'component'),
+      'widget',
+      'a page-named file that declares component',
+    );
     assert.equal(ownerIdFromPath('site/home.page.kit', 'page'), 'home');
   });
 
@@ -52,11 +65,13 @@ describe('core/model/names', () => {
 
   it('accepts exported handler symbols only', () => {
     for (const ok of ['Save', 'S', 'Save_2', 'HTTPGet']) assert.equal(isExportedSymbol(ok), true, ok);
-    for (const bad of ['save', '_Save', '2Save', 'Sa-ve', 'Save!', '', 'Ünder']) assert.equal(isExportedSymbol(bad), false, bad);
+    for (const bad of ['save', '_Save', '2Save', 'Sa-ve', 'Save!', '', 'Ünder'])
+      assert.equal(isExportedSymbol(bad), false, bad);
   });
 
   it('page IDs allow letters, digits, ".", "-" and "_"', () => {
-    for (const ok of ['home', 'blog.post', 'blog-post', '404', '_draft', 'a.b-c_d']) assert.ok(PAGE_ID_PATTERN.test(ok), ok);
+    for (const ok of ['home', 'blog.post', 'blog-post', '404', '_draft', 'a.b-c_d'])
+      assert.ok(PAGE_ID_PATTERN.test(ok), ok);
     for (const bad of ['', 'blog/post', '.hidden', '-x', 'a b', 'café']) assert.ok(!PAGE_ID_PATTERN.test(bad), bad);
   });
 });

@@ -38,7 +38,10 @@ describe('core/project: read-ahead', () => {
 
   it('hands out each file exactly as a plain read gives it', async () => {
     const { texts, delivered } = await takeAll(new ReadAhead(paths, 1), paths);
-    assert.deepEqual(texts, paths.map((p) => readFileSync(p, 'utf8')));
+    assert.deepEqual(
+      texts,
+      paths.map((p) => readFileSync(p, 'utf8')),
+    );
     assert.ok(delivered > paths.length / 2, `the worker delivered ${delivered} of ${paths.length}`);
   });
 

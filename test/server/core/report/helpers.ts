@@ -35,10 +35,17 @@ export function expectGolden(rel: string, actual: string): void {
     writeFileSync(path, actual);
     return;
   }
-  assert.ok(existsSync(path), `golden file ${shown} is missing; create it with KIT_UPDATE_GOLDENS=1 npm test and review it`);
+  assert.ok(
+    existsSync(path),
+    `golden file ${shown} is missing; create it with KIT_UPDATE_GOLDENS=1 npm test and review it`,
+  );
   const expected = readFileSync(path, 'utf8');
   if (actual !== expected) {
-    assert.equal(actual, expected, `output differs from ${shown}; if the change is intended, regenerate with KIT_UPDATE_GOLDENS=1 npm test and review git diff`);
+    assert.equal(
+      actual,
+      expected,
+      `output differs from ${shown}; if the change is intended, regenerate with KIT_UPDATE_GOLDENS=1 npm test and review git diff`,
+    );
   }
 }
 
@@ -58,5 +65,8 @@ export function schema(name: string): ValidateFunction {
 
 export function assertValid(name: string, value: unknown, what: string): void {
   const v = schema(name);
-  if (!v(value)) assert.fail(`${what} does not match schemas/${name}.schema.json:\n${JSON.stringify(v.errors?.slice(0, 5), null, 2)}`);
+  if (!v(value))
+    assert.fail(
+      `${what} does not match schemas/${name}.schema.json:\n${JSON.stringify(v.errors?.slice(0, 5), null, 2)}`,
+    );
 }

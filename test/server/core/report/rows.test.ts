@@ -3,7 +3,15 @@
 // endpoint fields shared by `kit routes` rows and `kit endpoints` records.
 import assert from 'node:assert/strict';
 import { loadProject } from '../../../../server/src/core/project/load.js';
-import { endpointRecords, endpointRows, isPageRow, routeInfo, routeRows, type EndpointRow, type PageRow } from '../../../../server/src/core/report/rows.js';
+import {
+  endpointRecords,
+  endpointRows,
+  isPageRow,
+  routeInfo,
+  routeRows,
+  type EndpointRow,
+  type PageRow,
+} from '../../../../server/src/core/report/rows.js';
 import { endpointHandlerLabel, pageHandlerLabel } from '../../../../server/src/core/report/handler-labels.js';
 import { formatTable } from '../../../../server/src/core/report/table.js';
 import { fixture, repoRoot } from '../../../helpers/repo.js';
@@ -44,7 +52,8 @@ describe('report rows', () => {
         const rec = records[i] as unknown as Record<string, unknown>;
         for (const [k, v] of Object.entries(row)) assert.deepEqual(rec[k], v, `${row.symbol}.${k}`);
         // Extra record fields are binding and contract detail only.
-        for (const k of Object.keys(rec)) if (!(k in row)) assert.ok(['signature', 'inputType', 'backendBinding', 'contract'].includes(k), k);
+        for (const k of Object.keys(rec))
+          if (!(k in row)) assert.ok(['signature', 'inputType', 'backendBinding', 'contract'].includes(k), k);
       });
       assert.deepEqual(endpointRows(ws), rows);
     });
@@ -94,7 +103,11 @@ describe('report rows', () => {
     assert.equal(toc.route, '/manual-toc/{path...}');
     assert.equal(toc.csrf, undefined);
     const info = routeInfo(load(fixture('reports', 'ssr-rest')));
-    assert.deepEqual(info.map((n) => [n.code, n.pageId]), [['spa_disabled', 'manual']], 'hybrid rows get no info note');
+    assert.deepEqual(
+      info.map((n) => [n.code, n.pageId]),
+      [['spa_disabled', 'manual']],
+      'hybrid rows get no info note',
+    );
   });
 
   it('takes comment endpoint guards from //kit:guard, and none without it', () => {

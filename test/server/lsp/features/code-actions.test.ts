@@ -19,7 +19,10 @@ describe('lsp code actions', () => {
   });
 
   it('removes a trailing slash', () => {
-    const r = codeActionsAt({ 't.kit': 'package site\n\npage t\nroute "/t/x/<|>"\nguard public\n\nview {\n  <p>x</p>\n}\n' }, { base });
+    const r = codeActionsAt(
+      { 't.kit': 'package site\n\npage t\nroute "/t/x/<|>"\nguard public\n\nview {\n  <p>x</p>\n}\n' },
+      { base },
+    );
     assert.match(r.apply('Remove the trailing slash').get('t.kit')!, /route "\/t\/x"\n/);
   });
 
@@ -35,7 +38,8 @@ describe('lsp code actions', () => {
   });
 
   it('creates a missing handler stub with a supported signature in the sibling module', () => {
-    const src = 'package site\n\npage contact\nroute "/contact"\nguard public\n\nact Send POST "/contact/send"\napi Arc<|>hive DELETE "/contact/archive"\n\nview {\n  <p>x</p>\n}\n';
+    const src =
+      'package site\n\npage contact\nroute "/contact"\nguard public\n\nact Send POST "/contact/send"\napi Arc<|>hive DELETE "/contact/archive"\n\nview {\n  <p>x</p>\n}\n';
     const r = codeActionsAt({ 'contact.kit': src }, { base });
     const out = r.apply('Create Archive in handlers.ts');
     const ts = out.get('handlers.ts')!;
@@ -48,7 +52,8 @@ describe('lsp code actions', () => {
   });
 
   it('creates the module when the directory has none', () => {
-    const src = 'package site\n\npage notes\nroute "/notes"\nguard public\n\nact Sa<|>ve POST "/notes/save"\n\nview {\n  <p>x</p>\n}\n';
+    const src =
+      'package site\n\npage notes\nroute "/notes"\nguard public\n\nact Sa<|>ve POST "/notes/save"\n\nview {\n  <p>x</p>\n}\n';
     const r = codeActionsAt({ 'notes/notes.kit': src }, { base });
     const out = r.apply('Create Save in handlers.ts');
     assert.match(out.get('notes/handlers.ts')!, /^export async function Save\(ctx: unknown\): Promise<Response> \{/);
@@ -56,7 +61,8 @@ describe('lsp code actions', () => {
   });
 
   it('splits an optional param of an API into explicit routes', () => {
-    const src = 'package site\n\npage t\nroute "/t"\nguard public\n\napi List GET "/items/{id<|>?}"\n\nview {\n  <p>x</p>\n}\n';
+    const src =
+      'package site\n\npage t\nroute "/t"\nguard public\n\napi List GET "/items/{id<|>?}"\n\nview {\n  <p>x</p>\n}\n';
     const r = codeActionsAt({ 't.kit': src }, { base });
     const out = r.apply('Split into explicit routes /items and /items/{id}').get('t.kit')!;
     assert.match(out, /api List GET "\/items"\napi List GET "\/items\/\{id\}"\n/);
@@ -64,9 +70,14 @@ describe('lsp code actions', () => {
   });
 
   it('splits an optional param of a page route into two pages', () => {
-    const src = 'package site\n\npage list\nroute "/list/{page<|>?}"\nguard public\napi Rows GET "/list/rows"\n\nview {\n  <p>x</p>\n}\n';
+    const src =
+      'package site\n\npage list\nroute "/list/{page<|>?}"\nguard public\napi Rows GET "/list/rows"\n\nview {\n  <p>x</p>\n}\n';
     const r = codeActionsAt({ 'list.kit': src }, { base });
-    assert.deepEqual(r.titles.slice(0, 3), ['Split into explicit routes: /list here, /list/{page} in list-page.kit', 'Use /list (drop the optional segment)', 'Use /list/{page} (make {page} required)']);
+    assert.deepEqual(r.titles.slice(0, 3), [
+      'Split into explicit routes: /list here, /list/{page} in list-page.kit',
+      'Use /list (drop the optional segment)',
+      'Use /list/{page} (make {page} required)',
+    ]);
     const out = r.apply('Split into explicit routes: /list here, /list/{page} in list-page.kit');
     assert.match(out.get('list.kit')!, /route "\/list"\n/);
     const created = out.get('list-page.kit')!;

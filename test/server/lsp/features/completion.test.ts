@@ -8,7 +8,8 @@ const page = (body: string) => `package site\n\npage t\nroute "/t"\n${body}\n`;
 describe('lsp completion', () => {
   it('offers declaration keywords valid at the cursor, without the ones already declared', () => {
     const { labels } = completionAt({ 't.kit': page('gu<|>') }, { base });
-    for (const k of ['guard', 'act', 'api', 'view', 'paths', 'server', 'title', 'cache']) assert.ok(labels.includes(k), k);
+    for (const k of ['guard', 'act', 'api', 'view', 'paths', 'server', 'title', 'cache'])
+      assert.ok(labels.includes(k), k);
     for (const k of ['route', 'page', 'package', 'component', 'props']) assert.ok(!labels.includes(k), k);
     const cmp = completionAt({ 'x.cmp.kit': 'package site\n\ncomponent X\n<|>\n' }, { base }).labels;
     assert.ok(cmp.includes('props') && !cmp.includes('route') && !cmp.includes('act'));
@@ -22,16 +23,33 @@ describe('lsp completion', () => {
 
   it('offers HTTP methods per endpoint kind', () => {
     assert.deepEqual(completionAt({ 't.kit': page('act Save <|>') }, { base }).labels, ['POST']);
-    assert.deepEqual(completionAt({ 't.kit': page('api Data P<|>') }, { base }).labels, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+    assert.deepEqual(completionAt({ 't.kit': page('api Data P<|>') }, { base }).labels, [
+      'GET',
+      'POST',
+      'PUT',
+      'PATCH',
+      'DELETE',
+    ]);
   });
 
   it('offers the exported handlers of sibling modules after act/api, minus declared ones', () => {
-    const { labels } = completionAt({ 'contact.kit': 'package site\n\npage contact\nroute "/contact"\nguard public\nact Send POST "/s"\napi <|>\n' }, { base });
+    const { labels } = completionAt(
+      { 'contact.kit': 'package site\n\npage contact\nroute "/contact"\nguard public\nact Send POST "/s"\napi <|>\n' },
+      { base },
+    );
     assert.deepEqual(labels, ['Extra', 'Ping']);
   });
 
   it('offers param types inside {name:', () => {
-    assert.deepEqual(completionAt({ 't.kit': 'package site\n\nroute "/t/{id:<|>"\n' }, { base }).labels, ['string', 'int', 'int64', 'uint', 'uint64', 'bool', 'float64']);
+    assert.deepEqual(completionAt({ 't.kit': 'package site\n\nroute "/t/{id:<|>"\n' }, { base }).labels, [
+      'string',
+      'int',
+      'int64',
+      'uint',
+      'uint64',
+      'bool',
+      'float64',
+    ]);
   });
 
   it('offers layout IDs and render modes', () => {
@@ -40,15 +58,26 @@ describe('lsp completion', () => {
   });
 
   it('offers components with their alias, g: directives and action names inside views', () => {
-    const view = (line: string) => `package site\n\nuse ui "ui"\npage t\nroute "/t"\nact Save POST "/t/save"\n\nview {\n  ${line}\n}\n`;
-    assert.deepEqual(completionAt({ 't.kit': view('<C<|>') }, { base }).labels, ['Card', 'Nav', 'slot', 'template', 'ui.Button']);
+    const view = (line: string) =>
+      `package site\n\nuse ui "ui"\npage t\nroute "/t"\nact Save POST "/t/save"\n\nview {\n  ${line}\n}\n`;
+    assert.deepEqual(completionAt({ 't.kit': view('<C<|>') }, { base }).labels, [
+      'Card',
+      'Nav',
+      'slot',
+      'template',
+      'ui.Button',
+    ]);
     const attrs = completionAt({ 't.kit': view('<form g:<|>') }, { base }).labels;
-    for (const d of ['g:post', 'g:target', 'g:swap', 'g:if', 'g:for', 'g:lane', 'g:message:required']) assert.ok(attrs.includes(d), d);
+    for (const d of ['g:post', 'g:target', 'g:swap', 'g:if', 'g:for', 'g:lane', 'g:message:required'])
+      assert.ok(attrs.includes(d), d);
     assert.deepEqual(completionAt({ 't.kit': view('<form g:post={<|>') }, { base }).labels, ['Save']);
     assert.deepEqual(completionAt({ 't.kit': view('<p>{param("<|>")}</p>') }, { base }).labels, []);
   });
 
   it('offers prop types inside props {}', () => {
-    assert.deepEqual(completionAt({ 'x.cmp.kit': 'package site\n\ncomponent X\n\nprops {\n  title <|>\n}\n' }, { base }).labels, ['string', 'int', 'float', 'bool']);
+    assert.deepEqual(
+      completionAt({ 'x.cmp.kit': 'package site\n\ncomponent X\n\nprops {\n  title <|>\n}\n' }, { base }).labels,
+      ['string', 'int', 'float', 'bool'],
+    );
   });
 });

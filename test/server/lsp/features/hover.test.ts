@@ -51,7 +51,10 @@ describe('lsp hover', () => {
   });
 
   it('marks a missing handler and where its stub belongs', async () => {
-    const text = (await read('contact.kit')).replace('act Send POST "/contact/send"', 'act Send POST "/contact/send"\nact Arch<|>ive POST "/contact/archive"');
+    const text = (await read('contact.kit')).replace(
+      'act Send POST "/contact/send"',
+      'act Send POST "/contact/send"\nact Arch<|>ive POST "/contact/archive"',
+    );
     const { markdown } = hoverAt({ 'contact.kit': text }, { base });
     assert.match(markdown, /`Archive` — missing \(create it in `handlers\.ts`\)/);
   });
@@ -84,13 +87,18 @@ describe('lsp hover', () => {
   });
 
   it('shows a g:command contract with its route, CSRF and binding', () => {
-    const notes = 'package notes\n\npage notes\nroute "/notes"\nguard public\n\nview {\n  <form g:command="Sa<|>ve" action="/notes/save"><button>Save</button></form>\n  <p g:query="Count">n</p>\n}\n';
-    const handlers = 'export interface NoteInput { text: string }\nexport async function Save(ctx: unknown, input: NoteInput): Promise<Response> { void ctx; return new Response(input.text); }\n';
+    const notes =
+      'package notes\n\npage notes\nroute "/notes"\nguard public\n\nview {\n  <form g:command="Sa<|>ve" action="/notes/save"><button>Save</button></form>\n  <p g:query="Count">n</p>\n}\n';
+    const handlers =
+      'export interface NoteInput { text: string }\nexport async function Save(ctx: unknown, input: NoteInput): Promise<Response> { void ctx; return new Response(input.text); }\n';
     const { markdown } = hoverAt({ 'notes/notes.kit': notes, 'notes/handlers.ts': handlers }, { base });
     assert.match(markdown, /\*\*POST\*\* `\/notes\/save` — g:command `Save` of page `notes`/);
     assert.match(markdown, /\| CSRF \| yes/);
     assert.match(markdown, /`contracts\.command\.notes\.Save` → `Save` — bound in `\.\/handlers\.js`/);
-    const q = hoverAt({ 'notes/notes.kit': notes.replace('<|>', '').replace('Count', 'Co<|>unt'), 'notes/handlers.ts': handlers }, { base });
+    const q = hoverAt(
+      { 'notes/notes.kit': notes.replace('<|>', '').replace('Count', 'Co<|>unt'), 'notes/handlers.ts': handlers },
+      { base },
+    );
     assert.match(q.markdown, /\*\*GET\*\* `\/notes` — g:query `Count`/);
     assert.match(q.markdown, /`Count` — missing/);
   });

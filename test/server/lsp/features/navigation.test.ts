@@ -25,7 +25,9 @@ describe('lsp definition', () => {
   });
 
   it('goes from a component call to the component, also through a use alias', () => {
-    assert.deepEqual(definitionAt({ 'home.kit': marked('home.kit', 'Card heading') }, { base }).files, ['card.cmp.kit']);
+    assert.deepEqual(definitionAt({ 'home.kit': marked('home.kit', 'Card heading') }, { base }).files, [
+      'card.cmp.kit',
+    ]);
     const ui = definitionAt({ 'home.kit': marked('home.kit', 'Button', 2) }, { base });
     assert.deepEqual(ui.files, ['ui/button.cmp.kit']);
     assert.deepEqual(ui.texts, ['Button']);
@@ -95,7 +97,10 @@ describe('lsp rename', () => {
   });
 
   it('refuses names that would not bind and places that cannot be renamed', () => {
-    assert.throws(() => renameAt({ 'contact.kit': marked('contact.kit', 'Send POST') }, 'deliver', { base }), RenameError);
+    assert.throws(
+      () => renameAt({ 'contact.kit': marked('contact.kit', 'Send POST') }, 'deliver', { base }),
+      RenameError,
+    );
     assert.throws(() => renameAt({ 'home.kit': marked('home.kit', 'Card heading') }, 'my-card', { base }), RenameError);
     assert.throws(() => renameAt({ 'home.kit': marked('home.kit', '"/"') }, 'X', { base }), RenameError);
   });

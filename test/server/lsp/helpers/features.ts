@@ -3,7 +3,18 @@
 // workspace model in-process and calls the feature function directly (no protocol involved).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { CodeAction, CompletionItem, DocumentSymbol, FoldingRange, Hover, Location, Position, SymbolInformation, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import type {
+  CodeAction,
+  CompletionItem,
+  DocumentSymbol,
+  FoldingRange,
+  Hover,
+  Location,
+  Position,
+  SymbolInformation,
+  TextEdit,
+  WorkspaceEdit,
+} from 'vscode-languageserver';
 import { Workspace } from '../../../../server/src/core/model/workspace.js';
 import { isHandlerModulePath } from '../../../../server/src/core/model/handler-modules.js';
 import { featureContext, type FeatureContext } from '../../../../server/src/lsp/features/context.js';
@@ -89,10 +100,17 @@ export function textAt(s: Setup, loc: { uri: string; range: { start: Position; e
   const lines = text.split('\n');
   const { start, end } = loc.range;
   if (start.line === end.line) return lines[start.line]?.slice(start.character, end.character) ?? '';
-  return [lines[start.line].slice(start.character), ...lines.slice(start.line + 1, end.line), lines[end.line].slice(0, end.character)].join('\n');
+  return [
+    lines[start.line].slice(start.character),
+    ...lines.slice(start.line + 1, end.line),
+    lines[end.line].slice(0, end.character),
+  ].join('\n');
 }
 
-export function hoverAt(files: Record<string, string | null>, opts?: { base?: string; ssr?: boolean }): { hover: Hover | null; markdown: string; setup: Setup } {
+export function hoverAt(
+  files: Record<string, string | null>,
+  opts?: { base?: string; ssr?: boolean },
+): { hover: Hover | null; markdown: string; setup: Setup } {
   const s = setup(files, opts);
   const c = at(s);
   const h = hover(s.ctx, c.path, c.position);
@@ -100,25 +118,35 @@ export function hoverAt(files: Record<string, string | null>, opts?: { base?: st
   return { hover: h, markdown, setup: s };
 }
 
-export function definitionAt(files: Record<string, string | null>, opts?: { base?: string }): { locations: Location[]; texts: string[]; files: string[] } {
+export function definitionAt(
+  files: Record<string, string | null>,
+  opts?: { base?: string },
+): { locations: Location[]; texts: string[]; files: string[] } {
   const s = setup(files, opts);
   const c = at(s);
   const locations = definition(s.ctx, c.path, c.position) ?? [];
   return { locations, texts: locations.map((l) => textAt(s, l)), files: locations.map((l) => pathOf(l.uri)) };
 }
 
-export function referencesAt(files: Record<string, string | null>, opts?: { base?: string; includeDeclaration?: boolean }): { places: string[]; texts: string[] } {
+export function referencesAt(
+  files: Record<string, string | null>,
+  opts?: { base?: string; includeDeclaration?: boolean },
+): { places: string[]; texts: string[] } {
   const s = setup(files, opts);
   const c = at(s);
   const locs = references(s.ctx, c.path, c.position, opts?.includeDeclaration ?? true) ?? [];
-  return { places: locs.map((l) => `${pathOf(l.uri)}:${l.range.start.line + 1}:${l.range.start.character + 1}`).sort(), texts: locs.map((l) => textAt(s, l)) };
+  return {
+    places: locs.map((l) => `${pathOf(l.uri)}:${l.range.start.line + 1}:${l.range.start.character + 1}`).sort(),
+    texts: locs.map((l) => textAt(s, l)),
+  };
 }
 
 /** Applies a workspace edit's text changes to the setup's files and answers the changed texts. */
 export function applyEdit(s: Setup, edit: WorkspaceEdit): Map<string, string> {
   const out = new Map<string, string>();
   const byFile = new Map<string, TextEdit[]>();
-  for (const [uri, edits] of Object.entries(edit.changes ?? {})) byFile.set(pathOf(uri), [...(byFile.get(pathOf(uri)) ?? []), ...edits]);
+  for (const [uri, edits] of Object.entries(edit.changes ?? {}))
+    byFile.set(pathOf(uri), [...(byFile.get(pathOf(uri)) ?? []), ...edits]);
   for (const change of edit.documentChanges ?? []) {
     if ('kind' in change) {
       if (change.kind === 'create') out.set(pathOf(change.uri), '');
@@ -136,13 +164,23 @@ export function applyEdit(s: Setup, edit: WorkspaceEdit): Map<string, string> {
       return Math.min(text.length, o + p.character);
     };
     const sorted = [...edits].sort((a, b) => offsetOf(b.range.start) - offsetOf(a.range.start));
-    for (const e of sorted) text = text.slice(0, offsetOf(e.range.start)) + e.newText + text.slice(offsetOf(e.range.end));
+    for (const e of sorted)
+      text = text.slice(0, offsetOf(e.range.start)) + e.newText + text.slice(offsetOf(e.range.end));
     out.set(path, text);
   }
   return out;
 }
 
-export function renameAt(files: Record<string, string | null>, newName: string, opts?: { base?: string }): { prepared: ReturnType<typeof prepareRename>; edit: WorkspaceEdit | null; result: Map<string, string>; setup: Setup } {
+export function renameAt(
+  files: Record<string, string | null>,
+  newName: string,
+  opts?: { base?: string },
+): {
+  prepared: ReturnType<typeof prepareRename>;
+  edit: WorkspaceEdit | null;
+  result: Map<string, string>;
+  setup: Setup;
+} {
   const s = setup(files, opts);
   const c = at(s);
   const prepared = prepareRename(s.ctx, c.path, c.position);
@@ -150,19 +188,30 @@ export function renameAt(files: Record<string, string | null>, newName: string, 
   return { prepared, edit, result: edit ? applyEdit(s, edit) : new Map(), setup: s };
 }
 
-export function completionAt(files: Record<string, string | null>, opts?: { base?: string }): { items: CompletionItem[]; labels: string[] } {
+export function completionAt(
+  files: Record<string, string | null>,
+  opts?: { base?: string },
+): { items: CompletionItem[]; labels: string[] } {
   const s = setup(files, opts);
   const c = at(s);
   const items = completion(s.ctx, c.path, c.position);
   return { items, labels: items.map((i) => i.label) };
 }
 
-export function symbolsOf(path: string, files: Record<string, string | null>, opts?: { base?: string }): DocumentSymbol[] {
+export function symbolsOf(
+  path: string,
+  files: Record<string, string | null>,
+  opts?: { base?: string },
+): DocumentSymbol[] {
   const s = setup(files, opts);
   return documentSymbols(s.ctx, path) ?? [];
 }
 
-export function workspaceSymbolsFor(query: string, files: Record<string, string | null>, opts?: { base?: string }): SymbolInformation[] {
+export function workspaceSymbolsFor(
+  query: string,
+  files: Record<string, string | null>,
+  opts?: { base?: string },
+): SymbolInformation[] {
   const s = setup(files, opts);
   return workspaceSymbols([s.ctx], query);
 }
@@ -177,13 +226,20 @@ export function tokensOf(path: string, files: Record<string, string | null>, opt
   const s = setup(files, opts);
   const entry = s.ws.kit(path)!;
   const lines = entry.text.split('\n');
-  return collectTokens(entry).map((t) => `${TOKEN_TYPES[t.type]}:${lines[t.line].slice(t.char, t.char + t.length)}${t.mods ? '+decl' : ''}`);
+  return collectTokens(entry).map(
+    (t) => `${TOKEN_TYPES[t.type]}:${lines[t.line].slice(t.char, t.char + t.length)}${t.mods ? '+decl' : ''}`,
+  );
 }
 
-export function codeActionsAt(files: Record<string, string | null>, opts?: { base?: string; canCreateFiles?: boolean }): { actions: CodeAction[]; titles: string[]; apply(title: string): Map<string, string>; setup: Setup } {
+export function codeActionsAt(
+  files: Record<string, string | null>,
+  opts?: { base?: string; canCreateFiles?: boolean },
+): { actions: CodeAction[]; titles: string[]; apply(title: string): Map<string, string>; setup: Setup } {
   const s = setup(files, opts);
   const c = at(s);
-  const actions = codeActions(s.ctx, c.path, { start: c.position, end: c.position }, [], { canCreateFiles: opts?.canCreateFiles ?? true });
+  const actions = codeActions(s.ctx, c.path, { start: c.position, end: c.position }, [], {
+    canCreateFiles: opts?.canCreateFiles ?? true,
+  });
   return {
     actions,
     titles: actions.map((a) => a.title),

@@ -4,8 +4,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter,
-  type InitializeResult, type ProtocolConnection, type PublishDiagnosticsParams, type ClientCapabilities,
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type InitializeResult,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+  type ClientCapabilities,
   type TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
 import { outDir } from '../../../helpers/repo.js';
@@ -88,23 +93,41 @@ export class LspClient {
       this.statusWaiters = [];
       for (const w of ws) w(p);
     });
-    this.conn.onRequest('client/registerCapability', (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
-      this.registrations.push(...p.registrations);
-      return null;
-    });
-    this.conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map(() => this.settings));
+    this.conn.onRequest(
+      'client/registerCapability',
+      (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
+        this.registrations.push(...p.registrations);
+        return null;
+      },
+    );
+    this.conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
+      p.items.map(() => this.settings),
+    );
     this.conn.listen();
   }
 
   static start(opts: StartOptions = {}): LspClient {
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script ?? join(outDir, 'server', 'src', 'cli', 'main.js'), 'lsp', '--stdio', ...(opts.args ?? [])], {
-      cwd: opts.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(opts.nodeArgs ?? []),
+        opts.script ?? join(outDir, 'server', 'src', 'cli', 'main.js'),
+        'lsp',
+        '--stdio',
+        ...(opts.args ?? []),
+      ],
+      {
+        cwd: opts.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     return new LspClient(child);
   }
 
-  async initialize(folders: string[], opts: { capabilities?: ClientCapabilities; initializationOptions?: unknown; waitForIndex?: boolean } = {}): Promise<InitializeResult> {
+  async initialize(
+    folders: string[],
+    opts: { capabilities?: ClientCapabilities; initializationOptions?: unknown; waitForIndex?: boolean } = {},
+  ): Promise<InitializeResult> {
     const result = (await this.conn.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
@@ -123,7 +146,10 @@ export class LspClient {
     if (n <= 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       let left = n;
-      const timer = setTimeout(() => reject(new Error(`kit/status ${state} not received (${left} left); stderr: ${this.stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`kit/status ${state} not received (${left} left); stderr: ${this.stderr}`)),
+        timeoutMs,
+      );
       const on = (s: KitStatus) => {
         if (s.state !== state) {
           this.statusWaiters.push(on);
@@ -140,15 +166,29 @@ export class LspClient {
   }
 
   /** Waits for diagnostics of `uri` matching `pred` (already received ones count when `fresh` is false). */
-  waitForDiagnostics(uri: string, pred: (d: ReceivedDiagnostics) => boolean = () => true, opts: { fresh?: boolean; timeoutMs?: number } = {}): Promise<ReceivedDiagnostics> {
+  waitForDiagnostics(
+    uri: string,
+    pred: (d: ReceivedDiagnostics) => boolean = () => true,
+    opts: { fresh?: boolean; timeoutMs?: number } = {},
+  ): Promise<ReceivedDiagnostics> {
     const have = this.diagnostics.get(uri);
     if (!opts.fresh && have && pred(have)) return Promise.resolve(have);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`no matching diagnostics for ${uri} (last: ${JSON.stringify(this.diagnostics.get(uri)?.diagnostics.map((d) => d.code))})`));
+        reject(
+          new Error(
+            `no matching diagnostics for ${uri} (last: ${JSON.stringify(this.diagnostics.get(uri)?.diagnostics.map((d) => d.code))})`,
+          ),
+        );
       }, opts.timeoutMs ?? 10000);
-      const waiter: Waiter = { pred: (d) => d.uri === uri && pred(d), resolve: (d) => { clearTimeout(timer); resolve(d); } };
+      const waiter: Waiter = {
+        pred: (d) => d.uri === uri && pred(d),
+        resolve: (d) => {
+          clearTimeout(timer);
+          resolve(d);
+        },
+      };
       this.waiters.push(waiter);
     });
   }
@@ -158,7 +198,10 @@ export class LspClient {
   }
 
   change(uri: string, version: number, changes: TextDocumentContentChangeEvent[]): Promise<void> {
-    return this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+    return this.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: changes,
+    });
   }
 
   close(uri: string): Promise<void> {

@@ -37,18 +37,50 @@ export function componentCalls(view: WorkspaceView, key: string): Diagnostic[] {
     for (const call of e.summary.componentCalls) {
       if (componentKey(e.summary, call) !== target) continue;
       if (!def) {
-        out.push(diag('unknown_component', e.path, call.range, `${e.summary.ownerId}: unknown component <${call.name}>; no component ${call.localName} is declared in package ${target.slice(0, target.lastIndexOf('.'))}`));
+        out.push(
+          diag(
+            'unknown_component',
+            e.path,
+            call.range,
+            `${e.summary.ownerId}: unknown component <${call.name}>; no component ${call.localName} is declared in package ${target.slice(0, target.lastIndexOf('.'))}`,
+          ),
+        );
         continue;
       }
       const props = def.summary.props?.props ?? [];
       const names = new Set(props.map((p) => p.name.text));
       for (const a of call.element.attrs) {
         if (a.name.startsWith('g:') || a.form !== 'normal') continue;
-        if (!names.has(a.name)) out.push(diag('unknown_prop', e.path, a.nameRange, `${e.summary.ownerId}: component ${call.localName} declares no prop "${a.name}"`, { related: [{ file: def.path, range: def.summary.props?.range ?? def.summary.component?.range ?? call.range, message: `props of ${call.localName} declared here` }] }));
+        if (!names.has(a.name))
+          out.push(
+            diag(
+              'unknown_prop',
+              e.path,
+              a.nameRange,
+              `${e.summary.ownerId}: component ${call.localName} declares no prop "${a.name}"`,
+              {
+                related: [
+                  {
+                    file: def.path,
+                    range: def.summary.props?.range ?? def.summary.component?.range ?? call.range,
+                    message: `props of ${call.localName} declared here`,
+                  },
+                ],
+              },
+            ),
+          );
       }
       for (const p of props) {
         if (p.default || call.element.attrs.some((a) => a.name === p.name.text)) continue;
-        out.push(diag('missing_prop', e.path, call.range, `${e.summary.ownerId}: <${call.name}> needs prop "${p.name.text}" (${p.type.text})`, { related: [{ file: def.path, range: p.range, message: `prop ${p.name.text} declared here` }] }));
+        out.push(
+          diag(
+            'missing_prop',
+            e.path,
+            call.range,
+            `${e.summary.ownerId}: <${call.name}> needs prop "${p.name.text}" (${p.type.text})`,
+            { related: [{ file: def.path, range: p.range, message: `prop ${p.name.text} declared here` }] },
+          ),
+        );
       }
     }
   }
@@ -65,16 +97,29 @@ export function layoutRefs(view: WorkspaceView, key: string): Diagnostic[] {
     for (const w of e.summary.layoutDecl?.layouts ?? []) {
       if (layoutKey(e.summary, w.text) !== target) continue;
       if (e.summary.kind === 'layout' && w.text === e.summary.ownerId) continue; // layout_self_reference
-      out.push(diag('unknown_layout_id', e.path, w.range, `${e.summary.ownerId}: unknown layout "${w.text}"; no ${w.text}.layout.kit exists in package ${target.slice(0, target.lastIndexOf('.'))}`));
+      out.push(
+        diag(
+          'unknown_layout_id',
+          e.path,
+          w.range,
+          `${e.summary.ownerId}: unknown layout "${w.text}"; no ${w.text}.layout.kit exists in package ${target.slice(0, target.lastIndexOf('.'))}`,
+        ),
+      );
     }
   }
   return out;
 }
 
-interface GraphNode { entry: KitEntry; edges: { to: string; range: import('../../../../../grammar/src/ast.js').Range }[] }
+interface GraphNode {
+  entry: KitEntry;
+  edges: { to: string; range: import('../../../../../grammar/src/ast.js').Range }[];
+}
 
 /** Reports each elementary cycle once, at the edge leaving its smallest member. */
-function cycles(nodes: Map<string, GraphNode>, report: (path: string[], node: GraphNode, edgeIndex: number) => void): void {
+function cycles(
+  nodes: Map<string, GraphNode>,
+  report: (path: string[], node: GraphNode, edgeIndex: number) => void,
+): void {
   const state = new Map<string, 0 | 1 | 2>();
   const stack: string[] = [];
   const seen = new Set<string>();
@@ -111,12 +156,21 @@ export function componentCycles(view: WorkspaceView): Diagnostic[] {
     if (e.summary.kind !== 'component') continue;
     const id = `${e.summary.packageName}.${e.summary.ownerId}`;
     if (nodes.has(id)) continue;
-    const edges = e.summary.componentCalls.map((c) => ({ to: componentKey(e.summary, c) ?? '', range: c.range })).filter((x) => x.to);
+    const edges = e.summary.componentCalls
+      .map((c) => ({ to: componentKey(e.summary, c) ?? '', range: c.range }))
+      .filter((x) => x.to);
     nodes.set(id, { entry: e, edges });
   }
   const out: Diagnostic[] = [];
   cycles(nodes, (path, node, i) => {
-    out.push(diag('component_composition_cycle', node.entry.path, node.edges[i]?.range ?? node.entry.summary.component?.range ?? node.entry.ast.declarations[0].range, `component composition cycle: ${path.join(' -> ')}`));
+    out.push(
+      diag(
+        'component_composition_cycle',
+        node.entry.path,
+        node.edges[i]?.range ?? node.entry.summary.component?.range ?? node.entry.ast.declarations[0].range,
+        `component composition cycle: ${path.join(' -> ')}`,
+      ),
+    );
   });
   return out;
 }
@@ -134,7 +188,14 @@ export function layoutCycles(view: WorkspaceView): Diagnostic[] {
       const to = layoutKey(e.summary, w.text);
       if (!to) continue;
       if (to === id) {
-        out.push(diag('layout_self_reference', e.path, w.range, `layout ${e.summary.ownerId} names itself as its parent layout`));
+        out.push(
+          diag(
+            'layout_self_reference',
+            e.path,
+            w.range,
+            `layout ${e.summary.ownerId} names itself as its parent layout`,
+          ),
+        );
         continue;
       }
       edges.push({ to, range: w.range });
@@ -142,7 +203,14 @@ export function layoutCycles(view: WorkspaceView): Diagnostic[] {
     nodes.set(id, { entry: e, edges });
   }
   cycles(nodes, (path, node, i) => {
-    out.push(diag('cyclic_layout_reference', node.entry.path, node.edges[i]?.range ?? node.entry.ast.declarations[0].range, `cyclic layout reference: ${path.join(' -> ')}`));
+    out.push(
+      diag(
+        'cyclic_layout_reference',
+        node.entry.path,
+        node.edges[i]?.range ?? node.entry.ast.declarations[0].range,
+        `cyclic layout reference: ${path.join(' -> ')}`,
+      ),
+    );
   });
   return out;
 }

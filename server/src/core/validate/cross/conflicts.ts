@@ -17,9 +17,19 @@ export function duplicateRoutes(view: WorkspaceView, key: string): Diagnostic[] 
   const out: Diagnostic[] = [];
   const first = pages[0];
   for (const r of pages.slice(1)) {
-    out.push(diag('duplicate_route', r.file, r.range, `${prefix(r)}duplicate page route "${r.route.pattern}"; first declared by page ${first.pageId} and duplicated by page ${r.pageId} (${first.file} and ${r.file})`, {
-      related: [{ file: first.file, range: first.range, message: `route "${first.route.pattern}" first declared here` }],
-    }));
+    out.push(
+      diag(
+        'duplicate_route',
+        r.file,
+        r.range,
+        `${prefix(r)}duplicate page route "${r.route.pattern}"; first declared by page ${first.pageId} and duplicated by page ${r.pageId} (${first.file} and ${r.file})`,
+        {
+          related: [
+            { file: first.file, range: first.range, message: `route "${first.route.pattern}" first declared here` },
+          ],
+        },
+      ),
+    );
   }
   return out;
 }
@@ -27,7 +37,8 @@ export function duplicateRoutes(view: WorkspaceView, key: string): Diagnostic[] 
 function exempt(a: Registration, b: Registration): boolean {
   if (a.kind === 'page' && b.kind === 'page') return true; // duplicate_route reports it
   // A page and its own query contract may share the GET route: the one sanctioned negotiation.
-  if ((a.kind === 'page' && b.kind === 'query') || (a.kind === 'query' && b.kind === 'page')) return a.pageId === b.pageId && a.file === b.file;
+  if ((a.kind === 'page' && b.kind === 'query') || (a.kind === 'query' && b.kind === 'page'))
+    return a.pageId === b.pageId && a.file === b.file;
   if (a.contract !== undefined && a.kind === b.kind && a.contract === b.contract) return true;
   return false;
 }
@@ -40,9 +51,17 @@ export function methodConflicts(view: WorkspaceView, key: string): Diagnostic[] 
     const r = regs[i];
     const prev = regs.slice(0, i).find((p) => !exempt(p, r));
     if (!prev) continue;
-    out.push(diag('route_method_conflict', r.file, r.range, `${prefix(r)}${r.method} ${r.route.pattern} for ${r.owner} conflicts with ${prev.owner}`, {
-      related: [{ file: prev.file, range: prev.range, message: `${prev.owner} first declared here` }],
-    }));
+    out.push(
+      diag(
+        'route_method_conflict',
+        r.file,
+        r.range,
+        `${prefix(r)}${r.method} ${r.route.pattern} for ${r.owner} conflicts with ${prev.owner}`,
+        {
+          related: [{ file: prev.file, range: prev.range, message: `${prev.owner} first declared here` }],
+        },
+      ),
+    );
   }
   return out;
 }
@@ -56,13 +75,22 @@ export function ambiguityBucket(r: Registration): string {
 
 /** The route module owns the ambiguity policy (which pairs count, and the overlap test). */
 function overlapping(a: Registration, b: Registration): boolean {
-  return ambiguousOverlap({ route: a.route, method: a.method, page: a.kind === 'page' }, { route: b.route, method: b.method, page: b.kind === 'page' });
+  return ambiguousOverlap(
+    { route: a.route, method: a.method, page: a.kind === 'page' },
+    { route: b.route, method: b.method, page: b.kind === 'page' },
+  );
 }
 
 function ambiguous(cur: Registration, prev: Registration): Diagnostic {
-  return diag('ambiguous_dynamic_route', cur.file, cur.range, `${prefix(cur)}ambiguous dynamic route "${cur.route.pattern}" overlaps "${prev.route.pattern}"; ${cur.owner} could match the same request path as ${prev.owner} (${prev.file} and ${cur.file})`, {
-    related: [{ file: prev.file, range: prev.range, message: `${prev.owner} declares "${prev.route.pattern}" here` }],
-  });
+  return diag(
+    'ambiguous_dynamic_route',
+    cur.file,
+    cur.range,
+    `${prefix(cur)}ambiguous dynamic route "${cur.route.pattern}" overlaps "${prev.route.pattern}"; ${cur.owner} could match the same request path as ${prev.owner} (${prev.file} and ${cur.file})`,
+    {
+      related: [{ file: prev.file, range: prev.range, message: `${prev.owner} declares "${prev.route.pattern}" here` }],
+    },
+  );
 }
 
 /**

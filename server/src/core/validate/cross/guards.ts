@@ -38,21 +38,36 @@ export function unknownGuards(ws: WorkspaceView, key: string): Diagnostic[] {
     // A guards table kit cannot read statically (built by a function, spread in): no guessing.
     if (!r.complete || r.ids.has(id)) return [];
   }
-  const where = configs.length === 0
-    ? 'no kit.config module registers guards'
-    : `${configs.map((c) => baseName(c.path)).join(', ')} does not register it`;
+  const where =
+    configs.length === 0
+      ? 'no kit.config module registers guards'
+      : `${configs.map((c) => baseName(c.path)).join(', ')} does not register it`;
   const out: Diagnostic[] = [];
   for (const e of ws.kitMembers(key)) {
     const s = e.summary;
     for (const g of s.guardDecl?.guards ?? []) {
       if (g.text !== id) continue;
-      out.push(diag('unknown_guard', s.path, g.range, `${s.ownerId}: guard "${id}" is not registered (${where}); its requests are denied (403) until guards["${id}"] is added to the app config`));
+      out.push(
+        diag(
+          'unknown_guard',
+          s.path,
+          g.range,
+          `${s.ownerId}: guard "${id}" is not registered (${where}); its requests are denied (403) until guards["${id}"] is added to the app config`,
+        ),
+      );
     }
   }
   for (const m of ws.moduleMembers(key)) {
     for (const e of m.summary.endpoints) {
       if (!e.guards?.includes(id)) continue;
-      out.push(diag('unknown_guard', m.path, e.range, `${e.kind} ${e.method} ${e.path} (${e.functionName}): guard "${id}" is not registered (${where}); its requests are denied (403) until guards["${id}"] is added to the app config`));
+      out.push(
+        diag(
+          'unknown_guard',
+          m.path,
+          e.range,
+          `${e.kind} ${e.method} ${e.path} (${e.functionName}): guard "${id}" is not registered (${where}); its requests are denied (403) until guards["${id}"] is added to the app config`,
+        ),
+      );
     }
   }
   return out;

@@ -5,7 +5,11 @@ import type { KitEntry, WorkspaceView } from './view.js';
 
 function identityRange(e: KitEntry) {
   const s = e.summary;
-  return s.pageIdDecl?.range ?? s.route?.decl.range ?? e.ast.declarations[0]?.range ?? { start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } };
+  return (
+    s.pageIdDecl?.range ??
+    s.route?.decl.range ??
+    e.ast.declarations[0]?.range ?? { start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } }
+  );
 }
 
 /** Bucket `page:<id>`. */
@@ -15,9 +19,17 @@ export function duplicatePageIds(view: WorkspaceView, key: string): Diagnostic[]
   const first = pages[0];
   for (const e of pages.slice(1)) {
     const id = e.summary.ownerId;
-    out.push(diag('duplicate_page_id', e.path, identityRange(e), `${id}: duplicate page ID "${id}"; first declared by ${first.path}`, {
-      related: [{ file: first.path, range: identityRange(first), message: `page ID "${id}" first declared here` }],
-    }));
+    out.push(
+      diag(
+        'duplicate_page_id',
+        e.path,
+        identityRange(e),
+        `${id}: duplicate page ID "${id}"; first declared by ${first.path}`,
+        {
+          related: [{ file: first.path, range: identityRange(first), message: `page ID "${id}" first declared here` }],
+        },
+      ),
+    );
   }
   return out;
 }
@@ -29,9 +41,23 @@ export function duplicateComponents(view: WorkspaceView, key: string): Diagnosti
   const first = comps[0];
   for (const e of comps.slice(1)) {
     const at = e.summary.component?.name.range ?? identityRange(e);
-    out.push(diag('duplicate_component_name', e.path, at, `component ${e.summary.ownerId} is declared twice in package ${e.summary.packageName}`, {
-      related: [{ file: first.path, range: first.summary.component?.name.range ?? identityRange(first), message: `component ${first.summary.ownerId} first declared here` }],
-    }));
+    out.push(
+      diag(
+        'duplicate_component_name',
+        e.path,
+        at,
+        `component ${e.summary.ownerId} is declared twice in package ${e.summary.packageName}`,
+        {
+          related: [
+            {
+              file: first.path,
+              range: first.summary.component?.name.range ?? identityRange(first),
+              message: `component ${first.summary.ownerId} first declared here`,
+            },
+          ],
+        },
+      ),
+    );
   }
   return out;
 }
