@@ -2,20 +2,8 @@
 // diagnostics are reused, shifted, by incremental re-parsing.
 import type { Range, SyntaxDiagnostic } from './ast.js';
 
-export type SyntaxCode =
-  | 'parse_error'
-  | 'unterminated_string'
-  | 'unterminated_block'
-  | 'unknown_declaration'
-  | 'unsupported_top_level_block'
-  | 'malformed_legacy_metadata'
-  | 'old_action_block_syntax'
-  | 'old_api_block_syntax'
-  | 'view_parse_error'
-  | 'unsupported_markup_syntax'
-  | 'invalid_expression';
-
-export const SYNTAX_CODES: readonly SyntaxCode[] = [
+/** Every syntax code, once; `SyntaxCode` is derived from it. */
+export const SYNTAX_CODES = [
   'parse_error',
   'unterminated_string',
   'unterminated_block',
@@ -27,7 +15,10 @@ export const SYNTAX_CODES: readonly SyntaxCode[] = [
   'view_parse_error',
   'unsupported_markup_syntax',
   'invalid_expression',
-];
+  'markup_too_deep',
+] as const;
+
+export type SyntaxCode = (typeof SYNTAX_CODES)[number];
 
 export function diag(code: SyntaxCode, message: string, range: Range): SyntaxDiagnostic {
   return { code, message, range, severity: 'error' };

@@ -48,6 +48,14 @@ type AttrPiece =
   | { kind: 'class' | 'id' | 'junk' | 'braces'; tok: IToken };
 
 const ELEMENT_NAME = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * How deep elements may nest. Every later walk over a tree (summary, validation, rendering, the
+ * editor's features) may recurse per level, so the parser never builds a deeper tree: the element
+ * that crosses the limit gets `markup_too_deep` and is kept out of the tree with all its content.
+ * Browsers' HTML parsers cap nesting too (at 512); real views stay far below either.
+ */
+export const MAX_MARKUP_DEPTH = 256;
 const COMPONENT_NAME = /^(?:[a-z][A-Za-z0-9_]*\.)?[A-Z][A-Za-z0-9_]*$/;
 
 /** What kit says instead of foreign template blocks. */
@@ -76,6 +84,10 @@ export class MarkupParser extends EmbeddedActionsParser {
   private diags: SyntaxDiagnostic[] = [];
   private root: MarkupNode[] = [];
   private stack: Element[] = [];
+  /** Nesting depth of the element the parsed body belongs to (element-level re-parsing). */
+  private depthBase = 0;
+  /** Stack index of the element that crossed `MAX_MARKUP_DEPTH`, while it is open; else -1. */
+  private cut = -1;
 
   constructor() {
     super(markupTokens, { recoveryEnabled: true, maxLookahead: 2, skipValidations: true });
@@ -288,8 +300,17 @@ export class MarkupParser extends EmbeddedActionsParser {
   // Tree building
 
   /** Parses the body text between document offsets `start` and `end`. */
-  parseBody(doc: string, start: number, end: number, pm: PosMaker, diags: SyntaxDiagnostic[]): MarkupNode[] {
+  parseBody(
+    doc: string,
+    start: number,
+    end: number,
+    pm: PosMaker,
+    diags: SyntaxDiagnostic[],
+    depthBase = 0,
+  ): MarkupNode[] {
     this.doc = doc;
+    this.depthBase = depthBase;
+    this.cut = -1;
     this.base = start;
     this.pm = pm;
     this.diags = diags;
@@ -459,9 +480,25 @@ export class MarkupParser extends EmbeddedActionsParser {
       openRange: this.pm.range(start, openEnd),
     };
     if (dot >= 0) el.alias = name.slice(0, dot);
-    this.children().push(el);
     const isVoid = !isComponent && VOID_ELEMENTS.has(name);
-    if (!selfClosing && end !== undefined && !isVoid) this.stack.push(el);
+    const opens = !selfClosing && end !== undefined && !isVoid;
+    if (this.cut < 0 && this.depthBase + this.stack.length >= MAX_MARKUP_DEPTH) {
+      // Kept off the tree; while it is open, what it contains lands in its own detached children.
+      this.diags.push(
+        diag(
+          'markup_too_deep',
+          `\`<${name}>\` nests deeper than ${MAX_MARKUP_DEPTH} elements: its content is not read; flatten the markup`,
+          this.pm.range(nameStart, nameEnd),
+        ),
+      );
+      if (opens) {
+        this.cut = this.stack.length;
+        this.stack.push(el);
+      }
+      return;
+    }
+    this.children().push(el);
+    if (opens) this.stack.push(el);
   }
 
   private unclosed(el: Element): void {
@@ -530,6 +567,7 @@ export class MarkupParser extends EmbeddedActionsParser {
     el.closeNameRange = this.pm.range(nameStart, nameEnd);
     el.children = exact(el.children);
     this.stack.length = i;
+    if (i <= this.cut) this.cut = -1;
   }
 
   private attributes(pieces: AttrPiece[], tag: string): Attribute[] {
@@ -684,12 +722,14 @@ export class MarkupParser extends EmbeddedActionsParser {
 
 export const markupParser = new MarkupParser();
 
+/** `depthBase`: how deep the parsed body sits (the number of elements around it). */
 export function parseMarkup(
   doc: string,
   start: number,
   end: number,
   pm: PosMaker,
   diags: SyntaxDiagnostic[],
+  depthBase = 0,
 ): MarkupNode[] {
-  return markupParser.parseBody(doc, start, end, pm, diags);
+  return markupParser.parseBody(doc, start, end, pm, diags, depthBase);
 }

@@ -75,7 +75,7 @@ export function reparseInsideMarkup(
   // The element alone: it must come back as one delimited element over the same (moved) extent,
   // with no structural markup error (those would interact with the surrounding tags).
   const diags: SyntaxDiagnostic[] = [];
-  const nodes = parseMarkup(text, start, oldEnd + edit.delta, pm, diags);
+  const nodes = parseMarkup(text, start, oldEnd + edit.delta, pm, diags, levels.length - 1);
   if (
     nodes.length !== 1 ||
     nodes[0].type !== 'element' ||
@@ -83,7 +83,7 @@ export function reparseInsideMarkup(
     nodes[0].range.end.offset !== oldEnd + edit.delta
   )
     return undefined;
-  if (diags.some((d) => d.code === 'view_parse_error')) return undefined;
+  if (diags.some((d) => d.code === 'view_parse_error' || d.code === 'markup_too_deep')) return undefined;
 
   // The block's diagnostics split into those before the element, inside it and after it, in that order.
   const before: SyntaxDiagnostic[] = [];

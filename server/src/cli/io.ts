@@ -6,7 +6,23 @@ export interface CliIO {
   cwd: string;
 }
 
+/**
+ * Exit status of a command whose reader went away (`kit routes | head`): what a shell reports for
+ * a process ended by SIGPIPE, which Node ignores.
+ */
+export const EXIT_BROKEN_PIPE = 141;
+
 export function processIO(): CliIO {
+  // A closed stdout ends the command quietly; without a listener the EPIPE error event is thrown
+  // from the stream as an unhandled error with a stack trace. Nothing more can be said on stderr
+  // about a closed stderr.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(EXIT_BROKEN_PIPE);
+    throw e;
+  });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 

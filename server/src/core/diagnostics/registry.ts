@@ -67,6 +67,11 @@ export const REGISTRY = {
     'Template syntax from other frameworks is not supported in kit views.',
   ),
   invalid_expression: c('syntax', 'error', 'The `{...}` expression cannot be read.'),
+  markup_too_deep: c(
+    'syntax',
+    'error',
+    'Elements nest deeper than the limit (256); the content inside the element that crosses it is not read.',
+  ),
   // documents the language server does not analyse (the last good version stays in effect)
   document_too_large: c('syntax', 'warning', 'The document is larger than 8 MiB; kit does not analyse it.'),
   binary_document: c(

@@ -126,10 +126,13 @@ export class Workspace implements WorkspaceView {
 
   // ---- updates ------------------------------------------------------------------------------
 
-  /** Adds or replaces a `.kit` file. `ast` may be passed when the caller parsed incrementally. */
-  setKitFile(path: string, text: string, ast?: KitFile): void {
+  /**
+   * Adds or replaces a `.kit` file. `ast` may be passed when the caller parsed incrementally;
+   * `readIssues`: what reading the file found (invalid UTF-8), kept with its diagnostics.
+   */
+  setKitFile(path: string, text: string, ast?: KitFile, readIssues?: Diagnostic[]): void {
     const pkgBefore = this.modules.size ? this.packageOfDir(dirName(path)) : undefined;
-    this.putKitFile(path, text, ast);
+    this.putKitFile(path, text, ast, readIssues);
     if (pkgBefore !== undefined) this.refreshModules(dirName(path), pkgBefore);
   }
 
@@ -139,10 +142,10 @@ export class Workspace implements WorkspaceView {
    */
   private refreshModules(dir: string, pkgBefore: string): void {
     if (this.packageOfDir(dir) === pkgBefore) return;
-    for (const m of this.moduleMembers(`bind:${dir}`)) this.setModule(m.path, m.text);
+    for (const m of this.moduleMembers(`bind:${dir}`)) this.setModule(m.path, m.text, m.readIssues);
   }
 
-  private putKitFile(path: string, text: string, ast?: KitFile): void {
+  private putKitFile(path: string, text: string, ast?: KitFile, readIssues?: Diagnostic[]): void {
     const old = this.kits.get(path);
     const parsed = ast ?? parseKit(text, path, this.parse);
     const summary = summarize(parsed);
@@ -156,6 +159,10 @@ export class Workspace implements WorkspaceView {
       keys: [],
     };
     entry.local = localDiagnostics(parsed, summary, this.options);
+    if (readIssues?.length) {
+      entry.readIssues = readIssues;
+      entry.local = [...readIssues, ...entry.local];
+    }
     entry.keys = kitKeys(entry);
     if (this.parse.releaseMarkup && !ast) releaseMarkup(parsed, text);
     this.changed.add(path);
@@ -183,12 +190,16 @@ export class Workspace implements WorkspaceView {
   }
 
   /** Adds or replaces a handler module (`.ts`/`.js` beside `.kit` files). */
-  setModule(path: string, text: string): void {
+  setModule(path: string, text: string, readIssues: Diagnostic[] = []): void {
     const old = this.modules.get(path);
     const summary = scanHandlerModule(path, text);
     const pkg = this.packageOfDir(dirName(path));
     const regs = commentRegistrations(path, pkg, summary.endpoints);
-    const local = [...summary.diagnostics, ...commentEndpointDiagnostics(path, text, pkg, summary.endpoints)];
+    const local = [
+      ...readIssues,
+      ...summary.diagnostics,
+      ...commentEndpointDiagnostics(path, text, pkg, summary.endpoints),
+    ];
     const entry: ModuleEntry = {
       path,
       text,
@@ -197,6 +208,7 @@ export class Workspace implements WorkspaceView {
       local,
       keys: moduleKeys(path, regs, summary),
     };
+    if (readIssues.length) entry.readIssues = readIssues;
     this.changed.add(path);
     this.binder.setModule(path, text);
     this.touchBindingDependents(path);

@@ -1,10 +1,10 @@
 // Loads a workspace from disk for the command line: discovery, reading, indexing.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Workspace, type WorkspaceLoadOptions } from '../model/workspace.js';
 import type { CheckOptions } from '../validate/context.js';
-import { discoverSources, SourceError } from './discover.js';
+import { discoverSources } from './discover.js';
 import { ReadAhead } from './read-ahead.js';
+import { readSourceFile, type SourceText } from './read-source.js';
 
 export interface LoadedProject {
   workspace: Workspace;
@@ -12,14 +12,12 @@ export interface LoadedProject {
   modules: string[];
 }
 
-function read(path: string, cwd: string, ahead: ReadAhead, index: number): string {
+const CLEAN: SourceText['diagnostics'] = [];
+
+function read(path: string, cwd: string, ahead: ReadAhead, index: number): SourceText {
   const early = ahead.take(index);
-  if (early !== undefined) return early;
-  try {
-    return readFileSync(resolve(cwd, path), 'utf8');
-  } catch (e) {
-    throw new SourceError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
+  if (early !== undefined) return { text: early, diagnostics: CLEAN };
+  return readSourceFile(resolve(cwd, path), path);
 }
 
 /**
@@ -38,8 +36,14 @@ export function loadProject(
   const ahead = new ReadAhead([...kitFiles, ...modules].map((f) => resolve(cwd, f)));
   try {
     let i = 0;
-    for (const f of kitFiles) workspace.setKitFile(f, read(f, cwd, ahead, i++));
-    for (const m of modules) workspace.setModule(m, read(m, cwd, ahead, i++));
+    for (const f of kitFiles) {
+      const { text, diagnostics } = read(f, cwd, ahead, i++);
+      workspace.setKitFile(f, text, undefined, diagnostics);
+    }
+    for (const m of modules) {
+      const { text, diagnostics } = read(m, cwd, ahead, i++);
+      workspace.setModule(m, text, diagnostics);
+    }
   } finally {
     ahead.close();
   }

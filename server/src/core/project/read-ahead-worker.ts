@@ -1,8 +1,8 @@
 // The reading side of `read-ahead.ts`, run in a worker thread: reads the listed files in order, a
 // batch at a time, skipping whatever the main thread has already reached and never running more
-// than `window` files ahead of it. A file it cannot read is marked so: the main thread reads it
-// again itself and reports the error with its own wording.
-import { readFileSync } from 'node:fs';
+// than `window` files ahead of it. A file it cannot read, or one with a decoding problem, is marked
+// so: the main thread reads it again itself and reports the problem with its own wording.
+import { readSourceFile } from './read-source.js';
 import { workerData, type MessagePort } from 'node:worker_threads';
 
 export interface ReadAheadData {
@@ -40,9 +40,12 @@ while (i < paths.length) {
   const lengths: number[] = [];
   for (; i < paths.length && lengths.length < batch; i++) {
     try {
-      const t = readFileSync(paths[i], 'utf8');
-      texts.push(t);
-      lengths.push(t.length);
+      const { text, diagnostics } = readSourceFile(paths[i], paths[i]);
+      if (diagnostics.length) lengths.push(-1);
+      else {
+        texts.push(text);
+        lengths.push(text.length);
+      }
     } catch {
       lengths.push(-1);
     }

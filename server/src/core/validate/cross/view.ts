@@ -13,6 +13,8 @@ export interface KitEntry {
   summary: FileSummary;
   registrations: Registration[];
   local: Diagnostic[];
+  /** What reading the file found (invalid UTF-8); part of `local` too. */
+  readIssues?: Diagnostic[];
   keys: string[];
   /** See `model/fingerprint.ts`. */
   fingerprint?: CrossFingerprint;
@@ -24,6 +26,8 @@ export interface ModuleEntry {
   summary: HandlerModuleSummary;
   registrations: Registration[];
   local: Diagnostic[];
+  /** What reading the file found (invalid UTF-8); part of `local` too. */
+  readIssues?: Diagnostic[];
   keys: string[];
 }
 
@@ -40,8 +44,19 @@ export interface WorkspaceView {
   registrationsIn(key: string): Registration[];
 }
 
-/** Global "first declared" order: file path, then position inside the file. */
+/** Registration groups in the order the original registers them. */
+const GROUP: Record<Registration['source'], number> = { kit: 0, comment: 1, contract: 2 };
+
+/**
+ * Global "first declared" order: page routes and the endpoints of `.kit` files first, then
+ * `//kit:` comment endpoints of handler modules, then `g:command`/`g:query` contract paths; within
+ * each group by file path, then by position inside the file.
+ */
 export function compareRegistrations(a: Registration, b: Registration): number {
+  if (a.source !== b.source) {
+    const d = GROUP[a.source] - GROUP[b.source];
+    if (d !== 0) return d;
+  }
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return a.order - b.order;
 }

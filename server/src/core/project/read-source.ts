@@ -1,0 +1,196 @@
+// Reading one source file from disk, for every front door (the command line, the language server's
+// index). Only regular files are read, and only up to a size cap: a name can point at a device
+// (`/dev/zero`), a FIFO (a read that never ends) or a file far larger than any source, and each
+// of those gets a one-line refusal instead of a hang or an exhausted heap. Bytes that are not
+// UTF-8 are kept as U+FFFD, as a decoder would, and reported where they stand.
+import { closeSync, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import type { Range } from '../../../../grammar/src/ast.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { SourceError } from './discover.js';
+
+/** Sources above this size (bytes) are not read; the editor's documents have the same cap. */
+export const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
+
+export interface SourceText {
+  text: string;
+  /** Problems found while decoding (invalid UTF-8), as diagnostics of the file. */
+  diagnostics: Diagnostic[];
+}
+
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function megabytes(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** Why `abs` cannot be a source, or undefined when it is a regular file within the cap. */
+function refusal(abs: string): string | undefined {
+  let st: Stats;
+  try {
+    st = statSync(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return 'symbolic link loop';
+    if (code === 'ENOENT') {
+      try {
+        if (lstatSync(abs).isSymbolicLink()) return 'broken symbolic link';
+      } catch {
+        /* gone altogether */
+      }
+    }
+    return code ?? 'error';
+  }
+  if (!st.isFile()) return `${kindOf(st)}, not a regular file`;
+  if (st.size > MAX_SOURCE_BYTES) return `${megabytes(st.size)} is over the ${megabytes(MAX_SOURCE_BYTES)} limit`;
+  return undefined;
+}
+
+/**
+ * Reads a source file, or throws a `SourceError` naming `shown` with the reason. The size is
+ * checked again on the open file, so a file that grows after the check is cut off at the cap +1
+ * byte and refused, never read whole.
+ */
+export function readSourceFile(abs: string, shown: string): SourceText {
+  const why = refusal(abs);
+  if (why !== undefined) throw new SourceError(`cannot read ${shown}: ${why}`);
+  let fd: number;
+  try {
+    fd = openSync(abs, 'r');
+  } catch (e) {
+    throw new SourceError(`cannot read ${shown}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  let bytes: Buffer;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new SourceError(`cannot read ${shown}: ${kindOf(st)}, not a regular file`);
+    bytes = Buffer.allocUnsafe(Math.min(st.size, MAX_SOURCE_BYTES) + 1);
+    let n = 0;
+    for (;;) {
+      const got = readSync(fd, bytes, n, bytes.length - n, null);
+      if (got === 0) break;
+      n += got;
+      if (n === bytes.length) break;
+    }
+    if (n > MAX_SOURCE_BYTES)
+      throw new SourceError(`cannot read ${shown}: over the ${megabytes(MAX_SOURCE_BYTES)} limit`);
+    bytes = bytes.subarray(0, n);
+  } catch (e) {
+    if (e instanceof SourceError) throw e;
+    throw new SourceError(`cannot read ${shown}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  } finally {
+    closeSync(fd);
+  }
+  return decodeSource(bytes, shown);
+}
+
+/** Decodes UTF-8 (a byte-order mark stays, as U+FEFF); a NUL byte means the file is binary. */
+export function decodeSource(bytes: Uint8Array, shown: string): SourceText {
+  if (bytes.indexOf(0) >= 0) throw new SourceError(`cannot read ${shown}: binary file (contains NUL bytes)`);
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  return { text, diagnostics: encodingDiagnostics(bytes, text, shown) };
+}
+
+/** At most this many invalid sequences are reported per file; the last diagnostic says how many more. */
+const MAX_REPORTED = 10;
+
+/**
+ * One diagnostic per maximal invalid UTF-8 subsequence, where the decoder put its U+FFFD. The walk
+ * follows the WHATWG decoder (the byte that breaks a sequence starts the next one) so that its
+ * count of UTF-16 units matches the decoded text.
+ */
+export function encodingDiagnostics(bytes: Uint8Array, text: string, file: string): Diagnostic[] {
+  if (isWellFormed(bytes)) return [];
+  const bad: { byte: number; unit: number; value: number }[] = [];
+  const n = bytes.length;
+  let i = 0;
+  let u = 0;
+  while (i < n) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      u++;
+      continue;
+    }
+    let need = 0;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    }
+    let j = i + 1;
+    let ok = need > 0;
+    for (let k = 0; ok && k < need; k++, j++) {
+      const c = j < n ? bytes[j] : -1;
+      if (c < lo || c > hi) ok = false;
+      else {
+        lo = 0x80;
+        hi = 0xbf;
+      }
+    }
+    if (!ok) {
+      if (need > 0) j--; // the byte that broke the sequence is read again
+      bad.push({ byte: i, unit: u, value: b });
+      i = Math.max(j, i + 1);
+      u++;
+      continue;
+    }
+    i = j;
+    u += need === 3 ? 2 : 1;
+  }
+  const lines = lineStarts(text);
+  const out: Diagnostic[] = [];
+  for (const [k, at] of bad.slice(0, MAX_REPORTED).entries()) {
+    const more = k === MAX_REPORTED - 1 && bad.length > MAX_REPORTED ? ` (and ${bad.length - MAX_REPORTED} more)` : '';
+    out.push({
+      code: 'invalid_utf8',
+      severity: 'error',
+      file,
+      range: unitRange(lines, at.unit),
+      message: `invalid UTF-8: byte 0x${at.value.toString(16).toUpperCase().padStart(2, '0')} at byte offset ${at.byte} is not part of a valid character${more}`,
+      suggestion: 'save the file as UTF-8',
+    });
+  }
+  return out;
+}
+
+function isWellFormed(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The one-character range at UTF-16 offset `at` (0-based lines, UTF-16 columns, as the grammar's). */
+function unitRange(lines: number[], at: number): Range {
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid] <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  const pos = (offset: number) => ({ offset, line: lo, column: offset - lines[lo] });
+  return { start: pos(at), end: pos(at + 1) };
+}
