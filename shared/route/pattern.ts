@@ -88,6 +88,8 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
 
     if (text === '') {
       const message = `route ${q} must not contain empty path segments; omit trailing slashes except for /`;
+      // After an empty segment the trailing slash is the same character (`//`): one issue.
+      if (isLast && index > 0 && raw[index - 1] === '') continue;
       if (isLast) issue('trailing_slash', message, { start: start - 1, end: start });
       else issue('empty_segment', message, { start, end: start + 1 });
       continue;

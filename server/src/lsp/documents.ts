@@ -4,8 +4,10 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 
-/** Documents above this size (UTF-8 bytes) are not analysed. */
-export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+import { MAX_SOURCE_BYTES } from '../core/project/read-source.js';
+
+/** Documents above this size (UTF-8 bytes) are not analysed: the cap of files read from disk. */
+export const MAX_DOCUMENT_BYTES = MAX_SOURCE_BYTES;
 
 export type DocumentProblem = 'document_too_large' | 'binary_document';
 

@@ -2,11 +2,12 @@
 // named by their path relative to the folder (so messages read as the CLI's do) and rules never
 // compare files of two unrelated folders. Files outside every folder share one more model, named
 // by absolute path. A file belongs to the deepest folder that contains it.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { Workspace } from '../core/model/workspace.js';
 import { isHandlerModulePath } from '../core/model/handler-modules.js';
 import type { CheckOptions } from '../core/validate/context.js';
+import { readSourceFile, type SourceText } from '../core/project/read-source.js';
 import { featureContext, type FeatureContext } from './features/context.js';
 
 export class KitProject {
@@ -116,10 +117,13 @@ export function handlerModulesIn(dir: string): string[] {
   return out.sort();
 }
 
-/** The text of a file, or undefined when it cannot be read (deleted, unreadable, a directory). */
-export function readText(fsPath: string): string | undefined {
+/**
+ * The text of a file, or undefined when it cannot be read (deleted, unreadable, not a regular file,
+ * over the size cap, binary): the same rules as the command line's.
+ */
+export function readText(fsPath: string): SourceText | undefined {
   try {
-    return readFileSync(fsPath, 'utf8');
+    return readSourceFile(fsPath, fsPath);
   } catch {
     return undefined;
   }

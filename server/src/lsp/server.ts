@@ -397,10 +397,11 @@ export class KitServer {
           const key = keys[j];
           const fsPath = p.fsPathOf(key);
           if (this.docs.has(fsPath)) continue; // the open buffer wins
-          const text = ahead.take(j) ?? readText(fsPath);
-          if (text === undefined) continue;
-          if (isKitPath(key)) p.ws.setKitFile(key, text);
-          else p.ws.setModule(key, text);
+          const early = ahead.take(j);
+          const source = early !== undefined ? { text: early, diagnostics: [] } : readText(fsPath);
+          if (source === undefined) continue;
+          if (isKitPath(key)) p.ws.setKitFile(key, source.text, undefined, source.diagnostics);
+          else p.ws.setModule(key, source.text, source.diagnostics);
         }
         await turn();
       }
@@ -442,8 +443,9 @@ export class KitServer {
     for (const fsPath of handlerModulesIn(dir)) {
       const key = p.keyOf(fsPath);
       if (p.ws.has(key)) continue;
-      const text = this.docs.get(fsPath)?.doc.getText() ?? readText(fsPath);
-      if (text !== undefined) p.ws.setModule(key, text);
+      const open = this.docs.get(fsPath)?.doc.getText();
+      const source = open !== undefined ? { text: open, diagnostics: [] } : readText(fsPath);
+      if (source !== undefined) p.ws.setModule(key, source.text, source.diagnostics);
     }
   }
 
@@ -471,10 +473,10 @@ export class KitServer {
     if (disk === undefined) {
       if (p.ws.has(key)) p.ws.remove(key);
       if (this.published.delete(uri)) this.connection.sendDiagnostics({ uri, diagnostics: [] });
-    } else if (isKitPath(fsPath) && p.ws.kit(key)?.text !== disk) {
-      p.ws.setKitFile(key, disk);
-    } else if (p.ws.module(key) && p.ws.module(key)!.text !== disk) {
-      p.ws.setModule(key, disk);
+    } else if (isKitPath(fsPath) && p.ws.kit(key)?.text !== disk.text) {
+      p.ws.setKitFile(key, disk.text, undefined, disk.diagnostics);
+    } else if (p.ws.module(key) && p.ws.module(key)!.text !== disk.text) {
+      p.ws.setModule(key, disk.text, disk.diagnostics);
     }
     p.generation++;
     this.touched.add(p);
@@ -493,26 +495,32 @@ export class KitServer {
         for (const k of [...p.ws.kitPaths(), ...p.ws.modulePaths()]) if (k.startsWith(prefix)) p.ws.remove(k);
       }
     } else if (isKitPath(fsPath)) {
-      const text = readText(fsPath);
-      if (text === undefined) {
+      const source = readText(fsPath);
+      if (source === undefined) {
         if (p.ws.has(key)) p.ws.remove(key);
       } else {
         const isNew = !p.ws.has(key);
-        if (p.ws.kit(key)?.text !== text) p.ws.setKitFile(key, text);
+        if (p.ws.kit(key)?.text !== source.text) p.ws.setKitFile(key, source.text, undefined, source.diagnostics);
         if (isNew) this.loadModulesOf(p, dirname(fsPath));
       }
     } else if (isHandlerModulePath(basename(fsPath))) {
-      const text = readText(fsPath);
+      const source = readText(fsPath);
       const dirHasKit = p.ws.kitPaths().some((k) => dirname(p.fsPathOf(k)) === dirname(fsPath));
-      if (text !== undefined && (dirHasKit || p.ws.has(key)) && p.ws.module(key)?.text !== text)
-        p.ws.setModule(key, text);
+      if (source !== undefined && (dirHasKit || p.ws.has(key)) && p.ws.module(key)?.text !== source.text)
+        p.ws.setModule(key, source.text, source.diagnostics);
     } else if (type === FileChangeType.Created && p.root !== undefined) {
       // A directory created or moved in: index what it holds.
       try {
         const found = discoverSources([fsPath], p.root);
-        for (const k of found.kitFiles)
-          if (!this.docs.has(p.fsPathOf(k))) p.ws.setKitFile(k, readText(p.fsPathOf(k)) ?? '');
-        for (const k of found.modules) if (!p.ws.has(k)) p.ws.setModule(k, readText(p.fsPathOf(k)) ?? '');
+        for (const k of found.kitFiles) {
+          if (this.docs.has(p.fsPathOf(k))) continue;
+          const source = readText(p.fsPathOf(k));
+          if (source) p.ws.setKitFile(k, source.text, undefined, source.diagnostics);
+        }
+        for (const k of found.modules) {
+          const source = p.ws.has(k) ? undefined : readText(p.fsPathOf(k));
+          if (source) p.ws.setModule(k, source.text, source.diagnostics);
+        }
       } catch {
         return; // not a directory, or already gone
       }

@@ -1,14 +1,15 @@
-// Transports. Over stdio the reader decodes each framed body itself so that malformed JSON or a
-// message that is not JSON-RPC is answered with the protocol's error (-32700 parse error, -32600
-// invalid request) instead of being dropped, and the session goes on.
+// Transports. Over stdio the reader delimits frames itself (`framing.ts`: it resynchronises after a
+// broken header or length) and decodes each body, so that malformed JSON or a message that is not
+// JSON-RPC is answered with the protocol's error (-32700 parse error, -32600 invalid request)
+// instead of being dropped, and the session goes on.
 import {
   IPCMessageReader,
   IPCMessageWriter,
-  StreamMessageReader,
   StreamMessageWriter,
   type MessageReader,
   type MessageWriter,
 } from 'vscode-languageserver/node';
+import { FramedMessageReader } from './framing.js';
 import type { Message } from 'vscode-languageserver';
 
 /**
@@ -108,12 +109,9 @@ export function stdioTransport(
   input: NodeJS.ReadableStream = process.stdin,
   output: NodeJS.WritableStream = process.stdout,
 ): Transport {
-  const reader = new StreamMessageReader(input, {
-    charset: 'utf-8',
-    contentTypeDecoder: {
-      name: 'application/json',
-      decode: (buffer, options) => Promise.resolve(decodeMessage(buffer, options.charset)),
-    },
+  const reader = new FramedMessageReader(input, {
+    decode: (body) => decodeMessage(body, 'utf-8'),
+    malformed: (message, id) => malformed(-32700, message, id),
   });
   return { reader, writer: new StreamMessageWriter(output, 'utf-8'), stdio: true };
 }

@@ -40,6 +40,10 @@ describe('kit routes / endpoints / inspect (CLI)', () => {
       [['endpoints', 'package.json'], /^kit endpoints: not a \.kit file: package\.json\n$/],
       [['inspect'], /^kit inspect: no target given; use one of ir, endpoint-graph, asset-graph, tree\n$/],
       [
+        ['routes', '--json', '--format', 'table', 'examples/site'],
+        /^kit routes: --json and --format table ask for different outputs\n$/,
+      ],
+      [
         ['inspect', 'graph', 'examples/site'],
         /^kit inspect: unknown target "graph"; use one of ir, endpoint-graph, asset-graph, tree\n$/,
       ],
@@ -52,6 +56,15 @@ describe('kit routes / endpoints / inspect (CLI)', () => {
         assert.match(r.stderr, msg);
         assert.equal(r.stderr.trimEnd().split('\n').length, 1);
       });
+    }
+  });
+
+  it('accepts --json, the default, for routes and endpoints: the same bytes as without it', async () => {
+    for (const c of ['routes', 'endpoints']) {
+      const plain = await runKit([c, '--ssr', 'examples/site']);
+      const json = await runKit([c, '--json', '--ssr', 'examples/site']);
+      assert.equal(json.code, 0, json.stderr);
+      assert.equal(json.stdout, plain.stdout);
     }
   });
 

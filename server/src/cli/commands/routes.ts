@@ -19,7 +19,7 @@ export interface ReportArgs {
   help: boolean;
 }
 
-const REPORT_FLAGS: FlagSpec = { ssr: 'boolean', format: 'string', help: 'boolean', h: 'boolean' };
+const REPORT_FLAGS: FlagSpec = { ssr: 'boolean', format: 'string', json: 'boolean', help: 'boolean', h: 'boolean' };
 
 export function parseReportArgs(argv: string[], command: string): ReportArgs {
   const { flags, positionals } = parseArgs(argv, REPORT_FLAGS, command);
@@ -27,6 +27,9 @@ export function parseReportArgs(argv: string[], command: string): ReportArgs {
   const format = (flags.format ?? 'json') as string;
   if (format !== 'json' && format !== 'table')
     throw new UsageError(`kit ${command}: --format must be json or table, not "${format}"`);
+  // `--json` is what `kit check` and `kit inspect` take; JSON is already the default here.
+  if (flags.json && format !== 'json')
+    throw new UsageError(`kit ${command}: --json and --format ${format} ask for different outputs`);
   if (!help && positionals.length === 0)
     throw new UsageError(`kit ${command}: no files or directories given (see kit ${command} --help)`);
   return { ssr: Boolean(flags.ssr), format, inputs: positionals, help };
@@ -72,7 +75,7 @@ export function writeJson(io: CliIO, value: unknown): void {
 export const routesCommand: Command = {
   name: 'routes',
   summary: 'print the versioned route table (pages and endpoints)',
-  help: `Usage: kit routes [--ssr] [--format json|table] <files or directories>...
+  help: `Usage: kit routes [--ssr] [--format json|table | --json] <files or directories>...
 
 Prints {"version": 1, "routes": [...], "info": [...]}: one row per page route, then
 one row per endpoint (actions, APIs, fragments, //kit: comment endpoints, g:command
@@ -84,6 +87,7 @@ binding) is printed to stderr.
 Options:
   --ssr            enable request-time (SSR) rendering: server {} blocks, rest routes
   --format table   print an aligned table sorted by path instead of JSON
+  --json           JSON (the default; accepted for symmetry with kit check --json)
 
 Exit status: 0 with a report, 1 when the sources have errors, 2 for usage or I/O errors.
 `,

@@ -130,6 +130,10 @@ export const REGISTRY = {
   paths_unknown_param: c('route', 'error', 'A `paths {}` record names a parameter the route does not declare.'),
   paths_missing_param: c('route', 'error', 'A `paths {}` record leaves a route parameter without a value.'),
   paths_invalid_value: c('route', 'error', 'A `paths {}` value cannot be used as a path segment.'),
+  paths_value_type: c('route', 'error', 'A `paths {}` value does not decode as its typed route parameter.'),
+  duplicate_paths_record: c('route', 'warning', 'Two `paths {}` records give the same concrete path.', {
+    suggestion: 'remove the repeated record',
+  }),
   paths_without_params: c('route', 'warning', '`paths {}` on a route without parameters has no effect.'),
   unknown_route_param: c('route', 'error', '`param("x")` names a parameter the route does not declare.'),
   contract_route_invalid: c('route', 'error', 'A command or query path must be a local absolute path.'),

@@ -1,31 +1,48 @@
 // Revalidation windows and the effective Cache-Control policy of a page.
 
-const UNIT_SECONDS: Record<string, number> = { h: 3600, m: 60, s: 1 };
+/** Go's duration units, in nanoseconds. */
+const UNIT_NS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+const MAX_DURATION_NS = 2n ** 63n - 1n;
+const TERM = /([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)/y;
 
 /**
- * Whole seconds from `300` or a Go-style duration (`60s`, `5m`, `1h`, `1m30s`, `1.5m`) that is a
- * positive whole number of seconds; undefined when invalid.
+ * Whole seconds from `300` or any Go duration (`time.ParseDuration`: `60s`, `5m`, `1h30m`, `1.5m`,
+ * `.5m`, `2000ms`) that is a positive whole number of seconds; undefined when invalid. Arithmetic
+ * is exact (nanoseconds as bigints), as Go's is.
  */
 export function parseRevalidate(text: string): number | undefined {
   if (/^[0-9]+$/.test(text)) {
     const n = Number(text);
     return n > 0 && Number.isSafeInteger(n) ? n : undefined;
   }
-  const re = /([0-9]+(?:\.[0-9]+)?)(h|m|s)/y;
-  let total = 0;
-  let at = 0;
+  let at = text.startsWith('+') ? 1 : 0;
+  if (at >= text.length) return undefined;
+  let total = 0n;
   while (at < text.length) {
-    re.lastIndex = at;
-    const m = re.exec(text);
-    if (!m) return undefined;
-    total += Number(m[1]) * UNIT_SECONDS[m[2]];
-    at = re.lastIndex;
+    TERM.lastIndex = at;
+    const m = TERM.exec(text);
+    if (!m || (m[1] === '' && !m[2])) return undefined;
+    const unit = UNIT_NS[m[3]];
+    const whole = m[1] === '' ? 0n : BigInt(m[1]);
+    const fraction = m[2] ?? '';
+    // Go keeps the fraction's whole nanoseconds and drops the rest.
+    const frac = fraction === '' ? 0n : (BigInt(fraction) * unit) / 10n ** BigInt(fraction.length);
+    total += whole * unit + frac;
+    if (total > MAX_DURATION_NS) return undefined;
+    at = TERM.lastIndex;
   }
-  if (at === 0) return undefined;
-  // Fractions must still add up to whole seconds (1.5m is 90 s; 1.5s is not whole).
-  const rounded = Math.round(total * 1e6) / 1e6;
-  if (!Number.isInteger(rounded) || rounded <= 0 || !Number.isSafeInteger(rounded)) return undefined;
-  return rounded;
+  if (total <= 0n || total % 1_000_000_000n !== 0n) return undefined;
+  const seconds = Number(total / 1_000_000_000n);
+  return Number.isSafeInteger(seconds) ? seconds : undefined;
 }
 
 /** The page's declared `cache` value with `, stale-while-revalidate=<seconds>` when `revalidate` is set. */

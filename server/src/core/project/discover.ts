@@ -1,6 +1,6 @@
 // Finds the sources of a run: `.kit` files under the given files and directories (skipping
 // node_modules and dot folders) and the handler modules of the directories that hold them.
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isHandlerModulePath } from '../model/handler-modules.js';
 
@@ -28,9 +28,35 @@ export function displayPath(abs: string, cwd: string = process.cwd()): string {
 /** Directory → its handler modules, for every directory a walk listed. */
 type ModulesByDir = Map<string, string[]>;
 
+/** Why a path that is a link cannot be followed: a dangling link or a loop. */
+export function linkProblem(p: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return 'symbolic link loop';
+  try {
+    if (code === 'ENOENT' && lstatSync(p).isSymbolicLink()) return 'broken symbolic link';
+  } catch {
+    /* gone altogether */
+  }
+  return code ?? 'error';
+}
+
+/**
+ * Real paths of the directories walked so far. A directory reached twice (through a link, or a
+ * link that points back up the tree) is walked once: its files are one set of sources.
+ */
+type Walked = Set<string>;
+
 // Entry types come from the directory listing; only links (and file systems that do not report a
 // type) cost a stat. One listing per directory also yields its handler modules.
-function walk(dir: string, out: string[], modulesByDir: ModulesByDir): void {
+function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Walked): void {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch (e) {
+    throw new SourceError(`cannot read directory ${displayPath(dir)}: ${linkProblem(dir, e)}`);
+  }
+  if (walked.has(real)) return;
+  walked.add(real);
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -50,14 +76,15 @@ function walk(dir: string, out: string[], modulesByDir: ModulesByDir): void {
         isDir = st.isDirectory();
         isFile = st.isFile();
       } catch {
-        continue; // a dangling link is not a source
+        // A `.kit` name that leads nowhere is still listed: reading refuses it by name, with the reason.
+        if (name.endsWith('.kit')) out.push(p);
+        continue;
       }
     }
-    if (isDir) walk(p, out, modulesByDir);
-    else if (isFile) {
-      if (name.endsWith('.kit')) out.push(p);
-      else if (isHandlerModulePath(name)) modules.push(p);
-    }
+    if (isDir) walk(p, out, modulesByDir, walked);
+    // A `.kit` name that is not a regular file (a FIFO, a device) is listed: reading refuses it by name.
+    else if (name.endsWith('.kit')) out.push(p);
+    else if (isFile && isHandlerModulePath(name)) modules.push(p);
   }
   modulesByDir.set(dir, modules);
 }
@@ -80,17 +107,19 @@ function modulesOf(dir: string): string[] {
 export function discoverSources(inputs: string[], cwd: string = process.cwd()): DiscoveredSources {
   const kit = new Set<string>();
   const modulesByDir: ModulesByDir = new Map();
+  const walked: Walked = new Set();
   for (const input of inputs) {
     const abs = resolve(cwd, input);
     let st;
     try {
       st = statSync(abs);
-    } catch {
-      throw new SourceError(`no such file or directory: ${input}`);
+    } catch (e) {
+      const why = linkProblem(abs, e);
+      throw new SourceError(why === 'ENOENT' ? `no such file or directory: ${input}` : `cannot read ${input}: ${why}`);
     }
     if (st.isDirectory()) {
       const found: string[] = [];
-      walk(abs, found, modulesByDir);
+      walk(abs, found, modulesByDir, walked);
       for (const f of found) kit.add(f);
     } else if (abs.endsWith('.kit')) kit.add(abs);
     else throw new SourceError(`not a .kit file: ${input}`);

@@ -3,10 +3,10 @@
 // (`/dev/zero`), a FIFO (a read that never ends) or a file far larger than any source, and each
 // of those gets a one-line refusal instead of a hang or an exhausted heap. Bytes that are not
 // UTF-8 are kept as U+FFFD, as a decoder would, and reported where they stand.
-import { closeSync, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Range } from '../../../../grammar/src/ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { SourceError } from './discover.js';
+import { linkProblem, SourceError } from './discover.js';
 
 /** Sources above this size (bytes) are not read; the editor's documents have the same cap. */
 export const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
@@ -36,16 +36,7 @@ function refusal(abs: string): string | undefined {
   try {
     st = statSync(abs);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return 'symbolic link loop';
-    if (code === 'ENOENT') {
-      try {
-        if (lstatSync(abs).isSymbolicLink()) return 'broken symbolic link';
-      } catch {
-        /* gone altogether */
-      }
-    }
-    return code ?? 'error';
+    return linkProblem(abs, e);
   }
   if (!st.isFile()) return `${kindOf(st)}, not a regular file`;
   if (st.size > MAX_SOURCE_BYTES) return `${megabytes(st.size)} is over the ${megabytes(MAX_SOURCE_BYTES)} limit`;

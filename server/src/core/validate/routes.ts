@@ -1,7 +1,8 @@
 // Route rules of one file: pattern validity of the page route and of every endpoint path, rest
 // params only where request-time rendering allows them, `paths {}` records and `param()` references.
-import type { MarkupNode, StringLit, Expr, TextOrInterpolation } from '../../../../grammar/src/ast.js';
+import type { MarkupNode, StringLit, Expr, TextOrInterpolation, PathRecord } from '../../../../grammar/src/ast.js';
 import { concretePath, type ParsedRoute } from '../../../../shared/route/index.js';
+import { decodesAs } from '../../../../shared/route/params.js';
 import { parsedRoute } from '../model/route-cache.js';
 import { MarkupMemo, type MarkupVisitor } from '../model/summary.js';
 import { diag } from '../diagnostics/registry.js';
@@ -118,10 +119,13 @@ function pathsRecords(ctx: RuleContext, page: ParsedRoute): void {
     );
     return;
   }
-  const declared = new Set(page.params.map((p) => p.name));
+  const declared = new Map(page.params.map((p) => [p.name, p.type]));
+  /** Concrete path → the record that gave it first. */
+  const seen = new Map<string, PathRecord>();
   for (const rec of paths.records) {
     const values: Record<string, string> = {};
     let literal = true;
+    let typed = true;
     for (const f of rec.fields) {
       if (!declared.has(f.name.text)) {
         ctx.report(
@@ -147,6 +151,18 @@ function pathsRecords(ctx: RuleContext, page: ParsedRoute): void {
         continue;
       }
       values[f.name.text] = f.value.value;
+      const type = declared.get(f.name.text)!;
+      if (type !== 'string' && !decodesAs(type, f.value.value)) {
+        typed = false;
+        ctx.report(
+          diag(
+            'paths_value_type',
+            file.path,
+            f.value.range,
+            `${s.ownerId}: paths value ${JSON.stringify(f.value.value)} for {${f.name.text}:${type}} is not a valid ${type}`,
+          ),
+        );
+      }
     }
     const missing = page.params.filter((p) => !(p.name in values) && !rec.fields.some((f) => f.name.text === p.name));
     if (missing.length) {
@@ -160,7 +176,9 @@ function pathsRecords(ctx: RuleContext, page: ParsedRoute): void {
       );
       continue;
     }
-    if (literal && concretePath(page, values) === undefined) {
+    if (!literal) continue;
+    const path = concretePath(page, values);
+    if (path === undefined) {
       ctx.report(
         diag(
           'paths_invalid_value',
@@ -169,7 +187,16 @@ function pathsRecords(ctx: RuleContext, page: ParsedRoute): void {
           `${s.ownerId}: paths record values must be non-empty and must not be "." or ".." or contain "/"`,
         ),
       );
+      continue;
     }
+    const first = seen.get(path);
+    if (first && typed) {
+      ctx.report(
+        diag('duplicate_paths_record', file.path, rec.range, `${s.ownerId}: paths record repeats ${path}`, {
+          related: [{ file: file.path, range: first.range, message: `${path} first listed here` }],
+        }),
+      );
+    } else if (!first) seen.set(path, rec);
   }
 }
 

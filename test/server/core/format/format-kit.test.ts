@@ -65,7 +65,7 @@ describe('kit formatter', () => {
   it('gives the same result whatever the indentation and blank lines of the input (property)', () => {
     const sources = corpus
       .map((f) => readFileSync(f, 'utf8'))
-      .filter((t) => formatKit(t, 'x.kit').kind === 'formatted' && !/<pre|<textarea|\/\*|<!--/.test(t));
+      .filter((t) => formatKit(t, 'x.kit').kind === 'formatted' && !/<pre|<textarea|\/\*|<!--|\r/.test(t));
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: sources.length - 1 }),
@@ -78,6 +78,7 @@ describe('kit formatter', () => {
           for (const [n, indent] of indents) {
             const k = n % body.length;
             // Lines of multi-line strings keep their indentation; everything else may be re-indented.
+            // (CRLF sources are left out: the perturbation splits lines on LF alone.)
             if (!/^\s*$/.test(body[k]) && !/"[^"]*$/.test(body[k - 1] ?? '')) body[k] = indent + body[k].trimStart();
           }
           // More blank lines where there are some already, inside blocks' edges and around the file.

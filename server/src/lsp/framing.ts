@@ -1,0 +1,156 @@
+// The stdio frame reader: `Content-Length: N\r\n\r\n` then N bytes of JSON. A client (or a broken
+// proxy) can send a frame whose header is not a number, or whose length runs past the body into
+// the next frame; the library reader then waits forever and the editor never restarts a server
+// that no longer answers. This reader resynchronises instead:
+// - a header block without a usable `Content-Length` is dropped, up to the next header block;
+// - a body that holds the start of another frame (`Content-Length: <digits>` and a raw CR LF, which
+//   a JSON text cannot contain: line breaks in JSON strings are escaped) ends there: the bytes
+//   before it are one malformed frame;
+// - a frame still incomplete after `partialTimeoutMs` without new bytes is dropped.
+// Each dropped frame becomes the message `malformed()` makes of it, which the server answers with a
+// JSON-RPC error for the request's id when the bytes show one, so the client stops waiting.
+import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from 'vscode-languageserver/node';
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+const NEXT_HEADER = /content-length[ \t]*:[ \t]*\d+\r\n/i;
+/** Larger bodies are refused as malformed: no real message comes near it. */
+export const MAX_FRAME_BYTES = 256 * 1024 * 1024;
+
+export interface FramingOptions {
+  /** Decodes one well-delimited body (JSON-RPC checks included). */
+  decode(body: Buffer): Message;
+  /** The message a frame that could not be delimited becomes; `id` is the request's if the bytes show one. */
+  malformed(reason: string, id: number | string | null): Message;
+  partialTimeoutMs?: number;
+}
+
+export class FramedMessageReader extends AbstractMessageReader {
+  private buffer: Buffer = Buffer.alloc(0);
+  private timer: NodeJS.Timeout | undefined;
+  private callback: DataCallback | undefined;
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream,
+    private readonly options: FramingOptions,
+  ) {
+    super();
+  }
+
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    const onData = (chunk: Buffer | string) => this.onData(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const onEnd = () => this.fireClose();
+    const onError = (e: Error) => this.fireError(e);
+    this.input.on('data', onData);
+    this.input.on('end', onEnd);
+    this.input.on('close', onEnd);
+    this.input.on('error', onError);
+    return {
+      dispose: () => {
+        this.input.off('data', onData);
+        this.input.off('end', onEnd);
+        this.input.off('close', onEnd);
+        this.input.off('error', onError);
+        this.clearTimer();
+      },
+    };
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.clearTimer();
+    this.drain();
+    if (this.buffer.length > 0) {
+      const ms = this.options.partialTimeoutMs ?? 10_000;
+      this.timer = setTimeout(() => this.dropPartial(), ms);
+      this.timer.unref();
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Delivers every complete frame in the buffer. */
+  private drain(): void {
+    for (;;) {
+      const end = this.buffer.indexOf(HEADER_END);
+      if (end < 0) {
+        // No header block yet; a runaway header (no blank line in sight) cannot be a frame.
+        if (this.buffer.length > 64 * 1024) this.skip(this.buffer.length, 'a header block without an end');
+        return;
+      }
+      const length = contentLength(this.buffer.toString('ascii', 0, end));
+      const bodyStart = end + HEADER_END.length;
+      if (typeof length === 'string') {
+        this.skip(this.nextHeaderAt(bodyStart) ?? this.buffer.length, length);
+        continue;
+      }
+      // The declared body may run into the next frame: a header line inside it ends it early.
+      const window = this.buffer.toString('latin1', bodyStart, Math.min(this.buffer.length, bodyStart + length));
+      const m = NEXT_HEADER.exec(window);
+      if (m) {
+        const at = bodyStart + m.index;
+        this.report(`Content-Length ${length} runs past the body into the next frame`, this.buffer, bodyStart, at);
+        this.buffer = this.buffer.subarray(at);
+        continue;
+      }
+      if (this.buffer.length < bodyStart + length) return; // wait for the rest
+      const body = this.buffer.subarray(bodyStart, bodyStart + length);
+      this.buffer = this.buffer.subarray(bodyStart + length);
+      this.callback?.(this.options.decode(Buffer.from(body)));
+    }
+  }
+
+  /** Where the next header block starts after `from`, if one is buffered. */
+  private nextHeaderAt(from: number): number | undefined {
+    const m = NEXT_HEADER.exec(this.buffer.toString('latin1', from));
+    if (!m) return undefined;
+    return from + m.index;
+  }
+
+  private skip(to: number, reason: string): void {
+    this.report(reason, this.buffer, 0, to);
+    this.buffer = this.buffer.subarray(to);
+  }
+
+  private dropPartial(): void {
+    this.timer = undefined;
+    if (this.buffer.length === 0) return;
+    this.skip(this.buffer.length, 'an incomplete frame (the body never arrived)');
+  }
+
+  private report(reason: string, bytes: Buffer, from: number, to: number): void {
+    this.callback?.(this.options.malformed(`Parse error: ${reason}`, requestId(bytes.toString('utf8', from, to))));
+  }
+}
+
+/** The body length a header block declares, or why there is none. */
+function contentLength(headers: string): number | string {
+  let value: string | undefined;
+  for (const line of headers.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon < 0) return `header line without ':' (${JSON.stringify(line.slice(0, 40))})`;
+    if (line.slice(0, colon).trim().toLowerCase() === 'content-length') value = line.slice(colon + 1).trim();
+  }
+  if (value === undefined) return 'no Content-Length header';
+  if (!/^\d{1,10}$/.test(value)) return `Content-Length is not a number (${JSON.stringify(value.slice(0, 20))})`;
+  const n = Number(value);
+  if (n > MAX_FRAME_BYTES) return `Content-Length ${n} is over the ${MAX_FRAME_BYTES}-byte limit`;
+  return n;
+}
+
+/** The `id` of a request whose frame is broken, when its text still shows one. */
+function requestId(text: string): number | string | null {
+  const m = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")/.exec(text);
+  if (!m) return null;
+  if (m[1].startsWith('"')) {
+    try {
+      return JSON.parse(m[1]) as string;
+    } catch {
+      return null;
+    }
+  }
+  return Number(m[1]);
+}

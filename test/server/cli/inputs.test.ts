@@ -1,0 +1,173 @@
+// The command line under real use: sources that are not what they seem (links, devices, FIFOs,
+// binary and oversized files, invalid UTF-8), markup nested past the limit, and output piped into
+// a reader that stops early.
+import { strict as assert } from 'node:assert';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { CLI_MAIN, page, runProcess, TempTree } from './cli-harness.js';
+
+describe('kit: sources that are not what they seem', function () {
+  this.timeout(20000);
+  let tree: TempTree;
+  beforeEach(() => {
+    tree = new TempTree({ 'ok/home.kit': page('/ok') });
+  });
+  afterEach(() => tree.dispose());
+
+  async function refused(args: string[], line: string): Promise<void> {
+    const r = await runProcess(['check', ...args], tree.root);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `kit check: ${line}\n`);
+    assert.equal(r.stdout, '');
+  }
+
+  it('a broken .kit link inside a scanned directory is refused by name, exit 2', async () => {
+    symlinkSync('nowhere.kit', tree.path('ok/dangling.kit'));
+    await refused(['ok'], 'cannot read ok/dangling.kit: broken symbolic link');
+  });
+
+  it('a .kit link loop is refused, never followed forever', async () => {
+    symlinkSync('b.kit', tree.path('ok/a.kit'));
+    symlinkSync('a.kit', tree.path('ok/b.kit'));
+    await refused(['ok'], 'cannot read ok/a.kit: symbolic link loop');
+  });
+
+  it('a link to a device and a FIFO are refused by name, in a directory and named directly', async () => {
+    symlinkSync('/dev/zero', tree.path('ok/zero.kit'));
+    await refused(['ok/zero.kit'], 'cannot read ok/zero.kit: a character device, not a regular file');
+    await refused(['ok'], 'cannot read ok/zero.kit: a character device, not a regular file');
+    execFileSync('rm', [tree.path('ok/zero.kit')]);
+    execFileSync('mkfifo', [tree.path('ok/f.kit')]);
+    await refused(['ok/f.kit'], 'cannot read ok/f.kit: a FIFO, not a regular file');
+    await refused(['ok'], 'cannot read ok/f.kit: a FIFO, not a regular file');
+  });
+
+  it('a binary file named .kit and a file over 8 MiB are refused quickly', async () => {
+    tree.write('bin/b.kit', 'route "/b"\u0000\n');
+    await refused(['bin'], 'cannot read bin/b.kit: binary file (contains NUL bytes)');
+    mkdirSync(tree.path('big'));
+    const line = `  <p>${'x'.repeat(100)}</p>\n`;
+    writeFileSync(tree.path('big/big.kit'), `route "/big"\nguard public\nview {\n${line.repeat(500_000)}}\n`);
+    const started = performance.now();
+    await refused(['big/big.kit'], 'cannot read big/big.kit: 52.5 MiB is over the 8.0 MiB limit');
+    assert.ok(performance.now() - started < 5000, 'refused without reading the file');
+  });
+
+  it('invalid UTF-8 is diagnosed at the byte (a route string included); the rest of the file is checked', async () => {
+    writeFileSync(
+      tree.path('ok/u.kit'),
+      Buffer.concat([
+        Buffer.from('route "/caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('"\nguard public\n\nview {\n  <p>'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(' ok</p>\n}\n'),
+      ]),
+    );
+    const r = await runProcess(['check', '--json', 'ok'], tree.root);
+    assert.equal(r.code, 1, r.stderr);
+    const { diagnostics } = JSON.parse(r.stdout) as {
+      diagnostics: { file: string; code: string; pos: { line: number; column: number }; message: string }[];
+    };
+    const bad = diagnostics.filter((d) => d.code === 'invalid_utf8');
+    assert.deepEqual(
+      bad.map((d) => [d.file, d.pos.line, d.pos.column]),
+      [
+        ['ok/u.kit', 1, 12],
+        ['ok/u.kit', 5, 6],
+        ['ok/u.kit', 5, 7],
+      ],
+    );
+    assert.match(bad[0].message, /byte 0xE9 at byte offset 11/);
+  });
+
+  it('a directory link that loops back up the tree is walked once: no false duplicate_page_id', async () => {
+    mkdirSync(tree.path('ok/sub'));
+    tree.write('ok/sub/s.kit', page('/s'));
+    symlinkSync('..', tree.path('ok/sub/self'));
+    const r = await runProcess(['check', 'ok'], tree.root);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /checked 2 files, no problems/);
+  });
+});
+
+describe('kit: markup nested past the depth limit', function () {
+  this.timeout(30000);
+  let tree: TempTree;
+  before(() => {
+    const depth = 10_000;
+    tree = new TempTree({
+      'site/deep.kit': `route "/deep"\nguard public\n\nview {\n${'<div>'.repeat(depth)}x${'</div>'.repeat(depth)}\n}\n`,
+      'site/home.kit': page('/'),
+    });
+  });
+  after(() => tree.dispose());
+
+  const expectedLine = /site\/deep\.kit:5:\d+: error markup_too_deep: `<div>` nests deeper than 256 elements/;
+
+  for (const argv of [
+    ['check', 'site'],
+    ['routes', 'site'],
+    ['endpoints', 'site'],
+    ['inspect', 'tree', 'site'],
+    ['inspect', 'ir', 'site'],
+    ['inspect', 'endpoint-graph', 'site'],
+    ['build', '--out', 'dist', 'site'],
+  ]) {
+    it(`kit ${argv.join(' ')}: the diagnostic, never an internal error`, async () => {
+      const r = await runProcess(argv, tree.root);
+      assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/);
+      assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
+      if (argv[0] !== 'inspect') assert.match(r.stdout + r.stderr, expectedLine);
+    });
+  }
+
+  it('kit fmt leaves the file as it is and says why', async () => {
+    const r = await runProcess(['fmt', 'site/deep.kit'], tree.root);
+    assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/);
+    assert.match(r.stderr, expectedLine);
+  });
+});
+
+describe('kit: output piped into a reader that stops early', function () {
+  this.timeout(30000);
+  let tree: TempTree;
+  before(() => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++)
+      files[`site/p${i}.kit`] = page(`/p${i}`, `guard public\napi Feed${i} GET "/api/p${i}"\nact Save POST`);
+    tree = new TempTree(files);
+  });
+  after(() => tree.dispose());
+
+  /** Runs kit with stdout into a pipe whose reading end is closed before the report is written. */
+  function closedEarly(argv: string[]): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI_MAIN, ...argv], {
+        cwd: tree.root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+      child.stdout!.destroy();
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+  }
+
+  for (const argv of [
+    ['routes', 'site'],
+    ['routes', '--format', 'table', 'site'],
+    ['endpoints', 'site'],
+    ['inspect', 'ir', 'site'],
+    ['inspect', 'tree', 'site'],
+    ['inspect', 'endpoint-graph', '--json', 'site'],
+    ['inspect', 'asset-graph', '--json', 'site'],
+  ]) {
+    it(`kit ${argv.slice(0, -1).join(' ')}: a closed stdout ends it quietly with status 141`, async () => {
+      const r = await closedEarly(argv);
+      assert.equal(r.stderr.replace(/^info: ssr_disabled: .*\n/gm, ''), '', 'nothing but the report notes');
+      assert.equal(r.code, 141);
+    });
+  }
+});
