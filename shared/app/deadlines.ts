@@ -1,15 +1,12 @@
 // The deadline of request-time work (25 s by default): one sweeper for all requests instead of a
 // timer each. On expiry the context signal aborts and, if nothing was sent yet, the answer is 503.
-import type { ServerResponse } from 'node:http';
 import type { RequestState } from './context.js';
-import { sendError } from './errors.js';
+import type { Reply } from './reply.js';
 
 interface Deadline {
   state: RequestState;
-  res: ServerResponse;
+  reply: Reply;
   at: number;
-  head: boolean;
-  json: boolean;
 }
 
 export class Deadlines {
@@ -19,8 +16,8 @@ export class Deadlines {
   constructor(private readonly timeoutMs: number) {}
 
   /** Starts the deadline of one request; the answer ends it. */
-  add(state: RequestState, res: ServerResponse, head: boolean, json: boolean): () => void {
-    const entry: Deadline = { state, res, at: Date.now() + this.timeoutMs, head, json };
+  add(state: RequestState, reply: Reply): () => void {
+    const entry: Deadline = { state, reply, at: Date.now() + this.timeoutMs };
     this.pending.add(entry);
     if (this.sweeper === undefined) {
       this.sweeper = setInterval(() => this.sweep(), Math.min(250, this.timeoutMs));
@@ -42,8 +39,8 @@ export class Deadlines {
       if (d.at > now) continue;
       this.pending.delete(d);
       d.state.abort(new Error('request deadline exceeded'));
-      if (!d.res.headersSent && !d.res.destroyed)
-        sendError(d.res, 503, 'request_timeout', 'request timed out', { head: d.head, json: d.json });
+      const res = d.reply.res;
+      if (!res.headersSent && !res.destroyed) d.reply.error(503, 'request_timeout', 'request timed out');
     }
   }
 }

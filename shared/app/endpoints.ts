@@ -1,0 +1,189 @@
+// Endpoint answers (actions, APIs, fragments, contracts) in the order the checks must run:
+// default deny, typed params, Fetch Metadata, the capped body, guards, form parsing and CSRF, an
+// unbound handler's 501, partial targets, then decoding and the call. CORS preflights too.
+import type { IncomingMessage } from 'node:http';
+import type { RequestPathResult } from '../route/index.js';
+import { renderTemplate } from '../render/index.js';
+import type { Context } from '../trace/index.js';
+import { BodyAbortedError, BodyTooLargeError, isFormContentType, parseFormBody, readBody } from './body.js';
+import { isSecureRequest, requestContext } from './context.js';
+import { corsResponseHeaders, originAllowed, preflight } from './cors.js';
+import { CSRF_FIELD, CSRF_HEADER, cookieName, readCookie, validSubmission } from './csrf.js';
+import { type ErrorCode, NO_STORE, thrownStatus } from './errors.js';
+import { FormDecodeError } from './form.js';
+import { isPublic } from './guards.js';
+import { invokeHandler } from './invoke.js';
+import type { Reply } from './reply.js';
+import { headerValue, isPartial } from './request-kind.js';
+import { FRAGMENT_SWAP, FRAGMENT_TARGET, isLocalPath, toResponse } from './responses.js';
+import type { EndpointRuntime } from './routes.js';
+import type { AppServices } from './services.js';
+import { decodeParams, describeThrown, passGuards, requestState } from './steps.js';
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+const UNSAFE_METHODS_EXEMPT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+export function corsPreflight(app: AppServices, req: IncomingMessage, reply: Reply, segments: string[]): void {
+  const method = String(req.headers['access-control-request-method']).toUpperCase();
+  const ep = app.routes.endpoints.lookup(method, segments);
+  if (ep === undefined || ep.value.cors === undefined) {
+    reply.json = ep?.value.json ?? false;
+    if (ep === undefined && app.routes.endpoints.allowedMethods(segments).length === 0) app.notFound(reply);
+    else reply.error(403, 'cors_preflight_denied', 'cors preflight denied');
+    return;
+  }
+  reply.json = ep.value.json;
+  const headers = preflight(ep.value.cors, ep.value.entry.method, req);
+  if (headers === undefined) {
+    reply.error(403, 'cors_preflight_denied', 'cors preflight denied');
+    return;
+  }
+  reply.res.writeHead(204, { ...headers, 'Cache-Control': NO_STORE, 'Content-Length': 0 });
+  reply.res.end();
+}
+
+export async function serveEndpoint(
+  app: AppServices,
+  req: IncomingMessage,
+  reply: Reply,
+  ep: EndpointRuntime,
+  params: Record<string, string>,
+  target: Extract<RequestPathResult, { ok: true }>,
+  parent: Context,
+): Promise<void> {
+  const e = ep.entry;
+  const method = req.method ?? 'GET';
+  let corsHeaders: Record<string, string> | undefined;
+  const err = (status: number, code: ErrorCode, message: string): void =>
+    reply.error(status, code, message, corsHeaders);
+  const origin = headerValue(req, 'origin');
+  if (ep.cors !== undefined && originAllowed(ep.cors, origin)) corsHeaders = corsResponseHeaders(ep.cors, origin!);
+
+  // 1. Default deny: no guard at all.
+  if (e.guards.length === 0) return err(403, 'forbidden', '403 forbidden');
+  // 2. Typed params, before guards and hooks.
+  const typed = decodeParams(ep, params, reply);
+  if (typed === undefined) return;
+  const unsafe = !UNSAFE_METHODS_EXEMPT.has(method);
+  // 3. Fetch Metadata: a browser says the request comes from another site (defence in depth for
+  //    CSRF; an API's declared CORS origins are the exception).
+  if (unsafe && e.csrf && headerValue(req, 'sec-fetch-site') === 'cross-site' && corsHeaders === undefined) {
+    req.resume();
+    return err(403, 'invalid_csrf_token', 'invalid csrf token');
+  }
+  // 4. The body, capped (1 MiB): 413 without reading further.
+  let body: Buffer | undefined;
+  if (unsafe) {
+    try {
+      body = await readBody(req, app.bodyLimit);
+    } catch (e2) {
+      if (e2 instanceof BodyTooLargeError) {
+        reply.res.setHeader('Connection', 'close');
+        return reply.error(413, 'request_body_too_large', 'request body too large', {
+          ...corsHeaders,
+          Connection: 'close',
+        });
+      }
+      if (e2 instanceof BodyAbortedError) {
+        reply.res.destroy();
+        return;
+      }
+      throw e2;
+    }
+  }
+  const state = requestState(req, reply.res, ep, params);
+  state.typedParams = typed;
+  const done = app.deadlines.add(state, reply);
+  try {
+    const ctx = requestContext(state, parent);
+    // 5. Guards.
+    if (!isPublic(e.guards) && !(await passGuards(app, ep, ctx, reply))) return;
+    // 6. Form parsing (actions, commands, form posts to APIs), then CSRF before any decoding,
+    //    handler, or the 501 of an unbound handler.
+    const contentType = headerValue(req, 'content-type');
+    let formData: FormData | undefined;
+    const wantsForm = e.kind === 'action' || e.kind === 'command';
+    if (body !== undefined && (wantsForm || (e.csrf && isFormContentType(contentType)))) {
+      try {
+        formData = await parseFormBody(body, contentType);
+      } catch {
+        return err(400, 'invalid_form', 'invalid form');
+      }
+    }
+    if (e.csrf) {
+      const secure = isSecureRequest(req);
+      const cookie = readCookie(req.headers.cookie, cookieName(secure));
+      const fieldValue = formData?.get(CSRF_FIELD);
+      const submitted = headerValue(req, CSRF_HEADER) ?? (typeof fieldValue === 'string' ? fieldValue : undefined);
+      if (!validSubmission(app.csrf, cookie, submitted)) return err(403, 'invalid_csrf_token', 'invalid csrf token');
+    }
+    // 7. Unbound or unsupported → 501. A fragment without a hook serves its static body.
+    if (!ep.handler.ok) {
+      if (e.kind === 'fragment' && e.handler.status === 'missing') {
+        await reply.write(fragmentBody(ep, params), {
+          noStore: true,
+          extraHeaders: { ...corsHeaders, ...fragmentHeaders(ep) },
+        });
+        return;
+      }
+      return err(501, 'handler_not_implemented', ep.handler.message);
+    }
+    const h = ep.handler.handler;
+    // 8. Partial submissions may only name a target the page declared for this action.
+    const partial = e.kind === 'action' && isPartial(req);
+    const partialTarget = partial ? headerValue(req, 'x-kit-target') : undefined;
+    if (
+      partial &&
+      (partialTarget === undefined || (ep.partialTargets !== undefined && !ep.partialTargets.has(partialTarget)))
+    ) {
+      return err(400, 'fragment_not_found', 'partial fragment not found');
+    }
+    // 9. Decode and call.
+    let result: unknown;
+    try {
+      result = await invokeHandler(h.signature, h.fn, h.fields, ctx, formData, target.query, req, body, state);
+    } catch (thrown) {
+      if (thrown instanceof FormDecodeError) return err(400, 'invalid_form', thrown.message);
+      const { status, message } = thrownStatus(thrown);
+      if (status >= 500) app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol} failed: ${describeThrown(thrown)}`);
+      return err(status, 'request_failed', message);
+    }
+    if (reply.res.headersSent) return;
+    let response: Response;
+    if (e.kind === 'fragment') {
+      response = result === undefined && h.signature === 'fragment' ? fragmentBody(ep, params) : toResponse(result);
+    } else if (e.kind === 'command' || e.kind === 'query') {
+      response = result instanceof Response ? result : Response.json(result === undefined ? null : result);
+    } else response = toResponse(result);
+    const extra: Record<string, string> = { ...corsHeaders };
+    if (e.kind === 'fragment') Object.assign(extra, fragmentHeaders(ep));
+    if (
+      partial &&
+      partialTarget !== undefined &&
+      response.status >= 200 &&
+      response.status < 300 &&
+      (response.headers.get('content-type') ?? '').startsWith('text/html')
+    ) {
+      extra[FRAGMENT_TARGET] = partialTarget;
+      extra[FRAGMENT_SWAP] = headerValue(req, 'x-kit-swap') === 'outerHTML' ? 'outerHTML' : 'innerHTML';
+    }
+    const location = response.headers.get('location');
+    if (location !== null && response.status >= 300 && response.status < 400 && !isLocalPath(location)) {
+      app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol} answered a redirect to a non-local location; sent 500 instead`);
+      return err(500, 'request_failed', 'internal server error');
+    }
+    await reply.write(response, { noStore: true, extraHeaders: extra });
+  } finally {
+    done();
+  }
+}
+
+function fragmentHeaders(ep: EndpointRuntime): Record<string, string> {
+  const f = ep.entry.fragment;
+  return f ? { [FRAGMENT_TARGET]: f.target, [FRAGMENT_SWAP]: f.swap } : {};
+}
+
+function fragmentBody(ep: EndpointRuntime, params: Record<string, string>): Response {
+  const body = ep.fragmentTemplate ? renderTemplate(ep.fragmentTemplate, undefined, params) : '';
+  return new Response(body, { status: 200, headers: { 'content-type': HTML_TYPE } });
+}

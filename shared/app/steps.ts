@@ -1,0 +1,124 @@
+// Steps shared by pages and endpoints: the request span, typed params, guards, CSRF tokens, and
+// turning a thrown value into an answer. Every page and endpoint is default-deny: the callers stop
+// at a missing guard before any of these run.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeTypedParams } from '../route/index.js';
+import { background, type Context, type Lane, traceRequest } from '../trace/index.js';
+import { isSecureRequest, RequestState } from './context.js';
+import { cookieName, newToken, readCookie, setCookieValue, verifyToken } from './csrf.js';
+import { NO_STORE, thrownStatus } from './errors.js';
+import { isPublic, runGuards } from './guards.js';
+import type { Reply } from './reply.js';
+import type { EndpointRuntime, PageRuntime } from './routes.js';
+import type { AppServices } from './services.js';
+
+export type RouteRuntime = PageRuntime | EndpointRuntime;
+
+/** A thrown value as a log line: its stack when it has one. */
+export function describeThrown(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}
+
+/** Starts the request span when tracing is on; the background context otherwise (nothing allocated). */
+export function beginTrace(
+  app: AppServices,
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RouteRuntime | undefined,
+  lane: Lane,
+): Context {
+  if (app.tracer === undefined) return background();
+  const info =
+    route === undefined
+      ? { lane }
+      : 'endpoint' in route
+        ? {
+            route: route.entry.route,
+            lane,
+            page: route.entry.pageId,
+            endpointKind: route.entry.kind,
+            guard: route.entry.guards.join(',') || undefined,
+          }
+        : {
+            route: route.entry.route,
+            lane,
+            page: route.entry.pageId,
+            render: route.entry.render,
+            guard: route.entry.guards.join(',') || undefined,
+          };
+  return traceRequest(app.tracer, req, info, res)[0];
+}
+
+/** Answers a thrown value (a 4xx `HttpError` shows its message; anything else is a logged 500). */
+export function fail(app: AppServices, reply: Reply, err: unknown, what: string): void {
+  const { status, message } = thrownStatus(err);
+  if (status >= 500) app.log(`kit: ${what} failed: ${describeThrown(err)}`);
+  reply.error(status, 'request_failed', message);
+}
+
+/** Runs request-time work; a rejection becomes the answer `fail` gives. */
+export function runAsync(app: AppServices, reply: Reply, work: Promise<void>): void {
+  work.catch((err: unknown) => fail(app, reply, err, 'request'));
+}
+
+export function requestState(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RouteRuntime,
+  params: Record<string, string>,
+): RequestState {
+  return new RequestState(route.info, 'endpoint' in route ? route.endpoint : undefined, params, req, res);
+}
+
+/** Typed params decoded before guards (SSR pages, fragments, endpoints): 400/404 naming the param. */
+export function decodeParams(
+  route: RouteRuntime,
+  params: Record<string, string>,
+  reply: Reply,
+): Record<string, unknown> | undefined {
+  if (route.parsed.params.length === 0) return {};
+  const r = decodeTypedParams(route.parsed, params);
+  if (!r.ok) {
+    reply.error(r.status, 'invalid_route_parameter', r.message);
+    return undefined;
+  }
+  return r.values;
+}
+
+/** Runs the guards; answers and returns false when they do not all allow. */
+export async function passGuards(app: AppServices, route: RouteRuntime, ctx: Context, reply: Reply): Promise<boolean> {
+  const ids = route.entry.guards;
+  if (isPublic(ids)) return true;
+  const outcome = await runGuards(ids, app.guards, ctx);
+  switch (outcome.kind) {
+    case 'allow':
+      return true;
+    case 'redirect':
+      if (!reply.res.headersSent) {
+        reply.res.writeHead(outcome.status, {
+          Location: outcome.location,
+          'Content-Length': 0,
+          'Cache-Control': NO_STORE,
+        });
+        reply.res.end();
+      }
+      return false;
+    case 'deny':
+    case 'unknown':
+      reply.error(403, 'guard_forbidden', '403 forbidden');
+      return false;
+    case 'error':
+      app.log(`kit: guard ${JSON.stringify(outcome.id)} failed: ${describeThrown(outcome.error)}`);
+      reply.error(500, 'request_failed', 'internal server error');
+      return false;
+  }
+}
+
+/** The CSRF token for a page's forms: the browser's while it verifies with the signing key, else a new one. */
+export function csrfToken(app: AppServices, req: IncomingMessage): { token: string; setCookie?: string } {
+  const secure = isSecureRequest(req);
+  const existing = readCookie(req.headers.cookie, cookieName(secure));
+  if (existing !== undefined && verifyToken(app.csrf, existing, true)) return { token: existing };
+  const token = newToken(app.csrf);
+  return { token, setCookie: setCookieValue(token, secure) };
+}
