@@ -9,21 +9,17 @@
 //
 // `node <dir>/server.js [--addr host:port]` runs it. The directory is built beside its target and
 // renamed into place, so a failed build leaves the previous app untouched.
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  copyFileSync,
-} from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync, copyFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import { AppBuildError, type RouteTable } from './route-table.js';
+import {
+  checkReplaceable as checkTarget,
+  makeTemp,
+  removeTree,
+  type ReplaceTarget,
+  swapInto,
+} from '../build/replace-dir.js';
 
 export const APP_MARKER = 'kit-app.json';
 /** The runtime directories copied into `node_modules/kit` (everything the app's runtime imports). */
@@ -34,19 +30,13 @@ export function kitOutRoot(): string {
   return fileURLToPath(new URL('../../../../', import.meta.url));
 }
 
+function appTarget(shown: string): ReplaceTarget {
+  return { flag: '--app', marker: APP_MARKER, shown, error: (m) => new AppBuildError(m) };
+}
+
+/** Checks that `dir` may be replaced: absent, empty, or an app an earlier `kit build` wrote. */
 export function checkReplaceable(dir: string): void {
-  let st;
-  try {
-    st = statSync(dir);
-  } catch {
-    return;
-  }
-  if (!st.isDirectory()) throw new AppBuildError(`--app ${dir} exists and is not a directory`);
-  if (readdirSync(dir).length > 0 && !existsSync(join(dir, APP_MARKER))) {
-    throw new AppBuildError(
-      `--app ${dir} is not empty and holds no ${APP_MARKER} from an earlier kit build; remove it or choose another directory`,
-    );
-  }
+  checkTarget(dir, appTarget(dir));
 }
 
 function jsString(s: string): string {
@@ -203,17 +193,9 @@ export interface WriteAppOptions {
 /** Writes the app directory atomically. */
 export async function writeApp(table: RouteTable, opts: WriteAppOptions): Promise<void> {
   const app = resolve(opts.cwd, opts.appDir);
-  checkReplaceable(app);
-  const parent = dirname(app);
-  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const tmp = join(parent, `.${basename(app)}.kit-app-${suffix}`);
-  try {
-    mkdirSync(tmp, { recursive: true });
-  } catch (e) {
-    throw new AppBuildError(
-      `cannot create a build directory beside ${opts.appDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
+  const target = appTarget(opts.appDir);
+  checkTarget(app, target);
+  const { tmp, suffix } = makeTemp(app, 'app', target);
   try {
     const importPaths = await compileHandlers(table, opts.cwd, tmp);
     copyRuntime(tmp);
@@ -234,24 +216,9 @@ export async function writeApp(table: RouteTable, opts: WriteAppOptions): Promis
     );
     writeFileSync(join(tmp, APP_MARKER), JSON.stringify({ version: 1, app: table.manifest.app }, null, 2) + '\n');
   } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
+    removeTree(tmp);
     if (e instanceof AppBuildError) throw e;
     throw new AppBuildError(`cannot write the app: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  if (existsSync(app)) {
-    const old = join(parent, `.${basename(app)}.kit-old-${suffix}`);
-    renameSync(app, old);
-    try {
-      renameSync(tmp, app);
-    } catch (e) {
-      renameSync(old, app);
-      rmSync(tmp, { recursive: true, force: true });
-      throw new AppBuildError(
-        `cannot move the app into ${opts.appDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      );
-    }
-    rmSync(old, { recursive: true, force: true });
-  } else {
-    renameSync(tmp, app);
-  }
+  swapInto(tmp, app, suffix, target);
 }

@@ -13,8 +13,6 @@ export {
 export {
   writeStaticSite,
   writeStaticSiteAsync,
-  removeTree,
-  removeTreeAsync,
   checkReplaceable,
   OutputError,
   ROUTES_MANIFEST,
@@ -24,6 +22,7 @@ export {
   type WriteStats,
   type RouteManifestEntry,
 } from './output.js';
+export { removeTree, removeTreeAsync, removeStale } from './replace-dir.js';
 export { type SiteAsset } from './assets.js';
 export { scopeCss, scopeSelector, scopeClassFor } from './css-scope.js';
 export { KIT_JS_PATH, KIT_JS_TAG, kitRuntimeSource, clientSourceDir } from './runtime-script.js';

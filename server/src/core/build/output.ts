@@ -1,25 +1,20 @@
 // Writes a compiled site as static files: every prerendered page, the assets, `kit-routes.json` and
 // `kit-assets.json`. The whole tree is written into a fresh temporary directory beside `--out` and
-// then renamed into place, so a failed build never leaves a half-written output and nothing from a
-// previous build survives. (Two renames: the old tree moves aside, the new one moves in, the old
-// one is deleted; a crash between the two renames leaves the old tree beside `--out`, never a mix.)
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { readdir as readdirAsync, rm as rmAsync, rmdir as rmdirAsync, unlink as unlinkAsync } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+// then renamed into place (`replace-dir.ts`), so a failed build never leaves a half-written output
+// and nothing from a previous build survives.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { renderTemplate } from '../../../../shared/render/index.js';
 import { sha256Hex } from './assets.js';
 import type { CompiledSite } from './site.js';
+import {
+  checkReplaceable as checkTarget,
+  makeTemp,
+  removeTree,
+  removeTreeAsync,
+  type ReplaceTarget,
+  swapInto,
+} from './replace-dir.js';
 
 export const ROUTES_MANIFEST = 'kit-routes.json';
 export const ASSETS_MANIFEST = 'kit-assets.json';
@@ -60,20 +55,13 @@ function sortKeys<T>(m: Map<string, T>): Record<string, T> {
   return out;
 }
 
+function outTarget(outDir: string): ReplaceTarget {
+  return { flag: '--out', marker: ASSETS_MANIFEST, shown: outDir, error: (m) => new OutputError(m) };
+}
+
 /** Checks that `outDir` may be replaced: absent, empty, or the output of an earlier `kit build`. */
 export function checkReplaceable(outDir: string): void {
-  let st;
-  try {
-    st = statSync(outDir);
-  } catch {
-    return;
-  }
-  if (!st.isDirectory()) throw new OutputError(`--out ${outDir} exists and is not a directory`);
-  if (readdirSync(outDir).length > 0 && !existsSync(join(outDir, ASSETS_MANIFEST))) {
-    throw new OutputError(
-      `--out ${outDir} is not empty and holds no ${ASSETS_MANIFEST} from an earlier kit build; remove it or choose another directory`,
-    );
-  }
+  checkTarget(outDir, outTarget(outDir));
 }
 
 /** One file of the output: its path, its bytes, and its hash when already known (assets). */
@@ -161,22 +149,6 @@ function assetsManifest(w: Written, state: RenderState): OutFile {
   return { rel: ASSETS_MANIFEST, content: JSON.stringify(manifest, null, 2) + '\n' };
 }
 
-/** A fresh temporary directory beside `out` (same file system, so the final rename is atomic). */
-function makeTemp(out: string, outDir: string): { tmp: string; suffix: string } {
-  const parent = dirname(out);
-  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const tmp = join(parent, `.${basename(out)}.kit-build-${suffix}`);
-  try {
-    mkdirSync(parent, { recursive: true });
-    mkdirSync(tmp);
-  } catch (e) {
-    throw new OutputError(
-      `cannot create a build directory beside ${outDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
-  return { tmp, suffix };
-}
-
 class SyncTree {
   private readonly dirs = new Set<string>();
   constructor(private readonly root: string) {}
@@ -219,10 +191,11 @@ function writeTree(site: CompiledSite, tmp: string, opts: WriteOptions): WriteSt
 /** Renders and writes the site to `outDir`, atomically. Throws `OutputError` on I/O failure. */
 export function writeStaticSite(site: CompiledSite, outDir: string, opts: WriteOptions): WriteStats {
   const out = resolve(outDir);
-  checkReplaceable(out);
-  const { tmp, suffix } = makeTemp(out, outDir);
+  const target = outTarget(outDir);
+  checkTarget(out, target);
+  const { tmp, suffix } = makeTemp(out, 'build', target);
   const stats = writeTree(site, tmp, opts);
-  swapInto(tmp, out, outDir, suffix);
+  swapInto(tmp, out, suffix, target);
   return stats;
 }
 
@@ -238,84 +211,13 @@ export async function writeStaticSiteAsync(
   opts: WriteOptions,
 ): Promise<WriteStats> {
   const out = resolve(outDir);
-  checkReplaceable(out);
-  const { tmp, suffix } = makeTemp(out, outDir);
+  const target = outTarget(outDir);
+  checkTarget(out, target);
+  const { tmp, suffix } = makeTemp(out, 'build', target);
   const stats = writeTree(site, tmp, opts);
-  const old = swapInto(tmp, out, outDir, suffix, false);
+  const old = swapInto(tmp, out, suffix, target, false);
   if (old) await removeTreeAsync(old);
   return stats;
 }
 
-/**
- * Deletes a tree this build wrote or replaced: one readdir per directory and one unlink per file
- * (several times faster than `rmSync({recursive})` on large outputs); falls back to `rmSync`.
- */
-export function removeTree(dir: string): void {
-  try {
-    const walk = (d: string) => {
-      for (const e of readdirSync(d, { withFileTypes: true })) {
-        const p = join(d, e.name);
-        if (e.isDirectory()) walk(p);
-        else unlinkSync(p);
-      }
-      rmdirSync(d);
-    };
-    walk(dir);
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * `removeTree` with the directories of the tree emptied and removed in parallel: removing a
- * directory can wait on the disk for milliseconds, so one at a time, a large output takes seconds.
- */
-export async function removeTreeAsync(dir: string): Promise<void> {
-  const walk = async (d: string): Promise<void> => {
-    const entries = await readdirAsync(d, { withFileTypes: true });
-    await Promise.all(entries.map((e) => (e.isDirectory() ? walk(join(d, e.name)) : unlinkAsync(join(d, e.name)))));
-    await rmdirAsync(d);
-  };
-  try {
-    await walk(dir);
-  } catch {
-    await rmAsync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * Moves the finished tree into place. With `removeOld` false, the replaced tree (already moved
- * aside, out of the way) is returned for the caller to delete.
- */
-function swapInto(tmp: string, out: string, shown: string, suffix: string, removeOld = true): string | undefined {
-  if (!existsSync(out)) {
-    try {
-      renameSync(tmp, out);
-    } catch (e) {
-      removeTree(tmp);
-      throw new OutputError(
-        `cannot move the build into ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      );
-    }
-    return undefined;
-  }
-  const old = join(dirname(out), `.${basename(out)}.kit-old-${suffix}`);
-  try {
-    renameSync(out, old);
-  } catch (e) {
-    removeTree(tmp);
-    throw new OutputError(`cannot replace ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    renameSync(tmp, out);
-  } catch (e) {
-    renameSync(old, out);
-    removeTree(tmp);
-    throw new OutputError(
-      `cannot move the build into ${shown}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
-  if (!removeOld) return old;
-  removeTree(old);
-  return undefined;
-}
+export { removeTree } from './replace-dir.js';
