@@ -1,9 +1,8 @@
 // HTTP routes of the collector: JSON list, server-sent events, browser-span ingest and the viewer page.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Collector } from './collector.js';
-import { sseMessage } from './collector.js';
-import { isSameOriginRequest } from './http-origin.js';
+import { type CollectorView as Collector, sseMessage } from './collector-view.js';
+import { isLoopbackHost, isSameOriginRequest } from './http-origin.js';
 import { parseSnapshot, SnapshotError } from './snapshot.js';
 import type { SpanSnapshot } from './types.js';
 import { viewerPage } from './viewer-html.js';
@@ -13,6 +12,11 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 export interface HandlerOptions {
   /** Mount path such as `/_kit/traces`; requests may arrive with it or with it already stripped. */
   prefix?: string;
+  /**
+   * Answer requests whatever their `Host` (default false: only loopback host names, 421 otherwise,
+   * so that a page whose name was rebound to 127.0.0.1 cannot read or feed the collector).
+   */
+  anyHost?: boolean;
 }
 
 export const DEFAULT_MOUNT = '/_kit/traces';
@@ -136,7 +140,7 @@ function ingest(collector: Collector, req: IncomingMessage, res: ServerResponse)
     sendError(res, status, message);
   };
   const bodyIsSmall = declaredSize <= max;
-  if (!isSameOriginRequest(req)) return reject(403, 'cross-origin span ingest is not allowed', !bodyIsSmall);
+  if (!isSameOriginRequest(req)) return reject(403, 'span ingest needs a same-origin Origin header', !bodyIsSmall);
   if (!isJsonContentType(req.headers['content-type']))
     return reject(415, 'Content-Type must be application/json', !bodyIsSmall);
   if (!collector._rate.allow(req.socket.remoteAddress ?? '')) {
@@ -213,8 +217,13 @@ function listener(
   routes: Record<string, { get?: Route; post?: Route }>,
 ): RequestListener {
   const prefix = normalizePrefix(options.prefix);
+  const anyHost = options.anyHost === true;
   return (req, res) => {
     try {
+      if (!anyHost && !isLoopbackHost(req.headers.host)) {
+        req.resume();
+        return sendError(res, 421, 'misdirected request: the trace collector answers loopback host names only');
+      }
       dispatch(req, res);
     } catch {
       // A bug must not take the host server down with it; the client gets a generic answer.

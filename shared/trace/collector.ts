@@ -5,6 +5,7 @@ import { RingSink } from './ring-sink.js';
 import { RateLimiter } from './rate-limit.js';
 import { RecordedSpan } from './snapshot.js';
 import type { FinishedSpan, Sink, SpanSnapshot } from './types.js';
+import { type CollectorHealth, type CollectorView, sseMessage } from './collector-view.js';
 import {
   createCollectorHandler,
   createViewerHandler,
@@ -12,8 +13,9 @@ import {
   type RequestListener,
 } from './collector-http.js';
 
+export { SSE_EVENT, sseMessage, type CollectorHealth } from './collector-view.js';
+
 export const DEFAULT_COLLECTOR_LIMIT = 1024;
-export const SSE_EVENT = 'kit-trace';
 
 export interface CollectorOptions {
   /** Concurrent event-stream subscribers (default 32); more get 429. */
@@ -32,30 +34,13 @@ export interface CollectorOptions {
   heartbeatMs?: number;
 }
 
-export interface CollectorHealth {
-  spans: number;
-  limit: number;
-  dropped: number;
-  rejected: number;
-  subscribers: number;
-  subscriberQueueDepth: number;
-  subscriberQueueCapacity: number;
-  sseLimit: number;
-  ingestRateLimit: number;
-  ingestRateWindowMs: number;
-}
-
 /** One server-sent-events client. */
 interface Subscriber {
   res: ServerResponse;
   queue: string[];
 }
 
-export function sseMessage(span: FinishedSpan): string {
-  return `event: ${SSE_EVENT}\ndata: ${span.json()}\n\n`;
-}
-
-export class Collector implements Sink {
+export class Collector implements Sink, CollectorView {
   readonly limit: number;
   readonly sseLimit: number;
   readonly subscriberBuffer: number;

@@ -40,10 +40,14 @@ export function normalizeOrigin(origin: string): string | null {
   }
 }
 
-/** True when the request's `Origin` (if any) is the origin the request was sent to. */
+/**
+ * True when the request carries an `Origin` and it is the origin the request was sent to. A request
+ * without one is refused too: browsers send `Origin` on every cross-site POST, so only a same-origin
+ * page (or a tool that says where it comes from) gets through.
+ */
 export function isSameOriginRequest(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
-  if (origin === undefined) return true;
+  if (origin === undefined) return false;
   const host = req.headers.host;
   if (typeof host !== 'string' || host === '') return false;
   const want = normalizeOrigin(`${requestScheme(req)}://${host}`);
@@ -57,6 +61,30 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   if (a === '::1' || a === '0:0:0:0:0:0:0:1') return true;
   const v4 = a.startsWith('::ffff:') ? a.slice(7) : a;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/**
+ * True when `Host` names this machine's loopback: `localhost` (or a name under `.localhost`, which
+ * browsers resolve to loopback themselves), 127.0.0.0/8 or `[::1]`, with any port. A page on another
+ * site that rebinds its own name to 127.0.0.1 still sends its own name: it is refused.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (typeof host !== 'string' || host === '') return false;
+  const h = host.toLowerCase();
+  let name: string;
+  let port: string;
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    if (end < 0) return false;
+    name = h.slice(1, end);
+    port = h.slice(end + 1);
+  } else {
+    const colon = h.indexOf(':');
+    name = colon < 0 ? h : h.slice(0, colon);
+    port = colon < 0 ? '' : h.slice(colon);
+  }
+  if (port !== '' && !/^:[0-9]{1,5}$/.test(port)) return false;
+  return name === 'localhost' || name.endsWith('.localhost') || isLoopbackAddress(name);
 }
 
 /**

@@ -67,7 +67,7 @@ describe('trace: collector over HTTP', () => {
   ): Promise<{ status: number; body: string }> {
     return http(`${url}${MOUNT}/browser`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', origin: url, ...headers },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   }
@@ -182,12 +182,41 @@ describe('trace: collector over HTTP', () => {
     assert.equal(collector.rejected(), 0);
   });
 
+  it('refuses ingest without an Origin exactly as a cross-origin one', async () => {
+    const none = await http(`${url}${MOUNT}/browser`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(browserSpan(1)),
+    });
+    const cross = await ingest(browserSpan(1), { origin: 'http://evil.example' });
+    assert.equal(none.status, 403);
+    assert.equal(none.body, cross.body);
+    assert.equal(collector.snapshots().length, 0);
+  });
+
+  it('answers only requests for a loopback host name: a rebound name gets 421 on every route', async () => {
+    const port = new URL(url).port;
+    const evil = { host: `attacker.example:${port}` };
+    for (const path of ['', '/', '/data', '/stats', '/events', '/viewer']) {
+      const r = await http(`${url}${MOUNT}${path}`, { headers: evil });
+      assert.equal(r.status, 421, path);
+      assert.doesNotMatch(r.body, /fetch \/api/);
+    }
+    const sse = await http(`${url}${MOUNT}/events`, { headers: { ...evil, accept: 'text/event-stream' } });
+    assert.equal(sse.status, 421);
+    const fed = await ingest(browserSpan(1), { ...evil, origin: `http://attacker.example:${port}` });
+    assert.equal(fed.status, 421);
+    assert.equal(collector.snapshots().length, 0);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `app.localhost:${port}`, `127.1.2.3`])
+      assert.equal((await http(`${url}${MOUNT}/stats`, { headers: { host } })).status, 200, host);
+  });
+
   it('rejects bad ingest requests with the right status, records nothing and counts each', async () => {
     const big = JSON.stringify([browserSpan(1, { name: 'x'.repeat(1024 * 1024) })]);
     const cases: [string, Promise<{ status: number; body: string }>, number, RegExp][] = [
-      ['cross-origin', ingest(browserSpan(1), { origin: 'http://evil.example' }), 403, /cross-origin/],
-      ['other port', ingest(browserSpan(1), { origin: url.replace(/:(\d+)$/, ':1') }), 403, /cross-origin/],
-      ['origin null', ingest(browserSpan(1), { origin: 'null' }), 403, /cross-origin/],
+      ['cross-origin', ingest(browserSpan(1), { origin: 'http://evil.example' }), 403, /same-origin Origin/],
+      ['other port', ingest(browserSpan(1), { origin: url.replace(/:(\d+)$/, ':1') }), 403, /same-origin Origin/],
+      ['origin null', ingest(browserSpan(1), { origin: 'null' }), 403, /same-origin Origin/],
       [
         'text/plain',
         ingest(browserSpan(1), { 'content-type': 'text/plain' }),
@@ -249,7 +278,7 @@ describe('trace: collector over HTTP', () => {
       const send = () =>
         http(`${u}${MOUNT}/browser`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', origin: u },
           body: JSON.stringify(browserSpan(1)),
         });
       assert.deepEqual([(await send()).status, (await send()).status, (await send()).status], [204, 204, 204]);

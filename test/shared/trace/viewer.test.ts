@@ -113,7 +113,7 @@ describe('trace: viewer in Chromium', function () {
     // A browser span posted to the ingest endpoint appears too.
     const res = await http(`${url}${MOUNT}/browser`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', origin: url },
       body: JSON.stringify({
         traceId: 'abcdef0123456789abcdef0123456789',
         spanId: '0123456789abcdef',

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtApp, rawGet, SECRET, startApp, type RunningApp } from './built-app.js';
+import { builtApp, rawGet, rawRequest, SECRET, startApp, type RunningApp } from './built-app.js';
 import { repoRoot } from '../../../helpers/repo.js';
 
 type Expect = string | RegExp | null;
@@ -985,5 +985,40 @@ describe('generated app: tracing (KIT_TRACE=1)', function () {
     assert.match(viewer.headers.get('content-type') ?? '', /text\/html/);
     const proxied = await fetch(app.url + '/_kit/traces', { headers: { 'x-forwarded-for': '203.0.113.9' } });
     assert.equal(proxied.status, 404, 'a proxied request is not loopback');
+  });
+
+  it('browser span ingest needs a same-origin Origin; the collector answers loopback host names only', async () => {
+    const port = Number(new URL(app.url).port);
+    const span = JSON.stringify({
+      traceId: 'abcdef0123456789abcdef0123456789',
+      spanId: '0123456789abcdef',
+      name: 'navigation /',
+      surface: 'frontend',
+      lane: 'nav',
+      startTime: new Date().toISOString(),
+      endTime: new Date().toISOString(),
+    });
+    const post = (headers: Record<string, string>) =>
+      rawRequest(
+        port,
+        `POST /_kit/traces/browser HTTP/1.1\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(span)}\r\n` +
+          `Connection: close\r\n\r\n${span}`,
+      );
+    const host = `127.0.0.1:${port}`;
+    const none = await post({ Host: host });
+    const cross = await post({ Host: host, Origin: 'http://evil.example' });
+    assert.equal(none.status, 403);
+    assert.equal(cross.status, 403);
+    assert.equal(none.body, cross.body);
+    assert.equal((await post({ Host: host, Origin: `http://${host}` })).status, 204);
+    const rebound = `attacker.example:${port}`;
+    assert.equal((await post({ Host: rebound, Origin: `http://${rebound}` })).status, 421);
+    const read = await rawGet(port, '/_kit/traces', 'GET', {});
+    assert.equal(read.status, 200);
+    const evil = await rawRequest(port, `GET /_kit/traces HTTP/1.1\r\nHost: ${rebound}\r\nConnection: close\r\n\r\n`);
+    assert.equal(evil.status, 421);
+    assert.doesNotMatch(evil.body, /spans/);
   });
 });

@@ -1,0 +1,42 @@
+// What the collector's HTTP side reads and calls on a collector, and the event format both sides
+// share. A module of its own so that the collector (which builds its handlers) and its HTTP side
+// (which serves them) do not import each other.
+import type { ServerResponse } from 'node:http';
+import type { RateLimiter } from './rate-limit.js';
+import type { FinishedSpan, SpanSnapshot } from './types.js';
+
+export const SSE_EVENT = 'kit-trace';
+
+export function sseMessage(span: FinishedSpan): string {
+  return `event: ${SSE_EVENT}\ndata: ${span.json()}\n\n`;
+}
+
+export interface CollectorHealth {
+  spans: number;
+  limit: number;
+  dropped: number;
+  rejected: number;
+  subscribers: number;
+  subscriberQueueDepth: number;
+  subscriberQueueCapacity: number;
+  sseLimit: number;
+  ingestRateLimit: number;
+  ingestRateWindowMs: number;
+}
+
+export interface CollectorView {
+  readonly sseLimit: number;
+  readonly maxIngestSpans: number;
+  readonly maxIngestBytes: number;
+  readonly subscriberCount: number;
+  /** @internal */
+  readonly _rate: RateLimiter;
+  spans(): FinishedSpan[];
+  record(snapshots: readonly SpanSnapshot[]): void;
+  health(): CollectorHealth;
+  listJSON(): string;
+  /** @internal */
+  _reject(): void;
+  /** @internal */
+  _subscribe(res: ServerResponse): boolean;
+}
