@@ -101,3 +101,42 @@ describe('grammar: properties', () => {
     assert.ok(ratio >= 1.2, `implausible ratio ${ratio.toFixed(2)}: the two inputs were not both parsed`);
   });
 });
+
+describe('grammar: markup depth limit (property)', () => {
+  function depthOf(nodes: readonly import('../../grammar/src/ast.js').MarkupNode[]): number {
+    // Iterative on purpose: the property is about trees a recursive walk can take.
+    let max = 0;
+    const stack: [readonly import('../../grammar/src/ast.js').MarkupNode[], number][] = [[nodes, 1]];
+    while (stack.length) {
+      const [list, d] = stack.pop()!;
+      for (const n of list) {
+        if (n.type !== 'element') continue;
+        max = Math.max(max, d);
+        stack.push([n.children, d + 1]);
+      }
+    }
+    return max;
+  }
+
+  it('any nesting up to 10,000: never throws, the tree stays within 256 levels, one diagnostic past it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.constantFrom('div', 'section', 'Card', 'ui.Box'),
+        fc.boolean(),
+        (depth, tag, closed) => {
+          const open = `<${tag}>`.repeat(depth);
+          const close = closed ? `</${tag}>`.repeat(depth) : '';
+          const file = parseKit(`route "/d"\nguard public\n\nview {\n${open}x${close}\n}\n`, 'd.kit');
+          const view = file.declarations.find((d) => d.kind === 'view');
+          assert.ok(view && view.kind === 'view');
+          assert.ok(depthOf(view.body) <= 256, `depth ${depthOf(view.body)}`);
+          const tooDeep = file.diagnostics.filter((d) => d.code === 'markup_too_deep');
+          assert.equal(tooDeep.length, depth > 256 ? 1 : 0);
+          return true;
+        },
+      ),
+      { numRuns: 40, seed: 17 },
+    );
+  });
+});
