@@ -6,6 +6,7 @@
 import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Range } from '../../../../grammar/src/ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diag } from '../diagnostics/registry.js';
 import { linkProblem, SourceError } from './discover.js';
 
 /** Sources above this size (bytes) are not read; the editor's documents have the same cap. */
@@ -146,14 +147,15 @@ export function encodingDiagnostics(bytes: Uint8Array, text: string, file: strin
   const out: Diagnostic[] = [];
   for (const [k, at] of bad.slice(0, MAX_REPORTED).entries()) {
     const more = k === MAX_REPORTED - 1 && bad.length > MAX_REPORTED ? ` (and ${bad.length - MAX_REPORTED} more)` : '';
-    out.push({
-      code: 'invalid_utf8',
-      severity: 'error',
-      file,
-      range: unitRange(lines, at.unit),
-      message: `invalid UTF-8: byte 0x${at.value.toString(16).toUpperCase().padStart(2, '0')} at byte offset ${at.byte} is not part of a valid character${more}`,
-      suggestion: 'save the file as UTF-8',
-    });
+    const byte = `0x${at.value.toString(16).toUpperCase().padStart(2, '0')}`;
+    out.push(
+      diag(
+        'invalid_utf8',
+        file,
+        unitRange(lines, at.unit),
+        `invalid UTF-8: byte ${byte} at byte offset ${at.byte} is not part of a valid character${more}`,
+      ),
+    );
   }
   return out;
 }
