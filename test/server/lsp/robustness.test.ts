@@ -57,6 +57,35 @@ describe('kit lsp: robustness', function () {
     assert.equal(await client.shutdown(), 0);
   });
 
+  it('a length longer than the body, then silence: a parse error after --frame-timeout, then reads on', async () => {
+    dir = tempCopy('lsp', 'site');
+    client = LspClient.start({ args: ['--frame-timeout', '300'] });
+    await client.initialize([dir]);
+    let raw = '';
+    client.child.stdout!.on('data', (b: Buffer) => {
+      raw += b.toString();
+    });
+    const req = '{"jsonrpc":"2.0","id":43,"method":"kit/stats"}';
+    const sent = performance.now();
+    client.child.stdin!.write(`Content-Length: ${Buffer.byteLength(req) + 500}\r\n\r\n${req}`);
+    while (!raw.includes('"id":43') && performance.now() - sent < 5000) await new Promise((r) => setTimeout(r, 20));
+    assert.match(raw, /"id":43,"error":\{"code":-32700,"message":"Parse error: an incomplete frame/);
+    assert.ok(performance.now() - sent >= 290, 'not before the timeout');
+    assert.ok(await client.request('kit/stats', {}), 'a well-framed request is answered afterwards');
+    assert.equal(await client.shutdown(), 0);
+  });
+
+  it('a length longer than the body, then the input ends: exits with status 1 and one line on stderr', async () => {
+    dir = tempCopy('lsp', 'site');
+    client = LspClient.start();
+    await client.initialize([dir]);
+    const req = '{"jsonrpc":"2.0","id":44,"method":"kit/stats"}';
+    const cut = `Content-Length: ${Buffer.byteLength(req) + 500}\r\n\r\n${req}`;
+    client.child.stdin!.end(cut);
+    assert.equal(await client.exited, 1);
+    assert.equal(client.stderr, `kit lsp: the input ended inside a frame (${cut.length} bytes of it received)\n`);
+  });
+
   it('a document nested 10,000 deep gets markup_too_deep, and every feature answers for it and for others', async () => {
     dir = tempCopy('lsp', 'site');
     client = LspClient.start();
