@@ -174,7 +174,7 @@ export const REGISTRY = {
   invalid_revalidate: c(
     'cache',
     'error',
-    '`revalidate` takes positive whole seconds (`300`) or a duration (`60s`, `5m`, `1h`, `1m30s`).',
+    '`revalidate` takes positive whole seconds (`300`) or a Go duration of whole seconds (`60s`, `1h30m`, `2000ms`).',
   ),
 
   // endpoints
