@@ -61,6 +61,19 @@ describe('kit: sources that are not what they seem', function () {
     assert.deepEqual(readFileSync(tree.path('ok/u.kit')), bytes);
   });
 
+  it('kit build reads css and js files by the same rules: a FIFO or a device is missing_asset_file', async () => {
+    tree.write('a/home.kit', 'route "/"\nguard public\ncss "./x.css"\njs "./y.js"\n\nview {\n  <p>x</p>\n}\n');
+    execFileSync('mkfifo', [tree.path('a/x.css')]);
+    symlinkSync('/dev/zero', tree.path('a/y.js'));
+    const r = await runProcess(['build', '--out', 'dist', 'a'], tree.root);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /^a\/home\.kit:3:1: error missing_asset_file: .*"\.\/x\.css" cannot be read \(a FIFO, not a/m,
+    );
+    assert.match(r.stderr, /^a\/home\.kit:4:1: error missing_asset_file: .*"\.\/y\.js" cannot be read \(a character/m);
+  });
+
   it('a binary file named .kit and a file over 8 MiB are refused quickly', async () => {
     tree.write('bin/b.kit', 'route "/b"\u0000\n');
     await refused(['bin'], 'cannot read bin/b.kit: binary file (contains NUL bytes)');

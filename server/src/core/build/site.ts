@@ -2,7 +2,6 @@
 // the pages link. Each layout and component is compiled once; pages instantiate them. The static
 // build renders the result to files; the generated app embeds the same IR and renders SSR and
 // hybrid pages per request with the same renderer.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl } from '../../../../grammar/src/ast.js';
 import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
@@ -17,6 +16,8 @@ import type { Workspace } from '../model/workspace.js';
 import type { KitEntry } from '../validate/cross/view.js';
 import { componentKey, layoutKey } from '../validate/cross/composition.js';
 import { typescript } from '../bind/ts.js';
+import { SourceError } from '../project/discover.js';
+import { readSourceFile } from '../project/read-source.js';
 import { AssetRegistry, type SiteAsset } from './assets.js';
 import { scopeClassFor, scopeCss } from './css-scope.js';
 import {
@@ -372,18 +373,20 @@ class SiteCompiler {
 
   // ---- assets ---------------------------------------------------------------------------------
 
+  /** A css or js file: read by the sources' rules (a regular file within 8 MiB), else a diagnostic. */
   private readSource(s: FileSummary, file: string, decl: CssDecl | JsDecl, what: string): string | undefined {
     const abs = resolve(this.cwd, dirName(s.path), file);
     try {
-      return readFileSync(abs, 'utf8');
+      return readSourceFile(abs, file).text;
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      if (!(e instanceof SourceError)) throw e;
+      const why = e.reason ?? 'error';
       this.diagnostics.push(
         diag(
           'missing_asset_file',
           s.path,
           decl.range,
-          `${s.ownerId}: ${what} "${file}" cannot be read (${code === 'ENOENT' ? 'no such file' : code})`,
+          `${s.ownerId}: ${what} "${file}" cannot be read (${why === 'ENOENT' ? 'no such file' : why})`,
         ),
       );
       return undefined;

@@ -18,6 +18,10 @@ export interface SourceText {
   diagnostics: Diagnostic[];
 }
 
+function cannotRead(shown: string, why: string): SourceError {
+  return new SourceError(`cannot read ${shown}: ${why}`, why);
+}
+
 function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO';
@@ -51,17 +55,17 @@ function refusal(abs: string): string | undefined {
  */
 export function readSourceFile(abs: string, shown: string): SourceText {
   const why = refusal(abs);
-  if (why !== undefined) throw new SourceError(`cannot read ${shown}: ${why}`);
+  if (why !== undefined) throw cannotRead(shown, why);
   let fd: number;
   try {
     fd = openSync(abs, 'r');
   } catch (e) {
-    throw new SourceError(`cannot read ${shown}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw cannotRead(shown, (e as NodeJS.ErrnoException).code ?? 'error');
   }
   let bytes: Buffer;
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new SourceError(`cannot read ${shown}: ${kindOf(st)}, not a regular file`);
+    if (!st.isFile()) throw cannotRead(shown, `${kindOf(st)}, not a regular file`);
     bytes = Buffer.allocUnsafe(Math.min(st.size, MAX_SOURCE_BYTES) + 1);
     let n = 0;
     for (;;) {
@@ -70,12 +74,11 @@ export function readSourceFile(abs: string, shown: string): SourceText {
       n += got;
       if (n === bytes.length) break;
     }
-    if (n > MAX_SOURCE_BYTES)
-      throw new SourceError(`cannot read ${shown}: over the ${megabytes(MAX_SOURCE_BYTES)} limit`);
+    if (n > MAX_SOURCE_BYTES) throw cannotRead(shown, `over the ${megabytes(MAX_SOURCE_BYTES)} limit`);
     bytes = bytes.subarray(0, n);
   } catch (e) {
     if (e instanceof SourceError) throw e;
-    throw new SourceError(`cannot read ${shown}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw cannotRead(shown, (e as NodeJS.ErrnoException).code ?? 'error');
   } finally {
     closeSync(fd);
   }
@@ -84,7 +87,7 @@ export function readSourceFile(abs: string, shown: string): SourceText {
 
 /** Decodes UTF-8 (a byte-order mark stays, as U+FEFF); a NUL byte means the file is binary. */
 export function decodeSource(bytes: Uint8Array, shown: string): SourceText {
-  if (bytes.indexOf(0) >= 0) throw new SourceError(`cannot read ${shown}: binary file (contains NUL bytes)`);
+  if (bytes.indexOf(0) >= 0) throw cannotRead(shown, 'binary file (contains NUL bytes)');
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   return { text, diagnostics: encodingDiagnostics(bytes, text, shown) };
 }
