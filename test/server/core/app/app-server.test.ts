@@ -609,6 +609,33 @@ const ROWS: Row[] = [
     status: 500,
     equals: '{"ok":false,"error":{"code":"request_failed","message":"internal server error"}}',
   },
+  {
+    name: 'a path-less action of a dynamic SPA page answers at a generated path',
+    method: 'POST',
+    path: '/blog/hello',
+    csrf: 'field',
+    body: '',
+    status: 200,
+    equals: 'liked hello',
+  },
+  {
+    name: 'it answers at a generated path with encoded characters too',
+    method: 'POST',
+    path: '/blog/caf%C3%A9',
+    csrf: 'field',
+    body: '',
+    status: 200,
+    equals: 'liked café',
+  },
+  {
+    name: 'and nowhere else: 404, the handler never runs',
+    method: 'POST',
+    path: '/blog/not-generated',
+    csrf: 'field',
+    body: '',
+    status: 404,
+    excludes: ['liked'],
+  },
   // ---- fragments
   {
     name: 'a fragment hook answers with the declared target, no-store',
