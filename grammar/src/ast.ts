@@ -340,11 +340,12 @@ export interface MarkupComment {
 
 export type Expr = PathExpr | ParamCall | Literal | NotExpr | BinaryExpr | ForExpr | InvalidExpr;
 
-/** `name`, `a.b.c` */
+/** `name`, `a.b.c`; `{a.b...}` in a URL attribute: a path value whose slashes separate segments. */
 export interface PathExpr {
   type: 'path';
   path: string[];
   range: Range;
+  segments?: true;
 }
 /** `param("slug")` */
 export interface ParamCall {

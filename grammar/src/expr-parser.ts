@@ -337,7 +337,32 @@ export function readCommonExpr(inner: string, map: (i: number) => number, pm: Po
   return f;
 }
 
+/** A trailing `...`: `{page.path...}`, a path value that may span URL segments. */
+const SEGMENTS_SUFFIX = /\.\.\.\s*$/;
+
 export function parseExprText(inner: string, map: (i: number) => number, pm: PosMaker, doc: string): ExprResult {
+  const suffix = inner.indexOf('...') < 0 ? null : SEGMENTS_SUFFIX.exec(inner);
+  if (suffix !== null) {
+    const head = inner.slice(0, suffix.index);
+    const plain = plainPath(head);
+    if (plain === undefined || plain === 0)
+      return {
+        error: {
+          start: map(suffix.index),
+          end: map(suffix.index + 3),
+          message: '`...` may only follow a name or a dotted path, as in `{page.path...}`',
+        },
+      };
+    const [a, b] = plain;
+    return {
+      expr: {
+        type: 'path',
+        path: head.slice(a, b).split('.'),
+        range: pm.range(map(a), map(suffix.index + 3)),
+        segments: true,
+      },
+    };
+  }
   const common = readCommonExpr(inner, map, pm, doc);
   return common !== undefined ? { expr: common } : parseExprWithGrammar(inner, map, pm, doc);
 }

@@ -11,13 +11,14 @@
 // Whether a request is a HEAD is decided here, once: its `Reply` sends the GET's headers alone.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkRequestTarget } from '../route/index.js';
+import { checkRequestTarget, toOriginForm } from '../route/index.js';
 import { type Collector, isLoopbackRequest, LaneRoute, type Tracer } from '../trace/index.js';
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import { type CsrfKeys, csrfKeys } from './csrf.js';
 import { Deadlines } from './deadlines.js';
 import { corsPreflight, serveEndpoint } from './endpoints.js';
 import { NO_STORE, sendError } from './errors.js';
+import { inFaultScope } from './faults.js';
 import { type Guard, guardRegistry } from './guards.js';
 import type { AppManifest } from './manifest.js';
 import { methodNotAllowed, pageFile, resolvePage, servePageRequest } from './pages.js';
@@ -50,6 +51,12 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   /** Body cap of actions, APIs and commands (default 1 MiB). */
   bodyLimit?: number;
+  /**
+   * Run each request in a fault scope, so that a fault it leaves behind (an unhandled rejection, a
+   * throw in a timer) is logged with the request and marks its span (`faults.ts`). `startServer`
+   * turns this on with the process-wide fault policy.
+   */
+  faultScopes?: boolean;
 }
 
 type Handle = (req: IncomingMessage, res: ServerResponse) => void;
@@ -71,6 +78,7 @@ export class KitApp implements AppServices {
   private readonly healthBody: string;
   /** Whole answers by exact raw request target (see prebuild); undefined while tracing. */
   private readonly prebuilt: Map<string, PrebuiltAnswer> | undefined;
+  private readonly faultScopes: boolean;
 
   constructor(options: AppOptions) {
     const m = options.manifest;
@@ -85,6 +93,7 @@ export class KitApp implements AppServices {
     this.collectorHandler = options.collector?.handler({ prefix: TRACE_MOUNT });
     this.deadlines = new Deadlines(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.faultScopes = options.faultScopes === true;
     this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
     this.prebuilt = this.tracer === undefined ? this.prebuild(m) : undefined;
     this.healthBody = JSON.stringify({
@@ -107,13 +116,19 @@ export class KitApp implements AppServices {
   /** The Node request listener. */
   readonly handle: Handle = (req, res) => {
     const head = req.method === 'HEAD';
+    const url = req.url;
+    // An absolute-form target (`GET http://host/path`) is served as its path.
+    if (url !== undefined && url.charCodeAt(0) !== 47) req.url = toOriginForm(url);
     try {
       const prebuilt = this.prebuilt;
       if (prebuilt !== undefined && (head || req.method === 'GET')) {
         const answer = prebuilt.get(req.url ?? '');
         if (answer !== undefined && answer.send(res, head)) return;
       }
-      this.dispatch(req, new Reply(res, head));
+      const reply = new Reply(res, head);
+      if (this.faultScopes)
+        inFaultScope({ method: req.method ?? 'GET', target: req.url ?? '' }, () => this.dispatch(req, reply));
+      else this.dispatch(req, reply);
     } catch (err) {
       fail(this, new Reply(res, head), err, 'request');
     }

@@ -66,13 +66,37 @@ export function isFormContentType(contentType: string | undefined): boolean {
   return t === 'application/x-www-form-urlencoded' || t === 'multipart/form-data';
 }
 
+/**
+ * One urlencoded name or value: `+` is a space, `%XX` a byte, and the bytes must be UTF-8. The
+ * WHATWG parser would put U+FFFD for invalid bytes; here they are an error, the same answer (400)
+ * as invalid raw bytes in the body. A `%` not followed by two hex digits stays literal, as WHATWG's.
+ */
+function formComponent(raw: string): string {
+  const s = raw.indexOf('+') < 0 ? raw : raw.replace(/\+/g, ' ');
+  if (s.indexOf('%') < 0) return s;
+  return decodeURIComponent(s.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+}
+
+/** `application/x-www-form-urlencoded` pairs in order; throws `URIError` for invalid UTF-8. */
+export function parseUrlEncoded(text: string): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    pairs.push(
+      eq < 0 ? [formComponent(part), ''] : [formComponent(part.slice(0, eq)), formComponent(part.slice(eq + 1))],
+    );
+  }
+  return pairs;
+}
+
 /** Parses a urlencoded or multipart body; throws on anything malformed. */
 export async function parseFormBody(body: Buffer, contentType: string | undefined): Promise<FormData> {
   const t = mediaType(contentType);
   if (t === 'application/x-www-form-urlencoded') {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(body);
     const fd = new FormData();
-    for (const [k, v] of new URLSearchParams(text)) fd.append(k, v);
+    for (const [k, v] of parseUrlEncoded(text)) fd.append(k, v);
     return fd;
   }
   if (t === 'multipart/form-data') {

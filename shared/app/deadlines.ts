@@ -1,5 +1,6 @@
 // The deadline of request-time work (25 s by default): one sweeper for all requests instead of a
-// timer each. On expiry the context signal aborts and, if nothing was sent yet, the answer is 503.
+// timer each. On expiry the context signal aborts and, if nothing was sent yet, the answer is 503;
+// a response whose body is still streaming is cut (the deadline covers the whole answer).
 import type { RequestState } from './context.js';
 import type { Reply } from './reply.js';
 
@@ -40,7 +41,9 @@ export class Deadlines {
       this.pending.delete(d);
       d.state.abort(new Error('request deadline exceeded'));
       const res = d.reply.res;
-      if (!res.headersSent && !res.destroyed) d.reply.error(503, 'request_timeout', 'request timed out');
+      if (res.destroyed || res.writableEnded) continue;
+      if (!res.headersSent) d.reply.error(503, 'request_timeout', 'request timed out');
+      else res.destroy(new Error('request deadline exceeded while the answer was being sent'));
     }
   }
 }

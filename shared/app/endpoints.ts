@@ -15,7 +15,14 @@ import { isPublic } from './guards.js';
 import { invokeHandler } from './invoke.js';
 import type { Reply } from './reply.js';
 import { headerValue, isPartial } from './request-kind.js';
-import { FRAGMENT_SWAP, FRAGMENT_TARGET, isLocalPath, toResponse } from './responses.js';
+import {
+  contractResponse,
+  FRAGMENT_SWAP,
+  FRAGMENT_TARGET,
+  InvalidResultError,
+  isLocalPath,
+  toResponse,
+} from './responses.js';
 import type { EndpointRuntime } from './routes.js';
 import type { AppServices } from './services.js';
 import { decodeParams, describeThrown, passGuards, requestState } from './steps.js';
@@ -67,7 +74,12 @@ export async function serveEndpoint(
   const unsafe = !UNSAFE_METHODS_EXEMPT.has(method);
   // 3. Fetch Metadata: a browser says the request comes from another site (defence in depth for
   //    CSRF; an API's declared CORS origins are the exception).
-  if (unsafe && e.csrf && headerValue(req, 'sec-fetch-site') === 'cross-site' && corsHeaders === undefined) {
+  if (
+    unsafe &&
+    e.csrf &&
+    headerValue(req, 'sec-fetch-site')?.toLowerCase() === 'cross-site' &&
+    corsHeaders === undefined
+  ) {
     req.resume();
     return err(403, 'invalid_csrf_token', 'invalid csrf token');
   }
@@ -150,11 +162,17 @@ export async function serveEndpoint(
     }
     if (reply.res.headersSent) return;
     let response: Response;
-    if (e.kind === 'fragment') {
-      response = result === undefined && h.signature === 'fragment' ? fragmentBody(ep, params) : toResponse(result);
-    } else if (e.kind === 'command' || e.kind === 'query') {
-      response = result instanceof Response ? result : Response.json(result === undefined ? null : result);
-    } else response = toResponse(result);
+    try {
+      if (e.kind === 'fragment') {
+        response = result === undefined && h.signature === 'fragment' ? fragmentBody(ep, params) : toResponse(result);
+      } else if (e.kind === 'command' || e.kind === 'query') {
+        response = contractResponse(result);
+      } else response = toResponse(result);
+    } catch (invalid) {
+      if (!(invalid instanceof InvalidResultError)) throw invalid;
+      app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol}: ${invalid.message}`);
+      return err(500, 'request_failed', 'internal server error');
+    }
     const extra: Record<string, string> = { ...corsHeaders };
     if (e.kind === 'fragment') Object.assign(extra, fragmentHeaders(ep));
     if (

@@ -4,6 +4,7 @@
 // that names the field and never echoes the value.
 import type { InputField } from './manifest.js';
 import { CSRF_FIELD } from './csrf.js';
+import { parseUrlEncoded } from './body.js';
 
 /** The raw form of `(ctx, form: FormValues)` handlers: every submitted text value by name. */
 export class FormValues {
@@ -133,7 +134,11 @@ export function decodeForm(form: FormValues, fields: readonly InputField[]): Rec
   return out;
 }
 
-/** Query-string input for GET query contracts. */
+/** Query-string input for GET query contracts; invalid UTF-8 is an error, as in a form body. */
 export function formFromQuery(query: string): FormValues {
-  return new FormValues(new URLSearchParams(query.startsWith('?') ? query.slice(1) : query));
+  try {
+    return new FormValues(parseUrlEncoded(query.startsWith('?') ? query.slice(1) : query));
+  } catch {
+    throw new FormDecodeError('(query string)', 'is not valid UTF-8');
+  }
 }

@@ -33,6 +33,7 @@ export {
   type StartOptions,
   type RunningServer,
   type ListenAddress,
+  type ServerLimits,
 } from './server.js';
 export { dirSource, seaSource, seaApi, seaAssetKey, type StaticSource } from './static-files.js';
 export { MANIFEST_VERSION } from './manifest.js';

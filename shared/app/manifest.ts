@@ -91,6 +91,11 @@ export interface EndpointEntry {
   method: string;
   /** As declared (`/inbox/rows/{id:int}`); endpoints without a path carry the page route. */
   route: string;
+  /**
+   * The only request paths (decoded) it answers on, when not the whole route: a path-less action
+   * of a dynamic SPA page answers where the page was generated, nowhere else.
+   */
+  paths?: string[];
   /** Owning page, or `<package>.<Function>` for `//kit:` comment endpoints. */
   pageId: string;
   package: string;

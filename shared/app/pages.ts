@@ -43,6 +43,17 @@ export function resolvePage(app: AppServices, segments: string[]): PageTarget | 
   return undefined;
 }
 
+/**
+ * Whether a GET here answers with a page or file (not 404): a built-ahead (SPA) page exists only
+ * at the paths it was generated for.
+ */
+function pageAnswers(app: AppServices, segments: string[], path: string): boolean {
+  const t = resolvePage(app, segments);
+  if (t === undefined) return false;
+  if (t.page === undefined || t.file !== undefined) return true;
+  return t.page.entry.render !== 'spa' || pageFile(app, t.page, path) !== undefined;
+}
+
 /** 405 with `Allow` when something lives at the path under other methods, else 404. */
 export function methodNotAllowed(
   app: AppServices,
@@ -52,12 +63,9 @@ export function methodNotAllowed(
   isGet: boolean,
 ): void {
   const allowed = new Set(app.routes.endpoints.allowedMethods(segments));
-  if (!isGet) {
-    const hasPage = app.routes.pages.lookup('GET', segments) !== undefined || builtFile(app, segments) !== undefined;
-    if (hasPage) {
-      allowed.add('GET');
-      allowed.add('HEAD');
-    }
+  if (!isGet && pageAnswers(app, segments, path)) {
+    allowed.add('GET');
+    allowed.add('HEAD');
   }
   if (allowed.size === 0) {
     app.notFound(reply);

@@ -58,15 +58,45 @@ export function reload(): Response {
   return new Response(null, { status: 204, headers: { [RELOAD]: '1' } });
 }
 
+/** A handler returned something no answer can be made of (a function, a symbol, a bigint). */
+export class InvalidResultError extends TypeError {
+  constructor(readonly kind: string) {
+    super(`handler returned ${kind}, expected a Response (or a string, a JSON value, null or undefined)`);
+    this.name = 'InvalidResultError';
+  }
+}
+
+/** The JSON text of a handler's result, or `InvalidResultError` for what JSON cannot encode. */
+function encodeResult(value: unknown): string {
+  const type = typeof value;
+  if (type === 'function' || type === 'symbol' || type === 'bigint') throw new InvalidResultError(`a ${type}`);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    throw new InvalidResultError(`a value JSON cannot encode (${(e as Error).message})`);
+  }
+  if (text === undefined) throw new InvalidResultError('a value JSON cannot encode');
+  return text;
+}
+
 /**
  * Turns what a handler returned into a Response: a Response as is; a string as HTML; `undefined`
- * or `null` as 204; anything else as JSON.
+ * or `null` as 204; a JSON value as JSON. Anything else throws `InvalidResultError`.
  */
 export function toResponse(value: unknown): Response {
   if (value instanceof Response) return value;
   if (value === undefined || value === null) return new Response(null, { status: 204 });
   if (typeof value === 'string') return html(value);
-  return json(value);
+  return new Response(encodeResult(value), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+/** A command's or query's answer: its Response, else its result as JSON (`null` for none). */
+export function contractResponse(value: unknown): Response {
+  if (value instanceof Response) return value;
+  return new Response(encodeResult(value === undefined ? null : value), {
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 export interface WriteOptions {
@@ -76,7 +106,31 @@ export interface WriteOptions {
   extraHeaders?: Record<string, string>;
 }
 
-/** Sends a WHATWG Response through a Node response: status, headers (every Set-Cookie) and body. */
+/**
+ * How much of one response is handed to the socket at a time. A body chunk is written in slices of
+ * this size, each after the previous one drained: a client that reads slowly (or never) holds at most
+ * this much in the server's write queue, beside the handler's own data.
+ */
+export const WRITE_SLICE_BYTES = 64 * 1024;
+
+/** Resolves once `res` can take more data, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Sends a WHATWG Response through a Node response: status, headers (every Set-Cookie) and body. The
+ * body is streamed with backpressure; when the response is cut (the client left, a deadline passed)
+ * the body stream is cancelled, so a body that never ends does not keep its source alive.
+ */
 export async function writeResponse(res: ServerResponse, response: Response, opts: WriteOptions = {}): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -97,22 +151,24 @@ export async function writeResponse(res: ServerResponse, response: Response, opt
   }
   res.writeHead(response.status, headers);
   const reader = body.getReader();
+  const cut = (): void => {
+    reader.cancel().catch(() => undefined);
+  };
+  res.once('close', cut);
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value))
-        await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
-        });
-      if (res.destroyed) break;
+      if (done || res.destroyed) break;
+      for (let at = 0; at < value.byteLength && !res.destroyed; at += WRITE_SLICE_BYTES) {
+        const slice = value.byteLength <= WRITE_SLICE_BYTES ? value : value.subarray(at, at + WRITE_SLICE_BYTES);
+        if (!res.write(slice)) await drained(res);
+      }
     }
-    res.end();
+    if (!res.destroyed) res.end();
   } catch {
     // A failing body stream after the headers: cut the connection rather than send a truncated body as complete.
     res.destroy();
   } finally {
-    reader.releaseLock();
+    res.off('close', cut);
   }
 }

@@ -1,11 +1,13 @@
 // Start-up compilation of the route table: routers for pages and endpoints, bound handler
 // functions, and the frozen metadata objects `app.route(ctx)` / `app.endpoint(ctx)` return.
 import {
+  compareMethods,
   compileRouter,
   matchRoute,
   parseRoutePattern,
   splitPath,
   type ParsedRoute,
+  type RouteMatch,
   type Router,
 } from '../route/index.js';
 import type { Template } from '../render/index.js';
@@ -177,12 +179,55 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
   });
   const pages = compileRouter(pageList.map((p) => ({ method: 'GET', pattern: p.parsed, value: p })));
   for (const err of pages.errors) warnings.push(`page ${pageList[err.index].entry.pageId}: ${err.message}`);
-  const endpoints = compileRouter(endpointList.map((e) => ({ method: e.entry.method, pattern: e.parsed, value: e })));
+  const open = endpointList.filter((e) => e.entry.paths === undefined);
+  const endpoints = compileRouter(open.map((e) => ({ method: e.entry.method, pattern: e.parsed, value: e })));
   for (const err of endpoints.errors)
     warnings.push(
-      `${endpointList[err.index].entry.kind} ${endpointList[err.index].entry.pageId}.${endpointList[err.index].entry.symbol}: ${err.message}`,
+      `${open[err.index].entry.kind} ${open[err.index].entry.pageId}.${open[err.index].entry.symbol}: ${err.message}`,
     );
-  return { pages: pages.router, endpoints: endpoints.router, pageList, endpointList, fileOwners, warnings };
+  const limited = new ConcretePathRoutes(endpoints.router);
+  for (const e of endpointList) if (e.entry.paths !== undefined) limited.add(e, e.entry.paths);
+  return { pages: pages.router, endpoints: limited, pageList, endpointList, fileOwners, warnings };
+}
+
+/**
+ * The endpoint router plus the endpoints limited to concrete paths (a path-less action of a
+ * dynamic SPA page): those answer at exactly their paths, with the params of their route.
+ */
+class ConcretePathRoutes implements Router<EndpointRuntime> {
+  private readonly byPath = new Map<string, RouteMatch<EndpointRuntime>>();
+  private readonly methodsByPath = new Map<string, Set<string>>();
+
+  constructor(private readonly router: Router<EndpointRuntime>) {}
+
+  get size(): number {
+    return this.router.size + this.byPath.size;
+  }
+
+  add(e: EndpointRuntime, paths: readonly string[]): void {
+    for (const path of paths) {
+      const params = matchRoute(e.parsed, splitPath(path));
+      if (params === undefined) continue;
+      this.byPath.set(`${e.entry.method} ${path}`, { value: e, params, route: e.parsed });
+      let methods = this.methodsByPath.get(path);
+      if (!methods) this.methodsByPath.set(path, (methods = new Set()));
+      methods.add(e.entry.method);
+    }
+  }
+
+  lookup(method: string, segments: readonly string[]): RouteMatch<EndpointRuntime> | undefined {
+    if (this.byPath.size > 0) {
+      const hit = this.byPath.get(`${method} /${segments.join('/')}`);
+      if (hit !== undefined) return hit;
+    }
+    return this.router.lookup(method, segments);
+  }
+
+  allowedMethods(segments: readonly string[]): string[] {
+    const methods = this.byPath.size > 0 ? this.methodsByPath.get(`/${segments.join('/')}`) : undefined;
+    if (methods === undefined) return this.router.allowedMethods(segments);
+    return [...new Set([...this.router.allowedMethods(segments), ...methods])].sort(compareMethods);
+  }
 }
 
 /** Route params of a page served from one of its built files. */

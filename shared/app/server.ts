@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { newCollector, newTracer, withSink } from '../trace/index.js';
 import { KitApp, type AppOptions } from './app.js';
 import { CsrfConfigError } from './csrf.js';
+import { installFaultPolicy } from './faults.js';
 import type { AppManifest } from './manifest.js';
 import type { Modules } from './routes.js';
 import { dirSource, seaApi, seaSource, type StaticSource } from './static-files.js';
@@ -18,10 +19,20 @@ export const SERVER_LIMITS = Object.freeze({
   headersTimeoutMs: 5_000,
   /** Whole request received (Go's ReadTimeout). */
   requestTimeoutMs: 10_000,
+  /**
+   * A connection that moves no data for this long while a request is on it is closed (a client that
+   * stopped reading its answer, say); Go's WriteTimeout is 30 s.
+   */
+  sendIdleTimeoutMs: 30_000,
   keepAliveTimeoutMs: 60_000,
   maxHeaderSize: 1024 * 1024,
   /** How long a stop waits for in-flight requests before it cuts connections. */
   shutdownGraceMs: 25_000,
+  /**
+   * How often connections are checked against the header and request timeouts. Node's default (30 s)
+   * let a 10 s request timeout fire after up to 40 s.
+   */
+  timeoutCheckMs: 500,
 });
 
 export class ConfigError extends Error {
@@ -91,6 +102,8 @@ export interface StartOptions {
   handleSignals?: boolean;
   /** Exit the process after a signal-triggered stop (default true). */
   exitOnStop?: boolean;
+  /** Install the process-wide fault policy (`faults.ts`; default true). */
+  handleFaults?: boolean;
 }
 
 export interface RunningServer {
@@ -109,7 +122,13 @@ function staticSource(options: StartOptions): StaticSource {
   return dirSource(options.staticDir);
 }
 
-export function createHttpServer(app: KitApp): {
+export type ServerLimits = { readonly [K in keyof typeof SERVER_LIMITS]: number };
+
+/** The Node server of an app; `limits` other than the defaults are for tests and embedders. */
+export function createHttpServer(
+  app: KitApp,
+  limits: ServerLimits = SERVER_LIMITS,
+): {
   server: Server;
   inflight: () => number;
   draining: { value: boolean };
@@ -123,9 +142,10 @@ export function createHttpServer(app: KitApp): {
   };
   const server = createServer(
     {
-      maxHeaderSize: SERVER_LIMITS.maxHeaderSize,
-      requestTimeout: SERVER_LIMITS.requestTimeoutMs,
-      headersTimeout: SERVER_LIMITS.headersTimeoutMs,
+      maxHeaderSize: limits.maxHeaderSize,
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckMs,
     },
     (req: IncomingMessage, res: ServerResponse) => {
       inflight++;
@@ -134,7 +154,9 @@ export function createHttpServer(app: KitApp): {
       app.handle(req, res);
     },
   );
-  server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  // Socket inactivity: without a 'timeout' listener Node destroys the socket.
+  server.timeout = limits.sendIdleTimeoutMs;
   return { server, inflight: () => inflight, draining };
 }
 
@@ -151,7 +173,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     static: staticSource(options),
     csrfSecret: env.KIT_CSRF_SECRET,
     log: err,
+    faultScopes: options.handleFaults !== false,
   };
+  let removeFaultPolicy: (() => void) | undefined;
+  if (options.handleFaults !== false) {
+    // Stacks of handler errors name the .ts lines: the build compiles handlers with source maps.
+    process.setSourceMapsEnabled(true);
+    removeFaultPolicy = installFaultPolicy({ log: err, exit: env.KIT_EXIT_ON_FAULT === '1' });
+  }
   if (tracing) {
     const collector = newCollector(1024);
     appOptions.collector = collector;
@@ -190,6 +219,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       }, 20);
       poll.unref();
       appOptions.collector?.close?.();
+      removeFaultPolicy?.();
     });
     return stopping;
   };

@@ -7,6 +7,7 @@ import { background, type Context, type Lane, traceRequest } from '../trace/inde
 import { isSecureRequest, RequestState } from './context.js';
 import { cookieName, newToken, readCookie, setCookieValue, verifyToken } from './csrf.js';
 import { NO_STORE, thrownStatus } from './errors.js';
+import { currentFaultScope } from './faults.js';
 import { isPublic, runGuards } from './guards.js';
 import type { Reply } from './reply.js';
 import type { EndpointRuntime, PageRuntime } from './routes.js';
@@ -46,7 +47,10 @@ export function beginTrace(
             render: route.entry.render,
             guard: route.entry.guards.join(',') || undefined,
           };
-  return traceRequest(app.tracer, req, info, res)[0];
+  const [ctx, span] = traceRequest(app.tracer, req, info, res);
+  const scope = currentFaultScope();
+  if (scope !== undefined) scope.span = span;
+  return ctx;
 }
 
 /** Answers a thrown value (a 4xx `HttpError` shows its message; anything else is a logged 500). */

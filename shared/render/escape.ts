@@ -64,9 +64,10 @@ export function staticHtml(s: string, inAttribute: boolean): string {
 }
 
 /**
- * Percent-encodes a value interpolated into a URL. Before any `?` or `#` of the URL, each
+ * Percent-encodes a route param interpolated into a URL. Before any `?` or `#` of the URL, each
  * `/`-separated part is encoded as a path segment (so a rest-param value keeps its slashes but cannot
- * add a query or fragment); in the query or fragment the whole value is one component.
+ * add a query or fragment); in the query or fragment the whole value is one component. Route params
+ * come from a request path kit accepted (or a checked `paths {}` record): they hold no dot segment.
  */
 export function encodeUrlValue(value: string, inQuery: boolean): string {
   if (inQuery) return encodeComponent(value);
@@ -76,6 +77,37 @@ export function encodeUrlValue(value: string, inQuery: boolean): string {
     const slash = value.indexOf('/', from);
     const part = value.slice(from, slash < 0 ? value.length : slash);
     out += encodePathSegment(part) ?? encodeComponent(part);
+    if (slash < 0) return out;
+    out += '/';
+    from = slash + 1;
+  }
+}
+
+/**
+ * Percent-encodes any other value interpolated into a URL. In the path it is one segment: `/` is
+ * `%2F`, so data can neither add segments nor climb out of the one it sits in; a value that is `.`
+ * or `..` becomes `%252E` / `%252E%252E` (browsers treat `%2E` as a dot, so a plain encoding would
+ * still climb). In the query or fragment it is one component.
+ */
+export function encodeUrlData(value: string, inQuery: boolean): string {
+  if (inQuery) return encodeComponent(value);
+  if (value === '.' || value === '..') return value.replace(/\./g, '%252E');
+  return encodePathSegment(value) ?? encodeComponent(value);
+}
+
+/**
+ * A value written `{x...}` in a URL: in the path, each `/`-separated part is one segment (so a
+ * data path like `guides/routing` keeps its slashes), and a part that is `.` or `..` is made inert
+ * as in `encodeUrlData`: the value can add segments but never climb out of the literal prefix. In
+ * the query or fragment it is one component.
+ */
+export function encodeUrlSegments(value: string, inQuery: boolean): string {
+  if (inQuery) return encodeComponent(value);
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const slash = value.indexOf('/', from);
+    out += encodeUrlData(value.slice(from, slash < 0 ? value.length : slash), false);
     if (slash < 0) return out;
     out += '/';
     from = slash + 1;

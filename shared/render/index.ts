@@ -16,6 +16,15 @@ export type {
   ForNode,
 } from './ir.js';
 export { renderTemplate, type RenderParams } from './render.js';
-export { escapeHtml, staticHtml, encodeUrlValue, safeUrl, safeSrcset, UNSAFE_URL } from './escape.js';
+export {
+  escapeHtml,
+  staticHtml,
+  encodeUrlValue,
+  encodeUrlData,
+  encodeUrlSegments,
+  safeUrl,
+  safeSrcset,
+  UNSAFE_URL,
+} from './escape.js';
 export { decodeEntities, isUnsafeUrl, URL_ATTRIBUTES } from './url-safety.js';
 export { getField, getPath, toText, isTruthy, forEachItem } from './values.js';

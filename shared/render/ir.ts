@@ -24,7 +24,8 @@
 //     time, the `Load<PageID>` result per request); `local` a dotted path from a loop variable
 //     slot; `param` a route param; `not`, `bin` (`== != && || < <= > >=`); `cat` string
 //     concatenation (a component prop written `"Post: {title}"`); `path` a concrete URL path built
-//     from route segments and params (the `action` of a `g:post` form on a dynamic page).
+//     from route segments and params (the `action` of a `g:post` form on a dynamic page); `seg`
+//     the value of `e` written `{x...}`: in a URL path its slashes separate segments.
 // - Loop variables live in numbered slots (`locals` is how many a template uses), assigned at
 //   compile time, so components inlined into a page can never capture a caller's variable.
 
@@ -81,6 +82,7 @@ export type Expr =
   | { k: 'not'; e: Expr }
   | { k: 'bin'; op: BinaryOp; l: Expr; r: Expr }
   | { k: 'cat'; parts: Expr[] }
+  | { k: 'seg'; e: Expr }
   | { k: 'path'; segs: PathSegment[] };
 
 /** A route segment of a `path` expression: literal text, a param, or a final rest param. */

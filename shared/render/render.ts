@@ -8,7 +8,7 @@
 // nothing per request. Templates are plain data that nothing changes once built; the compiled form
 // is kept per template object from its second render on.
 import { encodePathSegment } from '../route/index.js';
-import { encodeUrlValue, escapeHtml, safeSrcset, UNSAFE_URL } from './escape.js';
+import { encodeUrlData, encodeUrlSegments, encodeUrlValue, escapeHtml, safeSrcset, UNSAFE_URL } from './escape.js';
 import type { Expr, Node, PathSegment, Template } from './ir.js';
 import { isUnsafeUrl, decodeEntities } from './url-safety.js';
 import { BLOCKED_FIELDS, compare, forEachItem, isTruthy, looseEquals, toText } from './values.js';
@@ -175,7 +175,7 @@ function literalStartIsSafe(first: string): boolean {
 }
 
 function compileUrl(parts: readonly (string | Expr)[], srcset: boolean): Emit {
-  // Literal parts are emitted as written; a value is percent-encoded as a path (segments) until a
+  // Literal parts are emitted as written; a value is percent-encoded as a path segment until a
   // literal part has opened the query or fragment, and as one component after that.
   const lits: string[] = [''];
   const dyns: Emit[] = [];
@@ -193,7 +193,13 @@ function compileUrl(parts: readonly (string | Expr)[], srcset: boolean): Emit {
     } else {
       const ev = compileExpr(p);
       const q = inQuery;
-      dyns.push((s) => encodeUrlValue(toText(ev(s)), q));
+      // A value that starts the URL is the URL (checked below like any); a route param and a value
+      // written `{x...}` may span segments; any other value after a literal start is one segment.
+      // (In a srcset each candidate is a URL of its own: values there keep the per-segment rule.)
+      const whole = srcset || (lits.length === 1 && lits[0] === '');
+      if (whole || p.k === 'param') dyns.push((s) => encodeUrlValue(toText(ev(s)), q));
+      else if (p.k === 'seg') dyns.push((s) => encodeUrlSegments(toText(ev(s)), q));
+      else dyns.push((s) => encodeUrlData(toText(ev(s)), q));
     }
     lits.push('');
   }
@@ -286,6 +292,8 @@ function compileExpr(e: Expr): Eval {
       const ev = compileExpr(e.e);
       return (s) => !isTruthy(ev(s));
     }
+    case 'seg':
+      return compileExpr(e.e);
     case 'cat': {
       const parts = e.parts.map(compileExpr);
       return (s) => {

@@ -19,7 +19,7 @@ export type { RouteOwner } from './overlap.js';
 export { concretePath, encodePathSegment } from './concrete-path.js';
 export { validateContractPath } from './contract-path.js';
 export type { ContractPathOptions } from './contract-path.js';
-export { checkRequestTarget, splitPath, isDotLikeSegment } from './request-path.js';
+export { checkRequestTarget, splitPath, isDotLikeSegment, toOriginForm } from './request-path.js';
 export type { RequestPathResult } from './request-path.js';
 export { matchRoute, isCapturableSegment } from './match.js';
 export { compileRouter, compareMethods } from './router.js';

@@ -12,6 +12,19 @@
 // joined under a directory as is. A single trailing slash is reported, not rejected: whether it
 // redirects (GET/HEAD) or falls through (POST) is the server's decision.
 
+/**
+ * The origin-form of an absolute-form request target (`http://host:8080/a?b` → `/a?b`, `http://host`
+ * → `/`), which RFC 9112 (3.2.2) requires servers to accept; any other target is returned as it is,
+ * for `checkRequestTarget` to judge.
+ */
+export function toOriginForm(target: string): string {
+  if (target.charCodeAt(0) === 47 /* / */) return target;
+  const m = /^https?:\/\/[^/?#\\\s]*/i.exec(target);
+  if (m === null) return target;
+  const rest = target.slice(m[0].length);
+  return rest.charCodeAt(0) === 47 ? rest : '/' + rest;
+}
+
 export type RequestPathResult =
   | {
       ok: true;

@@ -1,6 +1,7 @@
 // The trace context: an immutable value passed from caller to callee (like Go's context.Context) that carries
 // the active span or an extracted remote parent, plus optional request-scoped values.
 import { hex128, hex64 } from './ids.js';
+import type { StatusCode } from './constants.js';
 import type { Attributes, Span } from './types.js';
 
 /**
@@ -49,6 +50,9 @@ class NoopSpan implements Span {
   end(): void {}
   isRecording(): boolean {
     return false;
+  }
+  statusCode(): StatusCode {
+    return 'unset';
   }
 }
 

@@ -94,7 +94,7 @@ export function traceRequest(
       res.removeListener('close', onClose);
       span.set(AttrHTTPResponseStatusCode, res.statusCode);
       if (res.statusCode >= 500) span.setStatus('error', `HTTP ${res.statusCode}`);
-      else span.setStatus('ok');
+      else if (span.statusCode() === 'unset') span.setStatus('ok');
       span.end();
     };
     const onClose = (): void => {

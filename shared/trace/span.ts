@@ -184,6 +184,10 @@ export class RecordingSpan extends Context implements Span, SpanIdentity, Finish
     }
   }
 
+  statusCode(): StatusCode {
+    return STATUS_CODES[this._kind >> STATUS_SHIFT]!;
+  }
+
   setStatus(status: StatusCode, message?: string): void {
     if (this._end === this._end) return;
     const code = STATUS_INDEX[status];

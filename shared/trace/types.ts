@@ -77,4 +77,6 @@ export interface Span {
   end(): void;
   /** True while the span is sampled and not yet ended. */
   isRecording(): boolean;
+  /** The status set so far (`unset` until `setStatus`; always `unset` for the no-op span). */
+  statusCode(): StatusCode;
 }

@@ -1,5 +1,6 @@
 // Request-time data for the docs pages: `LoadDocs` is bound by name (Load + page ID).
 export interface Chapter {
+  /** Below /docs/: the view writes it `{ch.slug...}`, so its slashes stay segment separators. */
   slug: string;
   title: string;
 }

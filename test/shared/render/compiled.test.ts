@@ -5,6 +5,7 @@
 import { strict as assert } from 'node:assert';
 import {
   decodeEntities,
+  encodeUrlData,
   encodeUrlValue,
   escapeHtml,
   isUnsafeUrl,
@@ -135,14 +136,19 @@ describe('shared/render compiled templates', () => {
         const inQuery = start.includes('?') || start.includes('#');
         for (const v of values) {
           const tpl = t({ t: 'url', parts: [start, data('v')] });
-          const built = start + escapeHtml(encodeUrlValue(v, inQuery));
+          // A value after a literal start is one path segment (or a query component); a value that
+          // starts the URL is the URL.
+          const encoded = start === '' ? encodeUrlValue(v, inQuery) : encodeUrlData(v, inQuery);
+          const built = start + escapeHtml(encoded);
           const want = isUnsafeUrl(decodeEntities(built)) ? UNSAFE_URL : built;
           assert.equal(renderTemplate(tpl, { v }), want, `value ${JSON.stringify(v)}`);
+          // In a srcset every candidate is a URL of its own: values keep the per-segment rule.
           const srcset = t({ t: 'url', parts: [start, data('v')], srcset: true });
-          const decoded = decodeEntities(built);
+          const builtSet = start + escapeHtml(encodeUrlValue(v, inQuery));
+          const decoded = decodeEntities(builtSet);
           assert.equal(
             renderTemplate(srcset, { v }),
-            safeSrcset(decoded) === decoded ? built : UNSAFE_URL,
+            safeSrcset(decoded) === decoded ? builtSet : UNSAFE_URL,
             `srcset value ${JSON.stringify(v)}`,
           );
         }

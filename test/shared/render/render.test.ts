@@ -53,7 +53,7 @@ describe('shared/render renderTemplate', () => {
       [
         'URL path segment',
         t('<a href="', { t: 'url', parts: ['/p/', data('v')] }, '">'),
-        `<a href="/p/%3Cscript%3Ealert(%22x%22)%3C/script%3E%20&amp;%20&#39;q&#39;">`,
+        `<a href="/p/%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E%20&amp;%20&#39;q&#39;">`,
       ],
       [
         'URL query',
@@ -103,9 +103,21 @@ describe('shared/render renderTemplate', () => {
       const lit2 = t('<img srcset="', { t: 'url', parts: ['/a.png 1x, javascript:x 2x'], srcset: true }, '">');
       assert.equal(renderTemplate(lit2), `<img srcset="${UNSAFE_URL}">`);
     });
-    it("keeps a rest value's slashes but not its query or fragment", () => {
-      const tpl = t('<a href="', { t: 'url', parts: ['/docs/', data('p')] }, '">');
+    it('a value after a literal path is one segment: it cannot add segments, climb, or start a query', () => {
+      const tpl = t('<a href="', { t: 'url', parts: ['/users/', data('p'), '/edit'] }, '">');
+      const cases: [string, string][] = [
+        ['a b/../"x"?q=1#f', '/users/a%20b%2F..%2F%22x%22%3Fq=1%23f/edit'],
+        ['..', '/users/%252E%252E/edit'],
+        ['.', '/users/%252E/edit'],
+        ['...', '/users/.../edit'],
+        ['ann.lee', '/users/ann.lee/edit'],
+      ];
+      for (const [p, want] of cases) assert.equal(renderTemplate(tpl, { p }), `<a href="${want}">`, p);
+    });
+    it("{x...} keeps a value's slashes but not its query, fragment or dot segments", () => {
+      const tpl = t('<a href="', { t: 'url', parts: ['/docs/', { k: 'seg', e: data('p') }] }, '">');
       assert.equal(renderTemplate(tpl, { p: 'guides/routing?x=1#y' }), '<a href="/docs/guides/routing%3Fx=1%23y">');
+      assert.equal(renderTemplate(tpl, { p: 'a/../../etc' }), '<a href="/docs/a/%252E%252E/%252E%252E/etc">');
     });
   });
 

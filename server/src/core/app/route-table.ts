@@ -273,6 +273,7 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
       endpointSource: e.endpointSource,
       method: e.method,
       route: e.route,
+      ...(e.paths ? { paths: e.paths.map(decodeKey) } : {}),
       pageId: e.pageId,
       package: e.package,
       symbol: e.symbol,

@@ -35,6 +35,9 @@ export async function bundleApp(appDir: string, outfile: string): Promise<void> 
       logLevel: 'silent',
       legalComments: 'inline',
       charset: 'utf8',
+      // Carries the handlers' source maps through, so stacks name the .ts lines in the binary too.
+      sourcemap: 'inline',
+      sourcesContent: false,
     });
   } catch (e) {
     const errors = (e as { errors?: { text: string }[] }).errors;

@@ -50,28 +50,38 @@ function serverSource(table: RouteTable, importPaths: Map<string, string>): stri
   lines.push(
     '// Environment: KIT_CSRF_SECRET (at least 32 bytes; several, comma-separated, to rotate: the first signs),',
   );
-  lines.push('//              KIT_TRACE=1 (request spans, collector and viewer at /_kit/traces, loopback only).');
+  lines.push('//              KIT_TRACE=1 (request spans, collector and viewer at /_kit/traces, loopback only),');
+  lines.push(
+    '//              KIT_EXIT_ON_FAULT=1 (exit on an unhandled rejection or uncaught exception; default: log, serve on).',
+  );
   lines.push("import { fileURLToPath } from 'node:url';");
   lines.push("import { main } from 'kit/app';");
   lines.push("import manifest from './routes.js';");
+  lines.push('');
+  lines.push('// Stack traces of handler errors name the .ts lines: source maps are read for modules loaded');
+  lines.push('// from here on, so the handler modules are imported after this line (the single executable keeps');
+  lines.push("// the bundle's lines).");
+  lines.push('process.setSourceMapsEnabled(true);');
   const names: [string, string][] = [];
+  const loads: string[] = [];
   let i = 0;
   for (const [wsPath, key] of table.modules) {
     if (wsPath === table.configModule) continue;
     const name = `m${i++}`;
-    lines.push(`import * as ${name} from ${jsString(importPaths.get(wsPath)!)};`);
+    loads.push(`import(${jsString(importPaths.get(wsPath)!)})`);
     names.push([key, name]);
   }
-  if (table.configModule) lines.push(`import * as config from ${jsString(importPaths.get(table.configModule)!)};`);
-  lines.push('');
-  lines.push('// Handler modules by the source path the route table names them with.');
-  lines.push('const modules = {');
-  for (const [key, name] of names) lines.push(`  ${jsString(key)}: ${name},`);
-  lines.push('};');
-  lines.push('');
+  if (table.configModule) loads.push(`import(${jsString(importPaths.get(table.configModule)!)})`);
+  const bound = [...names.map(([, n]) => n), ...(table.configModule ? ['config'] : [])];
+  lines.push(`Promise.all([${loads.join(', ')}]).then(([${bound.join(', ')}]) => {`);
+  lines.push('  // Handler modules by the source path the route table names them with.');
+  lines.push('  const modules = {');
+  for (const [key, name] of names) lines.push(`    ${jsString(key)}: ${name},`);
+  lines.push('  };');
   lines.push(
-    `main({ manifest, modules, config: ${table.configModule ? 'config' : 'undefined'}, staticDir: fileURLToPath(new URL('./static/', import.meta.url)) });`,
+    `  return main({ manifest, modules, config: ${table.configModule ? 'config' : 'undefined'}, staticDir: fileURLToPath(new URL('./static/', import.meta.url)) });`,
   );
+  lines.push('});');
   return lines.join('\n') + '\n';
 }
 
@@ -167,6 +177,9 @@ async function compileHandlers(table: RouteTable, cwd: string, target: string): 
       target: 'node20',
       // The runtime is imported, never bundled, so handlers and server share one instance of it.
       external: ['kit', 'kit/*'],
+      // Stack traces of handler errors point at the .ts lines (the server enables source maps).
+      sourcemap: 'inline',
+      sourcesContent: false,
       outExtension: { '.js': '.js' },
       chunkNames: 'chunks/[name]-[hash]',
       logLevel: 'silent',

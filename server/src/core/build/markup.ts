@@ -81,9 +81,13 @@ export function convertExpr(e: Expr, ctx: OwnerContext, scope: Scope): PExpr {
     case 'path': {
       const [head, ...rest] = e.path;
       const local = scope.get(head);
-      if (local !== undefined) return { k: 'local', i: local, p: rest };
-      if (ctx.props?.has(head)) return { k: 'prop', n: head, p: rest };
-      return { k: 'data', p: e.path };
+      const value: PExpr =
+        local !== undefined
+          ? { k: 'local', i: local, p: rest }
+          : ctx.props?.has(head)
+            ? { k: 'prop', n: head, p: rest }
+            : { k: 'data', p: e.path };
+      return e.segments ? { k: 'seg', e: value } : value;
     }
     default:
       return { k: 'lit', v: null };

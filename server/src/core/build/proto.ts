@@ -15,6 +15,7 @@ export type PExpr =
   | { k: 'not'; e: PExpr }
   | { k: 'bin'; op: BinaryOp; l: PExpr; r: PExpr }
   | { k: 'cat'; parts: PExpr[] }
+  | { k: 'seg'; e: PExpr }
   /** A prop of the component being compiled, with an optional field path (`{item.title}`). */
   | { k: 'prop'; n: string; p: string[] };
 
@@ -55,6 +56,8 @@ function substExpr(e: PExpr, s: Substitution): PExpr {
       return { k: 'bin', op: e.op, l: substExpr(e.l, s), r: substExpr(e.r, s) };
     case 'cat':
       return { k: 'cat', parts: e.parts.map((p) => substExpr(p, s)) };
+    case 'seg':
+      return { k: 'seg', e: substExpr(e.e, s) };
     default:
       return e;
   }
@@ -147,6 +150,8 @@ function isConstant(e: PExpr): boolean {
       return isConstant(e.l) && isConstant(e.r);
     case 'cat':
       return e.parts.every(isConstant);
+    case 'seg':
+      return isConstant(e.e);
     default:
       return false;
   }
@@ -174,6 +179,8 @@ function finalExpr(e: PExpr, where: string): Expr {
       return { k: 'bin', op: e.op, l: finalExpr(e.l, where), r: finalExpr(e.r, where) };
     case 'cat':
       return { k: 'cat', parts: e.parts.map((p) => finalExpr(p, where)) };
+    case 'seg':
+      return { k: 'seg', e: finalExpr(e.e, where) };
     default:
       return e;
   }

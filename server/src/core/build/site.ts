@@ -5,7 +5,8 @@
 import { resolve } from 'node:path';
 import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl } from '../../../../grammar/src/ast.js';
 import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
-import { concretePath, parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
+import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
+import { concretePaths } from '../model/concrete-paths.js';
 import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
@@ -588,22 +589,7 @@ export function outputFile(path: string): string {
 }
 
 function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
-  if (!route.isDynamic) {
-    const path = concretePath(route, {}) ?? route.pattern;
-    return [{ path, file: outputFile(path), params: {} }];
-  }
-  if (route.hasRest || !s.paths) return [];
-  const out: PrerenderPath[] = [];
-  const seen = new Set<string>();
-  for (const rec of s.paths.records) {
-    const params: Record<string, string> = {};
-    for (const f of rec.fields) if (!('kind' in f.value)) params[f.name.text] = f.value.value;
-    const path = concretePath(route, params);
-    if (path === undefined || seen.has(path)) continue;
-    seen.add(path);
-    out.push({ path, file: outputFile(path), params });
-  }
-  return out;
+  return concretePaths(s, route).map(({ path, params }) => ({ path, file: outputFile(path), params }));
 }
 
 /**

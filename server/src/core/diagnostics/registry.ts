@@ -214,6 +214,11 @@ export const REGISTRY = {
   // view markup
   script_element_not_allowed: c('view', 'error', '`<script>` elements are not allowed in views; use `js "./file.js"`.'),
   inline_event_handler_not_allowed: c('view', 'error', 'Inline `on*` event handler attributes are not allowed.'),
+  misplaced_path_value: c(
+    'view',
+    'error',
+    '`{x...}` (a value spanning URL segments) is only allowed in the path of a URL attribute.',
+  ),
   unsafe_url: c(
     'view',
     'error',

@@ -8,6 +8,7 @@ import type { Workspace } from '../model/workspace.js';
 import type { FileSummary, ContractRef } from '../model/summary.js';
 import type { CommentEndpoint } from '../model/handler-modules.js';
 import { effectiveCachePolicy } from '../model/cache-policy.js';
+import { concretePaths } from '../model/concrete-paths.js';
 import { baseName, dirName, loadFunctionName } from '../model/names.js';
 import { packageOfUse } from '../validate/cross/composition.js';
 import { findBinding, type BindTargetKind, type HandlerBinding } from '../bind/types.js';
@@ -46,6 +47,8 @@ export interface EndpointInfo {
   method: string;
   route: string;
   parsed: ParsedRoute;
+  /** The concrete paths it is limited to (a path-less action of a dynamic SPA page). */
+  paths?: string[];
   pageId: string;
   package: string;
   packagePath: string;
@@ -145,7 +148,15 @@ function pageEndpoints(ws: Workspace, page: PageInfo): EndpointInfo[] {
       order: out.length,
     });
   };
+  // A path-less action of a dynamic SPA page answers only where the page exists: its generated paths.
+  const generated =
+    s.render === 'spa' && page.parsed.valid && page.parsed.isDynamic
+      ? concretePaths(s, page.parsed)
+          .map((c) => c.path)
+          .sort()
+      : undefined;
   for (const a of s.actions) {
+    const first = out.length;
     push(
       {
         kind: 'action',
@@ -160,6 +171,7 @@ function pageEndpoints(ws: Workspace, page: PageInfo): EndpointInfo[] {
       'action',
       a.symbol.text,
     );
+    if (generated && !(a.path && a.path.value !== '')) out[first].paths = generated;
   }
   for (const a of s.apis) {
     const method = a.method.text.toUpperCase();

@@ -84,6 +84,7 @@ export function endpointRow(ws: Workspace, e: EndpointInfo): EndpointRow {
     directive: e.directive,
     method: e.method,
     route: e.route,
+    ...(e.paths ? { paths: [...e.paths] } : {}),
     pageId: e.pageId,
     package: e.package,
     packagePath: e.packagePath,
@@ -164,6 +165,7 @@ export function endpointRecord(ws: Workspace, e: EndpointInfo): EndpointRecord {
   r.symbol = row.symbol;
   r.method = row.method;
   r.route = row.route;
+  if (row.paths) r.paths = row.paths;
   r.cache = row.cache;
   if (row.dynamicParams) r.dynamicParams = row.dynamicParams;
   if (row.routeParams) r.routeParams = row.routeParams;

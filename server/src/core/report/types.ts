@@ -60,6 +60,11 @@ export interface EndpointRow {
   method: string;
   /** As declared; an endpoint without a path inherits the page route. */
   route: string;
+  /**
+   * The only paths it answers on, when not the whole route: a path-less action of a dynamic SPA
+   * page inherits the page's generated concrete paths (percent-encoded, sorted).
+   */
+  paths?: string[];
   /** Owning page; `<package>.<Function>` for comment endpoints. */
   pageId: string;
   package: string;
@@ -129,6 +134,7 @@ export interface EndpointRecord {
   symbol: string;
   method: string;
   route: string;
+  paths?: string[];
   cache: 'no-store';
   dynamicParams?: string[];
   routeParams?: RouteParamRecord[];

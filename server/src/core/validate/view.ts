@@ -71,6 +71,48 @@ function viewItems(scope: ElementScope, el: Element, out: ViewItem[]): void {
     if (v) out.push({ k: 'id', value: v, range: a.range });
   }
   checkElement(scope, el, out);
+  segmentValues(scope.ctx, el, out);
+}
+
+/**
+ * `{x...}` (a value whose slashes separate URL segments) belongs in the path of a URL attribute;
+ * anywhere else (text, other attributes, directives) it is an error.
+ */
+function segmentValues(ctx: RuleContext, el: Element, out: ViewItem[]): void {
+  const misplaced = (range: Range, where: string): void => {
+    out.push({
+      k: 'diag',
+      d: diag(
+        'misplaced_path_value',
+        ctx.file.path,
+        range,
+        `${ctx.summary.ownerId}: {…...} spans URL segments, so it belongs in a URL attribute such as href, not in ${where}`,
+      ),
+    });
+  };
+  for (const a of el.attrs) {
+    if (!a.value) continue;
+    if (a.value.type === 'expr') {
+      if (a.value.expr.type === 'path' && a.value.expr.segments) misplaced(a.value.expr.range, `${a.name}={...}`);
+      continue;
+    }
+    if (URL_ATTRIBUTES.has(a.name.toLowerCase())) continue;
+    for (const p of a.value.parts)
+      if (p.type === 'interp' && p.expr.type === 'path' && p.expr.segments) misplaced(p.expr.range, a.name);
+  }
+  for (const n of el.children) textSegmentValue(ctx, n, (d) => out.push({ k: 'diag', d }));
+}
+
+function textSegmentValue(ctx: RuleContext, n: MarkupNode, report: (d: Diagnostic) => void): void {
+  if (n.type !== 'interp' || n.expr.type !== 'path' || !n.expr.segments) return;
+  report(
+    diag(
+      'misplaced_path_value',
+      ctx.file.path,
+      n.expr.range,
+      `${ctx.summary.ownerId}: {…...} spans URL segments, so it belongs in a URL attribute such as href, not in text`,
+    ),
+  );
 }
 
 function scopeKey(ctx: RuleContext, where: string): string {
@@ -93,6 +135,7 @@ function checkBody(ctx: RuleContext, body: MarkupNode[], where: string): void {
   const id = s.ownerId;
   const scope: ElementScope = { ctx, where, actions: new Set(s.actions.map((a) => a.symbol.text)) };
   const items = VIEW_CHECKS.collect(body, scopeKey(ctx, where), { element: (el, out) => viewItems(scope, el, out) });
+  for (const n of body) textSegmentValue(ctx, n, (d) => ctx.report(d));
   const ids = new Map<string, Range>();
   for (const x of items) {
     if (x.k !== 'id') continue;

@@ -597,6 +597,45 @@ const ROWS: Row[] = [
     equals: '{"ok":false,"error":{"code":"request_failed","message":"internal server error"}}',
     excludes: ['secret-crash'],
   },
+  {
+    name: 'an API returning a symbol → 500, logged',
+    path: '/api/sym',
+    status: 500,
+    equals: '{"ok":false,"error":{"code":"request_failed","message":"internal server error"}}',
+  },
+  {
+    name: 'an API returning a function → 500, logged',
+    path: '/api/fn',
+    status: 500,
+    equals: '{"ok":false,"error":{"code":"request_failed","message":"internal server error"}}',
+  },
+  {
+    name: 'a path-less action of a dynamic SPA page answers at a generated path',
+    method: 'POST',
+    path: '/blog/hello',
+    csrf: 'field',
+    body: '',
+    status: 200,
+    equals: 'liked hello',
+  },
+  {
+    name: 'it answers at a generated path with encoded characters too',
+    method: 'POST',
+    path: '/blog/caf%C3%A9',
+    csrf: 'field',
+    body: '',
+    status: 200,
+    equals: 'liked café',
+  },
+  {
+    name: 'and nowhere else: 404, the handler never runs',
+    method: 'POST',
+    path: '/blog/not-generated',
+    csrf: 'field',
+    body: '',
+    status: 404,
+    excludes: ['liked'],
+  },
   // ---- fragments
   {
     name: 'a fragment hook answers with the declared target, no-store',
@@ -737,7 +776,7 @@ describe('generated app over HTTP', function () {
       assert.ok(existsSync(join(app.appDir, f)), `${f} exists`);
     }
     const server = readFileSync(join(app.appDir, 'server.js'), 'utf8');
-    assert.match(server, /import \* as config from "\.\/handlers\/kit\.config\.js";/);
+    assert.match(server, /import\("\.\/handlers\/kit\.config\.js"\)/);
     assert.match(server, /"handlers\.ts": m\d/);
     const routes = readFileSync(join(app.appDir, 'routes.js'), 'utf8');
     assert.match(routes, /"route": "\/docs\/\{path\.\.\.\}"/);
@@ -854,6 +893,33 @@ describe('generated app over HTTP', function () {
       it('handler and guard errors are logged on stderr, not sent', () => {
         assert.match(app.stderr(), /database password is hunter2/);
         assert.match(app.stderr(), /guard "vault\.unknown" is not registered/);
+        assert.match(app.stderr(), /kit: api status\.Sym: handler returned a symbol, expected a Response/);
+        assert.match(app.stderr(), /kit: api status\.Fn: handler returned a function, expected a Response/);
+      });
+
+      it('a fault left behind by a handler is logged once with its .ts line, and the app serves on', async () => {
+        for (const path of ['/api/leak', '/api/late']) {
+          const r = await fetch(app.url + path);
+          assert.equal(r.status, 200);
+          assert.equal(await r.text(), 'ok');
+        }
+        for (let i = 0; i < 50 && !/late timer detail/.test(app.stderr()); i++)
+          await new Promise((r) => setTimeout(r, 20));
+        const health = await fetch(app.url + '/_kit/health');
+        assert.equal(health.status, 200);
+        const log = app.stderr();
+        assert.match(log, /kit: unhandled promise rejection during GET \/api\/leak: Error: leaked rejection detail/);
+        assert.match(log, /kit: uncaught exception during GET \/api\/late: Error: late timer detail/);
+        assert.equal(log.split('leaked rejection detail').length - 1, 1, 'logged once');
+        // The readable app maps stacks to the sources; the single executable keeps the bundle's lines.
+        if (kind === 'node')
+          assert.match(log, /leaked rejection detail\n\s+at Leak \([^)]*handlers\.ts:\d+:\d+\)/, 'names handlers.ts');
+      });
+
+      it('absolute-form request targets (RFC 9112) are accepted', async () => {
+        const r = await rawGet(app.port, `http://127.0.0.1:${app.port}/about`);
+        assert.equal(r.status, 200);
+        assert.match(r.body, />About<\/h1>/);
       });
     });
   }

@@ -10,6 +10,8 @@ interface RouteVector {
   target: string;
   expect: 'reject' | 'accept';
   status?: number;
+  /** What a server answers when it differs from checkRequestTarget (absolute-form targets). */
+  serverStatus?: number;
   path?: string;
   note: string;
 }
@@ -66,7 +68,7 @@ describe('generated app: path safety over raw sockets', function () {
         assert.equal(r.headers['set-cookie'], undefined);
         assert.equal(r.headers.location, undefined);
       } else if (v.expect === 'reject') {
-        assert.equal(r.status, v.status, `status of ${JSON.stringify(v.target)}`);
+        assert.equal(r.status, v.serverStatus ?? v.status, `status of ${JSON.stringify(v.target)}`);
         assert.equal(r.headers.location, undefined, 'never a redirect built from a rejected target');
       } else if (v.path === '/') {
         assert.equal(r.status, 200);

@@ -229,7 +229,8 @@ describe('build: compileSite', () => {
       assert.match(html, /<h1>guides\/intro<\/h1>/);
       assert.match(
         html,
-        /<li><a href="\/manual\/intro">0: Intro &lt;1&gt;<\/a><\/li><li><a href="\/manual\/guides\/routing">1: Routing<\/a><\/li>/,
+        // A value after the literal `/manual/` is one path segment: its slash is encoded.
+        /<li><a href="\/manual\/intro">0: Intro &lt;1&gt;<\/a><\/li><li><a href="\/manual\/guides%2Frouting">1: Routing<\/a><\/li>/,
       );
       assert.match(html, /<p>Edited by Docs &amp; co<\/p>/);
       assert.match(
