@@ -21,7 +21,12 @@ describe('app route table', function () {
   });
 
   it('names modules relative to the sources and finds the config module', () => {
-    assert.deepEqual([...table.modules.values()].sort(), ['blog/handlers.ts', 'docs/handlers.ts', 'handlers.ts', 'kit.config.ts']);
+    assert.deepEqual([...table.modules.values()].sort(), [
+      'blog/handlers.ts',
+      'docs/handlers.ts',
+      'handlers.ts',
+      'kit.config.ts',
+    ]);
     assert.equal(table.configModule, 'test/fixtures/app/site/kit.config.ts');
     assert.equal(table.manifest.trace, true);
     assert.equal(table.manifest.app, 'fixture');
