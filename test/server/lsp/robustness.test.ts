@@ -115,6 +115,19 @@ describe('kit lsp: robustness', function () {
       textDocument: { uri: other },
     });
     assert.ok(otherSymbols.length > 0, 'other documents still answer');
+    // Edits deep inside the cut markup and a too-deep expression before it: re-parsed incrementally.
+    const edited = client.waitForDiagnostics(deep, (d) => d.diagnostics.length === 2);
+    const pos = (character: number) => ({ line: 4, character });
+    await client.change(deep, 2, [{ range: { start: pos(25_000), end: pos(25_000) }, text: '<b>y</b>' }]);
+    await client.change(deep, 3, [{ range: { start: pos(0), end: pos(0) }, text: `<p>{${'!'.repeat(65)}x}</p>` }]);
+    assert.deepEqual(
+      (await edited).diagnostics.map((d) => d.code),
+      ['invalid_expression', 'markup_too_deep'],
+    );
+    await client.request('textDocument/hover', { textDocument: { uri: deep }, position: pos(30_000) });
+    assert.ok(
+      (await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: deep } })).length,
+    );
     assert.equal(await client.shutdown(), 0);
   });
 

@@ -3,7 +3,7 @@
 // (`/dev/zero`), a FIFO (a read that never ends) or a file far larger than any source, and each
 // of those gets a one-line refusal instead of a hang or an exhausted heap. Bytes that are not
 // UTF-8 are kept as U+FFFD, as a decoder would, and reported where they stand.
-import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Range } from '../../../../grammar/src/ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
@@ -58,7 +58,9 @@ export function readSourceFile(abs: string, shown: string): SourceText {
   if (why !== undefined) throw cannotRead(shown, why);
   let fd: number;
   try {
-    fd = openSync(abs, 'r');
+    // Non-blocking: a name swapped for a FIFO after the check must not block the open (a regular
+    // file reads the same either way); the type is checked again on the descriptor.
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     throw cannotRead(shown, (e as NodeJS.ErrnoException).code ?? 'error');
   }
