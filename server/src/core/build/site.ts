@@ -148,7 +148,7 @@ class SiteCompiler {
   private readonly components = new Map<string, KitEntry>();
   private readonly layouts = new Map<string, KitEntry>();
   private readonly componentParts = new Map<string, Part | null>();
-  private readonly layoutParts = new Map<string, Part | null>();
+  private readonly layoutParts = new Map<string, Part>();
   /** Per owner summary: its stylesheets and its scripts (computed once each). */
   private readonly ownerCss = new WeakMap<FileSummary, string[]>();
   private readonly ownerJs = new WeakMap<FileSummary, string[]>();
@@ -204,14 +204,11 @@ class SiteCompiler {
     };
   }
 
+  /** A compiled layout (layouts nest through pages' chains, never inside each other's markup). */
   private layoutPart(key: string): Part | undefined {
-    const known = this.layoutParts.get(key);
-    if (known !== undefined) return known ?? undefined;
+    let part = this.layoutParts.get(key);
     const entry = this.layouts.get(key);
-    if (!entry) return undefined;
-    this.layoutParts.set(key, null); // a layout cannot reach itself through components, but stay safe
-    const part = this.compilePart('layout', entry);
-    this.layoutParts.set(key, part);
+    if (part === undefined && entry) this.layoutParts.set(key, (part = this.compilePart('layout', entry)));
     return part;
   }
 
