@@ -5,3 +5,4 @@ export { positionAt, offsetAt, Span } from './text-lines.js';
 export { valueOffset } from './string-literal.js';
 export { DECLARATION_KEYWORDS, VOID_ELEMENTS } from './keywords.js';
 export { SYNTAX_CODES, type SyntaxCode } from './diagnostics.js';
+export { MAX_MARKUP_DEPTH } from './markup-parser.js';

@@ -13,6 +13,8 @@ import { AbstractMessageReader, type DataCallback, type Disposable, type Message
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 const NEXT_HEADER = /content-length[ \t]*:[ \t]*\d+\r\n/i;
+/** How long an incomplete frame waits for its next bytes before it is dropped, by default. */
+export const DEFAULT_PARTIAL_TIMEOUT_MS = 10_000;
 /** Larger bodies are refused as malformed: no real message comes near it. */
 export const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
@@ -61,10 +63,15 @@ export class FramedMessageReader extends AbstractMessageReader {
     this.clearTimer();
     this.drain();
     if (this.buffer.length > 0) {
-      const ms = this.options.partialTimeoutMs ?? 10_000;
+      const ms = this.options.partialTimeoutMs ?? DEFAULT_PARTIAL_TIMEOUT_MS;
       this.timer = setTimeout(() => this.dropPartial(), ms);
       this.timer.unref();
     }
+  }
+
+  /** Bytes received that do not make a whole frame yet (at the end of input: a cut-off frame). */
+  unfinished(): number {
+    return this.buffer.length;
   }
 
   private clearTimer(): void {

@@ -8,10 +8,13 @@ export interface LanguageServerOptions {
   transport: 'stdio' | 'node-ipc';
   ssr: boolean;
   version: string;
+  /** Stdio: how long an incomplete frame waits for the rest (default `DEFAULT_PARTIAL_TIMEOUT_MS`). */
+  frameTimeoutMs?: number;
 }
 
 export function runLanguageServer(options: LanguageServerOptions): KitServer {
-  const transport: Transport = options.transport === 'node-ipc' ? ipcTransport() : stdioTransport();
+  const transport: Transport =
+    options.transport === 'node-ipc' ? ipcTransport() : stdioTransport(options.frameTimeoutMs);
   const arrivals = new EditArrivals();
   const connection = createConnection(ProposedFeatures.all, arrivals.watch(transport.reader), transport.writer);
   if (transport.stdio) {
@@ -35,8 +38,13 @@ export function runLanguageServer(options: LanguageServerOptions): KitServer {
     { ssr: options.ssr, incremental: true, version: options.version },
     arrivals,
   );
-  // With no client left (stdin closed), there is nothing to serve: exit like `exit` would.
-  transport.reader.onClose(() => process.exit(server.isShuttingDown ? 0 : 1));
+  // With no client left (stdin closed), there is nothing to serve: exit like `exit` would (status 1
+  // without a shutdown request, so a client that is still there restarts the server).
+  transport.reader.onClose(() => {
+    const cut = transport.unfinished?.() ?? 0;
+    if (cut > 0) process.stderr.write(`kit lsp: the input ended inside a frame (${cut} bytes of it received)\n`);
+    process.exit(server.isShuttingDown ? 0 : 1);
+  });
   server.listen();
   return server;
 }

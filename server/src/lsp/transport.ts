@@ -103,17 +103,27 @@ export interface Transport {
   writer: MessageWriter;
   /** Stdio carries the protocol on stdout: nothing else may be written there. */
   stdio: boolean;
+  /** Bytes of a frame still incomplete (stdio); a closed input with some left was cut off. */
+  unfinished?: () => number;
 }
 
+/** `partialTimeoutMs`: how long an incomplete frame waits for more bytes (see `framing.ts`). */
 export function stdioTransport(
+  partialTimeoutMs?: number,
   input: NodeJS.ReadableStream = process.stdin,
   output: NodeJS.WritableStream = process.stdout,
 ): Transport {
   const reader = new FramedMessageReader(input, {
     decode: (body) => decodeMessage(body, 'utf-8'),
     malformed: (message, id) => malformed(-32700, message, id),
+    partialTimeoutMs,
   });
-  return { reader, writer: new StreamMessageWriter(output, 'utf-8'), stdio: true };
+  return {
+    reader,
+    writer: new StreamMessageWriter(output, 'utf-8'),
+    stdio: true,
+    unfinished: () => reader.unfinished(),
+  };
 }
 
 export function ipcTransport(): Transport {

@@ -3,7 +3,7 @@
 // a reader that stops early.
 import { strict as assert } from 'node:assert';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { CLI_MAIN, page, runProcess, TempTree } from './cli-harness.js';
 
 describe('kit: sources that are not what they seem', function () {
@@ -14,10 +14,10 @@ describe('kit: sources that are not what they seem', function () {
   });
   afterEach(() => tree.dispose());
 
-  async function refused(args: string[], line: string): Promise<void> {
-    const r = await runProcess(['check', ...args], tree.root);
+  async function refused(args: string[], line: string, command = 'check'): Promise<void> {
+    const r = await runProcess([command, ...args], tree.root);
     assert.equal(r.code, 2, r.stderr);
-    assert.equal(r.stderr, `kit check: ${line}\n`);
+    assert.equal(r.stderr, `kit ${command}: ${line}\n`);
     assert.equal(r.stdout, '');
   }
 
@@ -40,6 +40,38 @@ describe('kit: sources that are not what they seem', function () {
     execFileSync('mkfifo', [tree.path('ok/f.kit')]);
     await refused(['ok/f.kit'], 'cannot read ok/f.kit: a FIFO, not a regular file');
     await refused(['ok'], 'cannot read ok/f.kit: a FIFO, not a regular file');
+  });
+
+  it('kit fmt reads by the same rules and leaves a file with invalid UTF-8 byte for byte as it was', async () => {
+    symlinkSync('/dev/zero', tree.path('ok/zero.kit'));
+    await refused(['ok/zero.kit'], 'cannot read ok/zero.kit: a character device, not a regular file', 'fmt');
+    execFileSync('rm', [tree.path('ok/zero.kit')]);
+    execFileSync('mkfifo', [tree.path('ok/f.kit')]);
+    await refused(['--check', 'ok'], 'cannot read ok/f.kit: a FIFO, not a regular file', 'fmt');
+    execFileSync('rm', [tree.path('ok/f.kit')]);
+    const bytes = Buffer.concat([Buffer.from('route   "/caf'), Buffer.from([0xe9]), Buffer.from('"\nguard public\n')]);
+    writeFileSync(tree.path('ok/u.kit'), bytes);
+    const r = await runProcess(['fmt', '--write', 'ok/u.kit'], tree.root);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      'ok/u.kit:1:14: error invalid_utf8: invalid UTF-8: byte 0xE9 at byte offset 13 is not part of a valid ' +
+        'character (file left unformatted)\n',
+    );
+    assert.deepEqual(readFileSync(tree.path('ok/u.kit')), bytes);
+  });
+
+  it('kit build reads css and js files by the same rules: a FIFO or a device is missing_asset_file', async () => {
+    tree.write('a/home.kit', 'route "/"\nguard public\ncss "./x.css"\njs "./y.js"\n\nview {\n  <p>x</p>\n}\n');
+    execFileSync('mkfifo', [tree.path('a/x.css')]);
+    symlinkSync('/dev/zero', tree.path('a/y.js'));
+    const r = await runProcess(['build', '--out', 'dist', 'a'], tree.root);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /^a\/home\.kit:3:1: error missing_asset_file: .*"\.\/x\.css" cannot be read \(a FIFO, not a/m,
+    );
+    assert.match(r.stderr, /^a\/home\.kit:4:1: error missing_asset_file: .*"\.\/y\.js" cannot be read \(a character/m);
   });
 
   it('a binary file named .kit and a file over 8 MiB are refused quickly', async () => {
@@ -98,12 +130,14 @@ describe('kit: markup nested past the depth limit', function () {
     const depth = 10_000;
     tree = new TempTree({
       'site/deep.kit': `route "/deep"\nguard public\n\nview {\n${'<div>'.repeat(depth)}x${'</div>'.repeat(depth)}\n}\n`,
+      'site/expr.kit': page('/expr').replace('<main>Page</main>', `<p>{${'('.repeat(depth)}x${')'.repeat(depth)}}</p>`),
       'site/home.kit': page('/'),
     });
   });
   after(() => tree.dispose());
 
   const expectedLine = /site\/deep\.kit:5:\d+: error markup_too_deep: `<div>` nests deeper than 256 elements/;
+  const exprLine = /site\/expr\.kit:5:71: error invalid_expression: .*it nests deeper than 64 levels/;
 
   for (const argv of [
     ['check', 'site'],
@@ -118,7 +152,10 @@ describe('kit: markup nested past the depth limit', function () {
       const r = await runProcess(argv, tree.root);
       assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/);
       assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
-      if (argv[0] !== 'inspect') assert.match(r.stdout + r.stderr, expectedLine);
+      if (argv[0] !== 'inspect') {
+        assert.match(r.stdout + r.stderr, expectedLine);
+        assert.match(r.stdout + r.stderr, exprLine);
+      }
     });
   }
 
@@ -126,6 +163,63 @@ describe('kit: markup nested past the depth limit', function () {
     const r = await runProcess(['fmt', 'site/deep.kit'], tree.root);
     assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/);
     assert.match(r.stderr, expectedLine);
+    const e = await runProcess(['fmt', 'site/expr.kit'], tree.root);
+    assert.equal(e.code, 1);
+    assert.match(e.stderr, exprLine);
+  });
+});
+
+describe('kit: pages nested deep through components and layouts', function () {
+  this.timeout(30000);
+  let tree: TempTree;
+  afterEach(() => tree.dispose());
+
+  /** A chain of `n` components, each wrapping the next in one element. */
+  function componentChain(n: number, cycle = false): Record<string, string> {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < n; i++) {
+      const next = i + 1 < n ? `<C${i + 1} />` : cycle ? '<C0 />' : 'end';
+      files[`site/c${i}.cmp.kit`] = `package site\n\ncomponent C${i}\n\nview {\n  <div>${next}</div>\n}\n`;
+    }
+    files['site/home.kit'] = `package site\n\npage home\nroute "/"\nguard public\n\nview {\n  <C0 />\n}\n`;
+    return files;
+  }
+
+  it('kit build: one markup_too_deep at the component call that takes the page past 256, nothing written', async () => {
+    tree = new TempTree(componentChain(300));
+    const r = await runProcess(['build', '--out', 'dist', 'site'], tree.root);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stdout + r.stderr,
+      /^site\/c43\.cmp\.kit:6:9: error markup_too_deep: C43: <C44> here nests elements 257 deep with its content; the limit/m,
+    );
+    assert.equal((r.stdout + r.stderr).match(/markup_too_deep/g)?.length, 1);
+    assert.ok(!existsSync(tree.path('dist')));
+  });
+
+  it('kit build: a page inside layouts past 256 gets markup_too_deep at its layout line', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++)
+      files[`site/l${i}.layout.kit`] =
+        `package site\n${i + 1 < 300 ? `layout l${i + 1}\n` : ''}\nview {\n  <div><slot /></div>\n}\n`;
+    files['site/home.kit'] = `package site\n\npage home\nroute "/"\nguard public\nlayout l0\n\nview {\n  <p>x</p>\n}\n`;
+    tree = new TempTree(files);
+    const r = await runProcess(['build', '--out', 'dist', 'site'], tree.root);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout + r.stderr, /^site\/home\.kit:6:1: error markup_too_deep: home: with its layouts/m);
+  });
+
+  it('thousands of chained components or a cycle through all of them: an answer, never an internal error', async () => {
+    tree = new TempTree(componentChain(3000, true));
+    for (const argv of [
+      ['check', 'site'],
+      ['build', '--out', 'dist', 'site'],
+    ]) {
+      const r = await runProcess(argv, tree.root);
+      assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/, argv.join(' '));
+      assert.equal(r.code, 1, argv.join(' '));
+      assert.equal((r.stdout + r.stderr).match(/component_composition_cycle/g)?.length, 1);
+    }
   });
 });
 
@@ -156,6 +250,10 @@ describe('kit: output piped into a reader that stops early', function () {
   }
 
   for (const argv of [
+    ['check', 'site'],
+    ['check', '--json', 'site'],
+    ['fmt', 'site/p0.kit'],
+    ['build', '--out', 'dist', 'site'],
     ['routes', 'site'],
     ['routes', '--format', 'table', 'site'],
     ['endpoints', 'site'],
@@ -170,4 +268,17 @@ describe('kit: output piped into a reader that stops early', function () {
       assert.equal(r.code, 141);
     });
   }
+
+  it('kit inspect ir read partly, as `| head -c 100` does: status 141, nothing on stderr', async () => {
+    const child = spawn(process.execPath, [CLI_MAIN, 'inspect', 'ir', 'site'], {
+      cwd: tree.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.stdout!.once('data', () => child.stdout!.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(stderr.replace(/^info: ssr_disabled: .*\n/gm, ''), '');
+    assert.equal(code, 141);
+  });
 });

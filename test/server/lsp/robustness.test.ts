@@ -57,6 +57,35 @@ describe('kit lsp: robustness', function () {
     assert.equal(await client.shutdown(), 0);
   });
 
+  it('a length longer than the body, then silence: a parse error after --frame-timeout, then reads on', async () => {
+    dir = tempCopy('lsp', 'site');
+    client = LspClient.start({ args: ['--frame-timeout', '300'] });
+    await client.initialize([dir]);
+    let raw = '';
+    client.child.stdout!.on('data', (b: Buffer) => {
+      raw += b.toString();
+    });
+    const req = '{"jsonrpc":"2.0","id":43,"method":"kit/stats"}';
+    const sent = performance.now();
+    client.child.stdin!.write(`Content-Length: ${Buffer.byteLength(req) + 500}\r\n\r\n${req}`);
+    while (!raw.includes('"id":43') && performance.now() - sent < 5000) await new Promise((r) => setTimeout(r, 20));
+    assert.match(raw, /"id":43,"error":\{"code":-32700,"message":"Parse error: an incomplete frame/);
+    assert.ok(performance.now() - sent >= 290, 'not before the timeout');
+    assert.ok(await client.request('kit/stats', {}), 'a well-framed request is answered afterwards');
+    assert.equal(await client.shutdown(), 0);
+  });
+
+  it('a length longer than the body, then the input ends: exits with status 1 and one line on stderr', async () => {
+    dir = tempCopy('lsp', 'site');
+    client = LspClient.start();
+    await client.initialize([dir]);
+    const req = '{"jsonrpc":"2.0","id":44,"method":"kit/stats"}';
+    const cut = `Content-Length: ${Buffer.byteLength(req) + 500}\r\n\r\n${req}`;
+    client.child.stdin!.end(cut);
+    assert.equal(await client.exited, 1);
+    assert.equal(client.stderr, `kit lsp: the input ended inside a frame (${cut.length} bytes of it received)\n`);
+  });
+
   it('a document nested 10,000 deep gets markup_too_deep, and every feature answers for it and for others', async () => {
     dir = tempCopy('lsp', 'site');
     client = LspClient.start();
@@ -86,6 +115,19 @@ describe('kit lsp: robustness', function () {
       textDocument: { uri: other },
     });
     assert.ok(otherSymbols.length > 0, 'other documents still answer');
+    // Edits deep inside the cut markup and a too-deep expression before it: re-parsed incrementally.
+    const edited = client.waitForDiagnostics(deep, (d) => d.diagnostics.length === 2);
+    const pos = (character: number) => ({ line: 4, character });
+    await client.change(deep, 2, [{ range: { start: pos(25_000), end: pos(25_000) }, text: '<b>y</b>' }]);
+    await client.change(deep, 3, [{ range: { start: pos(0), end: pos(0) }, text: `<p>{${'!'.repeat(65)}x}</p>` }]);
+    assert.deepEqual(
+      (await edited).diagnostics.map((d) => d.code),
+      ['invalid_expression', 'markup_too_deep'],
+    );
+    await client.request('textDocument/hover', { textDocument: { uri: deep }, position: pos(30_000) });
+    assert.ok(
+      (await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: deep } })).length,
+    );
     assert.equal(await client.shutdown(), 0);
   });
 

@@ -1,8 +1,9 @@
 // `kit fmt [--check | --write] <files or directories>`
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatKit } from '../../core/format/format-kit.js';
 import { discoverSources, SourceError } from '../../core/project/discover.js';
+import { readSourceFile } from '../../core/project/read-source.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { reportPos } from '../../core/model/report-positions.js';
@@ -48,13 +49,12 @@ formatted (--check) or could not be formatted, 2 for usage or I/O errors.
     let unformatted = 0;
     for (const file of kitFiles) {
       const abs = resolve(io.cwd, file);
-      let text: string;
-      try {
-        text = readFileSync(abs, 'utf8');
-      } catch (e) {
-        throw new SourceError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
-      }
-      const result = formatKit(text, file);
+      // Regular files within the size cap only, as every command reads them.
+      const { text, diagnostics: encoding } = readSourceFile(abs, file);
+      // Bytes that are not UTF-8 would be written back as U+FFFD: such a file is left as it is.
+      const result = encoding.length
+        ? { kind: 'syntax_errors' as const, diagnostics: encoding }
+        : formatKit(text, file);
       if (result.kind === 'syntax_errors') {
         failed++;
         for (const d of result.diagnostics) {

@@ -1,5 +1,6 @@
 // `kit lsp [--stdio | --node-ipc] [--ssr]`
 import { readFileSync } from 'node:fs';
+import { DEFAULT_PARTIAL_TIMEOUT_MS } from '../../lsp/framing.js';
 import { runLanguageServer } from '../../lsp/main.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
@@ -19,7 +20,7 @@ function serverVersion(): string {
 export const lspCommand: Command = {
   name: 'lsp',
   summary: 'run the language server (stdio or Node IPC)',
-  help: `Usage: kit lsp [--stdio | --node-ipc] [--ssr]
+  help: `Usage: kit lsp [--stdio | --node-ipc] [--ssr] [--frame-timeout <ms>]
 
 Runs the kit language server. Editors start it; it speaks the Language Server
 Protocol over stdin/stdout (--stdio, the default) or over Node IPC (--node-ipc,
@@ -30,6 +31,10 @@ Options:
   --node-ipc  talk over the Node IPC channel of the parent process
   --ssr       validate with request-time rendering enabled until the client's
               kit.ssr setting says otherwise
+  --frame-timeout <ms>
+              stdio: how long a message whose body is shorter than its
+              Content-Length waits for the rest before it is dropped and
+              answered with a parse error (default ${DEFAULT_PARTIAL_TIMEOUT_MS})
 `,
   run(argv, io) {
     const { flags, positionals } = parseArgs(
@@ -39,6 +44,7 @@ Options:
         'node-ipc': 'boolean',
         ssr: 'boolean',
         clientProcessId: 'string',
+        'frame-timeout': 'string',
         help: 'boolean',
         h: 'boolean',
       },
@@ -54,10 +60,16 @@ Options:
       throw new UsageError(
         'kit lsp: --node-ipc needs a parent process with an IPC channel (editors start the server that way); use --stdio',
       );
+    const timeout = flags['frame-timeout'] as string | undefined;
+    if (timeout !== undefined && !/^[1-9]\d{0,6}$/.test(timeout))
+      throw new UsageError(
+        `kit lsp: --frame-timeout must be a whole number of milliseconds (1 to 9999999), not "${timeout}"`,
+      );
     runLanguageServer({
       transport: flags['node-ipc'] ? 'node-ipc' : 'stdio',
       ssr: Boolean(flags.ssr),
       version: serverVersion(),
+      ...(timeout !== undefined ? { frameTimeoutMs: Number(timeout) } : {}),
     });
     // The server runs until the client sends exit; the process exits from there.
     return new Promise<number>(() => {});

@@ -30,6 +30,8 @@ export interface OwnerContext {
   locals: { n: number };
   /** Facts gathered while compiling, merged up through component instantiation. */
   facts: Facts;
+  /** How deep the elements being compiled nest (see `Nesting`). */
+  nesting: Nesting;
   /** Instantiates a component call in the caller's context (provided by the site compiler). */
   component(call: Element, ctx: OwnerContext, scope: Scope, out: PNode[]): void;
 }
@@ -39,6 +41,24 @@ export interface Facts {
   kitJs: boolean;
   /** Component keys (`pkg.Name`) instantiated, transitively, in first-use order. */
   components: string[];
+}
+
+/**
+ * Element depths in the markup an owner renders, components' content included: `now` is the depth
+ * of the element being compiled (0 at the owner's top level), `max` the deepest element so far,
+ * `slot` the deepest element a `<slot>` stands in (-1 without one), `cut` whether a component call
+ * inside was left out for crossing the limit. The site compiler uses them to keep a rendered page
+ * within `MAX_MARKUP_DEPTH` when components and layouts stack up.
+ */
+export interface Nesting {
+  now: number;
+  max: number;
+  slot: number;
+  cut: boolean;
+}
+
+export function freshNesting(): Nesting {
+  return { now: 0, max: 0, slot: -1, cut: false };
 }
 
 /** Loop variables in scope: name → local slot. */
@@ -178,6 +198,7 @@ function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[],
   if (el.name === 'slot' && ctx.slots) {
     const nameAttr = attr(el, 'name');
     const fb: PNode[] = [];
+    ctx.nesting.slot = Math.max(ctx.nesting.slot, ctx.nesting.now);
     compileNodes(el.children, ctx, scope, fb, pre, true);
     out.push({ t: 'slot', n: (nameAttr && literalValue(nameAttr)) ?? '', fb });
     return;
@@ -190,7 +211,10 @@ function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[],
   push(out, '<' + el.name);
   compileAttributes(el, ctx, scope, out);
   push(out, '>');
+  const n = ctx.nesting;
+  n.max = Math.max(n.max, n.now + 1);
   if (VOID_ELEMENTS.has(el.name)) return;
+  n.now++;
   const innerPre = pre + (PRESERVE_SPACE.has(el.name) ? 1 : 0);
   if (RAW_TEXT.has(el.name)) {
     // CSS text is not HTML: copied as written (interpolations are still escaped).
@@ -201,6 +225,7 @@ function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[],
   } else {
     compileNodes(el.children, ctx, scope, out, innerPre);
   }
+  n.now--;
   push(out, '</' + el.name + '>');
 }
 

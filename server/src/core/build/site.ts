@@ -2,9 +2,9 @@
 // the pages link. Each layout and component is compiled once; pages instantiate them. The static
 // build renders the result to files; the generated app embeds the same IR and renders SSR and
 // hybrid pages per request with the same renderer.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl } from '../../../../grammar/src/ast.js';
+import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
 import { concretePaths } from '../model/concrete-paths.js';
 import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';
@@ -17,9 +17,19 @@ import type { Workspace } from '../model/workspace.js';
 import type { KitEntry } from '../validate/cross/view.js';
 import { componentKey, layoutKey } from '../validate/cross/composition.js';
 import { typescript } from '../bind/ts.js';
+import { SourceError } from '../project/discover.js';
+import { readSourceFile } from '../project/read-source.js';
 import { AssetRegistry, type SiteAsset } from './assets.js';
 import { scopeClassFor, scopeCss } from './css-scope.js';
-import { compileElement, compileNodes, convertExpr, literalValue, type OwnerContext, type Scope } from './markup.js';
+import {
+  compileElement,
+  compileNodes,
+  convertExpr,
+  freshNesting,
+  literalValue,
+  type OwnerContext,
+  type Scope,
+} from './markup.js';
 import { push, substitute, toTemplate, type PExpr, type PNode } from './proto.js';
 import { KIT_JS_PATH, KIT_JS_TAG, kitRuntimeSource } from './runtime-script.js';
 
@@ -98,6 +108,11 @@ interface Part {
   kitJs: boolean;
   /** Component keys used inside, transitively, in first-use order. */
   components: string[];
+  /** How deep its elements nest, and the deepest element a `<slot>` stands in (-1: none). */
+  depth: number;
+  slot: number;
+  /** A call inside nests too deep (reported once, where it crosses); callers leave it out quietly. */
+  cut: boolean;
 }
 
 // The document head every page starts with. `lang="en"`: the language has no declaration for the
@@ -133,7 +148,7 @@ class SiteCompiler {
   private readonly components = new Map<string, KitEntry>();
   private readonly layouts = new Map<string, KitEntry>();
   private readonly componentParts = new Map<string, Part | null>();
-  private readonly layoutParts = new Map<string, Part | null>();
+  private readonly layoutParts = new Map<string, Part>();
   /** Per owner summary: its stylesheets and its scripts (computed once each). */
   private readonly ownerCss = new WeakMap<FileSummary, string[]>();
   private readonly ownerJs = new WeakMap<FileSummary, string[]>();
@@ -166,33 +181,70 @@ class SiteCompiler {
       route: opts.route,
       locals: { n: 0 },
       facts: { kitJs: false, components: [] },
+      nesting: freshNesting(),
       component: (call, ctx, scope, out) => this.instantiate(call, ctx, scope, out),
     };
   }
 
-  private compilePart(kind: 'component' | 'layout', key: string): Part | undefined {
-    const parts = kind === 'component' ? this.componentParts : this.layoutParts;
-    const known = parts.get(key);
-    if (known !== undefined) return known ?? undefined;
-    const entry = (kind === 'component' ? this.components : this.layouts).get(key);
-    if (!entry) return undefined;
-    parts.set(key, null); // a cycle finds null and stops (kit check reports it)
+  private compilePart(kind: 'component' | 'layout', entry: KitEntry): Part {
     const s = entry.summary;
     const props = kind === 'component' ? new Set((s.props?.props ?? []).map((p) => p.name.text)) : undefined;
     const ctx = this.context(s, { props, slots: true });
     const nodes: PNode[] = [];
     if (s.view) compileNodes(s.view.body, ctx, new Map(), nodes, 0, true);
-    const facts = ctx.facts;
-    const part: Part = { nodes, locals: ctx.locals.n, kitJs: facts.kitJs, components: facts.components };
-    parts.set(key, part);
+    const { facts, nesting } = ctx;
+    return {
+      nodes,
+      locals: ctx.locals.n,
+      kitJs: facts.kitJs,
+      components: facts.components,
+      depth: nesting.max,
+      slot: nesting.slot,
+      cut: nesting.cut,
+    };
+  }
+
+  /** A compiled layout (layouts nest through pages' chains, never inside each other's markup). */
+  private layoutPart(key: string): Part | undefined {
+    let part = this.layoutParts.get(key);
+    const entry = this.layouts.get(key);
+    if (part === undefined && entry) this.layoutParts.set(key, (part = this.compilePart('layout', entry)));
     return part;
+  }
+
+  /**
+   * A compiled component. It is compiled with every component it calls that is not compiled yet,
+   * callees first (a depth-first walk with its own stack), so compiling never recurses from one
+   * component into the next: a chain of thousands of components costs no call stack. A call back
+   * into a component still being compiled (a cycle, which kit check reports) finds null and stops.
+   */
+  private componentPart(key: string): Part | undefined {
+    if (!this.componentParts.has(key)) {
+      const order: string[] = [];
+      const walk: { key: string; calls: string[] }[] = [];
+      const enter = (k: string) => {
+        const s = this.components.get(k)!.summary;
+        this.componentParts.set(k, null);
+        const calls = s.componentCalls.map((c) => componentKey(s, c)).filter((c) => c !== undefined);
+        walk.push({ key: k, calls: calls.reverse() });
+      };
+      if (this.components.has(key)) enter(key);
+      while (walk.length) {
+        const top = walk[walk.length - 1];
+        const next = top.calls.pop();
+        if (next === undefined) order.push(walk.pop()!.key);
+        else if (this.components.has(next) && !this.componentParts.has(next)) enter(next);
+      }
+      for (const k of order) this.componentParts.set(k, this.compilePart('component', this.components.get(k)!));
+    }
+    return this.componentParts.get(key) ?? undefined;
   }
 
   /** A component call: props from the call's attributes, slots from its children. */
   private instantiate(call: Element, ctx: OwnerContext, scope: Scope, out: PNode[]): void {
     const key = componentKey(ctx.summary, call);
     const def = key ? this.components.get(key) : undefined;
-    const part = key && def ? this.compilePart('component', key) : undefined;
+    const part = key && def ? this.componentPart(key) : undefined;
     if (!key || !def || !part) {
       if (!def)
         this.diagnostics.push(
@@ -209,6 +261,10 @@ class SiteCompiler {
     for (const p of def.summary.props?.props ?? []) props.set(p.name.text, this.propValue(p, call, ctx, scope));
     const slots = new Map<string, PNode[]>();
     const { named, rest } = slotChildren(call);
+    // Slot content is measured from its own top (the component's slot decides where it lands).
+    const outer = ctx.nesting;
+    const inner = freshNesting();
+    ctx.nesting = inner;
     for (const [name, el] of named) {
       const nodes: PNode[] = [];
       if (el.name === 'template') compileNodes(el.children, ctx, scope, nodes, 0, true);
@@ -223,6 +279,27 @@ class SiteCompiler {
       compileNodes(rest, ctx, scope, nodes, 0, true);
       slots.set('', nodes);
     }
+    ctx.nesting = outer;
+    const depth = part.slot >= 0 && slots.size ? Math.max(part.depth, part.slot + inner.max) : part.depth;
+    if (part.cut || inner.cut) {
+      outer.cut = true;
+      return;
+    }
+    if (outer.now + depth > MAX_MARKUP_DEPTH) {
+      outer.cut = true;
+      this.diagnostics.push(
+        diag(
+          'markup_too_deep',
+          ctx.summary.path,
+          call.nameRange,
+          `${ctx.summary.ownerId}: <${call.name}> here nests elements ${outer.now + depth} deep with its content; ` +
+            `the limit is ${MAX_MARKUP_DEPTH}: flatten the markup`,
+        ),
+      );
+      return;
+    }
+    outer.max = Math.max(outer.max, outer.now + depth);
+    if (part.slot >= 0 && inner.slot >= 0) outer.slot = Math.max(outer.slot, outer.now + part.slot + inner.slot);
     const base = ctx.locals.n;
     ctx.locals.n += part.locals;
     for (const n of substitute(part.nodes, { props, slots, base })) push(out, n);
@@ -261,36 +338,53 @@ class SiteCompiler {
     return chain;
   }
 
+  /** Parents before children, once each; a walk with its own stack (layout chains can be long). */
   private resolveChain(s: FileSummary): string[] {
     const out: string[] = [];
+    const done = new Set<string>();
     const visiting = new Set<string>();
-    const add = (from: FileSummary, id: string) => {
+    const walk: { key: string; from: FileSummary; parents: string[] }[] = [];
+    const enter = (from: FileSummary, id: string) => {
       const key = layoutKey(from, id);
       const def = key ? this.layouts.get(key) : undefined;
-      if (!key || !def || out.includes(key) || visiting.has(key)) return;
+      if (!key || !def || done.has(key) || visiting.has(key)) return;
       visiting.add(key);
-      for (const parent of def.summary.layouts) add(def.summary, parent);
-      visiting.delete(key);
-      if (!out.includes(key)) out.push(key);
+      walk.push({ key, from: def.summary, parents: [...def.summary.layouts].reverse() });
     };
-    for (const id of s.layouts) add(s, id);
+    for (const id of s.layouts) {
+      enter(s, id);
+      while (walk.length) {
+        const top = walk[walk.length - 1];
+        const parent = top.parents.pop();
+        if (parent !== undefined) {
+          enter(top.from, parent);
+          continue;
+        }
+        walk.pop();
+        visiting.delete(top.key);
+        done.add(top.key);
+        out.push(top.key);
+      }
+    }
     return out;
   }
 
   // ---- assets ---------------------------------------------------------------------------------
 
+  /** A css or js file: read by the sources' rules (a regular file within 8 MiB), else a diagnostic. */
   private readSource(s: FileSummary, file: string, decl: CssDecl | JsDecl, what: string): string | undefined {
     const abs = resolve(this.cwd, dirName(s.path), file);
     try {
-      return readFileSync(abs, 'utf8');
+      return readSourceFile(abs, file).text;
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      if (!(e instanceof SourceError)) throw e;
+      const why = e.reason ?? 'error';
       this.diagnostics.push(
         diag(
           'missing_asset_file',
           s.path,
           decl.range,
-          `${s.ownerId}: ${what} "${file}" cannot be read (${code === 'ENOENT' ? 'no such file' : code})`,
+          `${s.ownerId}: ${what} "${file}" cannot be read (${why === 'ENOENT' ? 'no such file' : why})`,
         ),
       );
       return undefined;
@@ -386,9 +480,23 @@ class SiteCompiler {
     const chain = this.layoutChain(s);
     const facts = ctx.facts;
     const layoutComponents: string[] = [];
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const part = this.compilePart('layout', chain[i]);
+    let depth = ctx.nesting.max;
+    for (let i = ctx.nesting.cut ? -1 : chain.length - 1; i >= 0; i--) {
+      const part = this.layoutPart(chain[i]);
       if (!part) continue;
+      depth = part.slot >= 0 ? Math.max(part.depth, part.slot + depth) : part.depth;
+      if (depth > MAX_MARKUP_DEPTH) {
+        this.diagnostics.push(
+          diag(
+            'markup_too_deep',
+            s.path,
+            s.layoutDecl?.range ?? s.view.range,
+            `${s.ownerId}: with its layouts (from ${chain[i].slice(chain[i].lastIndexOf('.') + 1)} out) the page ` +
+              `nests elements ${depth} deep; the limit is ${MAX_MARKUP_DEPTH}: flatten the markup`,
+          ),
+        );
+        break;
+      }
       const base = ctx.locals.n;
       ctx.locals.n += part.locals;
       body = substitute(part.nodes, { props: new Map(), slots: new Map([['', body]]), base });

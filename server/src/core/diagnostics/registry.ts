@@ -72,6 +72,12 @@ export const REGISTRY = {
     'error',
     'Elements nest deeper than the limit (256); the content inside the element that crosses it is not read.',
   ),
+  invalid_utf8: c(
+    'syntax',
+    'error',
+    'The file holds bytes that are not UTF-8; each invalid sequence is reported at its byte (it reads as U+FFFD).',
+    { suggestion: 'save the file as UTF-8' },
+  ),
   // documents the language server does not analyse (the last good version stays in effect)
   document_too_large: c('syntax', 'warning', 'The document is larger than 8 MiB; kit does not analyse it.'),
   binary_document: c(
@@ -168,7 +174,7 @@ export const REGISTRY = {
   invalid_revalidate: c(
     'cache',
     'error',
-    '`revalidate` takes positive whole seconds (`300`) or a duration (`60s`, `5m`, `1h`, `1m30s`).',
+    '`revalidate` takes positive whole seconds (`300`) or a Go duration of whole seconds (`60s`, `1h30m`, `2000ms`).',
   ),
 
   // endpoints

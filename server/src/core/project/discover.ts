@@ -5,7 +5,11 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isHandlerModulePath } from '../model/handler-modules.js';
 
 export class SourceError extends Error {
-  constructor(message: string) {
+  /** `reason`: why the file cannot be read, when the message is `cannot read <file>: <reason>`. */
+  constructor(
+    message: string,
+    readonly reason?: string,
+  ) {
     super(message);
     this.name = 'SourceError';
   }

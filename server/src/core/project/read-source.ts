@@ -3,9 +3,10 @@
 // (`/dev/zero`), a FIFO (a read that never ends) or a file far larger than any source, and each
 // of those gets a one-line refusal instead of a hang or an exhausted heap. Bytes that are not
 // UTF-8 are kept as U+FFFD, as a decoder would, and reported where they stand.
-import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Range } from '../../../../grammar/src/ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diag } from '../diagnostics/registry.js';
 import { linkProblem, SourceError } from './discover.js';
 
 /** Sources above this size (bytes) are not read; the editor's documents have the same cap. */
@@ -15,6 +16,10 @@ export interface SourceText {
   text: string;
   /** Problems found while decoding (invalid UTF-8), as diagnostics of the file. */
   diagnostics: Diagnostic[];
+}
+
+function cannotRead(shown: string, why: string): SourceError {
+  return new SourceError(`cannot read ${shown}: ${why}`, why);
 }
 
 function kindOf(st: Stats): string {
@@ -50,17 +55,19 @@ function refusal(abs: string): string | undefined {
  */
 export function readSourceFile(abs: string, shown: string): SourceText {
   const why = refusal(abs);
-  if (why !== undefined) throw new SourceError(`cannot read ${shown}: ${why}`);
+  if (why !== undefined) throw cannotRead(shown, why);
   let fd: number;
   try {
-    fd = openSync(abs, 'r');
+    // Non-blocking: a name swapped for a FIFO after the check must not block the open (a regular
+    // file reads the same either way); the type is checked again on the descriptor.
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    throw new SourceError(`cannot read ${shown}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw cannotRead(shown, (e as NodeJS.ErrnoException).code ?? 'error');
   }
   let bytes: Buffer;
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new SourceError(`cannot read ${shown}: ${kindOf(st)}, not a regular file`);
+    if (!st.isFile()) throw cannotRead(shown, `${kindOf(st)}, not a regular file`);
     bytes = Buffer.allocUnsafe(Math.min(st.size, MAX_SOURCE_BYTES) + 1);
     let n = 0;
     for (;;) {
@@ -69,12 +76,11 @@ export function readSourceFile(abs: string, shown: string): SourceText {
       n += got;
       if (n === bytes.length) break;
     }
-    if (n > MAX_SOURCE_BYTES)
-      throw new SourceError(`cannot read ${shown}: over the ${megabytes(MAX_SOURCE_BYTES)} limit`);
+    if (n > MAX_SOURCE_BYTES) throw cannotRead(shown, `over the ${megabytes(MAX_SOURCE_BYTES)} limit`);
     bytes = bytes.subarray(0, n);
   } catch (e) {
     if (e instanceof SourceError) throw e;
-    throw new SourceError(`cannot read ${shown}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw cannotRead(shown, (e as NodeJS.ErrnoException).code ?? 'error');
   } finally {
     closeSync(fd);
   }
@@ -83,7 +89,7 @@ export function readSourceFile(abs: string, shown: string): SourceText {
 
 /** Decodes UTF-8 (a byte-order mark stays, as U+FEFF); a NUL byte means the file is binary. */
 export function decodeSource(bytes: Uint8Array, shown: string): SourceText {
-  if (bytes.indexOf(0) >= 0) throw new SourceError(`cannot read ${shown}: binary file (contains NUL bytes)`);
+  if (bytes.indexOf(0) >= 0) throw cannotRead(shown, 'binary file (contains NUL bytes)');
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   return { text, diagnostics: encodingDiagnostics(bytes, text, shown) };
 }
@@ -146,14 +152,15 @@ export function encodingDiagnostics(bytes: Uint8Array, text: string, file: strin
   const out: Diagnostic[] = [];
   for (const [k, at] of bad.slice(0, MAX_REPORTED).entries()) {
     const more = k === MAX_REPORTED - 1 && bad.length > MAX_REPORTED ? ` (and ${bad.length - MAX_REPORTED} more)` : '';
-    out.push({
-      code: 'invalid_utf8',
-      severity: 'error',
-      file,
-      range: unitRange(lines, at.unit),
-      message: `invalid UTF-8: byte 0x${at.value.toString(16).toUpperCase().padStart(2, '0')} at byte offset ${at.byte} is not part of a valid character${more}`,
-      suggestion: 'save the file as UTF-8',
-    });
+    const byte = `0x${at.value.toString(16).toUpperCase().padStart(2, '0')}`;
+    out.push(
+      diag(
+        'invalid_utf8',
+        file,
+        unitRange(lines, at.unit),
+        `invalid UTF-8: byte ${byte} at byte offset ${at.byte} is not part of a valid character${more}`,
+      ),
+    );
   }
   return out;
 }

@@ -29,7 +29,8 @@ export function cacheRule(ctx: RuleContext): void {
         'invalid_revalidate',
         file.path,
         s.revalidate.value.range,
-        `${s.ownerId}: invalid revalidate value "${s.revalidate.value.text}"; use positive whole seconds (300) or a duration such as 60s, 5m, 1h or 1m30s`,
+        `${s.ownerId}: invalid revalidate value "${s.revalidate.value.text}"; use positive whole seconds (300) or ` +
+          'a Go duration of whole seconds such as 60s, 5m, 1h30m or 2000ms',
       ),
     );
   }

@@ -8,6 +8,7 @@ import {
   type CompiledSite,
 } from '../../../../server/src/core/build/index.js';
 import { loadProject } from '../../../../server/src/core/project/load.js';
+import { Workspace } from '../../../../server/src/core/model/workspace.js';
 import { repoRoot } from '../../../helpers/repo.js';
 import { buildFixture, compileFixture, EXAMPLE_SITE } from './helpers.js';
 
@@ -288,6 +289,34 @@ describe('build: compileSite', () => {
     assert.equal(d.severity, 'error');
     assert.equal(d.range.start.line, 5);
     assert.match(d.message, /js module "\.\/nope\.js" cannot be read \(no such file\)/);
+  });
+
+  it('counts component and slot content depth against the markup limit: 256 renders, 257 is markup_too_deep', () => {
+    // Box: two elements, its slot inside both; the call's content adds two more (<p><b>).
+    const box = 'package site\n\ncomponent Box\n\nview {\n  <div><div><slot /></div></div>\n}\n';
+    const withCallAt = (depth: number) => {
+      const ws = new Workspace({ ssr: false });
+      ws.setKitFile('site/box.cmp.kit', box);
+      const call = `${'<div>'.repeat(depth)}<Box><p><b>x</b></p></Box>${'</div>'.repeat(depth)}`;
+      ws.setKitFile('site/home.kit', `package site\n\npage home\nroute "/"\nguard public\n\nview {\n${call}\n}\n`);
+      ws.flush();
+      return compileSite(ws, { cwd: repoRoot });
+    };
+    const fits = withCallAt(252);
+    assert.deepEqual(fits.diagnostics, []);
+    assert.match(renderTemplate(page(fits, 'home').ir, {}, {}), /<div><div><p><b>x<\/b><\/p><\/div><\/div>/);
+    const deep = withCallAt(253);
+    assert.deepEqual(
+      deep.diagnostics.map((d) => [d.code, d.file, d.range.start.line, d.message.replace(/:[^:]*$/, '')]),
+      [
+        [
+          'markup_too_deep',
+          'site/home.kit',
+          7,
+          'home: <Box> here nests elements 257 deep with its content; the limit is 256',
+        ],
+      ],
+    );
   });
 
   it('is deterministic: the same sources compile to the same IR and assets', () => {

@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { effectiveCachePolicy, parseRevalidate } from '../../../../server/src/core/model/cache-policy.js';
 
 describe('core/model/cache-policy', () => {
-  it('parses whole seconds and Go-style durations that add up to whole seconds', () => {
+  it('parses whole seconds and any Go duration that is a whole number of seconds', () => {
     const table: [string, number | undefined][] = [
       ['300', 300],
       ['1', 1],
@@ -14,6 +14,22 @@ describe('core/model/cache-policy', () => {
       ['1h1m1s', 3661],
       ['1.5m', 90],
       ['0.5h', 1800],
+      // Any Go duration (time.ParseDuration) that is a whole number of seconds.
+      ['2000ms', 2],
+      ['.5m', 30],
+      ['5.m', 300],
+      ['+5m', 300],
+      ['1000000us', 1],
+      ['1000000\u00b5s', 1],
+      ['1000000000ns', 1],
+      ['1m500ms500ms', 61],
+      ['9223372036s', 9223372036],
+      ['9223372037s', undefined],
+      ['1500ms', undefined],
+      ['1.000000001s', undefined],
+      ['-5m', undefined],
+      ['.m', undefined],
+      ['5ms5', undefined],
       ['0', undefined],
       ['0s', undefined],
       ['1.5s', undefined],

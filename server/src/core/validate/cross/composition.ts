@@ -115,38 +115,55 @@ interface GraphNode {
   edges: { to: string; range: import('../../../../../grammar/src/ast.js').Range }[];
 }
 
-/** Reports each elementary cycle once, at the edge leaving its smallest member. */
+/**
+ * Reports each elementary cycle once, at the edge leaving its smallest member. The depth-first walk
+ * keeps its own stack: a chain of thousands of components or layouts must not exhaust the call stack.
+ */
 function cycles(
   nodes: Map<string, GraphNode>,
   report: (path: string[], node: GraphNode, edgeIndex: number) => void,
 ): void {
   const state = new Map<string, 0 | 1 | 2>();
   const stack: string[] = [];
+  /** Per node on `stack`: the index of its next edge to follow. */
+  const next: number[] = [];
   const seen = new Set<string>();
-  const visit = (id: string) => {
+  const enter = (id: string) => {
     state.set(id, 1);
     stack.push(id);
-    const node = nodes.get(id)!;
-    node.edges.forEach((e) => {
-      if (!nodes.has(e.to)) return;
-      const st = state.get(e.to) ?? 0;
-      if (st === 1) {
-        const cyc = stack.slice(stack.indexOf(e.to));
-        const min = [...cyc].sort()[0];
-        const rotated = [...cyc.slice(cyc.indexOf(min)), ...cyc.slice(0, cyc.indexOf(min))];
-        const sig = rotated.join('>');
-        if (seen.has(sig)) return;
-        seen.add(sig);
-        const at = nodes.get(min)!;
-        const next = rotated[1] ?? min;
-        const idx = at.edges.findIndex((x) => x.to === next);
-        report([...rotated, min], at, Math.max(0, idx));
-      } else if (st === 0) visit(e.to);
-    });
-    stack.pop();
-    state.set(id, 2);
+    next.push(0);
   };
-  for (const id of [...nodes.keys()].sort()) if ((state.get(id) ?? 0) === 0) visit(id);
+  for (const root of [...nodes.keys()].sort()) {
+    if ((state.get(root) ?? 0) !== 0) continue;
+    enter(root);
+    while (stack.length) {
+      const top = stack.length - 1;
+      const node = nodes.get(stack[top])!;
+      if (next[top] === node.edges.length) {
+        state.set(stack.pop()!, 2);
+        next.pop();
+        continue;
+      }
+      const e = node.edges[next[top]++];
+      if (!nodes.has(e.to)) continue;
+      const st = state.get(e.to) ?? 0;
+      if (st === 0) {
+        enter(e.to);
+        continue;
+      }
+      if (st !== 1) continue;
+      const cyc = stack.slice(stack.indexOf(e.to));
+      const min = [...cyc].sort()[0];
+      const rotated = [...cyc.slice(cyc.indexOf(min)), ...cyc.slice(0, cyc.indexOf(min))];
+      const sig = rotated.join('>');
+      if (seen.has(sig)) continue;
+      seen.add(sig);
+      const at = nodes.get(min)!;
+      const to = rotated[1] ?? min;
+      const idx = at.edges.findIndex((x) => x.to === to);
+      report([...rotated, min], at, Math.max(0, idx));
+    }
+  }
 }
 
 /** Bucket `cgraph`: component composition cycles across all component files. */
