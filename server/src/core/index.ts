@@ -1,5 +1,5 @@
 // The language core's public entry: parse, summarise, index, validate.
-export { Workspace } from './model/workspace.js';
+export { Workspace } from './workspace/workspace.js';
 export { loadProject, type LoadedProject } from './project/load.js';
 export { discoverSources, displayPath, SourceError } from './project/discover.js';
 export { REGISTRY, codeInfo, diag, type DiagnosticCode, type CodeInfo } from './diagnostics/registry.js';
@@ -8,4 +8,4 @@ export { summarize, type FileSummary, type RenderMode } from './model/summary.js
 export { fileRegistrations, type Registration } from './model/registrations.js';
 export { effectiveCachePolicy, parseRevalidate } from './model/cache-policy.js';
 export { exportedIdentifier, exportedRouteName, loadFunctionName, pageIdFromPath } from './model/names.js';
-export type { CheckOptions } from './validate/context.js';
+export type { CheckOptions } from './model/options.js';

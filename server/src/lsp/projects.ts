@@ -4,9 +4,9 @@
 // by absolute path. A file belongs to the deepest folder that contains it.
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { Workspace } from '../core/model/workspace.js';
+import { Workspace } from '../core/workspace/workspace.js';
 import { isHandlerModulePath } from '../core/model/handler-modules.js';
-import type { CheckOptions } from '../core/validate/context.js';
+import type { CheckOptions } from '../core/model/options.js';
 import { readSourceFile, type SourceText } from '../core/project/read-source.js';
 import { featureContext, type FeatureContext } from './features/context.js';
 

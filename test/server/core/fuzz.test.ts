@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { Workspace } from '../../../server/src/core/model/workspace.js';
+import { Workspace } from '../../../server/src/core/workspace/workspace.js';
 import type { Diagnostic } from '../../../server/src/core/diagnostics/diagnostic.js';
 import type { Range } from '../../../grammar/src/ast.js';
 import { fixture, repoRoot } from '../../helpers/repo.js';

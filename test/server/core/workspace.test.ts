@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { reparseKit } from '../../../grammar/src/index.js';
-import { Workspace } from '../../../server/src/core/model/workspace.js';
+import { Workspace } from '../../../server/src/core/workspace/workspace.js';
 import type { Diagnostic } from '../../../server/src/core/diagnostics/diagnostic.js';
 
 const A = 'site/a.kit';

@@ -8,7 +8,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Element } from '../../../grammar/src/ast.js';
 import { parseKit, reparseKit } from '../../../grammar/src/index.js';
 import { MEMO_MIN_BODY_CHARS, type FileSummary } from '../../../server/src/core/model/summary.js';
-import { Workspace } from '../../../server/src/core/model/workspace.js';
+import { Workspace } from '../../../server/src/core/workspace/workspace.js';
 
 const CARD =
   'package site\n\ncomponent Card\n\nprops {\n  heading: string\n}\n\nview {\n  <div class="card"><h3>{heading}</h3><slot /></div>\n}\n';

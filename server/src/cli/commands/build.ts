@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { loadProject } from '../../core/project/load.js';
 import { compileSite, OutputError, writeStaticSiteAsync, type CompiledSite } from '../../core/build/index.js';
 import { buildReportModel, endpointRows, routeInfo, type ReportModel } from '../../core/report/rows.js';
-import type { Workspace } from '../../core/model/workspace.js';
+import type { Workspace } from '../../core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor, type CliIO } from '../io.js';

@@ -5,7 +5,7 @@ import { assetGraph } from '../../core/report/asset-graph.js';
 import { endpointGraph } from '../../core/report/endpoint-graph.js';
 import { inspectIr } from '../../core/report/ir.js';
 import { sourceTree } from '../../core/report/tree.js';
-import type { Workspace } from '../../core/model/workspace.js';
+import type { Workspace } from '../../core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { writeJson } from './routes.js';

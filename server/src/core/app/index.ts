@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { CompiledSite } from '../build/index.js';
-import type { Workspace } from '../model/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { AppBuildError, buildRouteTable, type RouteTable } from './route-table.js';
 import { checkReplaceable, writeApp } from './write-app.js';
 import { statSync } from 'node:fs';

@@ -5,7 +5,7 @@ import { posix } from 'node:path';
 import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { baseName, dirName } from '../model/names.js';
-import type { KitEntry, ModuleEntry } from '../validate/cross/view.js';
+import type { KitEntry, ModuleEntry } from '../model/entries.js';
 import { moduleExports, nodeRange, type ModuleExport, type ModuleExports } from './exports.js';
 import { BindingProgram } from './program.js';
 import { ACCEPTED_SHAPES, classifyExport } from './signature.js';

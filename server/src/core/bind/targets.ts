@@ -2,9 +2,9 @@
 // `Load<PageID>` of pages with `server {}`, the `g:command`/`g:query` contracts of their views,
 // and the functions under the `//kit:` endpoint comments of its modules.
 import type { Range } from '../../../../grammar/src/ast.js';
-import type { KitEntry, ModuleEntry } from '../validate/cross/view.js';
+import type { KitEntry, ModuleEntry } from '../model/entries.js';
 import { loadFunctionName } from '../model/names.js';
-import { packageOfUse } from '../validate/cross/composition.js';
+import { packageOfUse } from '../resolve/names.js';
 import type { BindTargetKind } from './types.js';
 
 export interface BindTarget {

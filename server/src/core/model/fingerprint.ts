@@ -9,7 +9,7 @@
 // objects an edit did not touch; only their positions move, and those are in the ranges).
 import type { Element, Range } from '../../../../grammar/src/ast.js';
 import { Span } from '../../../../grammar/src/index.js';
-import type { KitEntry } from '../validate/cross/view.js';
+import type { KitEntry } from './entries.js';
 
 export class CrossFingerprint {
   constructor(

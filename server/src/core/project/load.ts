@@ -1,7 +1,7 @@
 // Loads a workspace from disk for the command line: discovery, reading, indexing.
 import { resolve } from 'node:path';
-import { Workspace, type WorkspaceLoadOptions } from '../model/workspace.js';
-import type { CheckOptions } from '../validate/context.js';
+import { Workspace, type WorkspaceLoadOptions } from '../workspace/workspace.js';
+import type { CheckOptions } from '../model/options.js';
 import { discoverSources } from './discover.js';
 import { ReadAhead } from './read-ahead.js';
 import { readSourceFile, type SourceText } from './read-source.js';

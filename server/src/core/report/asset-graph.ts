@@ -1,7 +1,7 @@
 // `kit inspect asset-graph --json`: which owner (page, component, layout) introduced which CSS,
 // JavaScript, file asset or WASM declaration (reference-notes 3.4).
 import type { Declaration } from '../../../../grammar/src/ast.js';
-import type { Workspace } from '../model/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary } from '../model/summary.js';
 import { GraphBuilder, makeNode, nodeId, type Graph } from './graph.js';
 import { ownerNodeId, packageNodeId } from './ids.js';

@@ -1,7 +1,7 @@
 // `kit inspect endpoint-graph --json`: pages, routes, endpoints, handlers, guards, contracts and
 // the view elements that dispatch to endpoints (reference-notes 3.3).
 import type { Element } from '../../../../grammar/src/ast.js';
-import type { Workspace } from '../model/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary } from '../model/summary.js';
 import { GraphBuilder, makeNode, type Graph } from './graph.js';
 import {

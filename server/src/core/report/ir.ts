@@ -4,7 +4,7 @@
 import type { KitFile } from '../../../../grammar/src/ast.js';
 import type { Registration } from '../model/registrations.js';
 import type { FileSummary } from '../model/summary.js';
-import type { Workspace } from '../model/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
 
 function registration(r: Registration): Record<string, unknown> {
   const { route, ...rest } = r;

@@ -4,13 +4,13 @@
 import type { Range } from '../../../../grammar/src/ast.js';
 import type { ParsedRoute } from '../../../../shared/route/index.js';
 import { parsedRoute } from '../model/route-cache.js';
-import type { Workspace } from '../model/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary, ContractRef } from '../model/summary.js';
 import type { CommentEndpoint } from '../model/handler-modules.js';
 import { effectiveCachePolicy } from '../model/cache-policy.js';
 import { concretePaths } from '../model/concrete-paths.js';
 import { baseName, dirName, loadFunctionName } from '../model/names.js';
-import { packageOfUse } from '../validate/cross/composition.js';
+import { packageOfUse } from '../resolve/names.js';
 import { findBinding, type BindTargetKind, type HandlerBinding } from '../bind/types.js';
 import { endpointHandlerLabel, pageHandlerLabel } from './handler-labels.js';
 import type { Directive, EndpointKind, EndpointSource } from './types.js';

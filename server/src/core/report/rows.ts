@@ -4,7 +4,7 @@
 import type { Range } from '../../../../grammar/src/ast.js';
 import type { RouteParam } from '../../../../shared/route/index.js';
 import { reportRange } from '../model/report-positions.js';
-import type { Workspace } from '../model/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { HandlerBinding } from '../bind/types.js';
 import { buildReportModel, type EndpointInfo, type PageInfo, type ReportModel } from './model.js';
 import type {

@@ -3,10 +3,10 @@
 // with stable IDs, sources, spans and ordered children, plus `renders_component` edges and
 // component composition cycles as tree diagnostics.
 import type { MarkupNode } from '../../../../grammar/src/ast.js';
-import type { Workspace } from '../model/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary } from '../model/summary.js';
-import type { KitEntry } from '../validate/cross/view.js';
-import { componentKey } from '../validate/cross/composition.js';
+import type { KitEntry } from '../model/entries.js';
+import { componentKey } from '../resolve/names.js';
 import { cleanProps, compareEdges, nodeId, type GraphEdge } from './graph.js';
 import { endpointNodeId, ownerNodeId, packageNodeId, viewNodeId } from './ids.js';
 import { buildReportModel, type EndpointInfo, type PageInfo, type ReportModel } from './model.js';

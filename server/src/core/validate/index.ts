@@ -2,7 +2,8 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { KitFile } from '../../../../grammar/src/ast.js';
 import type { FileSummary } from '../model/summary.js';
-import type { CheckOptions, LocalRule } from './context.js';
+import type { CheckOptions } from '../model/options.js';
+import type { LocalRule } from './context.js';
 import { structureRule } from './structure.js';
 import { routesRule } from './routes.js';
 import { guardsRule } from './guards.js';
@@ -37,4 +38,4 @@ export function localDiagnostics(file: KitFile, summary: FileSummary, options: C
   return out;
 }
 
-export type { CheckOptions } from './context.js';
+export type { CheckOptions } from '../model/options.js';

@@ -15,7 +15,7 @@ import { findBinding, type BindTargetKind, type HandlerBinding } from '../../cor
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { baseName, dirName, loadFunctionName } from '../../core/model/names.js';
 import { stringSpanRange } from '../../core/model/ranges.js';
-import type { KitEntry } from '../../core/validate/cross/view.js';
+import type { KitEntry } from '../../core/model/entries.js';
 import { offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { locate } from './locate.js';

@@ -4,8 +4,8 @@ import { CompletionItemKind, type CompletionItem, type Position } from 'vscode-l
 import type { DeclarationKind, FileKind } from '../../../../grammar/src/ast.js';
 import { PARAM_TYPES } from '../../../../shared/route/index.js';
 import { dirName } from '../../core/model/names.js';
-import { packageOfUse } from '../../core/validate/cross/composition.js';
-import type { KitEntry } from '../../core/validate/cross/view.js';
+import { packageOfUse } from '../../core/resolve/names.js';
+import type { KitEntry } from '../../core/model/entries.js';
 import { API_METHODS } from '../../core/validate/endpoints.js';
 import { ALLOWED_DECLARATIONS, UNIQUE_DECLARATIONS } from '../../core/validate/structure.js';
 import { DIRECTIVES } from '../../core/validate/view.js';

@@ -4,10 +4,10 @@
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
 import type { HandlerBinding } from '../../core/bind/types.js';
 import { findBinding } from '../../core/bind/types.js';
-import { componentKey, layoutKey } from '../../core/validate/cross/composition.js';
+import { componentKey, layoutKey } from '../../core/resolve/names.js';
 import { loadFunctionName } from '../../core/model/names.js';
 import type { EndpointInfo, PageInfo } from '../../core/report/rows.js';
-import type { KitEntry } from '../../core/validate/cross/view.js';
+import type { KitEntry } from '../../core/model/entries.js';
 import type { Range } from '../../../../grammar/src/ast.js';
 import { offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';

@@ -22,7 +22,7 @@ import type {
 import { parseRoutePattern, type ParamType } from '../../../../shared/route/index.js';
 import { stringSpanRange } from '../../core/model/ranges.js';
 import type { ComponentCall, ContractRef } from '../../core/model/summary.js';
-import type { KitEntry } from '../../core/validate/cross/view.js';
+import type { KitEntry } from '../../core/model/entries.js';
 import { contains } from '../convert.js';
 
 export type EndpointDecl = ActDecl | ApiDecl | FragmentDecl;

@@ -5,8 +5,8 @@ import type { Location, Position, TextEdit, WorkspaceEdit } from 'vscode-languag
 import type { Range } from '../../../../grammar/src/ast.js';
 import { findBinding, type BindTargetKind } from '../../core/bind/types.js';
 import { dirName, isExportedSymbol, loadFunctionName } from '../../core/model/names.js';
-import { componentKey, layoutKey } from '../../core/validate/cross/composition.js';
-import type { KitEntry } from '../../core/validate/cross/view.js';
+import { componentKey, layoutKey } from '../../core/resolve/names.js';
+import type { KitEntry } from '../../core/model/entries.js';
 import { contains, offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { localNameRange, locate, type Target } from './locate.js';

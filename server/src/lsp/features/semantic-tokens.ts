@@ -4,7 +4,7 @@ import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver
 import type { MarkupNode, Range, StringLit } from '../../../../grammar/src/ast.js';
 import { parseRoutePattern } from '../../../../shared/route/index.js';
 import { stringSpanRange } from '../../core/model/ranges.js';
-import type { KitEntry } from '../../core/validate/cross/view.js';
+import type { KitEntry } from '../../core/model/entries.js';
 import type { FeatureContext } from './context.js';
 
 export const TOKEN_TYPES = [

@@ -8,7 +8,7 @@ import {
   type SymbolInformation,
 } from 'vscode-languageserver';
 import type { Declaration, MarkupNode, Range } from '../../../../grammar/src/ast.js';
-import type { KitEntry } from '../../core/validate/cross/view.js';
+import type { KitEntry } from '../../core/model/entries.js';
 import { toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 

@@ -1,7 +1,7 @@
 // The app config module's guard registrations, read statically, and the `unknown_guard` rule.
 import { strict as assert } from 'node:assert';
 import { registeredGuards, isAppConfigPath } from '../../../../server/src/core/model/app-config.js';
-import { Workspace } from '../../../../server/src/core/model/workspace.js';
+import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 
 describe('app config: registered guard IDs', () => {
   const cases: { name: string; text: string; ids: string[]; complete: boolean }[] = [

@@ -3,7 +3,7 @@
 // comment endpoints, strict bindings, and incremental re-binding per directory.
 import assert from 'node:assert/strict';
 import { loadProject } from '../../../../server/src/core/project/load.js';
-import { Workspace } from '../../../../server/src/core/model/workspace.js';
+import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 import { importPathFrom } from '../../../../server/src/core/bind/binder.js';
 import { findBinding, type BindTargetKind, type HandlerBinding } from '../../../../server/src/core/bind/types.js';
 import type { Diagnostic } from '../../../../server/src/core/diagnostics/diagnostic.js';

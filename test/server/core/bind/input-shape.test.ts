@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { BindingProgram } from '../../../../server/src/core/bind/program.js';
 import { checkedInputShape, syntacticInputShape } from '../../../../server/src/core/bind/signature.js';
 import { typescript, type TS } from '../../../../server/src/core/bind/ts.js';
-import { Workspace } from '../../../../server/src/core/model/workspace.js';
+import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 import { findBinding } from '../../../../server/src/core/bind/types.js';
 
 /** Module text → [the handler's declaration, its second parameter, that parameter's type node]. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { loadProject } from '../../../../server/src/core/project/load.js';
 import { compileSite, type CompiledSite } from '../../../../server/src/core/build/index.js';
-import type { Workspace } from '../../../../server/src/core/model/workspace.js';
+import type { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 import { fixture, repoRoot } from '../../../helpers/repo.js';
 
 /** A build fixture directory (`test/fixtures/build/<name>`), as a repository-relative path. */

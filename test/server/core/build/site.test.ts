@@ -8,7 +8,7 @@ import {
   type CompiledSite,
 } from '../../../../server/src/core/build/index.js';
 import { loadProject } from '../../../../server/src/core/project/load.js';
-import { Workspace } from '../../../../server/src/core/model/workspace.js';
+import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 import { repoRoot } from '../../../helpers/repo.js';
 import { buildFixture, compileFixture, EXAMPLE_SITE } from './helpers.js';
 

@@ -15,7 +15,7 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver';
-import { Workspace } from '../../../../server/src/core/model/workspace.js';
+import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 import { isHandlerModulePath } from '../../../../server/src/core/model/handler-modules.js';
 import { featureContext, type FeatureContext } from '../../../../server/src/lsp/features/context.js';
 import { codeActions } from '../../../../server/src/lsp/features/code-actions.js';

@@ -5,7 +5,7 @@ import { ambiguousOverlap } from '../../../../../shared/route/index.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { Registration } from '../../model/registrations.js';
-import { compareRegistrations, type WorkspaceView } from './view.js';
+import { compareRegistrations, type WorkspaceView } from '../../model/entries.js';
 
 function prefix(r: Registration): string {
   return r.pageId && r.source === 'kit' ? `${r.pageId}: ` : '';

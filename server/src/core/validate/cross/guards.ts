@@ -8,7 +8,7 @@ import { isAppConfigPath, registeredGuards } from '../../model/app-config.js';
 import type { HandlerModuleSummary } from '../../model/handler-modules.js';
 import { baseName } from '../../model/names.js';
 import type { FileSummary } from '../../model/summary.js';
-import type { WorkspaceView } from './view.js';
+import type { WorkspaceView } from '../../model/entries.js';
 
 export const GUARD_CONFIG_KEY = 'guardcfg';
 const PUBLIC = 'public';

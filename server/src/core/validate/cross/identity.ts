@@ -1,7 +1,7 @@
 // Cross-file identity rules: page IDs and component names are unique.
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
-import type { KitEntry, WorkspaceView } from './view.js';
+import type { KitEntry, WorkspaceView } from '../../model/entries.js';
 
 function identityRange(e: KitEntry) {
   const s = e.summary;

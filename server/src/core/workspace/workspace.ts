@@ -5,25 +5,20 @@
 import type { KitFile } from '../../../../grammar/src/ast.js';
 import { parseKit, type ParseOptions } from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { localDiagnostics, type CheckOptions } from '../validate/index.js';
+import type { CheckOptions } from '../model/options.js';
+import { localDiagnostics } from '../validate/index.js';
 import { ambiguities, ambiguityBucket, duplicateRoutes, methodConflicts } from '../validate/cross/conflicts.js';
 import { duplicateComponents, duplicatePageIds } from '../validate/cross/identity.js';
-import {
-  componentCalls,
-  componentCycles,
-  componentKey,
-  layoutCycles,
-  layoutKey,
-  layoutRefs,
-} from '../validate/cross/composition.js';
-import { compareRegistrations, type KitEntry, type ModuleEntry, type WorkspaceView } from '../validate/cross/view.js';
-import { scanHandlerModule } from './handler-modules.js';
-import { commentRegistrations, fileRegistrations, type Registration } from './registrations.js';
-import { summarize } from './summary.js';
+import { componentCalls, componentCycles, layoutCycles, layoutRefs } from '../validate/cross/composition.js';
+import { componentKey, layoutKey } from '../resolve/names.js';
+import { compareRegistrations, type KitEntry, type ModuleEntry, type WorkspaceView } from '../model/entries.js';
+import { scanHandlerModule } from '../model/handler-modules.js';
+import { commentRegistrations, fileRegistrations, type Registration } from '../model/registrations.js';
+import { summarize } from '../model/summary.js';
 import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
-import { releaseMarkup } from './markup-release.js';
-import { crossFingerprint, type CrossFingerprint } from './fingerprint.js';
-import { baseName, dirName } from './names.js';
+import { releaseMarkup } from '../model/markup-release.js';
+import { crossFingerprint, type CrossFingerprint } from '../model/fingerprint.js';
+import { baseName, dirName } from '../model/names.js';
 import { Binder, type DirectoryBinding } from '../bind/binder.js';
 import type { FileBinding } from '../bind/types.js';
 import { GUARD_CONFIG_KEY, kitGuardKeys, moduleGuardKeys, unknownGuards } from '../validate/cross/guards.js';

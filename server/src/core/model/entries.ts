@@ -1,10 +1,10 @@
 // What cross-file rules may read: the entries of the workspace, in the global declaration order.
-import type { KitFile } from '../../../../../grammar/src/ast.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { HandlerModuleSummary } from '../../model/handler-modules.js';
-import type { Registration } from '../../model/registrations.js';
-import type { FileSummary } from '../../model/summary.js';
-import type { CrossFingerprint } from '../../model/fingerprint.js';
+import type { KitFile } from '../../../../grammar/src/ast.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { HandlerModuleSummary } from './handler-modules.js';
+import type { Registration } from './registrations.js';
+import type { FileSummary } from './summary.js';
+import type { CrossFingerprint } from './fingerprint.js';
 
 export interface KitEntry {
   path: string;
