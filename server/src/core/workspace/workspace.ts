@@ -7,10 +7,6 @@ import { parseKit, type ParseOptions } from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CheckOptions } from '../model/options.js';
 import { localDiagnostics } from '../validate/index.js';
-import { ambiguities, ambiguityBucket, duplicateRoutes, methodConflicts } from '../validate/cross/conflicts.js';
-import { duplicateComponents, duplicatePageIds } from '../validate/cross/identity.js';
-import { componentCalls, componentCycles, layoutCycles, layoutRefs } from '../validate/cross/composition.js';
-import { componentKey, layoutKey } from '../resolve/names.js';
 import { compareRegistrations, type KitEntry, type ModuleEntry, type WorkspaceView } from '../model/entries.js';
 import { scanHandlerModule } from '../model/handler-modules.js';
 import { commentRegistrations, fileRegistrations, type Registration } from '../model/registrations.js';
@@ -21,34 +17,21 @@ import { crossFingerprint, type CrossFingerprint } from '../model/fingerprint.js
 import { baseName, dirName } from '../model/names.js';
 import { Binder, type DirectoryBinding } from '../bind/binder.js';
 import type { FileBinding } from '../bind/types.js';
-import { GUARD_CONFIG_KEY, kitGuardKeys, moduleGuardKeys, unknownGuards } from '../validate/cross/guards.js';
+import {
+  CROSS_RULES,
+  crossRule,
+  familyOf,
+  type BucketKey,
+  type CrossContext,
+  type Family,
+} from '../validate/cross/index.js';
 
-function kitKeys(e: KitEntry): string[] {
-  const keys = new Set<string>();
-  const s = e.summary;
-  keys.add(`bind:${s.dir}`);
-  for (const r of e.registrations) {
-    keys.add(`reg:${r.method} ${r.route.shapeKey}`);
-    keys.add(ambiguityBucket(r));
-    if (r.kind === 'page') keys.add(`route:${r.route.shapeKey}`);
-  }
-  if (s.kind === 'page') keys.add(`page:${s.ownerId}`);
-  for (const k of kitGuardKeys(s)) keys.add(k); // unknown_guard (validate/cross/guards.ts)
-  if (s.kind === 'component') {
-    keys.add(`cdef:${s.packageName}.${s.ownerId}`);
-    keys.add('cgraph');
-  }
-  if (s.kind === 'layout') {
-    keys.add(`ldef:${s.packageName}.${s.ownerId}`);
-    keys.add('lgraph');
-  }
-  for (const c of s.componentCalls) {
-    const k = componentKey(s, c);
-    if (k) keys.add(`cuse:${k}`);
-  }
-  for (const l of s.layouts) {
-    const k = layoutKey(s, l);
-    if (k) keys.add(`luse:${k}`);
+/** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
+function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
+  const keys = new Set<BucketKey>();
+  for (const rule of CROSS_RULES) {
+    const ks = kind === 'kit' ? rule.kitKeys?.(e as KitEntry) : rule.moduleKeys?.(e as ModuleEntry);
+    for (const k of ks ?? []) keys.add(k);
   }
   return [...keys];
 }
@@ -69,15 +52,6 @@ export interface WorkspaceLoadOptions extends ParseOptions {
 }
 // Trees passed in by the caller (`setKitFile(path, text, ast)`: documents open in an editor) are
 // kept whole whatever these options say.
-
-function moduleKeys(path: string, regs: Registration[], summary: ModuleEntry['summary']): string[] {
-  const keys = new Set<string>([`bind:${dirName(path)}`, ...moduleGuardKeys(path, summary)]);
-  for (const r of regs) {
-    keys.add(`reg:${r.method} ${r.route.shapeKey}`);
-    keys.add(ambiguityBucket(r));
-  }
-  return [...keys];
-}
 
 export class Workspace implements WorkspaceView {
   private readonly kits = new Map<string, KitEntry>();
@@ -158,7 +132,7 @@ export class Workspace implements WorkspaceView {
       entry.readIssues = readIssues;
       entry.local = [...readIssues, ...entry.local];
     }
-    entry.keys = kitKeys(entry);
+    entry.keys = entryKeys(entry, 'kit');
     if (this.parse.releaseMarkup && !ast) releaseMarkup(parsed, text);
     this.changed.add(path);
     // The fingerprint of a file's first version is compared only when the file is replaced. An
@@ -201,8 +175,9 @@ export class Workspace implements WorkspaceView {
       summary,
       registrations: regs,
       local,
-      keys: moduleKeys(path, regs, summary),
+      keys: [],
     };
+    entry.keys = entryKeys(entry, 'module');
     if (readIssues.length) entry.readIssues = readIssues;
     this.changed.add(path);
     this.binder.setModule(path, text);
@@ -267,13 +242,11 @@ export class Workspace implements WorkspaceView {
     return [...keys];
   }
 
+  /** A bucket's members changed: it is re-evaluated, and so are the buckets its rule says depend on it. */
   private touch(key: string): void {
     this.pending.add(key);
-    if (key.startsWith('cdef:')) this.pending.add('cuse:' + key.slice(5));
-    else if (key.startsWith('ldef:')) this.pending.add('luse:' + key.slice(5));
-    else if (key.startsWith('amb:') && key !== 'amb:*' && this.index.has('amb:*')) this.pending.add('amb:*');
-    else if (key === GUARD_CONFIG_KEY)
-      for (const k of this.index.keys()) if (k.startsWith('guard:')) this.pending.add(k);
+    const touches = crossRule(familyOf(key))?.touches;
+    if (touches) for (const k of touches(key as BucketKey, this.context)) this.pending.add(k);
   }
 
   private join(path: string, keys: string[]): void {
@@ -344,33 +317,23 @@ export class Workspace implements WorkspaceView {
   }
 
   private evaluate(key: string): Diagnostic[] {
-    const family = key.slice(0, key.indexOf(':') < 0 ? key.length : key.indexOf(':'));
-    switch (family) {
-      case 'route':
-        return duplicateRoutes(this, key);
-      case 'reg':
-        return methodConflicts(this, key);
-      case 'amb':
-        return ambiguities(this, key);
-      case 'page':
-        return duplicatePageIds(this, key);
-      case 'cdef':
-        return duplicateComponents(this, key);
-      case 'cuse':
-        return componentCalls(this, key);
-      case 'luse':
-        return layoutRefs(this, key);
-      case 'cgraph':
-        return componentCycles(this);
-      case 'lgraph':
-        return layoutCycles(this);
-      case 'bind':
-        return this.bindDirectory(key.slice('bind:'.length));
-      case 'guard':
-        return unknownGuards(this, key);
-      default:
-        return [];
-    }
+    return crossRule(familyOf(key))?.evaluate?.(this.context, key as BucketKey) ?? [];
+  }
+
+  /** What rules read: this workspace, plus the binder and the index by family. */
+  private readonly context: CrossContext = {
+    kitMembers: (key) => this.kitMembers(key),
+    moduleMembers: (key) => this.moduleMembers(key),
+    kit: (path) => this.kit(path),
+    allKit: () => this.allKit(),
+    allRegistrations: () => this.allRegistrations(),
+    registrationsIn: (key) => this.registrationsIn(key),
+    bindDirectory: (dir) => this.bindDirectory(dir),
+    keysOf: (family) => this.keysOf(family),
+  };
+
+  private *keysOf(family: Family): Iterable<BucketKey> {
+    for (const k of this.index.keys()) if (familyOf(k) === family) yield k as BucketKey;
   }
 
   private bindDirectory(dir: string): Diagnostic[] {

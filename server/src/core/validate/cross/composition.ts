@@ -4,6 +4,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { KitEntry, WorkspaceView } from '../../model/entries.js';
 import { componentKey, layoutKey } from '../../resolve/names.js';
+import { bucket, idOf, type BucketKey, type CrossRule } from './rule.js';
 
 /** Bucket `cuse:<pkg>.<Name>`: every call of that component resolves, with matching props. */
 export function componentCalls(view: WorkspaceView, key: string): Diagnostic[] {
@@ -208,3 +209,51 @@ export function layoutCycles(view: WorkspaceView): Diagnostic[] {
   });
   return out;
 }
+
+function keysOfCalls(e: KitEntry): BucketKey[] {
+  const keys: BucketKey[] = [];
+  for (const c of e.summary.componentCalls) {
+    const k = componentKey(e.summary, c);
+    if (k) keys.push(bucket('cuse', k));
+  }
+  return keys;
+}
+
+/** `unknown_component`, `unknown_prop`, `missing_prop`: calls of one component, against its declaration. */
+export const componentCallRule: CrossRule = { family: 'cuse', kitKeys: keysOfCalls, evaluate: componentCalls };
+
+/** `component_composition_cycle`: one bucket holding every component. */
+export const componentCycleRule: CrossRule = {
+  family: 'cgraph',
+  kitKeys: (e) => (e.summary.kind === 'component' ? ['cgraph'] : []),
+  evaluate: (ctx) => componentCycles(ctx),
+};
+
+/** Layout declarations: no diagnostics of their own; the uses of a layout resolve against them. */
+export const layoutDefRule: CrossRule = {
+  family: 'ldef',
+  kitKeys: (e) =>
+    e.summary.kind === 'layout' ? [bucket('ldef', `${e.summary.packageName}.${e.summary.ownerId}`)] : [],
+  touches: (key) => [bucket('luse', idOf(key))],
+};
+
+/** `unknown_layout` and friends: the uses of one layout name. */
+export const layoutUseRule: CrossRule = {
+  family: 'luse',
+  kitKeys: (e) => {
+    const keys: BucketKey[] = [];
+    for (const l of e.summary.layouts) {
+      const k = layoutKey(e.summary, l);
+      if (k) keys.push(bucket('luse', k));
+    }
+    return keys;
+  },
+  evaluate: layoutRefs,
+};
+
+/** `layout_cycle`, `layout_self_reference`: one bucket holding every layout. */
+export const layoutCycleRule: CrossRule = {
+  family: 'lgraph',
+  kitKeys: (e) => (e.summary.kind === 'layout' ? ['lgraph'] : []),
+  evaluate: (ctx) => layoutCycles(ctx),
+};

@@ -6,6 +6,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { Registration } from '../../model/registrations.js';
 import { compareRegistrations, type WorkspaceView } from '../../model/entries.js';
+import { bucket, type BucketKey, type CrossRule } from './rule.js';
 
 function prefix(r: Registration): string {
   return r.pageId && r.source === 'kit' ? `${r.pageId}: ` : '';
@@ -67,11 +68,13 @@ export function methodConflicts(view: WorkspaceView, key: string): Diagnostic[] 
 }
 
 /** The bucket of a registration for the ambiguity rule: its first segment, `*` when dynamic. */
-export function ambiguityBucket(r: Registration): string {
+export function ambiguityBucket(r: Registration): BucketKey {
   const first = r.route.segments[0];
   if (!first) return 'amb:/';
-  return first.kind === 'static' ? `amb:${first.value}` : 'amb:*';
+  return first.kind === 'static' ? `amb:${first.value}` : AMB_DYNAMIC;
 }
+
+const AMB_DYNAMIC = 'amb:*';
 
 /** The route module owns the ambiguity policy (which pairs count, and the overlap test). */
 function overlapping(a: Registration, b: Registration): boolean {
@@ -129,3 +132,29 @@ export function ambiguities(view: WorkspaceView, key: string): Diagnostic[] {
   }
   return out;
 }
+
+const regKey = (r: Registration): BucketKey => bucket('reg', `${r.method} ${r.route.shapeKey}`);
+
+/** `duplicate_route`: two pages with the same route shape. */
+export const duplicateRouteRule: CrossRule = {
+  family: 'route',
+  kitKeys: (e) => e.registrations.filter((r) => r.kind === 'page').map((r) => bucket('route', r.route.shapeKey)),
+  evaluate: duplicateRoutes,
+};
+
+/** `method_conflict` and friends: two registrations of one method on one route shape. */
+export const methodConflictRule: CrossRule = {
+  family: 'reg',
+  kitKeys: (e) => e.registrations.map(regKey),
+  moduleKeys: (m) => m.registrations.map(regKey),
+  evaluate: methodConflicts,
+};
+
+/** `ambiguous_dynamic_route`; a bucket per first segment, and `amb:*` that pairs with all of them. */
+export const ambiguityRule: CrossRule = {
+  family: 'amb',
+  kitKeys: (e) => e.registrations.map(ambiguityBucket),
+  moduleKeys: (m) => m.registrations.map(ambiguityBucket),
+  evaluate: ambiguities,
+  touches: (key) => (key === AMB_DYNAMIC ? [] : [AMB_DYNAMIC]),
+};

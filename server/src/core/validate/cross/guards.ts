@@ -9,24 +9,20 @@ import type { HandlerModuleSummary } from '../../model/handler-modules.js';
 import { baseName } from '../../model/names.js';
 import type { FileSummary } from '../../model/summary.js';
 import type { WorkspaceView } from '../../model/entries.js';
+import { bucket, type BucketKey, type CrossRule } from './rule.js';
 
-export const GUARD_CONFIG_KEY = 'guardcfg';
+const GUARD_CONFIG_KEY = 'guardcfg';
 const PUBLIC = 'public';
 
-export function guardKey(id: string): string {
-  return `guard:${id}`;
-}
-
 /** Bucket keys of a `.kit` file: one per protective guard it declares. */
-export function kitGuardKeys(s: FileSummary): string[] {
-  return s.guards.filter((g) => g !== PUBLIC).map(guardKey);
+function kitGuardKeys(s: FileSummary): BucketKey[] {
+  return s.guards.filter((g) => g !== PUBLIC).map((g) => bucket('guard', g));
 }
 
-/** Bucket keys of a handler module: its `//kit:guard` IDs, and `guardcfg` for the config module. */
-export function moduleGuardKeys(path: string, summary: HandlerModuleSummary): string[] {
-  const keys: string[] = [];
-  if (isAppConfigPath(path)) keys.push(GUARD_CONFIG_KEY);
-  for (const e of summary.endpoints) for (const g of e.guards ?? []) if (g !== PUBLIC) keys.push(guardKey(g));
+/** Bucket keys of a handler module: its `//kit:guard` IDs. */
+function moduleGuardKeys(summary: HandlerModuleSummary): BucketKey[] {
+  const keys: BucketKey[] = [];
+  for (const e of summary.endpoints) for (const g of e.guards ?? []) if (g !== PUBLIC) keys.push(bucket('guard', g));
   return keys;
 }
 
@@ -72,3 +68,18 @@ export function unknownGuards(ws: WorkspaceView, key: string): Diagnostic[] {
   }
   return out;
 }
+
+/** `unknown_guard`: the users of one guard ID, against the config modules. */
+export const unknownGuardRule: CrossRule = {
+  family: 'guard',
+  kitKeys: (e) => kitGuardKeys(e.summary),
+  moduleKeys: (m) => moduleGuardKeys(m.summary),
+  evaluate: unknownGuards,
+};
+
+/** The app config modules: every guard bucket reads them. */
+export const guardConfigRule: CrossRule = {
+  family: 'guardcfg',
+  moduleKeys: (m) => (isAppConfigPath(m.path) ? [GUARD_CONFIG_KEY] : []),
+  touches: (_key, ctx) => ctx.keysOf('guard'),
+};

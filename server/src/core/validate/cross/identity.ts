@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { KitEntry, WorkspaceView } from '../../model/entries.js';
+import { bucket, idOf, type CrossRule } from './rule.js';
 
 function identityRange(e: KitEntry) {
   const s = e.summary;
@@ -61,3 +62,19 @@ export function duplicateComponents(view: WorkspaceView, key: string): Diagnosti
   }
   return out;
 }
+
+/** `duplicate_page_id`. */
+export const pageIdRule: CrossRule = {
+  family: 'page',
+  kitKeys: (e) => (e.summary.kind === 'page' ? [bucket('page', e.summary.ownerId)] : []),
+  evaluate: duplicatePageIds,
+};
+
+/** `duplicate_component_name`; a component's calls resolve against this bucket (`cuse`). */
+export const componentNameRule: CrossRule = {
+  family: 'cdef',
+  kitKeys: (e) =>
+    e.summary.kind === 'component' ? [bucket('cdef', `${e.summary.packageName}.${e.summary.ownerId}`)] : [],
+  evaluate: duplicateComponents,
+  touches: (key) => [bucket('cuse', idOf(key))],
+};
