@@ -2,12 +2,14 @@
 // `didChange` to the matching `publishDiagnostics`, for (a) a one-character edit in a small file of
 // a 5,000-file workspace and (b) an edit inside a `view` in the middle of a 10,000-line file; (c) the
 // initial indexing of the 5,000-file workspace and (d) the server's memory for it. Each latency is
-// printed beside the same edit on a server that re-parses the whole file (`incremental: false`) and
-// the in-process time of a full `parseKit` of the edited text.
+// printed beside the same edit on a server that re-parses the whole file (`full-reparse-server.ts`)
+// and the in-process time of a full `parseKit` of the edited text.
 //
 // Each part runs in a process of its own: `node lsp.bench.js b` runs part (b) alone (`a` runs (a),
 // (c) and (d), which share a workspace);
-// KIT_BENCH_SERVER_ARGS adds node options to the servers (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
+// KIT_BENCH_SERVER_ARGS adds node options to the servers (e.g. `--cpu-prof --cpu-prof-dir=DIR`);
+// KIT_BENCH_COMPARE names another build's `out/server/src/cli/main.js` (an earlier commit, say), whose
+// server is measured the same way in the same run, for before/after figures.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,13 +83,24 @@ async function editLatency(
   return times;
 }
 
+/** This server, the same with whole-file re-parsing, and (KIT_BENCH_COMPARE) another build's. */
+type Variant = 'incremental' | 'full' | 'compare';
+
+const compareScript = process.env.KIT_BENCH_COMPARE;
+const variants: Variant[] = compareScript ? ['incremental', 'full', 'compare'] : ['incremental', 'full'];
+
+function scriptOf(variant: Variant): string | undefined {
+  if (variant === 'full') return fileURLToPath(new URL('./full-reparse-server.js', import.meta.url));
+  return variant === 'compare' ? compareScript : undefined;
+}
+
 async function startIndexed(
   root: string,
-  incremental: boolean,
+  variant: Variant,
 ): Promise<{ client: LspClient; indexMs: number; serverMs: number; boundMs: number; serverBoundMs: number }> {
   // As the VS Code extension starts it: with --expose-gc, so indexing garbage is returned at once.
-  const client = LspClient.start({ nodeArgs: ['--expose-gc', ...serverArgs] });
-  await client.initialize([root], { initializationOptions: { incremental }, waitForIndex: false });
+  const client = LspClient.start({ nodeArgs: ['--expose-gc', ...serverArgs], script: scriptOf(variant) });
+  await client.initialize([root], { waitForIndex: false });
   const t = performance.now();
   const ready = client.waitForStatuses(1, 120000, 'ready');
   const bound = client.waitForStatuses(1, 120000, 'bound');
@@ -143,6 +156,28 @@ interface Latencies {
   /** Server CPU time per edit, incremental and full re-parse server. */
   cpu?: number;
   baseCpu?: number;
+  /** The KIT_BENCH_COMPARE server's figures. */
+  cmp50?: number;
+  cmp95?: number;
+  cmpCpu?: number;
+}
+
+interface IndexFigures {
+  indexMs: number;
+  serverMs: number;
+  boundMs: number;
+  serverBoundMs: number;
+  rssMb: number;
+  heapMb: number;
+}
+
+/** Stores one variant's latencies. */
+function record(r: Latencies, variant: Variant, times: number[] & { cpu?: number }): void {
+  const p50 = pct(times, 0.5);
+  const p95 = pct(times, 0.95);
+  if (variant === 'incremental') Object.assign(r, { p50, p95, cpu: times.cpu });
+  else if (variant === 'full') Object.assign(r, { base50: p50, base95: p95, baseCpu: times.cpu });
+  else Object.assign(r, { cmp50: p50, cmp95: p95, cmpCpu: times.cpu });
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -164,9 +199,7 @@ const work = mkdtempSync(join(tmpdir(), 'kit-lsp-bench-'));
 const clients: LspClient[] = [];
 try {
   const results: Record<string, Latencies> = {};
-  let indexFigures:
-    | { incremental: number; serverMs: number; boundMs: number; serverBoundMs: number; rssMb: number; heapMb: number }
-    | undefined;
+  const indexFigures: Partial<Record<Variant, IndexFigures>> = {};
   // ---- (a), (c), (d): the 5,000-file workspace -------------------------------------------------
   if (parts.includes('a')) {
     const site = join(work, 'site');
@@ -184,14 +217,14 @@ try {
       .map((l, i) => (i === smallLine ? l.slice(0, smallChar) + 'x' + l.slice(smallChar) : l))
       .join('\n');
 
-    for (const incremental of [true, false]) {
+    for (const variant of variants) {
       gc?.();
-      const { client, indexMs, serverMs, boundMs, serverBoundMs } = await startIndexed(site, incremental);
+      const { client, indexMs, serverMs, boundMs, serverBoundMs } = await startIndexed(site, variant);
       clients.push(client);
-      if (incremental) {
+      if (variant !== 'full') {
         const stats = await client.request<{ rss: number; heapUsed: number; files: number }>('kit/stats', {});
-        indexFigures = {
-          incremental: indexMs,
+        indexFigures[variant] = {
+          indexMs,
           serverMs,
           boundMs,
           serverBoundMs,
@@ -204,17 +237,8 @@ try {
       await client.open(uri, smallText, 1);
       await opened;
       const times = await editLatency(client, uri, smallLine, smallChar, 200, 30);
-      const key = 'a';
-      results[key] ??= { p50: 0, p95: 0, base50: 0, base95: 0, parse: 0 };
-      if (incremental) {
-        results[key].p50 = pct(times, 0.5);
-        results[key].p95 = pct(times, 0.95);
-        results[key].cpu = times.cpu;
-      } else {
-        results[key].base50 = pct(times, 0.5);
-        results[key].base95 = pct(times, 0.95);
-        results[key].baseCpu = times.cpu;
-      }
+      results.a ??= { p50: 0, p95: 0, base50: 0, base95: 0, parse: 0 };
+      record(results.a, variant, times);
       await client.shutdown();
     }
     results.a.parse = timeInProcess(() => parseKit(smallEdited, small));
@@ -235,9 +259,9 @@ try {
     const bigEdited = bigLines
       .map((l, i) => (i === midLine ? l.slice(0, midChar) + 'x' + l.slice(midChar) : l))
       .join('\n');
-    for (const incremental of [true, false]) {
+    for (const variant of variants) {
       gc?.();
-      const { client } = await startIndexed(bigRoot, incremental);
+      const { client } = await startIndexed(bigRoot, variant);
       clients.push(client);
       const uri = fileUri(bigPath);
       const opened = client.waitForDiagnostics(uri, (d) => d.version === 1, { fresh: true });
@@ -245,15 +269,7 @@ try {
       await opened;
       const times = await editLatency(client, uri, midLine, midChar, 100, 20);
       results.b ??= { p50: 0, p95: 0, base50: 0, base95: 0, parse: 0 };
-      if (incremental) {
-        results.b.p50 = pct(times, 0.5);
-        results.b.p95 = pct(times, 0.95);
-        results.b.cpu = times.cpu;
-      } else {
-        results.b.base50 = pct(times, 0.5);
-        results.b.base95 = pct(times, 0.95);
-        results.b.baseCpu = times.cpu;
-      }
+      record(results.b, variant, times);
       await client.shutdown();
     }
     results.b.parse = timeInProcess(() => parseKit(bigEdited, 'big.kit'), 10);
@@ -266,10 +282,15 @@ try {
     bigLineCount = bigLines.length;
   }
 
-  const line = (label: string, r: Latencies, target: number) =>
+  const line = (label: string, r: Latencies, target: number) => {
     console.log(
       `${label}: p50 ${fmt(r.p50)}, p95 ${fmt(r.p95)} (target p95 <= ${target} ms) | full re-parse server: p50 ${fmt(r.base50)}, p95 ${fmt(r.base95)} | ratio p95 ${(r.base95 / r.p95).toFixed(1)}x | server CPU per edit ${fmt(r.cpu ?? NaN)} vs ${fmt(r.baseCpu ?? NaN)} | in-process parseKit of the edited file ${fmt(r.parse)}`,
     );
+    if (r.cmp95 !== undefined)
+      console.log(
+        `    compared server (KIT_BENCH_COMPARE): p50 ${fmt(r.cmp50 ?? NaN)}, p95 ${fmt(r.cmp95)} | this/compared p95 ${(r.p95 / r.cmp95).toFixed(2)} | server CPU per edit ${fmt(r.cmpCpu ?? NaN)}`,
+      );
+  };
   if (results.b)
     console.log(
       `${bigLineCount}-line file: in-process reparseKit ${fmt(reparse)} vs parseKit ${fmt(results.b.parse)} (${(results.b.parse / reparse).toFixed(1)}x)`,
@@ -278,14 +299,19 @@ try {
     line('(a) one-char edit, small file, 5,000-file workspace, didChange -> publishDiagnostics', results.a, 5);
   if (results.b)
     line('(b) edit inside a view, middle of a 10,000-line file, didChange -> publishDiagnostics', results.b, 15);
-  const f = indexFigures;
+  const f = indexFigures.incremental;
+  const cmp = indexFigures.compare;
   if (f)
     console.log(
-      `(c) initial indexing, 5,000 files: ${fmt(f.incremental)} from initialized to kit/status ready, every diagnostic but handler binding published (server's own count ${f.serverMs} ms; target <= 2000 ms); handlers bound and published after ${fmt(f.boundMs)} (server ${f.serverBoundMs} ms)`,
+      `(c) initial indexing, 5,000 files: ${fmt(f.indexMs)} from initialized to kit/status ready, every diagnostic but handler binding published (server's own count ${f.serverMs} ms; target <= 2000 ms); handlers bound and published after ${fmt(f.boundMs)} (server ${f.serverBoundMs} ms)`,
     );
   if (f)
     console.log(
       `(d) server memory after indexing: rss ${f.rssMb.toFixed(0)} MB, heap ${f.heapMb.toFixed(0)} MB (target <= 500 MB)`,
+    );
+  if (cmp)
+    console.log(
+      `    compared server (KIT_BENCH_COMPARE): ready ${fmt(cmp.indexMs)}, bound ${fmt(cmp.boundMs)}, rss ${cmp.rssMb.toFixed(0)} MB, heap ${cmp.heapMb.toFixed(0)} MB`,
     );
 } finally {
   for (const c of clients) if (c.child.exitCode === null) c.kill();

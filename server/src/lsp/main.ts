@@ -32,12 +32,7 @@ export function runLanguageServer(options: LanguageServerOptions): KitServer {
       `kit lsp: unhandled rejection (the server keeps running): ${(e as Error)?.stack ?? String(e)}\n`,
     );
   });
-  const server = new KitServer(
-    connection,
-    transport.writer,
-    { ssr: options.ssr, incremental: true, version: options.version },
-    arrivals,
-  );
+  const server = new KitServer(connection, transport.writer, { ssr: options.ssr, version: options.version }, arrivals);
   // With no client left (stdin closed), there is nothing to serve: exit like `exit` would (status 1
   // without a shutdown request, so a client that is still there restarts the server).
   transport.reader.onClose(() => {

@@ -13,8 +13,8 @@ import { featureContext, type FeatureContext } from './features/context.js';
 export class KitProject {
   readonly ws: Workspace;
   readonly ctx: FeatureContext;
-  /** Bumped on every change to the model; the report model cache keys on it. */
-  generation = 0;
+  /** True while its folder is being read: its diagnostics are published once indexing is done. */
+  indexing = false;
 
   constructor(
     /** Folder path, or undefined for the files outside every folder. */
@@ -26,13 +26,9 @@ export class KitProject {
   ) {
     // Files read from disk are parsed once, without what incremental re-parsing needs, and their
     // markup is released (re-parsed if a feature reads it); a document opened in the editor gets
-    // a full parse of its own (`KitServer.syncDocument`).
+    // a full parse of its own (`Workspace.editKitFile`).
     this.ws = new Workspace({ ...options }, root ?? process.cwd(), { incremental: false, releaseMarkup: true });
-    this.ctx = featureContext(
-      this.ws,
-      (key) => uriOfFsPath(this.fsPathOf(key)),
-      () => this.generation,
-    );
+    this.ctx = featureContext(this.ws, (key) => uriOfFsPath(this.fsPathOf(key)));
   }
 
   contains(fsPath: string): boolean {
@@ -91,9 +87,10 @@ export class ProjectSet {
     return [...this.folders];
   }
 
+  /** New check options for every model: each re-validates what depends on them. */
   setOptions(options: CheckOptions): void {
     this.options = options;
-    for (const p of this.all()) p.ws.options = { ...p.ws.options, ...options };
+    for (const p of this.all()) p.ws.setOptions(options);
   }
 }
 

@@ -4,7 +4,6 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { HandlerModuleSummary } from './handler-modules.js';
 import type { Registration } from './registrations.js';
 import type { FileSummary } from './summary.js';
-import type { CrossFingerprint } from './fingerprint.js';
 
 export interface KitEntry {
   path: string;
@@ -16,8 +15,6 @@ export interface KitEntry {
   /** What reading the file found (invalid UTF-8); part of `local` too. */
   readIssues?: Diagnostic[];
   keys: string[];
-  /** See `model/fingerprint.ts`. */
-  fingerprint?: CrossFingerprint;
 }
 
 export interface ModuleEntry {

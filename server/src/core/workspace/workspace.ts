@@ -1,9 +1,10 @@
 // The workspace model: every `.kit` file and handler module, their summaries and an index from
 // bucket keys (route shape, method+shape, page ID, component, layout, ...) to the files in them.
 // Updates are by file: the old entries leave their buckets, the new ones join, and only the buckets
-// touched by either are re-validated. The CLI loads everything once; the language server feeds edits.
+// touched by either are re-validated. The CLI loads everything once; the language server and the
+// dev server feed edits. The rules of this engine are in docs/architecture.md.
 import type { KitFile } from '../../../../grammar/src/ast.js';
-import { parseKit, type ParseOptions } from '../../../../grammar/src/index.js';
+import { isReparseable, parseKit, reparseKit, type ParseOptions } from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CheckOptions } from '../model/options.js';
 import { localDiagnostics } from '../validate/index.js';
@@ -13,10 +14,10 @@ import { commentRegistrations, fileRegistrations, type Registration } from '../m
 import { summarize } from '../model/summary.js';
 import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { releaseMarkup } from '../model/markup-release.js';
-import { crossFingerprint, type CrossFingerprint } from '../model/fingerprint.js';
+import { crossShape } from '../model/cross-shape.js';
 import { baseName, dirName } from '../model/names.js';
 import { Binder, type DirectoryBinding } from '../bind/binder.js';
-import type { FileBinding } from '../bind/types.js';
+import type { FileBinding, HandlerBinding } from '../bind/types.js';
 import {
   CROSS_RULES,
   crossRule,
@@ -25,6 +26,7 @@ import {
   type CrossContext,
   type Family,
 } from '../validate/cross/index.js';
+import { anchorIn, filesOf, type Fact, type KitOf, placesMoved, rangeAt, resolveFact, toFact } from './anchors.js';
 
 /** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
 function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
@@ -36,9 +38,11 @@ function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey
   return [...keys];
 }
 
-/** The entry's fingerprint, computed on first use. */
-function fingerprintOf(e: KitEntry): CrossFingerprint {
-  return (e.fingerprint ??= crossFingerprint(e));
+/** Adds `value` to the set at `key` of a map of sets. */
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
 }
 
 /** How a workspace parses and keeps its `.kit` files. */
@@ -57,12 +61,21 @@ export class Workspace implements WorkspaceView {
   private readonly kits = new Map<string, KitEntry>();
   private readonly modules = new Map<string, ModuleEntry>();
   private readonly index = new Map<string, Set<string>>();
-  /** Cross-file diagnostics per bucket key, and per file for lookup. */
-  private readonly crossByKey = new Map<string, Diagnostic[]>();
-  private readonly crossByFile = new Map<string, Map<string, Diagnostic[]>>();
+  /** Cross-file facts per bucket key, and per file for lookup. */
+  private readonly crossByKey = new Map<string, Fact[]>();
+  private readonly crossByFile = new Map<string, Map<string, Fact[]>>();
+  /** Per file: the buckets whose facts point into it (their own file or a related location). */
+  private readonly mentions = new Map<string, Set<string>>();
+  /** Per `.kit` file: the buckets whose facts point into it at a place that is not visible. */
+  private readonly positional = new Map<string, Set<string>>();
   private readonly pending = new Set<string>();
-  /** Files set or removed since the last flush: their own diagnostics changed. */
+  /** Files whose diagnostics may have changed since the last flush. */
   private readonly changed = new Set<string>();
+  /** Files whose diagnostics may have changed since the last `takeAffected()`. */
+  private readonly affected = new Set<string>();
+  private evaluations = 0;
+  private revisionCount = 0;
+  private readonly kitOf: KitOf = (path) => this.kits.get(path);
   /** Buckets left for a later flush by `flush({ defer })`. */
   private readonly deferred = new Set<string>();
   /**
@@ -80,20 +93,70 @@ export class Workspace implements WorkspaceView {
   /** Handler binding: one Program over all modules, results per directory (bucket `bind:<dir>`). */
   private readonly binder: Binder;
   private readonly bindings = new Map<string, DirectoryBinding>();
+  /** Where each binding's `range` is among its `.kit` file's visible ranges (see `anchors.ts`). */
+  private readonly bindingAnchors = new WeakMap<HandlerBinding, number>();
 
   /**
    * `root`: the directory relative workspace paths are relative to (the binder resolves module
    * imports from it). `parse.incremental: false` when files will not be edited (the command line).
    */
   constructor(
-    public options: CheckOptions = { ssr: false },
+    private checkOptions: CheckOptions = { ssr: false },
     root: string = process.cwd(),
     private readonly parse: WorkspaceLoadOptions = {},
   ) {
     this.binder = new Binder(root);
   }
 
+  get options(): Readonly<CheckOptions> {
+    return this.checkOptions;
+  }
+
+  /**
+   * Bumped by every change of the model, and by a flush that re-evaluated buckets (binding results
+   * arrive that way): anything derived from the workspace may be cached under it.
+   */
+  get revision(): number {
+    return this.revisionCount;
+  }
+
+  /** Buckets evaluated so far (for tests and benchmarks: an edit that moves positions evaluates none). */
+  stats(): { evaluations: number } {
+    return { evaluations: this.evaluations };
+  }
+
   // ---- updates ------------------------------------------------------------------------------
+
+  /**
+   * Changes the check options. Every `.kit` file's own diagnostics are recomputed; cross-file ones
+   * stay, except handler binding, which reads `strictBindings`.
+   */
+  setOptions(options: Partial<CheckOptions>): void {
+    const next = { ...this.checkOptions, ...options };
+    const strictChanged = next.strictBindings !== this.checkOptions.strictBindings;
+    this.checkOptions = next;
+    this.revisionCount++;
+    for (const e of this.kits.values()) {
+      const local = localDiagnostics(e.ast, e.summary, next);
+      e.local = e.readIssues?.length ? [...e.readIssues, ...local] : local;
+      this.changed.add(e.path);
+    }
+    if (strictChanged) for (const k of this.keysOf('bind')) this.pending.add(k);
+  }
+
+  /**
+   * A new text for a `.kit` file being edited: re-parsed incrementally from its previous tree where
+   * that tree allows (`reparseKit` consumes it), in full otherwise (a file read from disk has a
+   * one-shot tree). The new tree keeps what the next incremental re-parse needs and is kept whole.
+   * Answers false when nothing changed.
+   */
+  editKitFile(path: string, text: string): boolean {
+    const prev = this.kits.get(path);
+    if (prev && prev.text === text && isReparseable(prev.ast)) return false;
+    const ast = prev ? reparseKit(prev.ast, prev.text, text) : parseKit(text, path);
+    this.setKitFile(path, text, ast);
+    return true;
+  }
 
   /**
    * Adds or replaces a `.kit` file. `ast` may be passed when the caller parsed incrementally;
@@ -115,6 +178,7 @@ export class Workspace implements WorkspaceView {
   }
 
   private putKitFile(path: string, text: string, ast?: KitFile, readIssues?: Diagnostic[]): void {
+    this.revisionCount++;
     const old = this.kits.get(path);
     const parsed = ast ?? parseKit(text, path, this.parse);
     const summary = summarize(parsed);
@@ -127,7 +191,7 @@ export class Workspace implements WorkspaceView {
       local: [],
       keys: [],
     };
-    entry.local = localDiagnostics(parsed, summary, this.options);
+    entry.local = localDiagnostics(parsed, summary, this.checkOptions);
     if (readIssues?.length) {
       entry.readIssues = readIssues;
       entry.local = [...readIssues, ...entry.local];
@@ -135,23 +199,24 @@ export class Workspace implements WorkspaceView {
     entry.keys = entryKeys(entry, 'kit');
     if (this.parse.releaseMarkup && !ast) releaseMarkup(parsed, text);
     this.changed.add(path);
-    // The fingerprint of a file's first version is compared only when the file is replaced. An
-    // incremental parse consumes the previous tree (positions shift in place), so for a tree that
-    // may be re-parsed that way (one the caller parsed, or one parsed with `parse.incremental`) it
-    // is taken now; a one-shot tree (the command line, files the language server indexed from
-    // disk: `reparseKit` re-parses those in full) computes it when first compared.
-    if (old || ast !== undefined || this.parse.incremental !== false) entry.fingerprint = crossFingerprint(entry);
-    if (old && fingerprintOf(old).sameShape(fingerprintOf(entry))) {
+    if (old && crossShape(old) === crossShape(entry)) {
       // The summary firewall: an edit that leaves everything other files can see unchanged (an
-      // edit inside a view, say) re-validates this file alone and touches no bucket; when it only
-      // moved ranges, the buckets whose diagnostics point into the file are re-validated.
-      if (!fingerprintOf(old).equals(fingerprintOf(entry)))
-        for (const k of this.keysMentioning(path)) this.pending.add(k);
+      // edit inside a view, a line inserted above a declaration) re-validates this file alone. The
+      // facts anchored in it resolve against the new version when read, so the files holding those
+      // whose places moved are re-published; only facts at places that are not visible need their
+      // buckets again.
       this.kits.set(path, entry);
+      for (const k of this.positional.get(path) ?? []) this.pending.add(k);
+      for (const k of this.mentions.get(path) ?? [])
+        for (const f of this.crossByKey.get(k) ?? [])
+          if (placesMoved(f, this.kitOf)) this.changed.add(f.diagnostic.file);
       this.replaceSorted(entry);
       this.allRegsCache = undefined;
       return;
     }
+    // The anchors into the old version mean nothing in the new one: every bucket pointing here is
+    // evaluated again, besides those the file leaves and joins.
+    for (const k of this.mentions.get(path) ?? []) this.pending.add(k);
     if (old) this.leave(path, old.keys);
     this.kits.set(path, entry);
     this.join(path, entry.keys);
@@ -160,6 +225,7 @@ export class Workspace implements WorkspaceView {
 
   /** Adds or replaces a handler module (`.ts`/`.js` beside `.kit` files). */
   setModule(path: string, text: string, readIssues: Diagnostic[] = []): void {
+    this.revisionCount++;
     const old = this.modules.get(path);
     const summary = scanHandlerModule(path, text);
     const pkg = this.packageOfDir(dirName(path));
@@ -193,7 +259,9 @@ export class Workspace implements WorkspaceView {
     const old = this.kits.get(path) ?? this.modules.get(path);
     if (!old) return;
     const pkgBefore = this.kits.has(path) && this.modules.size ? this.packageOfDir(dirName(path)) : undefined;
+    this.revisionCount++;
     this.changed.add(path);
+    for (const k of this.mentions.get(path) ?? []) this.pending.add(k);
     this.leave(path, old.keys);
     if (this.modules.has(path)) {
       this.binder.removeModule(path);
@@ -233,15 +301,6 @@ export class Workspace implements WorkspaceView {
     this.allRegsCache = undefined;
   }
 
-  /** Buckets holding a diagnostic in `path` or with a related location there. */
-  private keysMentioning(path: string): string[] {
-    const keys = new Set(this.crossByFile.get(path)?.keys() ?? []);
-    for (const [key, list] of this.crossByKey) {
-      if (!keys.has(key) && list.some((d) => d.related?.some((r) => r.file === path))) keys.add(key);
-    }
-    return [...keys];
-  }
-
   /** A bucket's members changed: it is re-evaluated, and so are the buckets its rule says depend on it. */
   private touch(key: string): void {
     this.pending.add(key);
@@ -273,7 +332,8 @@ export class Workspace implements WorkspaceView {
   /**
    * Re-validates the buckets touched since the last flush. Returns the files whose diagnostics may
    * have changed: the files set or removed since then, and the files that held or now hold
-   * diagnostics of those buckets (a bucket member with neither keeps its diagnostics).
+   * diagnostics of those buckets (a bucket member with neither keeps its diagnostics); they are
+   * also kept for `takeAffected()`, so that a query's flush loses nothing.
    * `defer` leaves matching buckets for the next flush without it (the language server publishes
    * its first diagnostics before binding, the slow part, runs); queries flush only when other
    * buckets are pending, so deferred ones wait until then.
@@ -296,27 +356,55 @@ export class Workspace implements WorkspaceView {
       else keys.push(k);
     }
     this.pending.clear();
+    if (keys.length) this.revisionCount++;
     for (const key of keys) {
-      for (const d of this.crossByKey.get(key) ?? []) {
-        affected.add(d.file);
-        this.crossByFile.get(d.file)?.delete(key);
-      }
-      const fresh = this.index.has(key) ? this.evaluate(key) : [];
+      for (const f of this.crossByKey.get(key) ?? []) this.forget(key, f, affected);
+      const fresh = this.index.has(key) ? this.evaluate(key).map((d) => toFact(d, this.kitOf)) : [];
       if (fresh.length) this.crossByKey.set(key, fresh);
       else this.crossByKey.delete(key);
-      for (const d of fresh) {
-        affected.add(d.file);
-        let m = this.crossByFile.get(d.file);
-        if (!m) this.crossByFile.set(d.file, (m = new Map()));
-        let list = m.get(key);
-        if (!list) m.set(key, (list = []));
-        list.push(d);
-      }
+      for (const f of fresh) this.remember(key, f, affected);
     }
+    for (const f of affected) this.affected.add(f);
     return affected;
   }
 
+  private remember(key: string, f: Fact, affected: Set<string>): void {
+    const file = f.diagnostic.file;
+    affected.add(file);
+    let m = this.crossByFile.get(file);
+    if (!m) this.crossByFile.set(file, (m = new Map()));
+    let list = m.get(key);
+    if (!list) m.set(key, (list = []));
+    list.push(f);
+    for (const p of filesOf(f)) addTo(this.mentions, p, key);
+    for (const p of f.positional ?? []) addTo(this.positional, p, key);
+  }
+
+  private forget(key: string, f: Fact, affected: Set<string>): void {
+    affected.add(f.diagnostic.file);
+    this.crossByFile.get(f.diagnostic.file)?.delete(key);
+    for (const p of filesOf(f)) this.mentions.get(p)?.delete(key);
+    for (const p of f.positional ?? []) this.positional.get(p)?.delete(key);
+  }
+
+  /**
+   * The files whose diagnostics may have changed since the last call, after bringing the model up
+   * to date (`defer` as in `flush`). What queries flushed meanwhile is included.
+   */
+  takeAffected(opts: { defer?: (key: string) => boolean } = {}): Set<string> {
+    this.flush(opts);
+    const out = new Set(this.affected);
+    this.affected.clear();
+    return out;
+  }
+
+  /** True when a flush has work: edits not yet validated, or buckets deferred. */
+  get hasPendingWork(): boolean {
+    return this.bulk || this.pending.size > 0 || this.changed.size > 0 || this.deferred.size > 0;
+  }
+
   private evaluate(key: string): Diagnostic[] {
+    this.evaluations++;
     return crossRule(familyOf(key))?.evaluate?.(this.context, key as BucketKey) ?? [];
   }
 
@@ -354,9 +442,17 @@ export class Workspace implements WorkspaceView {
           return { dirs, modules: dirs.flatMap((d) => this.moduleMembers(`bind:${d}`)) };
         },
       },
-      { strictBindings: this.options.strictBindings },
+      { strictBindings: this.checkOptions.strictBindings },
     );
     this.bindings.set(dir, result);
+    for (const fb of result.files) {
+      const e = this.kits.get(fb.file);
+      if (!e) continue;
+      for (const h of fb.handlers) {
+        const at = anchorIn(e, h.range);
+        if (at !== undefined) this.bindingAnchors.set(h, at);
+      }
+    }
     return result.diagnostics;
   }
 
@@ -370,7 +466,20 @@ export class Workspace implements WorkspaceView {
     if (this.pending.size || this.bulk) this.flush();
     const dir = dirName(path);
     if (!this.index.has(`bind:${dir}`)) return undefined;
-    return this.bindings.get(dir)?.files.find((f) => f.file === path);
+    const fb = this.bindings.get(dir)?.files.find((f) => f.file === path);
+    const e = this.kits.get(path);
+    if (!fb || !e) return fb;
+    // Bound against an earlier version of the file when later edits only moved positions.
+    let moved = false;
+    const handlers = fb.handlers.map((h) => {
+      const now = rangeAt(e, this.bindingAnchors.get(h));
+      if (!now || now === h.range) return h;
+      moved = true;
+      const copy = { ...h, range: now };
+      this.bindingAnchors.set(copy, this.bindingAnchors.get(h)!);
+      return copy;
+    });
+    return moved ? { ...fb, handlers } : fb;
   }
 
   /** Time spent in the TypeScript compiler API and Programs built, for benchmarks and diagnostics. */
@@ -384,7 +493,8 @@ export class Workspace implements WorkspaceView {
     if (this.pending.size || this.bulk) this.flush();
     const e = this.kits.get(path) ?? this.modules.get(path);
     const out = e ? [...e.local] : [];
-    for (const list of this.crossByFile.get(path)?.values() ?? []) out.push(...list);
+    for (const list of this.crossByFile.get(path)?.values() ?? [])
+      for (const f of list) out.push(resolveFact(f, this.kitOf));
     return out.sort(compareDiagnostics);
   }
 
@@ -393,7 +503,7 @@ export class Workspace implements WorkspaceView {
     const out: Diagnostic[] = [];
     for (const e of this.kits.values()) out.push(...e.local);
     for (const e of this.modules.values()) out.push(...e.local);
-    for (const list of this.crossByKey.values()) out.push(...list);
+    for (const list of this.crossByKey.values()) for (const f of list) out.push(resolveFact(f, this.kitOf));
     return out.sort(compareDiagnostics);
   }
 

@@ -11,15 +11,18 @@ export interface FeatureContext {
   reportModel(): ReportModel;
 }
 
-/** A context over a workspace; `generation` tells the report model cache when the workspace changed. */
-export function featureContext(ws: Workspace, uriOf: UriOf, generation: () => number = () => 0): FeatureContext {
-  let cached: { gen: number; model: ReportModel } | undefined;
+/** A context over a workspace; the report model is cached under the workspace's revision. */
+export function featureContext(ws: Workspace, uriOf: UriOf): FeatureContext {
+  let cached: { revision: number; model: ReportModel } | undefined;
   return {
     ws,
     uriOf,
     reportModel() {
-      const gen = generation();
-      if (!cached || cached.gen !== gen) cached = { gen, model: buildReportModel(ws) };
+      if (!cached || cached.revision !== ws.revision) {
+        const model = buildReportModel(ws);
+        // Building may flush (binding results), which moves the revision: keyed on the one after.
+        cached = { revision: ws.revision, model };
+      }
       return cached.model;
     },
   };

@@ -1,5 +1,5 @@
 // The cross-file rules, one per bucket family. Adding one: write the rule (a `CrossRule` in its own
-// file, or beside its siblings), add its family to `Family` in `./rule.ts`, and list it here.
+// file, or beside its siblings), add its family to `FAMILIES` in `./rule.ts`, and list it here.
 import { bindingRule } from './bindings.js';
 import { componentCallRule, componentCycleRule, layoutCycleRule, layoutDefRule, layoutUseRule } from './composition.js';
 import { ambiguityRule, duplicateRouteRule, methodConflictRule } from './conflicts.js';
@@ -29,4 +29,13 @@ export function crossRule(family: Family): CrossRule | undefined {
   return BY_FAMILY.get(family);
 }
 
-export { bucket, familyOf, idOf, type BucketKey, type CrossContext, type CrossRule, type Family } from './rule.js';
+export {
+  bucket,
+  FAMILIES,
+  familyOf,
+  idOf,
+  type BucketKey,
+  type CrossContext,
+  type CrossRule,
+  type Family,
+} from './rule.js';

@@ -5,21 +5,24 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { KitEntry, ModuleEntry, WorkspaceView } from '../../model/entries.js';
 
-/** Every family of buckets; a key is `<family>` alone or `<family>:<id>`. */
-export type Family =
-  | 'route'
-  | 'reg'
-  | 'amb'
-  | 'page'
-  | 'cdef'
-  | 'cuse'
-  | 'cgraph'
-  | 'ldef'
-  | 'luse'
-  | 'lgraph'
-  | 'guard'
-  | 'guardcfg'
-  | 'bind';
+/** Every family of buckets; a key is `<family>` alone or `<family>:<id>`. Each has one rule. */
+export const FAMILIES = [
+  'route',
+  'reg',
+  'amb',
+  'page',
+  'cdef',
+  'cuse',
+  'cgraph',
+  'ldef',
+  'luse',
+  'lgraph',
+  'guard',
+  'guardcfg',
+  'bind',
+] as const;
+
+export type Family = (typeof FAMILIES)[number];
 
 export type BucketKey = Family | `${Family}:${string}`;
 

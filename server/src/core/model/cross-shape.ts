@@ -1,0 +1,118 @@
+// What other files can see of a `.kit` file, in two halves. Its shape (names, kinds, patterns,
+// bucket keys: no position) is the workspace's summary firewall: equal shapes mean no cross-file
+// bucket needs re-validation. Its visible ranges are the places other files' diagnostics may point
+// at, in a fixed order: cross-file diagnostics are kept as indices into that list (anchors) and
+// resolved against the current version of the file when read, so an edit that only moves positions
+// re-validates nothing.
+//
+// The shape is taken lazily, after an incremental re-parse may have shifted the old tree's
+// positions: it reads names only, and those never change in a reused node.
+import type { Element, Range } from '../../../../grammar/src/ast.js';
+import type { KitEntry } from './entries.js';
+
+const callShapes = new WeakMap<Element, string>();
+
+/** A component call's part of the shape: its name and attributes, both fixed for an element object. */
+function callShape(el: Element): string {
+  let shape = callShapes.get(el);
+  if (shape === undefined) {
+    shape = `call ${el.name} ${el.attrs.map((a) => `${a.name}:${a.form}`).join(',')}`;
+    callShapes.set(el, shape);
+  }
+  return shape;
+}
+
+const shapes = new WeakMap<KitEntry, string>();
+const visible = new WeakMap<KitEntry, (Range | undefined)[]>();
+
+/** The entry's shape, computed on first use. */
+export function crossShape(e: KitEntry): string {
+  let shape = shapes.get(e);
+  if (shape === undefined) {
+    const parts: string[] = [];
+    walk(
+      e,
+      (p) => parts.push(p),
+      () => {},
+    );
+    shape = parts.join('\n');
+    shapes.set(e, shape);
+  }
+  return shape;
+}
+
+/** The entry's visible ranges, computed on first use; index n means the same item in any version of the same shape. */
+export function visibleRanges(e: KitEntry): readonly (Range | undefined)[] {
+  let list = visible.get(e);
+  if (list === undefined) {
+    const out: (Range | undefined)[] = [];
+    walk(
+      e,
+      () => {},
+      (r) => out.push(r),
+    );
+    list = out;
+    visible.set(e, list);
+  }
+  return list;
+}
+
+/**
+ * Walks what other files can see, in a fixed order: `part` receives the position-free facts,
+ * `range` the places (absent ones too, so that the n-th range always means the same item).
+ */
+function walk(e: KitEntry, part: (p: string) => void, r: (x: Range | undefined) => void): void {
+  const s = e.summary;
+  part(s.kind);
+  part(s.packageName);
+  part(s.ownerId);
+  part(e.keys.join('\u0001'));
+  r(e.ast.declarations[0]?.range);
+  r(s.pageIdDecl?.range);
+  r(s.route?.decl.range);
+  r(s.component?.range);
+  r(s.props?.range);
+  r(s.server?.keyword);
+  for (const g of e.registrations) {
+    part(`${g.kind} ${g.method} ${g.route.pattern} ${g.owner} ${g.contract ?? ''}`);
+    r(g.range);
+  }
+  for (const p of s.props?.props ?? []) {
+    part(`prop ${p.name.text} ${p.type.text} ${p.default ? 'd' : ''}`);
+    r(p.range);
+  }
+  for (const c of s.componentCalls) {
+    part(callShape(c.element));
+    r(c.range);
+    for (const a of c.element.attrs) r(a.nameRange);
+  }
+  for (const l of s.layoutDecl?.layouts ?? []) {
+    part(`layout ${l.text}`);
+    r(l.range);
+  }
+  // Binding (bucket `bind:<dir>`) reads every handler symbol and contract, registered or not (an
+  // invalid page route registers none), and points its diagnostics at them.
+  for (const a of s.actions) {
+    part(`handler act ${a.symbol.text}`);
+    r(a.symbol.range);
+  }
+  for (const a of s.apis) {
+    part(`handler api ${a.symbol.text}`);
+    r(a.symbol.range);
+  }
+  for (const f of s.fragments) {
+    part(`handler fragment ${f.name.text}`);
+    r(f.name.range);
+  }
+  for (const c of s.contractRefs) {
+    part(`contract ${c.kind} ${c.name}`);
+    r(c.range);
+  }
+  // unknown_guard (bucket `guard:<id>`, in the keys) points at each guard ID.
+  const guards = s.guardDecl?.guards ?? [];
+  part(`guards ${guards.length}`);
+  for (const g of guards) r(g.range);
+  for (const [alias, u] of s.uses) part(`use ${alias} ${u.pkg.value}`);
+  // Binding looks up `Load<PageID>` only for pages with `server {}`.
+  if (s.server) part('server');
+}

@@ -1,0 +1,132 @@
+// Cross-file facts without positions. A cross-file diagnostic (or a handler binding) that points
+// into a `.kit` file is kept as the index of that place in the file's visible ranges
+// (`model/cross-shape.ts`), and turned back into a range against the file's current version when
+// read. Two versions of a file with the same shape have the same visible items in the same order,
+// so an edit that only moves positions leaves every anchor valid and re-validates nothing.
+import type { Range } from '../../../../grammar/src/ast.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { KitEntry } from '../model/entries.js';
+import { visibleRanges } from '../model/cross-shape.js';
+
+interface AnchorIndex {
+  /** Rules normally point at the summary's own range objects. */
+  byObject: Map<Range, number>;
+  /** A copy of a visible range, by its offsets. */
+  byOffsets: Map<string, number>;
+}
+
+const indexes = new WeakMap<KitEntry, AnchorIndex>();
+
+function indexOf(e: KitEntry): AnchorIndex {
+  let index = indexes.get(e);
+  if (!index) {
+    index = { byObject: new Map(), byOffsets: new Map() };
+    const list = visibleRanges(e);
+    // Backwards, so that the first of two equal ranges wins.
+    for (let i = list.length - 1; i >= 0; i--) {
+      const r = list[i];
+      if (!r) continue;
+      index.byObject.set(r, i);
+      index.byOffsets.set(`${r.start.offset}:${r.end.offset}`, i);
+    }
+    indexes.set(e, index);
+  }
+  return index;
+}
+
+/** The index of `range` among the entry's visible ranges, or undefined when it is not one of them. */
+export function anchorIn(e: KitEntry, range: Range): number | undefined {
+  const index = indexOf(e);
+  return index.byObject.get(range) ?? index.byOffsets.get(`${range.start.offset}:${range.end.offset}`);
+}
+
+/** Where an anchor is in the entry's current version. */
+export function rangeAt(e: KitEntry | undefined, anchor: number | undefined): Range | undefined {
+  return e && anchor !== undefined ? visibleRanges(e)[anchor] : undefined;
+}
+
+/** A cross-file diagnostic as kept by the workspace. */
+export interface Fact {
+  /** As the rule produced it: its ranges are those of the versions it was evaluated against. */
+  diagnostic: Diagnostic;
+  /** Anchor of `diagnostic.range` when its file is a `.kit` file and the place is visible. */
+  at?: number;
+  /** Anchors of the related locations, by index. */
+  related?: (number | undefined)[];
+  /** `.kit` files this fact points into at a place that is not visible: only re-evaluation moves it. */
+  positional?: string[];
+  /** Lines and columns of the anchored places when last resolved (`placesOf`). */
+  seen?: string;
+}
+
+export type KitOf = (path: string) => KitEntry | undefined;
+
+export function toFact(d: Diagnostic, kitOf: KitOf): Fact {
+  const fact: Fact = { diagnostic: d };
+  const positional: string[] = [];
+  const place = (file: string, range: Range): number | undefined => {
+    const e = kitOf(file);
+    if (!e) return undefined;
+    const at = anchorIn(e, range);
+    if (at === undefined) positional.push(file);
+    return at;
+  };
+  fact.at = place(d.file, d.range);
+  if (d.related?.length) fact.related = d.related.map((r) => place(r.file, r.range));
+  if (positional.length) fact.positional = positional;
+  if (fact.at !== undefined || fact.related) fact.seen = placesOf(fact, kitOf);
+  return fact;
+}
+
+/**
+ * Where the fact's anchored places are now, as lines and columns (what a reader of the diagnostic
+ * sees). A fact whose places are as `seen` reads the same as before an edit.
+ */
+export function placesOf(f: Fact, kitOf: KitOf): string {
+  let out = '';
+  const add = (file: string, anchor: number | undefined) => {
+    const r = rangeAt(kitOf(file), anchor);
+    if (r) out += `${r.start.line},${r.start.column},${r.end.line},${r.end.column};`;
+    else out += '-;';
+  };
+  add(f.diagnostic.file, f.at);
+  f.diagnostic.related?.forEach((r, i) => {
+    add(r.file, f.related?.[i]);
+  });
+  return out;
+}
+
+/** The diagnostic with its ranges where the anchored places are now. */
+export function resolveFact(f: Fact, kitOf: KitOf): Diagnostic {
+  const d = f.diagnostic;
+  const range = rangeAt(kitOf(d.file), f.at) ?? d.range;
+  let related = d.related;
+  if (related && f.related) {
+    let moved = false;
+    const next = related.map((r, i) => {
+      const now = rangeAt(kitOf(r.file), f.related?.[i]);
+      if (!now || now === r.range) return r;
+      moved = true;
+      return { ...r, range: now };
+    });
+    if (moved) related = next;
+  }
+  if (range === d.range && related === d.related) return d;
+  return related ? { ...d, range, related } : { ...d, range };
+}
+
+/** True (and `seen` updated) when the fact's anchored places moved since it was last looked at. */
+export function placesMoved(f: Fact, kitOf: KitOf): boolean {
+  if (f.seen === undefined) return false;
+  const now = placesOf(f, kitOf);
+  if (now === f.seen) return false;
+  f.seen = now;
+  return true;
+}
+
+/** Every file a fact points into: its own, then those of its related locations. */
+export function filesOf(f: Fact): string[] {
+  const out = [f.diagnostic.file];
+  for (const r of f.diagnostic.related ?? []) out.push(r.file);
+  return out;
+}
