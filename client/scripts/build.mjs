@@ -66,7 +66,7 @@ export async function bundle(dist = join(clientDir, 'dist'), { minify = false } 
   });
   await build({
     ...common,
-    entryPoints: [join(root, 'server', 'src', 'lsp', 'bundle-entry.ts')],
+    entryPoints: [join(root, 'server', 'src', 'cli', 'lsp-bundle-entry.ts')],
     outfile: join(dist, 'server.js'),
     // ES module sources read `import.meta.url`; in the CommonJS bundle it is the bundle's own URL.
     define: { 'import.meta.url': 'importMetaUrl', 'process.env.KIT_VERSION': JSON.stringify(version) },

@@ -55,6 +55,7 @@ export class KitServer {
   private capabilities: ClientCapabilities = {};
   private readonly options: KitServerOptions;
   private shuttingDown = false;
+  private started = false;
 
   constructor(
     private readonly connection: Connection,
@@ -175,6 +176,9 @@ export class KitServer {
   }
 
   private initialized(): void {
+    // Sent once by the protocol; a client that repeats it must not start a second indexing.
+    if (this.started) return this.log('kit: ignored a repeated initialized notification');
+    this.started = true;
     const ws = this.capabilities.workspace;
     if (ws?.workspaceFolders) {
       this.connection.workspace.onDidChangeWorkspaceFolders((e) => {

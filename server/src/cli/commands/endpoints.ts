@@ -1,9 +1,7 @@
 // `kit endpoints [--ssr] [--format json|table] <files or directories>`: endpoint records only.
-import { performance } from 'node:perf_hooks';
 import { endpointReport } from '../../core/report/rows.js';
-import { formatTable } from '../../core/report/table.js';
 import type { Command } from '../command.js';
-import { bindStats, loadForReport, parseReportArgs, writeJson } from './routes.js';
+import { runReport } from './routes.js';
 
 export const endpointsCommand: Command = {
   name: 'endpoints',
@@ -21,19 +19,7 @@ Options:
 
 Exit status: 0 with a report, 1 when the sources have errors, 2 for usage or I/O errors.
 `,
-  async run(argv, io) {
-    const args = parseReportArgs(argv, 'endpoints');
-    if (args.help) {
-      io.stdout.write(this.help);
-      return 0;
-    }
-    const started = performance.now();
-    const project = loadForReport(args, io, 'endpoints');
-    if (!project) return 1;
-    const report = endpointReport(project.workspace);
-    if (args.format === 'table') io.stdout.write(formatTable(report.endpoints));
-    else writeJson(io, report);
-    bindStats(project, io, 'endpoints', started);
-    return 0;
+  run(argv, io) {
+    return runReport(this, argv, io, endpointReport, (r) => r.endpoints);
   },
 };

@@ -5,6 +5,8 @@ import { loadProject, type LoadedProject } from '../../core/project/load.js';
 import { routeReport } from '../../core/report/rows.js';
 import { formatTable } from '../../core/report/table.js';
 import type { Command } from '../command.js';
+import type { Workspace } from '../../core/workspace/workspace.js';
+import type { EndpointRecord, RouteRow } from '../../core/report/types.js';
 import { parseArgs, UsageError, type FlagSpec } from '../args.js';
 import type { CliIO } from '../io.js';
 import { reportPos } from '../../core/model/report-positions.js';
@@ -72,6 +74,31 @@ export function writeJson(io: CliIO, value: unknown): void {
   io.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
+/** A report command's run: its arguments, the sources, the report as JSON or as a table of its rows. */
+export async function runReport<R>(
+  command: Command,
+  argv: string[],
+  io: CliIO,
+  report: (ws: Workspace) => R,
+  rows: (report: R) => readonly (RouteRow | EndpointRecord)[],
+  notes: (report: R) => readonly { code: string; message: string }[] = () => [],
+): Promise<number> {
+  const args = parseReportArgs(argv, command.name);
+  if (args.help) {
+    io.stdout.write(command.help);
+    return 0;
+  }
+  const started = performance.now();
+  const project = loadForReport(args, io, command.name);
+  if (!project) return 1;
+  const r = report(project.workspace);
+  if (args.format === 'table') io.stdout.write(formatTable(rows(r)));
+  else writeJson(io, r);
+  for (const n of notes(r)) io.stderr.write(`info: ${n.code}: ${n.message}\n`);
+  bindStats(project, io, command.name, started);
+  return 0;
+}
+
 export const routesCommand: Command = {
   name: 'routes',
   summary: 'print the versioned route table (pages and endpoints)',
@@ -91,20 +118,14 @@ Options:
 
 Exit status: 0 with a report, 1 when the sources have errors, 2 for usage or I/O errors.
 `,
-  async run(argv, io) {
-    const args = parseReportArgs(argv, 'routes');
-    if (args.help) {
-      io.stdout.write(this.help);
-      return 0;
-    }
-    const started = performance.now();
-    const project = loadForReport(args, io, 'routes');
-    if (!project) return 1;
-    const report = routeReport(project.workspace);
-    if (args.format === 'table') io.stdout.write(formatTable(report.routes));
-    else writeJson(io, report);
-    for (const n of report.info) io.stderr.write(`info: ${n.code}: ${n.message}\n`);
-    bindStats(project, io, 'routes', started);
-    return 0;
+  run(argv, io) {
+    return runReport(
+      this,
+      argv,
+      io,
+      routeReport,
+      (r) => r.routes,
+      (r) => r.info,
+    );
   },
 };

@@ -1,19 +1,12 @@
 // What a directory needs bound: the handler symbols of its pages' `act`/`api`/`fragment` lines,
 // `Load<PageID>` of pages with `server {}`, the `g:command`/`g:query` contracts of their views,
 // and the functions under the `//kit:` endpoint comments of its modules.
-import type { Range } from '../../../../grammar/src/ast.js';
 import type { KitEntry, ModuleEntry } from '../model/entries.js';
 import { loadFunctionName } from '../model/names.js';
 import { packageOfUse } from '../resolve/names.js';
-import type { BindTargetKind } from './types.js';
+import type { BindSubject } from './types.js';
 
-export interface BindTarget {
-  target: BindTargetKind;
-  name: string;
-  functionName: string;
-  file: string;
-  range: Range;
-  ownerId: string;
+export interface BindTarget extends BindSubject {
   /** Package whose directories are searched when not the target's own (`alias.Name` contracts). */
   otherPackage?: string;
   /** A `//kit:` comment endpoint: bound to the function the comment sits on, in this module. */

@@ -42,7 +42,8 @@ export interface InputField {
   optional: boolean;
 }
 
-export interface HandlerBinding {
+/** What is looked up, as declared: shared by a binding request (`targets.ts`) and its result. */
+export interface BindSubject {
   target: BindTargetKind;
   /** The name as declared: the symbol, `Load<PageID>`, or the contract reference (`Save`, `notes.Save`). */
   name: string;
@@ -54,6 +55,9 @@ export interface HandlerBinding {
   range: Range;
   /** Page ID of a `.kit` target; `<package>.<Function>` for comment endpoints. */
   ownerId: string;
+}
+
+export interface HandlerBinding extends BindSubject {
   status: BindingStatus;
   /** Package of the directory the function is looked up in. */
   packageName: string;

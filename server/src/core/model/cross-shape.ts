@@ -23,7 +23,7 @@ function callShape(el: Element): string {
 }
 
 const shapes = new WeakMap<KitEntry, string>();
-const visible = new WeakMap<KitEntry, (Range | undefined)[]>();
+let lastVisible: { entry: KitEntry; list: (Range | undefined)[] } | undefined;
 
 /** The entry's shape, computed on first use. */
 export function crossShape(e: KitEntry): string {
@@ -41,20 +41,22 @@ export function crossShape(e: KitEntry): string {
   return shape;
 }
 
-/** The entry's visible ranges, computed on first use; index n means the same item in any version of the same shape. */
+/**
+ * The entry's visible ranges; index n means the same item in any version of the same shape. Kept
+ * for the last entry asked about only: anchoring a bucket's facts asks about a few files many
+ * times, and a list per file would be held as long as the file.
+ */
 export function visibleRanges(e: KitEntry): readonly (Range | undefined)[] {
-  let list = visible.get(e);
-  if (list === undefined) {
-    const out: (Range | undefined)[] = [];
+  if (lastVisible?.entry !== e) {
+    const list: (Range | undefined)[] = [];
     walk(
       e,
       () => {},
-      (r) => out.push(r),
+      (r) => list.push(r),
     );
-    list = out;
-    visible.set(e, list);
+    lastVisible = { entry: e, list };
   }
-  return list;
+  return lastVisible.list;
 }
 
 /**

@@ -34,15 +34,14 @@ export function ownerIdFromPath(path: string, kind: FileKind): string {
 }
 
 /**
- * `Load<PageID>` naming (reference-notes 1.1): keep ASCII letters, digits and `_`; uppercase the
- * first letter and every letter after a dropped separator; prefix `P` before a leading digit;
- * `Page` when nothing is left. `blog.post` → `BlogPost`, `404` → `P404`, `my_page` → `My_page`.
+ * Capitalised words of the characters `keep` accepts: every dropped character starts a new word;
+ * `P` before a leading digit; `Page` when nothing is left.
  */
-export function exportedIdentifier(id: string): string {
+function capitalisedWords(id: string, keep: RegExp): string {
   let out = '';
   let upperNext = true;
   for (const ch of id) {
-    if (/[A-Za-z0-9_]/.test(ch)) {
+    if (keep.test(ch)) {
       out += upperNext ? ch.toUpperCase() : ch;
       upperNext = false;
     } else {
@@ -50,8 +49,15 @@ export function exportedIdentifier(id: string): string {
     }
   }
   if (out === '') return 'Page';
-  if (/^[0-9]/.test(out)) out = 'P' + out;
-  return out;
+  return /^[0-9]/.test(out) ? `P${out}` : out;
+}
+
+/**
+ * `Load<PageID>` naming (as the original names its load functions): keep ASCII letters, digits
+ * and `_`. `blog.post` → `BlogPost`, `404` → `P404`, `my_page` → `My_page`.
+ */
+export function exportedIdentifier(id: string): string {
+  return capitalisedWords(id, /[A-Za-z0-9_]/);
 }
 
 export function loadFunctionName(pageId: string): string {
@@ -63,19 +69,7 @@ export function loadFunctionName(pageId: string): string {
  * new capitalised word, unlike `exportedIdentifier` which keeps `_`.
  */
 export function exportedRouteName(id: string): string {
-  let out = '';
-  let upperNext = true;
-  for (const ch of id) {
-    if (/[A-Za-z0-9]/.test(ch)) {
-      out += upperNext ? ch.toUpperCase() : ch;
-      upperNext = false;
-    } else {
-      upperNext = true;
-    }
-  }
-  if (out === '') return 'Page';
-  if (/^[0-9]/.test(out)) out = 'P' + out;
-  return out;
+  return capitalisedWords(id, /[A-Za-z0-9]/);
 }
 
 const HANDLER_SYMBOL = /^[A-Z][A-Za-z0-9_]*$/;

@@ -1,6 +1,7 @@
 // The graph envelope shared by `kit inspect endpoint-graph` and `asset-graph` (schema version 1):
 // `{version, nodes, edges}`, nodes sorted by id, edges by from/to/kind, props without empty values.
 import type { SourceSpan } from './types.js';
+import { compareText } from './order.js';
 
 export interface GraphNode {
   id: string;
@@ -56,12 +57,8 @@ export function makeNode(
   return n;
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 export function compareEdges(a: GraphEdge, b: GraphEdge): number {
-  return cmp(a.from, b.from) || cmp(a.to, b.to) || cmp(a.kind, b.kind);
+  return compareText(a.from, b.from) || compareText(a.to, b.to) || compareText(a.kind, b.kind);
 }
 
 /** Collects nodes (first definition of an id wins) and edges (deduplicated), then sorts them. */
@@ -86,7 +83,7 @@ export class GraphBuilder {
   build(): Graph {
     return {
       version: 1,
-      nodes: [...this.nodes.values()].sort((a, b) => cmp(a.id, b.id)),
+      nodes: [...this.nodes.values()].sort((a, b) => compareText(a.id, b.id)),
       edges: [...this.edges.values()].sort(compareEdges),
     };
   }

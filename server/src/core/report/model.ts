@@ -14,6 +14,7 @@ import { packageOfUse } from '../resolve/names.js';
 import { findBinding, type BindTargetKind, type HandlerBinding } from '../bind/types.js';
 import { endpointHandlerLabel, pageHandlerLabel } from './handler-labels.js';
 import type { Directive, EndpointKind, EndpointSource } from './types.js';
+import { compareText } from './order.js';
 
 export interface PageInfo {
   summary: FileSummary;
@@ -73,10 +74,6 @@ export interface ReportModel {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function pageInfo(ws: Workspace, s: FileSummary): PageInfo | undefined {
   if (s.kind !== 'page' || !s.route) return undefined;
@@ -301,10 +298,10 @@ export function buildReportModel(ws: Workspace): ReportModel {
     const p = pageInfo(ws, e.summary);
     if (p) pages.push(p);
   }
-  pages.sort((a, b) => cmp(a.pageId, b.pageId) || cmp(a.file, b.file));
+  pages.sort((a, b) => compareText(a.pageId, b.pageId) || compareText(a.file, b.file));
   const endpoints: EndpointInfo[] = [];
   for (const p of pages) endpoints.push(...pageEndpoints(ws, p));
   endpoints.push(...commentEndpoints(ws, directoryPackages(ws)));
-  endpoints.sort((a, b) => cmp(a.pageId, b.pageId) || cmp(a.file, b.file) || a.order - b.order);
+  endpoints.sort((a, b) => compareText(a.pageId, b.pageId) || compareText(a.file, b.file) || a.order - b.order);
   return { pages, endpoints };
 }

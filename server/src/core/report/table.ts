@@ -1,5 +1,6 @@
 // `--format table` of `kit routes` and `kit endpoints`: an aligned human table sorted by path.
 import type { EndpointRecord, RouteRow } from './types.js';
+import { compareText } from './order.js';
 
 const HEADERS = ['METHOD', 'PATH', 'KIND', 'PAGE', 'GUARDS', 'RENDER', 'CACHE', 'BINDING'];
 
@@ -18,12 +19,13 @@ function cells(r: Row): string[] {
   ];
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 export function formatTable(rows: readonly Row[]): string {
-  const body = rows.map(cells).sort((a, b) => cmp(a[1], b[1]) || cmp(a[0], b[0]) || cmp(a[2], b[2]) || cmp(a[3], b[3]));
+  const body = rows
+    .map(cells)
+    .sort(
+      (a, b) =>
+        compareText(a[1], b[1]) || compareText(a[0], b[0]) || compareText(a[2], b[2]) || compareText(a[3], b[3]),
+    );
   const all = [HEADERS, ...body];
   const widths = HEADERS.map((_, i) => Math.max(...all.map((r) => [...r[i]].length)));
   return (

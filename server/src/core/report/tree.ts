@@ -7,7 +7,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary } from '../model/summary.js';
 import type { KitEntry } from '../model/entries.js';
 import { componentKey } from '../resolve/names.js';
-import { cleanProps, compareEdges, nodeId, type GraphEdge } from './graph.js';
+import { compareEdges, makeNode, nodeId, type GraphEdge } from './graph.js';
 import { endpointNodeId, ownerNodeId, packageNodeId, viewNodeId } from './ids.js';
 import { buildReportModel, type EndpointInfo, type PageInfo, type ReportModel } from './model.js';
 import { contractRecord, sourceSpan } from './rows.js';
@@ -15,6 +15,7 @@ import { endpointProps } from './endpoint-graph.js';
 import type { SourceSpan } from './types.js';
 import type { GraphNode } from './graph.js';
 import { splitAttributes, viewChildren } from './view-walk.js';
+import { compareText } from './order.js';
 
 /** A tree node is a graph node with ordered children. */
 export interface TreeNode extends GraphNode {
@@ -40,18 +41,9 @@ function tnode(
   kind: string,
   extra: { name?: string; source?: string; span?: SourceSpan; props?: Record<string, unknown>; children?: TreeNode[] },
 ): TreeNode {
-  const n: TreeNode = { id, kind };
-  if (extra.name) n.name = extra.name;
-  if (extra.source) n.source = extra.source;
-  if (extra.span) n.span = extra.span;
-  const props = extra.props ? cleanProps(extra.props) : undefined;
-  if (props) n.props = props;
+  const n: TreeNode = makeNode(id, kind, extra);
   if (extra.children?.length) n.children = extra.children;
   return n;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 class TreeBuilder {
@@ -233,9 +225,9 @@ class TreeBuilder {
       else p.layouts.push(this.owner(e));
     }
     const byName = (a: TreeNode, b: TreeNode) =>
-      cmp(a.name ?? '', b.name ?? '') || cmp(a.source ?? '', b.source ?? '') || cmp(a.id, b.id);
+      compareText(a.name ?? '', b.name ?? '') || compareText(a.source ?? '', b.source ?? '') || compareText(a.id, b.id);
     const packages = [...byPackage.entries()]
-      .sort(([a], [b]) => cmp(a, b))
+      .sort(([a], [b]) => compareText(a, b))
       .map(([name, p]) =>
         tnode(packageNodeId(name), 'package', {
           name,

@@ -15,29 +15,36 @@ interface AnchorIndex {
   byOffsets: Map<string, number>;
 }
 
+/** Below this many visible ranges a scan is as fast as a lookup, and keeps no memory per file. */
+const INDEXED_FROM = 64;
 const indexes = new WeakMap<KitEntry, AnchorIndex>();
 
-function indexOf(e: KitEntry): AnchorIndex {
-  let index = indexes.get(e);
-  if (!index) {
-    index = { byObject: new Map(), byOffsets: new Map() };
-    const list = visibleRanges(e);
-    // Backwards, so that the first of two equal ranges wins.
-    for (let i = list.length - 1; i >= 0; i--) {
-      const r = list[i];
-      if (!r) continue;
-      index.byObject.set(r, i);
-      index.byOffsets.set(`${r.start.offset}:${r.end.offset}`, i);
-    }
-    indexes.set(e, index);
+function indexOf(list: readonly (Range | undefined)[]): AnchorIndex {
+  const index: AnchorIndex = { byObject: new Map(), byOffsets: new Map() };
+  // Backwards, so that the first of two equal ranges wins.
+  for (let i = list.length - 1; i >= 0; i--) {
+    const r = list[i];
+    if (!r) continue;
+    index.byObject.set(r, i);
+    index.byOffsets.set(`${r.start.offset}:${r.end.offset}`, i);
   }
   return index;
 }
 
 /** The index of `range` among the entry's visible ranges, or undefined when it is not one of them. */
 export function anchorIn(e: KitEntry, range: Range): number | undefined {
-  const index = indexOf(e);
-  return index.byObject.get(range) ?? index.byOffsets.get(`${range.start.offset}:${range.end.offset}`);
+  const list = visibleRanges(e);
+  if (list.length >= INDEXED_FROM) {
+    let index = indexes.get(e);
+    if (!index) indexes.set(e, (index = indexOf(list)));
+    return index.byObject.get(range) ?? index.byOffsets.get(`${range.start.offset}:${range.end.offset}`);
+  }
+  const at = list.indexOf(range);
+  if (at >= 0) return at;
+  const from = range.start.offset;
+  const to = range.end.offset;
+  const copy = list.findIndex((r) => r !== undefined && r.start.offset === from && r.end.offset === to);
+  return copy >= 0 ? copy : undefined;
 }
 
 /** Where an anchor is in the entry's current version. */
@@ -57,6 +64,19 @@ export interface Fact {
   positional?: string[];
   /** Lines and columns of the anchored places when last resolved (`placesOf`). */
   seen?: string;
+  /** Versions (`versionOf`) of the `.kit` entries the places were taken from: unchanged ones need no resolving. */
+  versions?: (number | undefined)[];
+}
+
+const versions = new WeakMap<KitEntry, number>();
+let nextVersion = 1;
+
+/** A number per entry object: a file's entry is replaced on every change, so this names its version. */
+function versionOf(e: KitEntry | undefined): number | undefined {
+  if (!e) return undefined;
+  let v = versions.get(e);
+  if (v === undefined) versions.set(e, (v = nextVersion++));
+  return v;
 }
 
 export type KitOf = (path: string) => KitEntry | undefined;
@@ -74,7 +94,10 @@ export function toFact(d: Diagnostic, kitOf: KitOf): Fact {
   fact.at = place(d.file, d.range);
   if (d.related?.length) fact.related = d.related.map((r) => place(r.file, r.range));
   if (positional.length) fact.positional = positional;
-  if (fact.at !== undefined || fact.related) fact.seen = placesOf(fact, kitOf);
+  if (fact.at !== undefined || fact.related?.some((a) => a !== undefined)) {
+    fact.seen = placesOf(fact, kitOf);
+    fact.versions = [d.file, ...(d.related ?? []).map((r) => r.file)].map((file) => versionOf(kitOf(file)));
+  }
   return fact;
 }
 
@@ -99,6 +122,9 @@ export function placesOf(f: Fact, kitOf: KitOf): string {
 /** The diagnostic with its ranges where the anchored places are now. */
 export function resolveFact(f: Fact, kitOf: KitOf): Diagnostic {
   const d = f.diagnostic;
+  if (!f.versions) return d;
+  const files = [d.file, ...(d.related ?? []).map((r) => r.file)];
+  if (files.every((file, i) => versionOf(kitOf(file)) === f.versions![i])) return d;
   const range = rangeAt(kitOf(d.file), f.at) ?? d.range;
   let related = d.related;
   if (related && f.related) {

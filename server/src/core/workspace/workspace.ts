@@ -38,6 +38,10 @@ function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey
   return [...keys];
 }
 
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
 /** Adds `value` to the set at `key` of a map of sets. */
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   let set = map.get(key);
@@ -524,35 +528,29 @@ export class Workspace implements WorkspaceView {
   }
 
   allKit(): KitEntry[] {
-    return (this.sortedKitCache ??= [...this.kits.values()].sort((a, b) =>
-      a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-    ));
+    return (this.sortedKitCache ??= [...this.kits.values()].sort(byPath));
   }
 
   allModules(): ModuleEntry[] {
-    return [...this.modules.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return [...this.modules.values()].sort(byPath);
   }
 
   kitMembers(key: string): KitEntry[] {
-    const set = this.index.get(key);
-    if (!set) return [];
-    const out: KitEntry[] = [];
-    for (const p of set) {
-      const e = this.kits.get(p);
-      if (e) out.push(e);
-    }
-    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return this.membersIn(key, this.kits);
   }
 
   moduleMembers(key: string): ModuleEntry[] {
-    const set = this.index.get(key);
-    if (!set) return [];
-    const out: ModuleEntry[] = [];
-    for (const p of set) {
-      const e = this.modules.get(p);
+    return this.membersIn(key, this.modules);
+  }
+
+  /** The entries of `map` in a bucket, sorted by path. */
+  private membersIn<E extends { path: string }>(key: string, map: Map<string, E>): E[] {
+    const out: E[] = [];
+    for (const p of this.index.get(key) ?? []) {
+      const e = map.get(p);
       if (e) out.push(e);
     }
-    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return out.sort(byPath);
   }
 
   registrationsIn(key: string): Registration[] {

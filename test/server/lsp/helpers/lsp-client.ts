@@ -126,7 +126,13 @@ export class LspClient {
 
   async initialize(
     folders: string[],
-    opts: { capabilities?: ClientCapabilities; initializationOptions?: unknown; waitForIndex?: boolean } = {},
+    opts: {
+      capabilities?: ClientCapabilities;
+      initializationOptions?: unknown;
+      waitForIndex?: boolean;
+      /** False: the caller sends `initialized` itself (to time indexing from it); implies waitForIndex false. */
+      sendInitialized?: boolean;
+    } = {},
   ): Promise<InitializeResult> {
     const result = (await this.conn.sendRequest('initialize', {
       processId: process.pid,
@@ -135,6 +141,7 @@ export class LspClient {
       workspaceFolders: folders.map((f) => ({ uri: fileUri(f), name: f.split('/').pop() ?? f })),
       initializationOptions: opts.initializationOptions,
     })) as InitializeResult;
+    if (opts.sendInitialized === false) return result;
     const indexed = opts.waitForIndex === false ? Promise.resolve() : this.waitForStatuses(folders.length);
     await this.conn.sendNotification('initialized', {});
     await indexed;
