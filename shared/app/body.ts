@@ -1,4 +1,4 @@
-// Reading request bodies with a size cap (reference-notes 4.14: 1 MiB for actions and APIs).
+// Reading request bodies with a size cap (1 MiB for actions and APIs).
 import type { IncomingMessage } from 'node:http';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

@@ -1,5 +1,5 @@
 // CORS for APIs that declare `cors origins "..." methods "..." headers "..." expose "..." credentials
-// true maxAge 600`. Preflights are answered before guards and CSRF (reference-notes 4.8); a
+// true maxAge 600`. Preflights are answered before guards and CSRF; a
 // preflight the policy does not allow gets 403 `cors preflight denied`.
 import type { IncomingMessage } from 'node:http';
 import type { CorsPolicy } from './manifest.js';

@@ -1,4 +1,4 @@
-// CSRF protection: a signed double-submit token (reference-notes 4.6, kit names).
+// CSRF protection: a signed double-submit token (cookie, field and header names in docs/architecture.md's naming rules).
 // token = base64url(nonce ‖ HMAC-SHA256(secret, nonce)), 32 + 32 bytes → 86 characters. The same
 // token travels in a cookie and in the request (form field `_kit_csrf` or header `X-Kit-CSRF`); a
 // request is accepted when both are present, equal, and the signature verifies with one of the

@@ -1,4 +1,4 @@
-// Generated error answers (reference-notes 4.13): plain text with a trailing newline, `nosniff`,
+// Generated error answers: plain text with a trailing newline, `nosniff`,
 // `no-store` and the machine-readable `X-Kit-Error-Code`; APIs and contracts answer the JSON
 // envelope `{"ok":false,"error":{"code","message"}}` instead. Messages are fixed strings or name
 // a param or field; they never carry request data or a handler's error message.

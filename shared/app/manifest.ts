@@ -1,6 +1,6 @@
 // The generated app's route table: plain data that `kit build --app` writes into `<appdir>/routes.js`
 // and hands to the runtime. Nothing here is code; the runtime turns it into routers and handlers at
-// start-up. Field names follow the route report (reference-notes 3.1) where the two overlap.
+// start-up. Field names follow the route report (`schemas/routes.schema.json`) where the two overlap.
 import type { Template } from '../render/index.js';
 
 export const MANIFEST_VERSION = 1;

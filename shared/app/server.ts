@@ -1,4 +1,4 @@
-// Running a generated app: listen address, server limits (reference-notes 4.14), the
+// Running a generated app: listen address, server limits (README, "Apps and single executables"), the
 // `listening on` line, tracing switched on by the build or `KIT_TRACE=1`, and a graceful stop on
 // SIGINT/SIGTERM that lets in-flight requests finish.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -14,7 +14,7 @@ import { dirSource, seaApi, seaSource, type StaticSource } from './static-files.
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
 
-/** reference-notes 4.14, in Node's terms. */
+/** The server limits, in Node's terms. */
 export const SERVER_LIMITS = Object.freeze({
   headersTimeoutMs: 5_000,
   /** Whole request received (Go's ReadTimeout). */

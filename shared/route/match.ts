@@ -1,4 +1,4 @@
-// Matching one pattern against already-decoded request segments (reference-notes 4.2). The
+// Matching one pattern against already-decoded request segments. The
 // compiled router gives the same answers for many patterns at once; this is the one-pattern form
 // for callers that hold a single route (deny registries, tests, tools).
 import { isDotLikeSegment } from './request-path.js';

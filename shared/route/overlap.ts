@@ -1,4 +1,4 @@
-// Overlap and ambiguity between two declared routes (reference-notes 2.4).
+// Overlap and ambiguity between two declared routes: two patterns overlap when some path matches both.
 //
 // `routesOverlap` answers a purely structural question: could some request path match both
 // patterns? It knows nothing about methods or about which declarations may share a path. By that

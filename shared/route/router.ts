@@ -7,7 +7,7 @@
 //   3. the plain param child (`{x}` and `{x:string}`);
 //   4. a rest param (one or more remaining segments);
 //   5. typed param children whose type the segment does NOT decode as — the type never decides
-//      whether a route matches (reference-notes 2.5 #66), only which route wins; the typed
+//      whether a route matches, only which route wins; the typed
 //      binding answers 400 afterwards.
 // A branch that dead-ends (no route for this method below it) backtracks to the next candidate.
 // Methods are exact strings: HEAD is not GET here (the server maps HEAD to GET for pages).

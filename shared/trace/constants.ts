@@ -1,5 +1,5 @@
 // The closed vocabularies of a span: where it ran (surface), what part of a request it covers (lane),
-// how it ended (status), and the attribute keys kit itself writes. Values follow reference-notes 6.1.
+// how it ended (status), and the attribute keys kit itself writes. The values are those of the README's span table.
 
 export const SurfaceBackend = 'backend';
 export const SurfaceFrontend = 'frontend';
@@ -66,7 +66,7 @@ export const AttrGuard = 'kit.guard';
 export const LogKeyTraceId = 'trace_id';
 export const LogKeySpanId = 'span_id';
 
-/** Bounds applied to every span snapshot (reference-notes 6.2). Sizes are UTF-8 bytes. */
+/** Bounds applied to every span snapshot (README, "Tracing"). Sizes are UTF-8 bytes. */
 export const LIMITS = Object.freeze({
   nameBytes: 512,
   statusMessageBytes: 1024,

@@ -1,4 +1,4 @@
-// Size and shape limits of reference-notes 6.2, shared by span snapshots and browser-span ingest.
+// Size and shape limits of a span snapshot (README, "Tracing"), shared by span snapshots and browser-span ingest.
 import { LIMITS } from './constants.js';
 
 export type AttributeScalar = string | number | boolean;

@@ -17,7 +17,7 @@ import {
 } from './tracer-options.js';
 import type { Attributes } from './types.js';
 
-/** Counters of a tracer (reference-notes 6.3 HealthSnapshot). Latencies are per drained batch. */
+/** Counters of a tracer (the collector's health snapshot). Latencies are per drained batch. */
 export interface TracerHealth {
   sampler: string;
   samplingRatio?: number;

@@ -24,7 +24,7 @@ export interface SpanEventRecord {
   attributes: Attribute[];
 }
 
-/** The JSON record of a finished span (reference-notes 6.2). */
+/** The JSON record of a finished span (schema in the README, "Tracing"). */
 export interface SpanSnapshot {
   traceId: string;
   spanId: string;

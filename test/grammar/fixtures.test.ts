@@ -1,4 +1,4 @@
-// The representative files of the reference notes (section 1.5), parsed into the AST the core uses.
+// The representative files of the language, parsed into the AST the core uses.
 import assert from 'node:assert/strict';
 import {
   valueOffset,

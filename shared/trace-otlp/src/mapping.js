@@ -13,7 +13,7 @@ export const SCOPE = Object.freeze({ name: 'kit-trace-otlp', version: '0.1.0' })
 const SERVER_LANES = new Set(['route', 'handler', 'ssr', 'action', 'api', 'fragment']);
 
 /**
- * Span kind by lane (reference-notes 6.6): request-serving lanes are SERVER, `contract` is CLIENT, the
+ * Span kind by lane: request-serving lanes are SERVER, `contract` is CLIENT, the
  * rest INTERNAL.
  * @param {string} lane
  * @returns {SpanKind}

@@ -1,4 +1,4 @@
-// The per-request deadline of request-time work (reference-notes 4.14: 25 s by default, shortened
+// The per-request deadline of request-time work (25 s by default, shortened
 // here) and the context helpers' misuse errors, against the runtime over real HTTP.
 import { strict as assert } from 'node:assert';
 import type { AddressInfo } from 'node:net';

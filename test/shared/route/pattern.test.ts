@@ -10,7 +10,7 @@ type Expected = {
   param?: string;
 };
 
-// Every malformed_route message of reference-notes 2.3, plus the 2.5 rows about single patterns.
+// Every malformed_route message, and the conformance rows about single patterns.
 const INVALID: { row: string; pattern: string; issues: Expected[] }[] = [
   { row: 'empty', pattern: '', issues: [{ kind: 'empty', span: [0, 0], message: 'route is required' }] },
   {

@@ -1,4 +1,4 @@
-// `kit check` output: the JSON report (schema version 1, reference-notes 2.1) and the human lines.
+// `kit check` output: the JSON report (schema version 1, `schemas/check.schema.json`) and the human lines.
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { paint } from '../io.js';
 import {

@@ -54,7 +54,7 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = Object.freeze({
   webmanifest: 'application/manifest+json',
 });
 
-/** Build metadata that is never served (reference-notes 3.7). */
+/** Build metadata that is never served. */
 const PRIVATE_FILES = new Set(['kit-routes.json', 'kit-assets.json']);
 
 export interface RouteTable {

@@ -10,7 +10,7 @@ export type BindingStatus = 'bound' | 'missing' | 'unsupported_signature';
 export type BindTargetKind = 'action' | 'api' | 'fragment' | 'load' | 'command' | 'query';
 
 /**
- * Accepted call shapes (reference-notes 3.2, adapted to TypeScript):
+ * Accepted call shapes (README, "Handler binding"):
  * - `action0` `(ctx)`, `action_input` `(ctx, input: T)`, `action_form` `(ctx, form: FormValues)`
  * - `api` `(ctx, request: Request)`
  * - `fragment` `(ctx)` (the optional fragment hook), `load` `(ctx)` (`Load<PageID>`)

@@ -1,6 +1,6 @@
 // View markup → proto IR, for one owner (page, layout, component or fragment body). Elements and
 // attributes become static chunks; interpolations become escaped holes; `g:` directives are lowered
-// (reference-notes 1.4) or dropped; component calls are instantiated from their once-compiled form.
+// or dropped; component calls are instantiated from their once-compiled form.
 import type {
   ActDecl,
   Attribute,
@@ -365,7 +365,7 @@ function compileAttributes(el: Element, ctx: OwnerContext, scope: Scope, out: PN
   }
 }
 
-/** `g:` directives that reach the output, lowered to plain attributes (reference-notes 1.4). */
+/** `g:` directives that reach the output, lowered to plain attributes. */
 function lowerDirective(a: Attribute, el: Element, ctx: OwnerContext, hasPost: boolean): PNode[] | undefined {
   const out: PNode[] = [];
   const text = (name: string) => {

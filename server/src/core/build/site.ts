@@ -117,7 +117,7 @@ interface Part {
 
 // The document head every page starts with. `lang="en"`: the language has no declaration for the
 // document language yet, and browsers and screen readers need one; English is the default until a
-// page-level declaration exists (reference-notes 1.3 lists none).
+// page-level declaration exists (the language has none).
 const DOC_START =
   '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n';
 

@@ -51,7 +51,7 @@ export function fileRegistrations(s: FileSummary): Registration[] {
       pageId,
     });
   }
-  // Inline endpoints register only when the page route itself is valid (reference-notes 2.4).
+  // Inline endpoints register only when the page route itself is valid (an invalid route registers nothing).
   if (!pageRoute || !pageRoute.valid) return regs;
   for (const a of s.actions) {
     const r = endpointRoute(s, a.path);

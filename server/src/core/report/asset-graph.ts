@@ -1,5 +1,5 @@
 // `kit inspect asset-graph --json`: which owner (page, component, layout) introduced which CSS,
-// JavaScript, file asset or WASM declaration (reference-notes 3.4).
+// JavaScript, file asset or WASM declaration.
 import type { Declaration } from '../../../../grammar/src/ast.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary } from '../model/summary.js';

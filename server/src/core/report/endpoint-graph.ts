@@ -1,5 +1,5 @@
 // `kit inspect endpoint-graph --json`: pages, routes, endpoints, handlers, guards, contracts and
-// the view elements that dispatch to endpoints (reference-notes 3.3).
+// the view elements that dispatch to endpoints.
 import type { Element } from '../../../../grammar/src/ast.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary } from '../model/summary.js';

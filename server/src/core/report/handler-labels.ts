@@ -1,4 +1,4 @@
-// Planned handler labels of the reports' `handler` field (reference-notes 1.1): stable names of the
+// Planned handler labels of the reports' `handler` field: stable names of the
 // generated adapters, built with `exportedRouteName` so that every separator starts a new word.
 import { exportedRouteName } from '../model/names.js';
 import type { RenderMode } from '../model/summary.js';

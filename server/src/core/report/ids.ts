@@ -1,4 +1,4 @@
-// Node ID conventions of the inspect outputs (reference-notes 3.3–3.5), in one place so the
+// Node ID conventions of the inspect outputs, in one place so the
 // endpoint graph, the asset graph and the tree name the same things the same way.
 import type { FileSummary } from '../model/summary.js';
 import { nodeId } from './graph.js';

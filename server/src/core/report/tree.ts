@@ -1,4 +1,4 @@
-// `kit inspect tree --json`: the unified source tree (reference-notes 3.5) — packages, pages with
+// `kit inspect tree --json`: the unified source tree — packages, pages with
 // their route, endpoints, contract references and view; components; layouts; comment endpoints —
 // with stable IDs, sources, spans and ordered children, plus `renders_component` edges and
 // component composition cycles as tree diagnostics.

@@ -1,5 +1,5 @@
 // Report shapes, schema version 1: `kit routes` rows, `kit endpoints` records and their parts.
-// Field names and order follow reference-notes 3.1/3.2; the JSON Schemas under `schemas/`
+// Field names and order are those of the README's report tables; the JSON Schemas under `schemas/`
 // describe the same shapes and tests validate real outputs against them.
 import type { RenderMode } from '../model/summary.js';
 import type { BindingStatus, InputField, SignatureKind } from '../bind/types.js';

@@ -1,5 +1,5 @@
 // `//kit:act|api METHOD /path` endpoints of handler modules get the checks of their `.kit`
-// counterparts (reference-notes 2.2): the method per endpoint kind, the path pattern (no rest
+// counterparts: the method per endpoint kind, the path pattern (no rest
 // params: those belong to page routes and fragments), and a guard line (default deny).
 import type { Range } from '../../../../grammar/src/ast.js';
 import { parseRoutePattern, type Span } from '../../../../shared/route/index.js';

@@ -1,4 +1,4 @@
-// Revalidation windows (reference-notes 1.3) and the effective Cache-Control of a page.
+// Revalidation windows and the effective Cache-Control of a page.
 import { strict as assert } from 'node:assert';
 import { effectiveCachePolicy, parseRevalidate } from '../../../../server/src/core/model/cache-policy.js';
 

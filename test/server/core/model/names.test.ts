@@ -1,4 +1,4 @@
-// Naming conventions (reference-notes 1.1): page IDs from file names, `Load<PageID>`, report labels.
+// Naming conventions: page IDs from file names, `Load<PageID>`, report labels.
 import { strict as assert } from 'node:assert';
 import {
   exportedIdentifier,

@@ -146,7 +146,7 @@ describe('report rows', () => {
     assert.equal(recs.find((r) => r.symbol === 'Archive')?.contract?.status, 'missing');
   });
 
-  it('names planned handlers as reference-notes 1.1 does', () => {
+  it('names planned handlers as the original does', () => {
     assert.equal(pageHandlerLabel('blog.post', 'spa'), 'embedded.SPA("pages/blog/post.html")');
     assert.equal(pageHandlerLabel('blog-post', 'ssr'), 'ssr.RenderBlogPost');
     assert.equal(pageHandlerLabel('my_page', 'hybrid'), 'hybrid.RenderMyPage');

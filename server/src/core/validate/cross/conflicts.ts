@@ -1,4 +1,4 @@
-// Cross-file route rules (reference-notes 2.2, 2.4): duplicate page routes, method/path conflicts
+// Cross-file route rules: duplicate page routes, method/path conflicts
 // and ambiguous dynamic routes. Each works on one index bucket so an edit re-runs only the buckets
 // its old and new registrations touch.
 import { ambiguousOverlap } from '../../../../../shared/route/index.js';
