@@ -61,7 +61,8 @@ export function renderRouteTable(folders: readonly RouteTableFolder[], nonce: st
       )
       .join('\n');
     const empty = f.routes.length === 0 ? '<p>No routes.</p>' : '';
-    return `<h2>${escapeHtml(f.name)}</h2>${empty}<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+    const table = `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+    return `<h2>${escapeHtml(f.name)}</h2>${empty}${table}`;
   });
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

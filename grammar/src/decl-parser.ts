@@ -160,7 +160,10 @@ export class DeclParser extends EmbeddedActionsParser {
   ];
   private readonly arg = (): IToken => this.OR(this.argAlts);
 
-  /** `kw [word|string]` — package, page, render, revalidate, component, route, cache, meta, js, asset, wasm, error. */
+  /**
+   * `kw [word|string]` — package, page, render, revalidate, component, route, cache, meta, js, asset,
+   * wasm, error.
+   */
   oneArg = this.RULE('oneArg', (): OneArg => {
     const kw = this.CONSUME(Word);
     const arg = this.OPTION(this.arg);

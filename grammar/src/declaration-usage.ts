@@ -23,9 +23,12 @@ const USAGE_TABLE: Record<string, string> = {
   use: 'use declaration needs an alias and a quoted package: use ui "shared/ui"',
   component: 'component declaration needs a name: component Name',
   act: 'act declaration needs a symbol, a method and optionally a path: act <Symbol> POST "/path"',
-  api: 'api declaration needs a symbol, a method and optionally a path: api <Symbol> GET "/path" [error "x.html"] [cors origins "..." ...]',
+  api:
+    'api declaration needs a symbol, a method and optionally a path: api <Symbol> GET "/path" [error ' +
+    '"x.html"] [cors origins "..." ...]',
   fragment:
-    'fragment declaration needs a name, a method, a quoted route and a quoted "#target": fragment <Name> GET "/path" "#target" {',
+    'fragment declaration needs a name, a method, a quoted route and a quoted "#target": fragment <Name> GET ' +
+    '"/path" "#target" {',
   view: 'view block: `view {` on its own line, markup, then a line that is exactly `}`',
   style: 'style block: `style {` on its own line, CSS, then the closing `}`',
   paths: 'paths block: `paths {`, then one `=> { param: "value" }` line per concrete path, then `}`',

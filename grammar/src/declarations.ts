@@ -85,7 +85,8 @@ class ChunkBuilder extends RecordBlocks {
       const range = adjacent ? this.span(t0, t1) : this.r(t0);
       const message = DECLARATION_KEYWORD_SET.has(word)
         ? `legacy metadata \`@${word}\` is not supported: write \`${word} ...\` without \`@\``
-        : `legacy metadata \`@${word}\` is not supported: declarations are written without \`@\`, e.g. \`route "/path"\``;
+        : `legacy metadata \`@${word}\` is not supported: declarations are written without \`@\`, e.g. \`route ` +
+          `"/path"\``;
       this.report('malformed_legacy_metadata', message, range);
       return;
     }
@@ -137,7 +138,8 @@ class ChunkBuilder extends RecordBlocks {
       'unknown_declaration',
       near !== undefined
         ? `unknown declaration "${kw}"; did you mean "${near}"?`
-        : `unknown declaration "${kw}"; expected a declaration keyword such as package, route, guard, layout, act, api or view`,
+        : `unknown declaration "${kw}"; expected a declaration keyword such as package, route, guard, layout, ` +
+            `act, api or view`,
       this.r(t0),
     );
   }
@@ -367,8 +369,10 @@ class ChunkBuilder extends RecordBlocks {
     const sym = header[1] !== undefined && tokenMatcher(header[1], Word) ? header[1].image : 'Name';
     const message =
       kw === 'act'
-        ? `\`act ${sym} {}\` is the old action block syntax: declare \`act ${sym} POST "/path"\` on one line and export a function ${sym} from a module next to this file`
-        : `\`api ${sym} {}\` is the old API block syntax: declare \`api ${sym} GET "/path"\` on one line and export a function ${sym} from a module next to this file`;
+        ? `\`act ${sym} {}\` is the old action block syntax: declare \`act ${sym} POST "/path"\` on one line and ` +
+          `export a function ${sym} from a module next to this file`
+        : `\`api ${sym} {}\` is the old API block syntax: declare \`api ${sym} GET "/path"\` on one line and ` +
+          `export a function ${sym} from a module next to this file`;
     this.report(
       kw === 'act' ? 'old_action_block_syntax' : 'old_api_block_syntax',
       message,

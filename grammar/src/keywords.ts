@@ -55,7 +55,8 @@ export const UNSUPPORTED_BLOCKS: ReadonlyMap<string, string> = new Map([
   ['load', '`load {}` was renamed `server {}`: write `server {` with `=> { field, a.b }` lines'],
   [
     'build',
-    '`build {}` blocks are not supported by kit; use `paths {}` for concrete paths and `server {}` for request-time data',
+    '`build {}` blocks are not supported by kit; use `paths {}` for concrete paths and `server {}` for ' +
+      'request-time data',
   ],
   ['go', 'inline `go {}` blocks are not supported by kit; only `go server {}` (or `server {}`) is'],
   ['go client', '`go client {}` blocks are not supported by kit'],

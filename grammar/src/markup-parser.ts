@@ -65,7 +65,10 @@ export function blockSyntaxMessage(image: string): string {
   const word = m ? m[2] : '';
   const shown = '`' + image.replace(/\s+/g, ' ').slice(0, 40) + '`';
   if (sigil === '@' && word === 'html')
-    return `${shown} is not supported: kit escapes every interpolation, and raw HTML (\`g:unsafe-html\`) is not supported either`;
+    return (
+      `${shown} is not supported: kit escapes every interpolation, and raw HTML (\`g:unsafe-html\`) is not ` +
+      `supported either`
+    );
   if (sigil === '@' && word === 'const')
     return `${shown} is not supported: compute the value in the server load (\`server {}\`) or pass it as a prop`;
   if (sigil === '@' && word === 'debug') return `${shown} is not supported`;
@@ -74,7 +77,10 @@ export function blockSyntaxMessage(image: string): string {
   if (word === 'snippet' || word === 'render')
     return `${shown} is not supported: use a component or a named \`<slot>\``;
   if (word === 'await' || word === 'then' || word === 'catch') return `${shown} is not supported by kit`;
-  return `${shown} is not supported: show an element conditionally with \`g:if={condition}\` and \`g:lane="server"\`, repeat it with \`g:for={item in items}\``;
+  return (
+    `${shown} is not supported: show an element conditionally with \`g:if={condition}\` and ` +
+    `\`g:lane="server"\`, repeat it with \`g:for={item in items}\``
+  );
 }
 
 export class MarkupParser extends EmbeddedActionsParser {
@@ -452,7 +458,8 @@ export class MarkupParser extends EmbeddedActionsParser {
       this.diags.push(
         diag(
           'view_parse_error',
-          `invalid tag name \`<${name}>\`: elements are lowercase (\`[a-z][a-z0-9-]*\`), components are capitalised (\`Name\` or \`alias.Name\`)`,
+          `invalid tag name \`<${name}>\`: elements are lowercase (\`[a-z][a-z0-9-]*\`), components are ` +
+            `capitalised (\`Name\` or \`alias.Name\`)`,
           this.pm.range(nameStart, nameEnd),
         ),
       );

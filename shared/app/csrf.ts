@@ -1,4 +1,5 @@
-// CSRF protection: a signed double-submit token (cookie, field and header names in docs/architecture.md's naming rules).
+// CSRF protection: a signed double-submit token (cookie, field and header names in docs/architecture.md's
+// naming rules).
 // token = base64url(nonce ‖ HMAC-SHA256(secret, nonce)), 32 + 32 bytes → 86 characters. The same
 // token travels in a cookie and in the request (form field `_kit_csrf` or header `X-Kit-CSRF`); a
 // request is accepted when both are present, equal, and the signature verifies with one of the
@@ -49,7 +50,8 @@ export function csrfKeys(secretEnv: string | undefined): CsrfKeys {
     const bytes = Buffer.from(p, 'utf8');
     if (bytes.length < MIN_SECRET_BYTES) {
       throw new CsrfConfigError(
-        `KIT_CSRF_SECRET: secret ${i + 1} of ${parts.length} has ${bytes.length} bytes; each secret needs at least ${MIN_SECRET_BYTES}`,
+        `KIT_CSRF_SECRET: secret ${i + 1} of ${parts.length} has ${bytes.length} bytes; each secret needs at ` +
+          `least ${MIN_SECRET_BYTES}`,
       );
     }
     keys.push(bytes);

@@ -189,7 +189,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const app = new KitApp(appOptions);
   if (app.csrf.ephemeral)
     err(
-      'kit: warning: KIT_CSRF_SECRET is not set; using a random per-process secret (CSRF tokens will not survive a restart or work across instances)',
+      'kit: warning: KIT_CSRF_SECRET is not set; using a random per-process secret (CSRF tokens will not survive ' +
+        'a restart or work across instances)',
     );
   const { server, inflight, draining } = createHttpServer(app);
   await new Promise<void>((resolve, reject) => {

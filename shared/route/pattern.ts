@@ -129,7 +129,8 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (name.endsWith('?')) {
       issue(
         'optional',
-        `route ${q} uses optional route parameter ${quote(text)}; optional route parameters are not supported; declare explicit routes for each shape (rest parameters {name...} are supported as the final segment)`,
+        `route ${q} uses optional route parameter ${quote(text)}; optional route parameters are not supported; ` +
+          `declare explicit routes for each shape (rest parameters {name...} are supported as the final segment)`,
         span,
       );
       asStatic();
@@ -147,7 +148,8 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (!rest && name.includes('.')) {
       issue(
         'rest_dots',
-        `route ${q} has invalid route parameter segment ${quote(text)}; rest route parameters use exactly three dots, such as {name...}`,
+        `route ${q} has invalid route parameter segment ${quote(text)}; rest route parameters use exactly three ` +
+          `dots, such as {name...}`,
         span,
       );
       asStatic();
@@ -166,7 +168,8 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (rest && hasType) {
       issue(
         'rest_typed',
-        `route ${q} declares typed rest route parameter ${quote(text)}; rest route parameters are always strings, declare it as {${name}...}`,
+        `route ${q} declares typed rest route parameter ${quote(text)}; rest route parameters are always ` +
+          `strings, declare it as {${name}...}`,
         span,
         name,
       );
@@ -176,7 +179,8 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (!isParamType(typeText)) {
       issue(
         'param_type',
-        `route ${q} has unsupported route parameter type ${quote(typeText)} for ${quote(name)}; supported types are ${PARAM_TYPES.join(', ')}`,
+        `route ${q} has unsupported route parameter type ${quote(typeText)} for ${quote(name)}; supported types ` +
+          `are ${PARAM_TYPES.join(', ')}`,
         span,
         name,
       );
@@ -196,7 +200,8 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
       if (!isLast) {
         issue(
           'rest_not_last',
-          `route ${q} declares rest route parameter {${name}...} before the end of the route; rest parameters must be the last segment`,
+          `route ${q} declares rest route parameter {${name}...} before the end of the route; rest parameters ` +
+            `must be the last segment`,
           span,
           name,
         );

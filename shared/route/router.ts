@@ -312,7 +312,9 @@ export function compileRouter<T>(entries: readonly RouterEntry<T>[]): { router: 
       const firstText = typeof first === 'string' ? first : first.pattern;
       errors.push({
         index,
-        message: `${entry.method} ${route.pattern} has the same shape (${route.shapeKey}) as ${entry.method} ${firstText} registered first (entry ${previous})`,
+        message:
+          `${entry.method} ${route.pattern} has the same shape (${route.shapeKey}) as ${entry.method} ` +
+          `${firstText} registered first (entry ${previous})`,
       });
       return;
     }

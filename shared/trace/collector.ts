@@ -133,7 +133,9 @@ export class Collector implements Sink, CollectorView {
   /** The list response body: `{spans, dropped, rejected, health}`, spans oldest first. */
   listJSON(): string {
     const parts = this.ring.spans().map((s) => s.json());
-    return `{"spans":[${parts.join(',')}],"dropped":${this.dropped()},"rejected":${this.rejectedCount},"health":${JSON.stringify(this.health())}}`;
+    const health = JSON.stringify(this.health());
+    const counts = `"dropped":${this.dropped()},"rejected":${this.rejectedCount}`;
+    return `{"spans":[${parts.join(',')}],${counts},"health":${health}}`;
   }
 
   /**

@@ -43,8 +43,9 @@ export function alwaysOff(): Sampler {
 }
 
 /**
- * Records a fraction `ratio` (0..1) of traces: a span is kept when the first 16 hex digits of its trace ID,
- * read as an unsigned 64-bit number, are at most `ratio · 2^64`. `ratio ≤ 0` is `alwaysOff()`, `≥ 1` is `alwaysOn()`.
+ * Records a fraction `ratio` (0..1) of traces: a span is kept when the first 16 hex digits of its trace
+ * ID, read as an unsigned 64-bit number, are at most `ratio · 2^64`. `ratio ≤ 0` is `alwaysOff()`, `≥ 1`
+ * is `alwaysOn()`.
  */
 export function ratioSampler(ratio: number): Sampler {
   if (typeof ratio !== 'number' || Number.isNaN(ratio))

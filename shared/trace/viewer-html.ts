@@ -26,18 +26,23 @@ const PAGE = String.raw`<!doctype html>
 }
 * { box-sizing: border-box; }
 html, body { margin: 0; height: 100%; }
-body { font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--text);
+body { font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg);
+  color: var(--text);
   display: flex; flex-direction: column; }
-header { display: flex; align-items: center; gap: 16px; padding: 10px 16px; background: var(--panel); border-bottom: 1px solid var(--line); }
+header { display: flex; align-items: center; gap: 16px; padding: 10px 16px; background: var(--panel);
+  border-bottom: 1px solid var(--line); }
 header h1 { font-size: 15px; margin: 0; font-weight: 650; letter-spacing: .2px; }
-header h1 .dot { display: inline-block; width: 8px; height: 8px; border-radius: 50%; background: var(--unset); margin-right: 8px; vertical-align: 1px; }
+header h1 .dot { display: inline-block; width: 8px; height: 8px; border-radius: 50%; background: var(--unset);
+  margin-right: 8px; vertical-align: 1px; }
 header h1 .dot.live { background: var(--ok); }
 header h1 .dot.down { background: var(--err); }
 .counts { display: flex; gap: 14px; color: var(--muted); }
 .counts b { color: var(--text); font-weight: 600; font-variant-numeric: tabular-nums; }
 .counts .warn b { color: var(--err); }
-.toolbar { display: flex; flex-wrap: wrap; gap: 8px; padding: 8px 16px; background: var(--panel); border-bottom: 1px solid var(--line); align-items: center; }
-.toolbar input, .toolbar select, .toolbar button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 5px 8px; }
+.toolbar { display: flex; flex-wrap: wrap; gap: 8px; padding: 8px 16px; background: var(--panel);
+  border-bottom: 1px solid var(--line); align-items: center; }
+.toolbar input, .toolbar select, .toolbar button { font: inherit; color: inherit; background: var(--bg);
+  border: 1px solid var(--line); border-radius: 6px; padding: 5px 8px; }
 .toolbar input { min-width: 240px; flex: 1 1 240px; max-width: 420px; }
 .toolbar button { cursor: pointer; }
 .toolbar button:hover { background: var(--hover); }
@@ -49,7 +54,8 @@ section { min-height: 0; overflow: auto; }
 #traces { border-right: 1px solid var(--line); background: var(--panel); }
 #detail { border-left: 1px solid var(--line); background: var(--panel); padding: 12px 14px; }
 .empty { color: var(--muted); padding: 24px 16px; text-align: center; }
-.trace { display: block; width: 100%; text-align: left; border: 0; border-bottom: 1px solid var(--line); background: none; color: inherit;
+.trace { display: block; width: 100%; text-align: left; border: 0; border-bottom: 1px solid var(--line);
+  background: none; color: inherit;
   font: inherit; padding: 8px 12px; cursor: pointer; }
 .trace:hover { background: var(--hover); }
 .trace.selected { background: var(--sel); }
@@ -59,13 +65,15 @@ section { min-height: 0; overflow: auto; }
 .status { width: 8px; height: 8px; border-radius: 50%; flex: none; background: var(--unset); }
 .status.ok { background: var(--ok); }
 .status.error { background: var(--err); }
-.badge { font-size: 11px; padding: 0 6px; border-radius: 9px; border: 1px solid var(--line); color: var(--muted); white-space: nowrap; }
+.badge { font-size: 11px; padding: 0 6px; border-radius: 9px; border: 1px solid var(--line);
+  color: var(--muted); white-space: nowrap; }
 .badge.backend { color: var(--backend); border-color: currentColor; }
 .badge.frontend { color: var(--frontend); border-color: currentColor; }
 .badge.worker { color: var(--worker); border-color: currentColor; }
 .badge.error { color: var(--err); border-color: currentColor; }
 #waterfall { padding: 0 0 16px; }
-.wf-head { position: sticky; top: 0; background: var(--bg); z-index: 1; padding: 10px 16px 6px; border-bottom: 1px solid var(--line); }
+.wf-head { position: sticky; top: 0; background: var(--bg); z-index: 1; padding: 10px 16px 6px;
+  border-bottom: 1px solid var(--line); }
 .wf-head h2 { font-size: 14px; margin: 0 0 2px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .wf-head .meta { color: var(--muted); font-size: 12px; font-family: var(--mono); }
 .axis { display: grid; grid-template-columns: 38% 1fr; margin-top: 8px; color: var(--muted); font-size: 11px; }
@@ -73,7 +81,8 @@ section { min-height: 0; overflow: auto; }
 .axis .ticks span { position: absolute; transform: translateX(-50%); white-space: nowrap; }
 .axis .ticks span:first-child { transform: none; }
 .axis .ticks span:last-child { transform: translateX(-100%); }
-.row { display: grid; grid-template-columns: 38% 1fr; align-items: center; min-height: 26px; padding: 0 16px; cursor: pointer; border-bottom: 1px solid transparent; }
+.row { display: grid; grid-template-columns: 38% 1fr; align-items: center; min-height: 26px; padding: 0 16px;
+  cursor: pointer; border-bottom: 1px solid transparent; }
 .row:hover { background: var(--hover); }
 .row.selected { background: var(--sel); }
 .row.dim { opacity: .38; }
@@ -81,14 +90,17 @@ section { min-height: 0; overflow: auto; }
 .row .label .name { overflow: hidden; text-overflow: ellipsis; }
 .row .label .twig { color: var(--muted); opacity: .6; font-family: var(--mono); }
 .row .track { position: relative; height: 16px; }
-.row .bar { position: absolute; top: 2px; height: 12px; border-radius: 3px; min-width: 2px; background: var(--backend); }
+.row .bar { position: absolute; top: 2px; height: 12px; border-radius: 3px; min-width: 2px;
+  background: var(--backend); }
 .row .bar.frontend { background: var(--frontend); }
 .row .bar.worker { background: var(--worker); }
 .row .bar.error { background: var(--err); }
-.row .dur { position: absolute; top: 0; font-size: 11px; color: var(--muted); white-space: nowrap; font-variant-numeric: tabular-nums; }
+.row .dur { position: absolute; top: 0; font-size: 11px; color: var(--muted); white-space: nowrap;
+  font-variant-numeric: tabular-nums; }
 .row .dur.inside { top: 2px; font-size: 10px; line-height: 12px; color: #fff; }
 #detail h2 { font-size: 14px; margin: 0 0 8px; word-break: break-word; }
-#detail h3 { font-size: 12px; text-transform: uppercase; letter-spacing: .5px; color: var(--muted); margin: 16px 0 6px; }
+#detail h3 { font-size: 12px; text-transform: uppercase; letter-spacing: .5px; color: var(--muted);
+  margin: 16px 0 6px; }
 dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 3px 12px; margin: 0; }
 dl.kv dt { color: var(--muted); }
 dl.kv dd { margin: 0; font-family: var(--mono); font-size: 12px; word-break: break-all; }
@@ -100,7 +112,8 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
 .event.error { border-color: var(--err); }
 .event.warn { border-color: #d99a00; }
 .event .when { color: var(--muted); font-size: 11px; font-family: var(--mono); }
-@media (max-width: 1000px) { main { grid-template-columns: 1fr; grid-auto-rows: minmax(200px, auto); } section { max-height: 60vh; } }
+@media (max-width: 1000px) { main { grid-template-columns: 1fr; grid-auto-rows: minmax(200px, auto);
+  } section { max-height: 60vh; } }
 </style>
 </head>
 <body>
@@ -114,9 +127,11 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
   </div>
 </header>
 <div class="toolbar" role="search">
-  <input id="q" data-testid="filter-text" type="search" placeholder="Filter: name, attribute, id, file…" aria-label="Filter spans">
+  <input id="q" data-testid="filter-text" type="search" placeholder="Filter: name, attribute, id, file…"
+    aria-label="Filter spans">
   <select id="f-lane" data-testid="filter-lane" aria-label="Lane"><option value="">All lanes</option></select>
-  <select id="f-surface" data-testid="filter-surface" aria-label="Surface"><option value="">All surfaces</option></select>
+  <select id="f-surface" data-testid="filter-surface" aria-label="Surface"><option
+    value="">All surfaces</option></select>
   <select id="f-status" data-testid="filter-status" aria-label="Status"><option value="">Any status</option></select>
   <button id="pause" data-testid="pause" type="button" aria-pressed="false">Pause</button>
   <button id="clear" data-testid="clear" type="button">Clear</button>
@@ -131,7 +146,8 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
 <script nonce="__KIT_NONCE__">
 (function () {
   'use strict';
-  var LANES = ['route', 'guard', 'handler', 'ssr', 'action', 'api', 'fragment', 'contract', 'job', 'island', 'nav', 'user'];
+  var LANES = ['route', 'guard', 'handler', 'ssr', 'action', 'api', 'fragment', 'contract', 'job', 'island',
+    'nav', 'user'];
   var SURFACES = ['backend', 'frontend', 'worker'];
   var STATUSES = ['unset', 'ok', 'error'];
   var MAX_SPANS = 5000;
@@ -223,14 +239,16 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
   }
 
   function filters() {
-    return { q: $('q').value.trim().toLowerCase(), lane: $('f-lane').value, surface: $('f-surface').value, status: $('f-status').value };
+    return { q: $('q').value.trim().toLowerCase(), lane: $('f-lane').value, surface: $('f-surface').value,
+      status: $('f-status').value };
   }
   function matches(s, f) {
     if (f.lane && s.lane !== f.lane) return false;
     if (f.surface && s.surface !== f.surface) return false;
     if (f.status && (s.status && s.status.code) !== f.status) return false;
     if (!f.q) return true;
-    var hay = [s.name, s.traceId, s.spanId, s.parentSpanId || '', s.lane, s.surface, s.status && s.status.message || '', s.source && s.source.file || ''];
+    var hay = [s.name, s.traceId, s.spanId, s.parentSpanId || '', s.lane, s.surface,
+      s.status && s.status.message || '', s.source && s.source.file || ''];
     (s.attributes || []).forEach(function (a) { hay.push(a.key, valueText(a.value)); });
     (s.events || []).forEach(function (e) { hay.push(e.message, e.level); });
     for (var i = 0; i < hay.length; i++) if (String(hay[i]).toLowerCase().indexOf(f.q) >= 0) return true;
@@ -265,7 +283,8 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
     return ordered.length ? ordered[0].span : null;
   }
   function traceStatus(t) {
-    for (var i = 0; i < t.spans.length; i++) if (t.spans[i].status && t.spans[i].status.code === 'error') return 'error';
+    for (var i = 0; i < t.spans.length;
+      i++) if (t.spans[i].status && t.spans[i].status.code === 'error') return 'error';
     var r = rootOf(t);
     return r && r.status ? r.status.code : 'unset';
   }
@@ -277,7 +296,8 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
     traces.forEach(function (t) { if (traceMatches(t, f)) shown.push(t); });
     shown.sort(function (a, b) { return b.start - a.start; });
     list.replaceChildren();
-    if (shown.length === 0) list.appendChild(el('div', 'empty', traces.size ? 'No trace matches the filters.' : 'Waiting for spans…'));
+    if (shown.length === 0) list.appendChild(el('div', 'empty',
+      traces.size ? 'No trace matches the filters.' : 'Waiting for spans…'));
     shown.forEach(function (t) {
       var root = rootOf(t);
       var b = el('button', 'trace' + (t.id === selectedTrace ? ' selected' : ''));
@@ -297,7 +317,8 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
       sub.appendChild(el('span', '', fmtDur(t.end - t.start)));
       sub.appendChild(el('span', '', isNaN(t.start) ? '' : fmtClock(t.start)));
       b.appendChild(sub);
-      b.addEventListener('click', function () { selectedTrace = t.id; selectedSpan = root ? root._key : ''; render(); });
+      b.addEventListener('click', function () { selectedTrace = t.id; selectedSpan = root ? root._key : '';
+        render(); });
       list.appendChild(b);
     });
     if (selectedTrace && !traces.has(selectedTrace)) { selectedTrace = ''; selectedSpan = ''; }
@@ -320,7 +341,8 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
     var axis = el('div', 'axis');
     axis.appendChild(el('span', '', 'span'));
     var ticks = el('div', 'ticks');
-    [0, 0.25, 0.5, 0.75, 1].forEach(function (p) { var s = el('span', '', fmtDur(total * p)); s.style.left = (p * 100) + '%'; ticks.appendChild(s); });
+    [0, 0.25, 0.5, 0.75, 1].forEach(function (p) { var s = el('span', '', fmtDur(total * p));
+      s.style.left = (p * 100) + '%'; ticks.appendChild(s); });
     axis.appendChild(ticks);
     head.appendChild(axis);
     box.appendChild(head);
@@ -347,14 +369,16 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
       bar.style.width = width + '%';
       track.appendChild(bar);
       var dur = el('span', 'dur', fmtDur(s.durationNs / 1e6));
-      if (width > 25) { dur.className = 'dur inside'; dur.style.right = (100 - left - width) + '%'; dur.style.paddingRight = '5px'; }
+      if (width > 25) { dur.className = 'dur inside'; dur.style.right = (100 - left - width) + '%';
+        dur.style.paddingRight = '5px'; }
       else if (left + width > 80) { dur.style.right = (100 - left) + '%'; dur.style.paddingRight = '4px'; }
       else { dur.style.left = (left + width) + '%'; dur.style.paddingLeft = '4px'; }
       track.appendChild(dur);
       row.appendChild(track);
       function pick() { selectedSpan = s._key; render(); }
       row.addEventListener('click', pick);
-      row.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } });
+      row.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault(); pick(); } });
       box.appendChild(row);
     });
   }
@@ -377,7 +401,8 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
     if (!s) { box.appendChild(el('div', 'empty', 'Select a span to see its details.')); return; }
     box.appendChild(el('h2', '', s.name || '(unnamed span)'));
     var dl = el('dl', 'kv');
-    kv(dl, 'status', (s.status ? s.status.code : 'unset') + (s.status && s.status.message ? ' — ' + s.status.message : ''));
+    kv(dl, 'status',
+      (s.status ? s.status.code : 'unset') + (s.status && s.status.message ? ' — ' + s.status.message : ''));
     kv(dl, 'surface', s.surface);
     kv(dl, 'lane', s.lane);
     kv(dl, 'duration', fmtDur(s.durationNs / 1e6));
@@ -423,7 +448,8 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
   });
 
   function refreshCounts() {
-    fetch(base + '/stats', { cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; }).then(function (h) {
+    fetch(base + '/stats', { cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null;
+      }).then(function (h) {
       if (!h) return;
       $('n-dropped').textContent = String(h.dropped);
       $('n-rejected').textContent = String(h.rejected);

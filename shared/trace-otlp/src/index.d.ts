@@ -20,7 +20,10 @@ export interface ExportSpan {
 }
 
 export interface OtlpExporterOptions {
-  /** OTLP/HTTP traces endpoint (default: the OpenTelemetry default, `http://localhost:4318/v1/traces`, or OTEL_EXPORTER_OTLP_* env). */
+  /**
+   * OTLP/HTTP traces endpoint (default: the OpenTelemetry default, `http://localhost:4318/v1/traces`, or
+   * OTEL_EXPORTER_OTLP_* env).
+   */
   url?: string;
   headers?: Record<string, string>;
   /** `gzip` or `none`. */

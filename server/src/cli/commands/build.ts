@@ -39,7 +39,10 @@ export function groupThousands(n: number): string {
 /** `built 4,000 pages in 0.8 s → dist/` */
 export function summaryLine(pages: number, ms: number, out: string): string {
   const seconds = ms < 100 ? (ms / 1000).toFixed(2) : (ms / 1000).toFixed(1);
-  return `built ${groupThousands(pages)} page${pages === 1 ? '' : 's'} in ${seconds} s → ${out.endsWith('/') ? out : out + '/'}\n`;
+  return (
+    `built ${groupThousands(pages)} page${pages === 1 ? '' : 's'} in ${seconds} s → ` +
+    `${out.endsWith('/') ? out : out + '/'}\n`
+  );
 }
 
 /** A progress line on a TTY, shown once a build has run for a second. */

@@ -87,7 +87,8 @@ formatted (--check) or could not be formatted, 2 for usage or I/O errors.
     }
     if (flags.check && unformatted)
       io.stderr.write(
-        `${unformatted} of ${kitFiles.length} file${kitFiles.length === 1 ? '' : 's'} not formatted; run kit fmt --write\n`,
+        `${unformatted} of ${kitFiles.length} file${kitFiles.length === 1 ? '' : 's'} not formatted; run kit fmt ` +
+          `--write\n`,
       );
     return failed || (flags.check && unformatted) ? 1 : 0;
   },

@@ -58,7 +58,8 @@ Options:
     if (positionals.length) throw new UsageError(`kit lsp: unexpected argument ${positionals[0]}`);
     if (flags['node-ipc'] && typeof process.send !== 'function')
       throw new UsageError(
-        'kit lsp: --node-ipc needs a parent process with an IPC channel (editors start the server that way); use --stdio',
+        'kit lsp: --node-ipc needs a parent process with an IPC channel (editors start the server that way); use ' +
+          '--stdio',
       );
     const timeout = flags['frame-timeout'] as string | undefined;
     if (timeout !== undefined && !/^[1-9]\d{0,6}$/.test(timeout))

@@ -55,7 +55,8 @@ export function loadForReport(
     io.stderr.write(`${d.file}:${p.line}:${p.column}: error ${d.code}: ${d.message}\n`);
   }
   io.stderr.write(
-    `kit ${command}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the sources; no report (run kit check for details)\n`,
+    `kit ${command}: ${errors.length} error${errors.length === 1 ? '' : 's'} in the sources; no report (run kit ` +
+      `check for details)\n`,
   );
   return undefined;
 }
@@ -66,7 +67,9 @@ export function bindStats(project: LoadedProject, io: CliIO, command: string, st
   const s = project.workspace.bindingStats();
   const total = performance.now() - started;
   io.stderr.write(
-    `kit ${command}: ${total.toFixed(0)} ms, of which ${s.compilerMs.toFixed(0)} ms (${((100 * s.compilerMs) / total).toFixed(0)}%) in the TypeScript compiler API; ${s.programs} ts.Program, ${s.parsed} modules parsed\n`,
+    `kit ${command}: ${total.toFixed(0)} ms, of which ${s.compilerMs.toFixed(0)} ms ` +
+      `(${((100 * s.compilerMs) / total).toFixed(0)}%) in the TypeScript compiler API; ${s.programs} ts.Program, ` +
+      `${s.parsed} modules parsed\n`,
   );
 }
 

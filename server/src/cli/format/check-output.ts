@@ -51,7 +51,9 @@ export function checkHuman(diags: Diagnostic[], source: SourceLookup, fileCount:
   let out = '';
   for (const d of diags) {
     const p = reportPos(source(d.file), d.range.start);
-    out += `${paint(color, '1', `${d.file}:${p.line}:${p.column}`)}: ${paint(color, SEVERITY_COLOR[d.severity] ?? '0', d.severity)} ${d.code}: ${d.message}\n`;
+    out +=
+      `${paint(color, '1', `${d.file}:${p.line}:${p.column}`)}: ` +
+      `${paint(color, SEVERITY_COLOR[d.severity] ?? '0', d.severity)} ${d.code}: ${d.message}\n`;
     for (const r of d.related ?? []) {
       const rp = reportPos(source(r.file), r.range.start);
       out += `  ${r.file}:${rp.line}:${rp.column}: ${paint(color, '2', 'note')}: ${r.message}\n`;
@@ -63,8 +65,9 @@ export function checkHuman(diags: Diagnostic[], source: SourceLookup, fileCount:
   const infos = diags.length - errors - warnings;
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   const files = plural(fileCount, 'file');
+  const counts = [plural(errors, 'error'), plural(warnings, 'warning')];
+  if (infos) counts.push(plural(infos, 'note'));
   if (diags.length === 0) out += `ok: checked ${files}, no problems\n`;
-  else
-    out += `checked ${files}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${infos ? `, ${plural(infos, 'note')}` : ''}\n`;
+  else out += `checked ${files}: ${counts.join(', ')}\n`;
   return out;
 }

@@ -95,7 +95,9 @@ export async function runAppBuild(
   try {
     const r = await buildApp(ws, site, { cwd: io.cwd, ...opts });
     for (const note of r.table.notes) io.stderr.write(note + '\n');
-    const counts = `${r.table.manifest.pages.length} page${r.table.manifest.pages.length === 1 ? '' : 's'}, ${r.table.manifest.endpoints.length} endpoint${r.table.manifest.endpoints.length === 1 ? '' : 's'}`;
+    const counts =
+      `${r.table.manifest.pages.length} page${r.table.manifest.pages.length === 1 ? '' : 's'}, ` +
+      `${r.table.manifest.endpoints.length} endpoint${r.table.manifest.endpoints.length === 1 ? '' : 's'}`;
     if (opts.appDir)
       io.stdout.write(`app (${counts}) → ${opts.appDir}/ (run: node ${join(opts.appDir, 'server.js')})\n`);
     if (opts.binFile)

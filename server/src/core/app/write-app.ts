@@ -52,7 +52,8 @@ function serverSource(table: RouteTable, importPaths: Map<string, string>): stri
   );
   lines.push('//              KIT_TRACE=1 (request spans, collector and viewer at /_kit/traces, loopback only),');
   lines.push(
-    '//              KIT_EXIT_ON_FAULT=1 (exit on an unhandled rejection or uncaught exception; default: log, serve on).',
+    '//              KIT_EXIT_ON_FAULT=1 (exit on an unhandled rejection or uncaught exception; default: log, ' +
+      'serve on).',
   );
   lines.push("import { fileURLToPath } from 'node:url';");
   lines.push("import { main } from 'kit/app';");
@@ -79,7 +80,8 @@ function serverSource(table: RouteTable, importPaths: Map<string, string>): stri
   for (const [key, name] of names) lines.push(`    ${jsString(key)}: ${name},`);
   lines.push('  };');
   lines.push(
-    `  return main({ manifest, modules, config: ${table.configModule ? 'config' : 'undefined'}, staticDir: fileURLToPath(new URL('./static/', import.meta.url)) });`,
+    `  return main({ manifest, modules, config: ${table.configModule ? 'config' : 'undefined'}, staticDir: ` +
+      `fileURLToPath(new URL('./static/', import.meta.url)) });`,
   );
   lines.push('});');
   return lines.join('\n') + '\n';

@@ -202,7 +202,9 @@ export class Binder {
 
     if (declared.length > 1) {
       const names = declared.map((f) => baseName(f.module.path));
-      const message = `${t.functionName} is exported by ${names.length} modules (${names.join(', ')}); kit binds one function per name in a directory — keep one`;
+      const message =
+        `${t.functionName} is exported by ${names.length} modules (${names.join(', ')}); kit binds ` +
+        `one function per name in a directory — keep one`;
       const related: RelatedLocation[] = declared.map((f) => ({
         file: f.module.path,
         range: nodeRange(f.sf, f.exp.nameNode),
@@ -223,7 +225,10 @@ export class Binder {
         functionRange: nodeRange(f.sf, f.exp.nameNode),
       };
       if (f.exp.form === 'not-function') {
-        const message = `${t.functionName} in ${baseName(f.module.path)} is ${f.exp.detail}; kit binds exported functions (function declarations, or const arrow functions and function expressions) with the shape ${ACCEPTED_SHAPES[t.target]}`;
+        const message =
+          `${t.functionName} in ${baseName(f.module.path)} is ${f.exp.detail}; kit binds exported ` +
+          `functions (function declarations, or const arrow functions and function expressions) with the shape ` +
+          `${ACCEPTED_SHAPES[t.target]}`;
         diags.push(diag('unsupported_backend_signature', t.file, t.range, `${prefix}${message}`));
         strict(message);
         return { ...located, status: 'unsupported_signature', message };
@@ -232,7 +237,9 @@ export class Binder {
       const withSig: HandlerBinding = { ...located, signatureText: c.signatureText };
       if (c.resultType) withSig.resultType = c.resultType;
       if (!c.ok) {
-        const message = `${what} has an unsupported signature ${c.signatureText}: ${c.problem}; accepted: ${ACCEPTED_SHAPES[t.target]}`;
+        const message =
+          `${what} has an unsupported signature ${c.signatureText}: ${c.problem}; accepted: ` +
+          `${ACCEPTED_SHAPES[t.target]}`;
         diags.push(diag('unsupported_backend_signature', t.file, t.range, `${prefix}${message}`));
         strict(message);
         return { ...withSig, status: 'unsupported_signature', message };
@@ -248,8 +255,12 @@ export class Binder {
       const file = baseName(f.module.path);
       const message =
         f.exp.form === 'reexport'
-          ? `${t.functionName} is only re-exported by ${file} (from "${f.exp.from}"); kit binds functions declared in the directory's own modules, so that each directory binds on its own and the generated app imports the declaring module — declare ${t.functionName} here or export a wrapper function`
-          : `${t.functionName} is the default export of ${file}; kit binds named exports only (the declared symbol names the export, and a default export has no exported name) — write export function ${t.functionName}`;
+          ? `${t.functionName} is only re-exported by ${file} (from "${f.exp.from}"); kit binds functions ` +
+            `declared in the directory's own modules, so that each directory binds on its own and the generated ` +
+            `app imports the declaring module — declare ${t.functionName} here or export a wrapper function`
+          : `${t.functionName} is the default export of ${file}; kit binds named exports only (the declared ` +
+            `symbol names the export, and a default export has no exported name) — write export function ` +
+            `${t.functionName}`;
       diags.push(
         diag('unsupported_backend_signature', t.file, t.range, `${prefix}${message}`, {
           related: [
@@ -273,7 +284,8 @@ export class Binder {
     const star = starFrom.length ? ` (re-exports are not followed: ${starFrom.join('; ')})` : '';
     const message = required(t)
       ? `${what} is not implemented: ${where}${star}; add it to ${stubBase} with the shape ${ACCEPTED_SHAPES[t.target]}`
-      : `${what} is not declared; the fragment's static body is served (add ${t.functionName}(ctx) to ${stubBase} to handle requests)`;
+      : `${what} is not declared; the fragment's static body is served (add ${t.functionName}(ctx) to ` +
+        `${stubBase} to handle requests)`;
     if (required(t)) {
       if (options.strictBindings) strict(`${where}${star}; add it to ${stubBase}`);
       else diags.push(diag('missing_backend_handler', t.file, t.range, `${prefix}${message}`));

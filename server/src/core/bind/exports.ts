@@ -100,7 +100,9 @@ function variableExport(
       form: 'not-function',
       signatures: [],
       nameNode: d.name,
-      detail: `a ${st.declarationList.flags & ts.NodeFlags.Let ? 'let' : 'var'} binding (declare it with const or function so the binding cannot change)`,
+      detail:
+        `a ${st.declarationList.flags & ts.NodeFlags.Let ? 'let' : 'var'} binding (declare it with const ` +
+        `or function so the binding cannot change)`,
     };
   }
   if (init && ts.isArrowFunction(init))

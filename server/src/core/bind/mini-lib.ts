@@ -25,8 +25,18 @@ interface ReadonlyArray<T> { readonly length: number; readonly [n: number]: T }
 interface Array<T> { length: number; [n: number]: T }
 interface ArrayConstructor { isArray(arg: any): arg is any[] }
 declare var Array: ArrayConstructor;
-interface PromiseLike<T> { then<R1 = T, R2 = never>(onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null): PromiseLike<R1 | R2> }
-interface Promise<T> { then<R1 = T, R2 = never>(onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> }
+interface PromiseLike<T> {
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null,
+  ): PromiseLike<R1 | R2>;
+}
+interface Promise<T> {
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2>;
+}
 interface PromiseConstructor { readonly prototype: Promise<any> }
 declare var Promise: PromiseConstructor;
 interface Map<K, V> { get(key: K): V | undefined; readonly size: number }
@@ -53,5 +63,9 @@ interface Body { text(): Promise<string>; json(): Promise<any>; formData(): Prom
 interface Request extends Body { readonly method: string; readonly url: string; readonly headers: Headers }
 interface Response extends Body { readonly status: number; readonly headers: Headers }
 declare var Request: { prototype: Request; new (input: string): Request };
-declare var Response: { prototype: Response; new (body?: any, init?: any): Response; json(data: any, init?: any): Response };
+declare var Response: {
+  prototype: Response;
+  new (body?: any, init?: any): Response;
+  json(data: any, init?: any): Response;
+};
 `;

@@ -9,7 +9,8 @@ import { typescript, type TS } from './ts.js';
 /** The accepted shapes per target, as messages show them. */
 export const ACCEPTED_SHAPES: Record<BindTargetKind, string> = {
   action:
-    '(ctx), (ctx, input: T) with T an object type of string, number, boolean or string[] fields, or (ctx, form: FormValues)',
+    '(ctx), (ctx, input: T) with T an object type of string, number, boolean or string[] fields, or (ctx, form: ' +
+    'FormValues)',
   api: '(ctx, request: Request)',
   fragment: '(ctx)',
   load: '(ctx)',
@@ -216,7 +217,9 @@ export function checkedInputShape(
       return typeText
         ? {
             kind: 'bad',
-            why: `input type ${shown} cannot be resolved (kit reads types from the directory's modules and their relative imports)`,
+            why:
+              `input type ${shown} cannot be resolved (kit reads types from the directory's modules and their ` +
+              `relative imports)`,
           }
         : { kind: 'untyped' };
     }
@@ -242,7 +245,9 @@ export function checkedInputShape(
       if (!ft) {
         return {
           kind: 'bad',
-          why: `field "${prop.name}" of ${shown} has type ${checker.typeToString(pt)}; input fields must be string, number, boolean or string[] (optional allowed)`,
+          why:
+            `field "${prop.name}" of ${shown} has type ${checker.typeToString(pt)}; input fields must be ` +
+            `string, number, boolean or string[] (optional allowed)`,
         };
       }
       fields.push({ name: prop.name, type: ft, optional });
@@ -333,6 +338,8 @@ export function classifyExport(
   return {
     ok: false,
     signatureText: texts,
-    problem: `${ok.length} of its overloads have accepted shapes (${ok.map((c) => c.signatureText).join('; ')}); kit calls one shape, so keep exactly one`,
+    problem:
+      `${ok.length} of its overloads have accepted shapes (${ok.map((c) => c.signatureText).join('; ')}); ` +
+      `kit calls one shape, so keep exactly one`,
   };
 }

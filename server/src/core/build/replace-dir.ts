@@ -28,7 +28,8 @@ export function checkReplaceable(dir: string, t: ReplaceTarget): void {
   if (!st.isDirectory()) throw t.error(`${t.flag} ${dir} exists and is not a directory`);
   if (readdirSync(dir).length > 0 && !existsSync(join(dir, t.marker))) {
     throw t.error(
-      `${t.flag} ${dir} is not empty and holds no ${t.marker} from an earlier kit build; remove it or choose another directory`,
+      `${t.flag} ${dir} is not empty and holds no ${t.marker} from an earlier kit build; remove it or choose ` +
+        `another directory`,
     );
   }
 }

@@ -119,7 +119,8 @@ interface Part {
 // document language yet, and browsers and screen readers need one; English is the default until a
 // page-level declaration exists (the language has none).
 const DOC_START =
-  '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n';
+  '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" ' +
+  'content="width=device-width, initial-scale=1">\n';
 
 /** The first non-comment children of a component call, split into named and default slot content. */
 function slotChildren(call: Element): { named: Map<string, Element>; rest: MarkupNode[] } {
@@ -332,7 +333,8 @@ class SiteCompiler {
   /** Layout keys of a page, outermost first: each named layout preceded by its parents, once each. */
   private layoutChain(s: FileSummary): string[] {
     if (s.layouts.length === 0) return [];
-    const key = `${s.packageName}\u0000${[...s.uses.entries()].map(([a, u]) => `${a}=${u.pkg.value}`).join(',')}\u0000${s.layouts.join(',')}`;
+    const uses = [...s.uses.entries()].map(([a, u]) => `${a}=${u.pkg.value}`).join(',');
+    const key = `${s.packageName}\u0000${uses}\u0000${s.layouts.join(',')}`;
     let chain = this.chains.get(key);
     if (!chain) this.chains.set(key, (chain = this.resolveChain(s)));
     return chain;

@@ -27,7 +27,10 @@ export interface RegisteredGuards {
 
 type Tok = { t: 'id' | 'str' | 'punct'; v: string };
 
-/** A small tokenizer: identifiers, string literals and punctuation; comments, numbers and template literals are skipped. */
+/**
+ * A small tokenizer: identifiers, string literals and punctuation; comments, numbers and template literals
+ * are skipped.
+ */
 function tokenize(text: string): Tok[] {
   const out: Tok[] = [];
   let i = 0;

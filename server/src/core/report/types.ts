@@ -26,7 +26,10 @@ export interface RouteParamRecord {
 export type PageKind = 'static' | RenderMode;
 export type EndpointKind = 'action' | 'api' | 'fragment' | 'command' | 'query';
 export type Directive = 'act' | 'api' | 'fragment' | 'g:command' | 'g:query';
-/** `kit`: declared in a `.kit` file; `comment`: a `//kit:` comment in a handler module; `contract`: a `g:command`/`g:query` reference. */
+/**
+ * `kit`: declared in a `.kit` file; `comment`: a `//kit:` comment in a handler module; `contract`: a
+ * `g:command`/`g:query` reference.
+ */
 export type EndpointSource = 'kit' | 'comment' | 'contract';
 
 export interface PageRow {
@@ -83,7 +86,10 @@ export interface EndpointRow {
   csrf?: true;
   source: string;
   sourceSpan?: SourceSpan;
-  /** `actions.<Page><Symbol>`, `api.<Page><Symbol>`, `fragments.<Page><Symbol>`, `contracts.<command|query>.<pkg.Name>`. */
+  /**
+   * `actions.<Page><Symbol>`, `api.<Page><Symbol>`, `fragments.<Page><Symbol>`,
+   * `contracts.<command|query>.<pkg.Name>`.
+   */
   handler: string;
   bindingStatus?: BindingStatus;
 }

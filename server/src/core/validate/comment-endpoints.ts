@@ -86,7 +86,8 @@ export function commentEndpointDiagnostics(
           'missing_endpoint_guard',
           path,
           ep.range,
-          `${ep.kind} ${ep.method} ${ep.path} (${ep.functionName}) has no //kit:guard line; it is denied (403) until //kit:guard public or a protective guard is added`,
+          `${ep.kind} ${ep.method} ${ep.path} (${ep.functionName}) has no //kit:guard line; it is denied (403) ` +
+            `until //kit:guard public or a protective guard is added`,
         ),
       );
     }

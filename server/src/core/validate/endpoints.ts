@@ -71,7 +71,8 @@ function symbol(
         'invalid_backend_handler_name',
         ctx.file.path,
         range,
-        `${ctx.summary.ownerId}: ${kind} handler "${name}" must be an exported identifier starting with an uppercase letter (it binds to export function ${name[0]?.toUpperCase() ?? ''}${name.slice(1)})`,
+        `${ctx.summary.ownerId}: ${kind} handler "${name}" must be an exported identifier starting with an ` +
+          `uppercase letter (it binds to export function ${name[0]?.toUpperCase() ?? ''}${name.slice(1)})`,
       ),
     );
   }

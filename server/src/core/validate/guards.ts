@@ -16,7 +16,8 @@ export function guardsRule(ctx: RuleContext): void {
           'missing_page_guard',
           file.path,
           at,
-          `${s.ownerId}: page declares no guard but declares ${endpoints} endpoint${endpoints === 1 ? '' : 's'}, which would be publicly callable; add guard public or a protective guard`,
+          `${s.ownerId}: page declares no guard but declares ${endpoints} endpoint${endpoints === 1 ? '' : 's'}, ` +
+            `which would be publicly callable; add guard public or a protective guard`,
           { severity: 'error' },
         ),
       );
@@ -26,7 +27,8 @@ export function guardsRule(ctx: RuleContext): void {
           'missing_page_guard',
           file.path,
           at,
-          `${s.ownerId}: page declares no guard; its route is denied (403) until guard public or a protective guard is added`,
+          `${s.ownerId}: page declares no guard; its route is denied (403) until guard public or a protective ` +
+            `guard is added`,
         ),
       );
     }

@@ -35,7 +35,8 @@ export function routesRule(ctx: RuleContext): void {
           'malformed_route',
           file.path,
           stringSpanRange(file, s.route.decl.path, rest?.span),
-          `${id} declares invalid page route: render mode is ${s.render}; rest parameters ${rest ? `{${rest.name}...}` : ''} require SSR rendering (add server {})`,
+          `${id} declares invalid page route: render mode is ${s.render}; rest parameters ` +
+            `${rest ? `{${rest.name}...}` : ''} require SSR rendering (add server {})`,
         ),
       );
     }
@@ -47,7 +48,9 @@ export function routesRule(ctx: RuleContext): void {
           'spa_dynamic_route_missing_paths',
           file.path,
           stringSpanRange(file, s.route.decl.path, first?.span),
-          `${id} has dynamic route params: {${names}}, but render mode is ${s.render} and no paths block exists. Fix: add paths { => { ${page.params.map((p) => `${p.name}: "..."`).join(', ')} } } or render it at request time with server {}`,
+          `${id} has dynamic route params: {${names}}, but render mode is ${s.render} and no paths block exists. ` +
+            `Fix: add paths { => { ${page.params.map((p) => `${p.name}: "..."`).join(', ')} } } or render it at ` +
+            `request time with server {}`,
         ),
       );
     }
@@ -99,7 +102,8 @@ function endpointPath(
         'malformed_route',
         ctx.file.path,
         declRange,
-        `${id} declares invalid ${label}: it inherits page route "${page.pattern}", whose rest parameter is only supported on page routes; declare a concrete path`,
+        `${id} declares invalid ${label}: it inherits page route "${page.pattern}", whose rest parameter is only ` +
+          `supported on page routes; declare a concrete path`,
       ),
     );
   }
@@ -159,7 +163,8 @@ function pathsRecords(ctx: RuleContext, page: ParsedRoute): void {
             'paths_value_type',
             file.path,
             f.value.range,
-            `${s.ownerId}: paths value ${JSON.stringify(f.value.value)} for {${f.name.text}:${type}} is not a valid ${type}`,
+            `${s.ownerId}: paths value ${JSON.stringify(f.value.value)} for {${f.name.text}:${type}} is not a ` +
+              `valid ${type}`,
           ),
         );
       }

@@ -138,7 +138,8 @@ export function structureRule(ctx: RuleContext): void {
           'server_requires_request_render',
           file.path,
           s.server.keyword,
-          `${s.ownerId}: ${s.server.go ? 'go server {}' : 'server {}'} needs request-time rendering, but the page declares render spa`,
+          `${s.ownerId}: ${s.server.go ? 'go server {}' : 'server {}'} needs request-time rendering, but the ` +
+            `page declares render spa`,
         ),
       );
     }

@@ -86,7 +86,8 @@ function segmentValues(ctx: RuleContext, el: Element, out: ViewItem[]): void {
         'misplaced_path_value',
         ctx.file.path,
         range,
-        `${ctx.summary.ownerId}: {…...} spans URL segments, so it belongs in a URL attribute such as href, not in ${where}`,
+        `${ctx.summary.ownerId}: {…...} spans URL segments, so it belongs in a URL attribute such as href, not ` +
+          `in ${where}`,
       ),
     });
   };
@@ -206,7 +207,8 @@ function checkElement(scope: ElementScope, el: Element, out: ViewItem[]): void {
           'directive_lane_mismatch',
           file.path,
           lane.range,
-          `${id}: g:lane="${laneValue ?? '?'}" is not supported; kit renders g:if and g:for in the server lane (g:lane="server")`,
+          `${id}: g:lane="${laneValue ?? '?'}" is not supported; kit renders g:if and g:for in the server lane ` +
+            `(g:lane="server")`,
         ),
       );
     } else if (s.render !== 'ssr' && ctx.file.kind === 'page') {
@@ -295,7 +297,8 @@ function attribute(scope: ElementScope, el: Element, a: Attribute, out: ViewItem
           'unsafe_url',
           file.path,
           a.value.range,
-          `${id}: ${a.name} takes a dynamic value only after a literal root-relative prefix, e.g. ${a.name}="/items/{id}"`,
+          `${id}: ${a.name} takes a dynamic value only after a literal root-relative prefix, e.g. ` +
+            `${a.name}="/items/{id}"`,
         ),
       );
     } else {
@@ -316,7 +319,8 @@ function attribute(scope: ElementScope, el: Element, a: Attribute, out: ViewItem
             'unsafe_url',
             file.path,
             a.value.range,
-            `${id}: ${a.name} takes a dynamic value only after a literal root-relative prefix, e.g. ${a.name}="/items/{id}"`,
+            `${id}: ${a.name} takes a dynamic value only after a literal root-relative prefix, e.g. ` +
+              `${a.name}="/items/{id}"`,
           ),
         );
       } else if (
@@ -414,7 +418,8 @@ function contractPath(ctx: RuleContext, el: Element, attr: Attribute, report: (d
           'contract_route_invalid',
           file.path,
           action.range,
-          `${s.ownerId}: endpoint path "${action.value}" for ${attr.name} must be a local absolute path: ${issues[0].message}`,
+          `${s.ownerId}: endpoint path "${action.value}" for ${attr.name} must be a local absolute path: ` +
+            `${issues[0].message}`,
         ),
       );
   } else if (el.attrs.some((a) => a.name === 'action' && a.value)) {
@@ -425,7 +430,8 @@ function contractPath(ctx: RuleContext, el: Element, attr: Attribute, report: (d
         'contract_route_invalid',
         file.path,
         dynamic.value!.range,
-        `${s.ownerId}: endpoint path for ${attr.name} must be a concrete path; the action attribute may not contain {...} values`,
+        `${s.ownerId}: endpoint path for ${attr.name} must be a concrete path; the action attribute may not ` +
+          `contain {...} values`,
       ),
     );
   } else if (s.route?.parsed.valid && s.route.parsed.isDynamic) {

@@ -259,14 +259,26 @@ function splitPage(
 function stubSource(target: BindTargetKind, name: string): string {
   switch (target) {
     case 'api':
-      return `export async function ${name}(ctx: unknown, request: Request): Promise<Response> {\n  void ctx;\n  void request;\n  return Response.json({ error: '${name} is not implemented yet' }, { status: 501 });\n}\n`;
+      return (
+        `export async function ${name}(ctx: unknown, request: Request): Promise<Response> {\n  void ctx;\n  ` +
+        `void request;\n  return Response.json({ error: '${name} is not implemented yet' }, { status: 501 });\n}\n`
+      );
     case 'load':
-      return `export async function ${name}(ctx: unknown): Promise<Record<string, unknown>> {\n  void ctx;\n  return {};\n}\n`;
+      return (
+        `export async function ${name}(ctx: unknown): Promise<Record<string, unknown>> {\n  void ctx;\n  ` +
+        `return {};\n}\n`
+      );
     case 'fragment':
     case 'query':
-      return `export async function ${name}(ctx: unknown): Promise<Record<string, unknown>> {\n  void ctx;\n  return {};\n}\n`;
+      return (
+        `export async function ${name}(ctx: unknown): Promise<Record<string, unknown>> {\n  void ctx;\n  ` +
+        `return {};\n}\n`
+      );
     default:
-      return `export async function ${name}(ctx: unknown): Promise<Response> {\n  void ctx;\n  return new Response('${name} is not implemented yet', { status: 501 });\n}\n`;
+      return (
+        `export async function ${name}(ctx: unknown): Promise<Response> {\n  void ctx;\n  return new ` +
+        `Response('${name} is not implemented yet', { status: 501 });\n}\n`
+      );
   }
 }
 

@@ -43,9 +43,15 @@ function bindingCell(b: HandlerBinding | undefined, fallbackName: string): strin
     case 'bound':
       return `${code(b.functionName)} — bound${where}${b.signatureText ? `: ${code(b.signatureText)}` : ''}`;
     case 'unsupported_signature':
-      return `${code(b.functionName)} — unsupported signature${where}${b.signatureText ? `: ${code(b.signatureText)}` : ''}${b.message ? ` (${b.message})` : ''}`;
+      return (
+        `${code(b.functionName)} — unsupported signature${where}` +
+        `${b.signatureText ? `: ${code(b.signatureText)}` : ''}${b.message ? ` (${b.message})` : ''}`
+      );
     default:
-      return `${code(b.functionName)} — missing${b.stubFile ? ` (create it in ${code(b.stubFile)})` : ''}; the endpoint answers 501`;
+      return (
+        `${code(b.functionName)} — missing${b.stubFile ? ` (create it in ${code(b.stubFile)})` : ''}; the ` +
+        `endpoint answers 501`
+      );
   }
 }
 
@@ -97,17 +103,28 @@ function pageFor(ctx: FeatureContext, path: string): PageInfo | undefined {
   return ctx.reportModel().pages.find((p) => p.file === path);
 }
 
+/** `site` of the key `site.Card`. */
+function packageOfKey(key: string): string {
+  return key.slice(0, key.lastIndexOf('.'));
+}
+
 function componentMarkdown(ctx: FeatureContext, key: string | undefined, written: string): string {
   const def = key ? ctx.ws.kitMembers(`cdef:${key}`).find((e) => e.summary.kind === 'component') : undefined;
-  if (!def)
-    return `**component** ${code(written)} — not declared${key ? ` in package ${code(key.slice(0, key.lastIndexOf('.')))}` : ' (unknown alias)'}`;
+  if (!def) {
+    const where = key ? ` in package ${code(packageOfKey(key))}` : ' (unknown alias)';
+    return `**component** ${code(written)} — not declared${where}`;
+  }
   const props = def.summary.props?.props ?? [];
   const rows: [string, string][] = props.map((p) => [
     code(p.name.text),
     `${p.type.text}${p.default ? ` = ${code(String(p.default.value))}` : ' (required)'}`,
   ]);
   const uses = ctx.ws.kitMembers(`cuse:${key}`).length;
-  return `**component** ${code(def.summary.ownerId)} (package ${code(def.summary.packageName)}) — ${code(def.path)}, used by ${uses} file${uses === 1 ? '' : 's'}\n\n${rows.length ? table(rows, ['Prop', 'Type']) : 'No props.'}`;
+  return (
+    `**component** ${code(def.summary.ownerId)} (package ${code(def.summary.packageName)}) — ` +
+    `${code(def.path)}, used by ${uses} ` +
+    `file${uses === 1 ? '' : 's'}\n\n${rows.length ? table(rows, ['Prop', 'Type']) : 'No props.'}`
+  );
 }
 
 function targetMarkdown(ctx: FeatureContext, entry: KitEntry, t: Target): { md: string; range?: Range } | undefined {
@@ -176,7 +193,9 @@ function targetMarkdown(ctx: FeatureContext, entry: KitEntry, t: Target): { md: 
               ? `permission guard: the request's user needs permission ${code(id.slice(11))}`
               : 'custom guard: registered in the app config; an unregistered guard fails closed (403)';
       return {
-        md: `**guard** ${code(id)} — ${what}\n\nUsed by ${users} page${users === 1 ? '' : 's'}; guards run in declaration order and also protect the page's endpoints.`,
+        md:
+          `**guard** ${code(id)} — ${what}\n\nUsed by ${users} page${users === 1 ? '' : 's'}; guards run in ` +
+          `declaration order and also protect the page's endpoints.`,
         range: t.word.range,
       };
     }
@@ -184,8 +203,10 @@ function targetMarkdown(ctx: FeatureContext, entry: KitEntry, t: Target): { md: 
       const key = layoutKey(entry.summary, t.word.text);
       const def = key ? ctx.ws.kitMembers(`ldef:${key}`).find((e) => e.summary.kind === 'layout') : undefined;
       const md = def
-        ? `**layout** ${code(t.word.text)} — ${code(def.path)}${def.summary.layouts.length ? `, nested in ${def.summary.layouts.map(code).join(' → ')}` : ''}`
-        : `**layout** ${code(t.word.text)} — no ${t.word.text}.layout.kit exists in package ${code(entry.summary.packageName)}`;
+        ? `**layout** ${code(t.word.text)} — ${code(def.path)}` +
+          (def.summary.layouts.length ? `, nested in ${def.summary.layouts.map(code).join(' → ')}` : '')
+        : `**layout** ${code(t.word.text)} — no ${t.word.text}.layout.kit exists in package ` +
+          `${code(entry.summary.packageName)}`;
       return { md, range: t.word.range };
     }
     case 'componentCall':
@@ -207,7 +228,9 @@ function targetMarkdown(ctx: FeatureContext, entry: KitEntry, t: Target): { md: 
       const p = pageFor(ctx, path);
       const name = loadFunctionName(entry.summary.ownerId);
       return {
-        md: `**server** — request-time data from ${bindingCell(p?.load ?? findBinding(ctx.ws.bindingFor(path), 'load', name), name)}`,
+        md:
+          `**server** — request-time data from ` +
+          `${bindingCell(p?.load ?? findBinding(ctx.ws.bindingFor(path), 'load', name), name)}`,
         range: t.decl.keyword,
       };
     }

@@ -274,7 +274,8 @@ export function rename(ctx: FeatureContext, path: string, position: Position, ne
     throw new RenameError('only components and endpoint symbols (act, api, fragment) can be renamed');
   if (sym.ref.kind === 'component' && !COMPONENT_NAME.test(newName))
     throw new RenameError(
-      `"${newName}" is not a component name: it must start with an uppercase letter and contain only letters, digits and _`,
+      `"${newName}" is not a component name: it must start with an uppercase letter and contain only letters, ` +
+        `digits and _`,
     );
   if (sym.ref.kind === 'handler' && !isExportedSymbol(newName))
     throw new RenameError(

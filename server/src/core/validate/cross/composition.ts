@@ -20,7 +20,8 @@ export function componentCalls(view: WorkspaceView, key: string): Diagnostic[] {
             'unknown_component',
             e.path,
             call.range,
-            `${e.summary.ownerId}: unknown component <${call.name}>; no component ${call.localName} is declared in package ${target.slice(0, target.lastIndexOf('.'))}`,
+            `${e.summary.ownerId}: unknown component <${call.name}>; no component ${call.localName} is declared ` +
+              `in package ${target.slice(0, target.lastIndexOf('.'))}`,
           ),
         );
         continue;
@@ -80,7 +81,8 @@ export function layoutRefs(view: WorkspaceView, key: string): Diagnostic[] {
           'unknown_layout_id',
           e.path,
           w.range,
-          `${e.summary.ownerId}: unknown layout "${w.text}"; no ${w.text}.layout.kit exists in package ${target.slice(0, target.lastIndexOf('.'))}`,
+          `${e.summary.ownerId}: unknown layout "${w.text}"; no ${w.text}.layout.kit exists in package ` +
+            `${target.slice(0, target.lastIndexOf('.'))}`,
         ),
       );
     }

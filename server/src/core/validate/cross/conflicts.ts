@@ -23,7 +23,8 @@ export function duplicateRoutes(view: WorkspaceView, key: string): Diagnostic[] 
         'duplicate_route',
         r.file,
         r.range,
-        `${prefix(r)}duplicate page route "${r.route.pattern}"; first declared by page ${first.pageId} and duplicated by page ${r.pageId} (${first.file} and ${r.file})`,
+        `${prefix(r)}duplicate page route "${r.route.pattern}"; first declared by page ${first.pageId} and ` +
+          `duplicated by page ${r.pageId} (${first.file} and ${r.file})`,
         {
           related: [
             { file: first.file, range: first.range, message: `route "${first.route.pattern}" first declared here` },
@@ -89,7 +90,8 @@ function ambiguous(cur: Registration, prev: Registration): Diagnostic {
     'ambiguous_dynamic_route',
     cur.file,
     cur.range,
-    `${prefix(cur)}ambiguous dynamic route "${cur.route.pattern}" overlaps "${prev.route.pattern}"; ${cur.owner} could match the same request path as ${prev.owner} (${prev.file} and ${cur.file})`,
+    `${prefix(cur)}ambiguous dynamic route "${cur.route.pattern}" overlaps "${prev.route.pattern}"; ${cur.owner} ` +
+      `could match the same request path as ${prev.owner} (${prev.file} and ${cur.file})`,
     {
       related: [{ file: prev.file, range: prev.range, message: `${prev.owner} declares "${prev.route.pattern}" here` }],
     },

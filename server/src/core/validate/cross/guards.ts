@@ -48,7 +48,8 @@ export function unknownGuards(ws: WorkspaceView, key: string): Diagnostic[] {
           'unknown_guard',
           s.path,
           g.range,
-          `${s.ownerId}: guard "${id}" is not registered (${where}); its requests are denied (403) until guards["${id}"] is added to the app config`,
+          `${s.ownerId}: guard "${id}" is not registered (${where}); its requests are denied (403) until ` +
+            `guards["${id}"] is added to the app config`,
         ),
       );
     }
@@ -61,7 +62,8 @@ export function unknownGuards(ws: WorkspaceView, key: string): Diagnostic[] {
           'unknown_guard',
           m.path,
           e.range,
-          `${e.kind} ${e.method} ${e.path} (${e.functionName}): guard "${id}" is not registered (${where}); its requests are denied (403) until guards["${id}"] is added to the app config`,
+          `${e.kind} ${e.method} ${e.path} (${e.functionName}): guard "${id}" is not registered (${where}); its ` +
+            `requests are denied (403) until guards["${id}"] is added to the app config`,
         ),
       );
     }
