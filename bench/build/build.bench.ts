@@ -38,7 +38,8 @@ function repoRoot(): string {
   let dir = here;
   for (;;) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'kit') return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === '@kit-lang/kit')
+      return dir;
     const up = dirname(dir);
     if (up === dir) throw new Error('repository root not found');
     dir = up;

@@ -1,8 +1,8 @@
-// kit/app — the runtime of generated apps and the helpers user code calls at request time.
+// @kit-lang/kit/app — the runtime of generated apps and the helpers user code calls at request time.
 // Zero npm dependencies: Node built-ins and web standards (Request, Response, URL, crypto).
 //
 // In handlers, loads and guards:
-//   import { app, route, redirect, json, html, fragment, reload, allow, deny, redirectTo } from 'kit/app';
+//   import { app, route, redirect, json, html, fragment, reload, allow, deny, redirectTo } from '@kit-lang/kit/app';
 //   app.route(ctx), app.params(ctx), app.typedParams(ctx), app.endpoint(ctx), app.request(ctx), app.cookie(ctx, name)
 //   route.int(app.params(ctx), 'id') → { value, found, error }
 export { app, type RouteInfo, type EndpointInfo } from './context.js';

@@ -10,7 +10,7 @@ function findRepoRoot(start: string): string {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg)) {
       const name = (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name;
-      if (name === 'kit') return dir;
+      if (name === '@kit-lang/kit') return dir;
     }
     const parent = dirname(dir);
     if (parent === dir) throw new Error('kit repository root not found above ' + start);

@@ -65,7 +65,7 @@ function postjectCli(): string {
   try {
     return createRequire(import.meta.url).resolve('postject/dist/cli.js');
   } catch {
-    throw new AppBuildError('--bin needs the postject package (npm install postject)');
+    throw new AppBuildError('--bin needs the postject package: npm install --save-dev postject');
   }
 }
 

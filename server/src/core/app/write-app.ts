@@ -4,7 +4,7 @@
 //   <dir>/routes.js            the route table as data (pages, endpoints, static files, template IR)
 //   <dir>/handlers/...         the user's handler modules and kit.config, compiled by esbuild (ESM)
 //   <dir>/static/...           the static build output the app serves
-//   <dir>/node_modules/kit/    the kit runtime (kit/app, kit/route, kit/trace), plain JavaScript
+//   <dir>/node_modules/@kit-lang/kit/  the kit runtime (`/app`, `/route`, `/trace`), plain JavaScript
 //   <dir>/package.json, kit-app.json
 //
 // `node <dir>/server.js [--addr host:port]` runs it. The directory is built beside its target and
@@ -13,6 +13,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync, copyFileSync
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppBuildError, type RouteTable } from './route-table.js';
+import { KIT_PACKAGE } from './package-name.js';
 import {
   checkReplaceable as checkTarget,
   makeTemp,
@@ -22,7 +23,7 @@ import {
 } from '../build/replace-dir.js';
 
 export const APP_MARKER = 'kit-app.json';
-/** The runtime directories copied into `node_modules/kit` (everything the app's runtime imports). */
+/** The runtime directories copied into `node_modules/@kit-lang/kit` (everything the app's runtime imports). */
 export const RUNTIME_DIRS = ['shared/app', 'shared/route', 'shared/render', 'shared/trace'] as const;
 
 /** kit's compiled output root (`out/`), found from this module's own location. */
@@ -56,7 +57,7 @@ function serverSource(table: RouteTable, importPaths: Map<string, string>): stri
       'serve on).',
   );
   lines.push("import { fileURLToPath } from 'node:url';");
-  lines.push("import { main } from 'kit/app';");
+  lines.push(`import { main } from '${KIT_PACKAGE}/app';`);
   lines.push("import manifest from './routes.js';");
   lines.push('');
   lines.push('// Stack traces of handler errors name the .ts lines: source maps are read for modules loaded');
@@ -98,7 +99,7 @@ function runtimePackage(): string {
   return (
     JSON.stringify(
       {
-        name: 'kit',
+        name: KIT_PACKAGE,
         private: true,
         type: 'module',
         exports: {
@@ -121,13 +122,13 @@ function copyRuntime(target: string): void {
       throw new AppBuildError(
         `the kit runtime is missing from ${relative(process.cwd(), from) || from} (build kit first)`,
       );
-    const to = join(target, 'node_modules', 'kit', dir);
+    const to = join(target, 'node_modules', KIT_PACKAGE, dir);
     mkdirSync(to, { recursive: true });
     for (const name of readdirSync(from)) {
       if (name.endsWith('.js')) copyFileSync(join(from, name), join(to, name));
     }
   }
-  writeFileSync(join(target, 'node_modules', 'kit', 'package.json'), runtimePackage());
+  writeFileSync(join(target, 'node_modules', KIT_PACKAGE, 'package.json'), runtimePackage());
 }
 
 /** esbuild's messages as `file:line:col: error: text` lines. */
@@ -178,7 +179,7 @@ async function compileHandlers(table: RouteTable, cwd: string, target: string): 
       platform: 'node',
       target: 'node20',
       // The runtime is imported, never bundled, so handlers and server share one instance of it.
-      external: ['kit', 'kit/*'],
+      external: [KIT_PACKAGE, `${KIT_PACKAGE}/*`],
       // Stack traces of handler errors point at the .ts lines (the server enables source maps).
       sourcemap: 'inline',
       sourcesContent: false,

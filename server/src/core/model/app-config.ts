@@ -1,7 +1,7 @@
 // The app config module: `kit.config.ts` (or .mts/.js/.mjs) in a directory of `.kit` sources. It
 // registers protective guards by ID for generated apps:
 //
-//   import { allow, deny, redirectTo, app } from 'kit/app';
+//   import { allow, deny, redirectTo, app } from '@kit-lang/kit/app';
 //   export const guards = {
 //     'auth.required': (ctx) => (app.cookie(ctx, 'session') ? allow() : redirectTo('/login')),
 //     'role:admin': (ctx) => deny(),

@@ -770,7 +770,7 @@ describe('generated app over HTTP', function () {
       'handlers/handlers.js',
       'handlers/docs/handlers.js',
       'handlers/kit.config.js',
-      'node_modules/kit/shared/app/index.js',
+      'node_modules/@kit-lang/kit/shared/app/index.js',
       'static/index.html',
     ]) {
       assert.ok(existsSync(join(app.appDir, f)), `${f} exists`);

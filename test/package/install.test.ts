@@ -1,0 +1,94 @@
+// kit as somebody else's project gets it: `npm pack`, installed into a fresh project without the
+// network (from npm's cache, which `npm ci` filled), then the installed `kit` checks and builds a
+// site and the generated server answers. Also the package's size budget: at most 5 MB packed and
+// 40 MB installed with its dependencies.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/repo.js';
+import { installOffline, packKit, run } from './offline-install.js';
+import { attach } from '../server/core/app/built-app.js';
+
+const MB = 1024 * 1024;
+
+function sizeOf(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.size;
+  let total = 0;
+  for (const name of readdirSync(path)) total += sizeOf(join(path, name));
+  return total;
+}
+
+describe('package: npm pack, offline install, kit from node_modules', function () {
+  this.timeout(120_000);
+  let work: string;
+  let project: string;
+  let tarball: string;
+
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'kit-pack-'));
+    tarball = packKit(work);
+    project = join(work, 'project');
+    cpSync(join(repoRoot, 'examples', 'site'), join(project, 'site'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "name": "my-site", "private": true, "type": "module" }\n');
+    installOffline(project, tarball);
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('ships the compiled output, schemas and browser scripts, and no tests, fixtures or benches', () => {
+    const files = JSON.parse(run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], repoRoot).stdout) as {
+      files: { path: string }[];
+    }[];
+    const paths = files[0].files.map((f) => f.path);
+    for (const p of [
+      'bin/kit.js',
+      'out/server/src/cli/main.js',
+      'out/shared/app/index.js',
+      'out/shared/app/index.d.ts',
+      'schemas/routes.schema.json',
+      'shared/client/kit-nav.js',
+      'README.md',
+      'LICENSE',
+    ])
+      assert.ok(paths.includes(p), `${p} is in the package`);
+    const stray = paths.filter((p) => /(^|\/)(test|bench|fixtures)\//.test(p) || p.endsWith('.map'));
+    assert.deepEqual(stray, []);
+  });
+
+  it('stays within 5 MB packed and 40 MB installed', () => {
+    const packed = statSync(tarball).size;
+    const installed = sizeOf(join(project, 'node_modules'));
+    console.log(
+      `      package: ${(packed / MB).toFixed(2)} MB packed, ${(installed / MB).toFixed(1)} MB installed with dependencies`,
+    );
+    assert.ok(packed <= 5 * MB, `packed ${packed} bytes`);
+    assert.ok(installed <= 40 * MB, `installed ${installed} bytes`);
+  });
+
+  it('runs kit --version, kit check and kit build --app from node_modules, and the app answers', async () => {
+    const kit = join(project, 'node_modules', '.bin', 'kit');
+    const version = run(kit, ['--version'], project);
+    assert.equal(version.status, 0, version.stderr);
+    assert.match(version.stdout, /^kit \d+\.\d+\.\d+/);
+    const check = run(kit, ['check', '--ssr', 'site'], project);
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    assert.match(check.stdout, /checked/);
+    const build = run(kit, ['build', '--ssr', '--out', 'dist/site', '--app', 'dist/app', 'site'], project);
+    assert.equal(build.status, 0, build.stdout + build.stderr);
+    const app = await attach(
+      spawn(process.execPath, [join(project, 'dist', 'app', 'server.js'), '--addr', '127.0.0.1:0'], {
+        cwd: project,
+        env: { PATH: process.env.PATH ?? '', KIT_CSRF_SECRET: 'x'.repeat(32) },
+      }),
+    );
+    try {
+      const res = await fetch(`${app.url}/`);
+      assert.equal(res.status, 200);
+      assert.match(await res.text(), /<html/);
+    } finally {
+      await app.stop();
+    }
+  });
+});
