@@ -5,6 +5,7 @@
 import { basename, dirname } from 'node:path';
 import { FileChangeType } from 'vscode-languageserver/node';
 import { discoverSources } from '../core/project/discover.js';
+import { isAppConfigPath } from '../core/model/app-config.js';
 import { isHandlerModulePath } from '../core/model/handler-modules.js';
 import type { OpenDocuments } from './documents.js';
 import { handlerModulesIn, type KitProject, readText } from './projects.js';
@@ -13,9 +14,13 @@ export function isKitPath(p: string): boolean {
   return p.endsWith('.kit');
 }
 
-/** True when a handler module belongs in the model: it is already there, or `.kit` files sit beside it. */
+/**
+ * True when a handler module belongs in the model: it is already there, `.kit` files sit beside it,
+ * or it is the app config at the folder's root.
+ */
 function moduleBelongs(p: KitProject, key: string, fsPath: string): boolean {
-  return p.ws.has(key) || p.ws.kitPaths().some((k) => dirname(p.fsPathOf(k)) === dirname(fsPath));
+  if (p.ws.has(key) || (isAppConfigPath(key) && !key.includes('/') && p.root !== undefined)) return true;
+  return p.ws.kitPaths().some((k) => dirname(p.fsPathOf(k)) === dirname(fsPath));
 }
 
 /** An open document's current text into its project's model (`.kit` files re-parse incrementally). */

@@ -1,8 +1,9 @@
 // Finds the sources of a run: `.kit` files under the given files and directories (skipping
 // node_modules and dot folders) and the handler modules of the directories that hold them.
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isHandlerModulePath } from '../model/handler-modules.js';
+import { isAppConfigPath } from '../model/app-config.js';
 
 export class SourceError extends Error {
   /** `reason`: why the file cannot be read, when the message is `cannot read <file>: <reason>`. */
@@ -18,8 +19,33 @@ export class SourceError extends Error {
 export interface DiscoveredSources {
   /** `.kit` files, sorted, as display paths (relative to cwd when inside it, `/` separators). */
   kitFiles: string[];
-  /** Handler modules of the directories holding those files, sorted. */
+  /** Handler modules of the directories holding those files, and the project root's app config, sorted. */
   modules: string[];
+}
+
+const CONFIG_FILES = ['kit.config.ts', 'kit.config.mts', 'kit.config.js', 'kit.config.mjs'];
+
+/** The project root of a directory: the nearest directory at or above it that holds a `package.json`. */
+export function projectRootOf(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, 'package.json'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/** The app config module at a project root (`kit.config.ts` where `package.json` is), if any. */
+function rootConfig(dir: string): string | undefined {
+  const root = projectRootOf(dir);
+  if (root === undefined) return undefined;
+  for (const name of CONFIG_FILES) {
+    const p = join(root, name);
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      /* absent */
+    }
+  }
+  return undefined;
 }
 
 /** Path as shown to users: relative to cwd when inside it, with `/` separators. */
@@ -132,6 +158,15 @@ export function discoverSources(inputs: string[], cwd: string = process.cwd()): 
   for (const f of kit) dirs.add(dirname(f));
   const modules: string[] = [];
   for (const d of dirs) modules.push(...(modulesByDir.get(d) ?? modulesOf(d)));
+  // Users keep `kit.config.ts` at the project root, as other tools' configs, or beside the pages.
+  const configs = new Set(modules.filter(isAppConfigPath).map((m) => dirname(m)));
+  for (const d of dirs) {
+    const config = rootConfig(d);
+    if (config && !configs.has(dirname(config)) && !modules.includes(config)) {
+      modules.push(config);
+      configs.add(dirname(config));
+    }
+  }
   const sortShown = (xs: Iterable<string>) => [...xs].map((x) => displayPath(x, cwd)).sort();
   return { kitFiles: sortShown(kit), modules: sortShown(modules) };
 }

@@ -61,7 +61,10 @@ describe('unknown_guard', () => {
     assert.equal(d[0].file, 'site/p.kit');
     assert.equal(d[0].range.start.line, 3);
     assert.equal(d[0].range.start.column, 6);
-    assert.match(d[0].message, /guard "auth\.required" is not registered \(no kit\.config module registers guards\)/);
+    assert.match(
+      d[0].message,
+      /guard "auth\.required" is not registered \(no kit\.config\.ts \(or \.mts, \.js, \.mjs\) beside the \.kit files or at the project root registers guards\)/,
+    );
   });
 
   it('never warns about public', () => {

@@ -36,7 +36,7 @@ export function unknownGuards(ws: WorkspaceView, key: string): Diagnostic[] {
   }
   const where =
     configs.length === 0
-      ? 'no kit.config module registers guards'
+      ? 'no kit.config.ts (or .mts, .js, .mjs) beside the .kit files or at the project root registers guards'
       : `${configs.map((c) => baseName(c.path)).join(', ')} does not register it`;
   const out: Diagnostic[] = [];
   for (const e of ws.kitMembers(key)) {
