@@ -142,13 +142,13 @@ export const app = Object.freeze({
   route(ctx: unknown): RouteInfo {
     return state(ctx, 'route').route;
   },
-  /** Raw (decoded, untyped) route params by name. */
-  params(ctx: unknown): Readonly<Record<string, string>> {
-    return state(ctx, 'params').params;
+  /** Raw (decoded, untyped) route params by name; `P` names them (the page's generated `Params`). */
+  params<P extends Record<string, string> = Record<string, string>>(ctx: unknown): Readonly<P> {
+    return state(ctx, 'params').params as P;
   },
-  /** Typed route params decoded by their declared types (`{id:int}` → number). */
-  typedParams(ctx: unknown): Readonly<Record<string, unknown>> {
-    return state(ctx, 'typedParams').typedParams;
+  /** Typed route params decoded by their declared types (`{id:int}` → number); `P` as the page declares them. */
+  typedParams<P extends object = Record<string, unknown>>(ctx: unknown): Readonly<P> {
+    return state(ctx, 'typedParams').typedParams as P;
   },
   /** Endpoint metadata for actions, APIs, fragments and contracts; undefined on pages. */
   endpoint(ctx: unknown): EndpointInfo | undefined {

@@ -47,3 +47,12 @@ export type {
   CorsPolicy,
   SignatureKind,
 } from './manifest.js';
+export type {
+  RequestContext,
+  HandlerResult,
+  Action,
+  ActionWithInput,
+  FormAction,
+  ApiHandler,
+  Load,
+} from './handler-types.js';

@@ -9,6 +9,7 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'init', load: async () => (await import('./init.js')).initCommand },
   { name: 'check', load: async () => (await import('./check.js')).checkCommand },
   { name: 'build', load: async () => (await import('./build.js')).buildCommand },
   { name: 'routes', load: async () => (await import('./routes.js')).routesCommand },
