@@ -1,10 +1,10 @@
 // The VS Code extension: the .vsix built with @vscode/vsce 3 (its file list), the manifest, the
-// bundled server (it must run without node_modules), the `$kit` problem matcher against real
-// `kit check` output, and the route table view.
+// bundled server (it must run without node_modules, and its size stays under a limit), the `$kit`
+// problem matcher against real `kit check` output, and the route table view.
 import { strict as assert } from 'node:assert';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -100,6 +100,18 @@ describe('VS Code extension', function () {
     } finally {
       if (c.child.exitCode === null) c.kill();
     }
+  });
+
+  it('keeps the minified server bundle, as packaged, within 4.4 MB', async function () {
+    const { bundle } = (await import(pathToFileURL(join(client, 'scripts', 'build.mjs')).href)) as {
+      bundle(dist: string, opts: { minify: boolean }): Promise<void>;
+    };
+    const dist = join(work, 'minified');
+    await bundle(dist, { minify: true });
+    const size = statSync(join(dist, 'server.js')).size;
+    this.test!.title += ` (measured: ${(size / 1e6).toFixed(2)} MB, ${size} bytes)`;
+    // The limit leaves room for growth; past it, see what esbuild's metafile says before raising it.
+    assert.ok(size <= 4_400_000, `dist/server.js is ${size} bytes`);
   });
 
   it('bundles the read-ahead thread beside the server, and it reads files', async () => {
