@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Builds the `.vsix` in a private staging directory (so concurrent builds never share files): the
-// manifest, readme, changelog, licence, icon and .vscodeignore are copied there, the bundles are
-// written to its dist/, and @vscode/vsce 3 packages it with --no-dependencies (everything the
-// extension needs is bundled).
+// manifest, readme and its images, changelog, licence, icon and .vscodeignore are copied there, the
+// bundles are written to its dist/, and @vscode/vsce 3 packages it with --no-dependencies
+// (everything the extension needs is bundled).
 // Usage: node client/scripts/package.mjs [--out <file>]   (default: kit.vsix in the repository root)
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundle, clientDir } from './build.mjs';
@@ -18,6 +18,7 @@ const stage = mkdtempSync(join(tmpdir(), 'kit-vsix-stage-'));
 try {
   for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'icon.png', '.vscodeignore'])
     copyFileSync(join(clientDir, f), join(stage, f));
+  cpSync(join(clientDir, 'images'), join(stage, 'images'), { recursive: true });
   await bundle(join(stage, 'dist'), { minify: true });
   const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
   const bin = existsSync(vsce) ? vsce : join(root, 'node_modules', '.bin', 'vsce');

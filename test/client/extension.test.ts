@@ -44,7 +44,7 @@ describe('VS Code extension', function () {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it('packages a .vsix of the bundles, grammar, manifest, readme, changelog, licence and icon, nothing else', () => {
+  it('packages a .vsix of the bundles, grammar, manifest, readme, image, changelog, licence and icon only', () => {
     const out = join(work, 'kit.vsix');
     const r = spawnSync(process.execPath, [join(client, 'scripts', 'package.mjs'), '--out', out], {
       cwd: repoRoot,
@@ -65,6 +65,7 @@ describe('VS Code extension', function () {
         'extension/changelog.md',
         'extension/LICENSE.txt',
         'extension/icon.png',
+        'extension/images/hover-diagnostics.png',
         'extension/dist/extension.js',
         'extension/dist/server.js',
         'extension/dist/read-ahead-worker.js',
