@@ -8,7 +8,7 @@ import { baseName, dirName } from '../model/names.js';
 import type { KitEntry, ModuleEntry } from '../model/entries.js';
 import { moduleExports, nodeRange, type ModuleExport, type ModuleExports } from './exports.js';
 import { BindingProgram } from './program.js';
-import { ACCEPTED_SHAPES, classifyExport } from './signature.js';
+import { ACCEPTED_SHAPES, classifyExport, missingResultFields } from './signature.js';
 import { commentTargets, kitTargets, type BindTarget } from './targets.js';
 import type { FileBinding, HandlerBinding } from './types.js';
 import type { TS } from './ts.js';
@@ -245,6 +245,20 @@ export class Binder {
         return { ...withSig, status: 'unsupported_signature', message };
       }
       const bound: HandlerBinding = { ...withSig, status: 'bound', signature: c.signature };
+      if (t.target === 'load' && t.fields?.length) {
+        const fields = t.fields;
+        for (const field of this.program.timed(() => missingResultFields(this.program, f.exp, fields))) {
+          diags.push(
+            diag(
+              'load_missing_field',
+              t.file,
+              field.range,
+              `${prefix}${t.functionName} returns no field "${field.text}", which server {} declares and the ` +
+                'view reads; return it from the load, or remove it from server {}',
+            ),
+          );
+        }
+      }
       if (c.inputType) bound.inputType = c.inputType;
       if (c.inputFields) bound.inputFields = c.inputFields;
       return bound;

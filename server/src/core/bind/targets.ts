@@ -4,9 +4,12 @@
 import type { KitEntry, ModuleEntry } from '../model/entries.js';
 import { loadFunctionName } from '../model/names.js';
 import { packageOfUse } from '../resolve/names.js';
+import type { FieldPath } from '../../../../grammar/src/ast.js';
 import type { BindSubject } from './types.js';
 
 export interface BindTarget extends BindSubject {
+  /** A load's declared fields (`server { => { a, b.c } }`): its result must have each. */
+  fields?: readonly FieldPath[];
   /** Package whose directories are searched when not the target's own (`alias.Name` contracts). */
   otherPackage?: string;
   /** A `//kit:` comment endpoint: bound to the function the comment sits on, in this module. */
@@ -26,7 +29,7 @@ export function kitTargets(e: KitEntry): BindTarget[] {
     out.push({ ...base, target: 'fragment', name: f.name.text, functionName: f.name.text, range: f.name.range });
   if (s.server) {
     const name = loadFunctionName(s.ownerId);
-    out.push({ ...base, target: 'load', name, functionName: name, range: s.server.keyword });
+    out.push({ ...base, target: 'load', name, functionName: name, range: s.server.keyword, fields: s.server.fields });
   }
   const seen = new Set<string>();
   for (const c of s.contractRefs) {

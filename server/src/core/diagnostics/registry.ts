@@ -203,6 +203,11 @@ export const REGISTRY = {
   // binding (handler modules, read with the TypeScript compiler API)
   unsupported_backend_signature: c('binding', 'warning', 'The exported handler has a signature kit cannot call.'),
   ambiguous_backend_handler: c('binding', 'warning', 'Two modules of the directory export the same handler name.'),
+  load_missing_field: c(
+    'binding',
+    'warning',
+    "The page's Load function returns a type without a field its server {} block declares.",
+  ),
   missing_backend_handler: c(
     'binding',
     'info',

@@ -115,6 +115,10 @@ function walk(e: KitEntry, part: (p: string) => void, r: (x: Range | undefined) 
   part(`guards ${guards.length}`);
   for (const g of guards) r(g.range);
   for (const [alias, u] of s.uses) part(`use ${alias} ${u.pkg.value}`);
-  // Binding looks up `Load<PageID>` only for pages with `server {}`.
-  if (s.server) part('server');
+  // Binding looks up `Load<PageID>` only for pages with `server {}`, checks its result against the
+  // declared fields and points at a missing one.
+  if (s.server) {
+    part(`server ${s.server.fields.map((f) => f.text).join(',')}`);
+    for (const f of s.server.fields) r(f.range);
+  }
 }
