@@ -1,7 +1,10 @@
-// A built app running user modules that use kit/app the way a project would: a handler answering
-// with the `html` tag (a user-supplied `<script>` arrives escaped).
+// A built app running user modules that use kit/app and kit/trace the way a project would: a
+// handler answering with the `html` tag (a user-supplied `<script>` arrives escaped), and a
+// kit.config that exports a tracer whose exporter posts spans to a collector over HTTP.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attach, runKit, SECRET, tempDir, type RunningApp } from './built-app.js';
@@ -44,27 +47,58 @@ export function Legacy(ctx: unknown, request: Request) {
 }
 `;
 
-describe('built app: user modules using kit/app', function () {
+const CONFIG = `import { exporterSink, newTracer, withSink } from 'kit/trace';
+
+export const tracer = newTracer(
+  withSink(
+    exporterSink({
+      async exportSpans(spans) {
+        await fetch(process.env.COLLECTOR_URL!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(spans),
+        });
+      },
+    }),
+  ),
+);
+`;
+
+describe('built app: user modules using kit/app and kit/trace', function () {
   this.timeout(60000);
   let app: RunningApp;
+  let collector: Server;
+  const received: { name: string; attributes: { key: string; value: unknown }[] }[] = [];
 
   before(async () => {
+    collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d));
+      req.on('end', () => {
+        received.push(...JSON.parse(body));
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     const dir = tempDir('kit-user-modules-');
     const src = join(dir, 'src');
     mkdirSync(src);
     writeFileSync(join(src, 'home.kit'), PAGE);
     writeFileSync(join(src, 'handlers.ts'), HANDLERS);
+    writeFileSync(join(src, 'kit.config.ts'), CONFIG);
     const r = runKit(['build', '--strict-bindings', '--out', join(dir, 'dist'), '--app', join(dir, 'app'), src]);
     assert.equal(r.status, 0, r.stderr + r.stdout);
+    const port = (collector.address() as AddressInfo).port;
     const proc = spawn(process.execPath, [join(dir, 'app', 'server.js'), '--addr', '127.0.0.1:0'], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', KIT_CSRF_SECRET: SECRET },
+      env: { PATH: process.env.PATH ?? '', KIT_CSRF_SECRET: SECRET, COLLECTOR_URL: `http://127.0.0.1:${port}/v1` },
     });
     app = await attach(proc);
   });
 
   after(async () => {
     await app?.stop();
+    collector?.close();
   });
 
   it('a handler returning html`...` answers text/html with the user-supplied value escaped', async () => {
@@ -90,5 +124,16 @@ describe('built app: user modules using kit/app', function () {
     const res = await fetch(`${app.url}/api/legacy`);
     assert.equal(res.status, 202);
     assert.equal(await res.text(), '<p>trusted markup</p>');
+  });
+
+  it('request spans go to the tracer kit.config exports, and are flushed when the app stops', async () => {
+    assert.match(app.stdout(), /tracing on: spans go to the tracer of the app config/);
+    assert.equal((await fetch(`${app.url}/api/greet?name=span`)).status, 200);
+    assert.equal(await app.stop(), 0);
+    const names = received.map((s) => s.name);
+    assert.ok(
+      names.some((n) => n.includes('/api/greet')),
+      `a span for /api/greet among ${JSON.stringify(names)}`,
+    );
   });
 });
