@@ -1,5 +1,7 @@
 // Handlers of the site package. kit binds them by name, statically, with the TypeScript compiler:
 // actions take (ctx), (ctx, input) or (ctx, form); APIs take (ctx, request).
+import { html, type SafeHtml } from '@kit-lang/kit/app';
+
 export interface ContactInput {
   name: string;
   email: string;
@@ -7,12 +9,11 @@ export interface ContactInput {
   newsletter?: boolean;
 }
 
-export async function Send(ctx: unknown, input: ContactInput): Promise<Response> {
+// The `html` tag escapes what the visitor typed; the app answers a returned SafeHtml as text/html.
+export async function Send(ctx: unknown, input: ContactInput): Promise<SafeHtml> {
   void ctx;
   const who = input.name.trim() || 'friend';
-  return new Response(`<p>Thanks, ${escapeHtml(who)}. We will write to ${escapeHtml(input.email)}.</p>`, {
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-  });
+  return html`<p>Thanks, ${who}. We will write to ${input.email}.</p>`;
 }
 
 export async function Health(ctx: unknown, request: Request): Promise<Response> {
@@ -23,8 +24,4 @@ export async function Health(ctx: unknown, request: Request): Promise<Response> 
 export async function Echo(ctx: unknown, request: Request): Promise<Response> {
   void ctx;
   return Response.json({ received: await request.text() });
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

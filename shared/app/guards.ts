@@ -8,6 +8,7 @@
 // `redirectTo('/local/path')` → a no-store redirect. Guards run in declaration order before CSRF,
 // form decoding and user code; the first one that does not allow decides. An ID without a
 // registration fails closed (403), and so does a guard that throws (500, logged).
+import type { Tracer } from '../trace/index.js';
 import { isLocalPath } from './responses.js';
 
 export type GuardDecision =
@@ -21,6 +22,8 @@ export type Guard = (ctx: unknown) => GuardResult | Promise<GuardResult>;
 /** The app config module's shape (`kit.config.ts` next to the sources). */
 export interface KitConfig {
   guards?: Record<string, Guard>;
+  /** Where request spans go (`newTracer(withSink(...))` from kit/trace), instead of the local collector. */
+  tracer?: Tracer;
 }
 
 const ALLOW: GuardDecision = Object.freeze({ kind: 'allow' });

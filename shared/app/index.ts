@@ -2,7 +2,9 @@
 // Zero npm dependencies: Node built-ins and web standards (Request, Response, URL, crypto).
 //
 // In handlers, loads and guards:
-//   import { app, route, redirect, json, html, fragment, reload, allow, deny, redirectTo } from '@kit-lang/kit/app';
+//   import { app, route, redirect, json, html, htmlResponse, raw, fragment, reload } from '@kit-lang/kit/app';
+//   import { allow, deny, redirectTo } from '@kit-lang/kit/app';
+//   html`<p>Hello ${name}</p>` escapes `name`; a handler returns it, or answers `htmlResponse(page, { status })`.
 //   app.route(ctx), app.params(ctx), app.typedParams(ctx), app.endpoint(ctx), app.request(ctx), app.cookie(ctx, name)
 //   route.int(app.params(ctx), 'id') → { value, found, error }
 export { app, type RouteInfo, type EndpointInfo } from './context.js';
@@ -10,6 +12,7 @@ export { route, RouteParamError, MissingParamError, type Params, type ParamResul
 export {
   redirect,
   html,
+  htmlResponse,
   json,
   fragment,
   reload,
@@ -18,6 +21,7 @@ export {
   FRAGMENT_SWAP,
   RELOAD,
 } from './responses.js';
+export { SafeHtml, raw } from './safe-html.js';
 export { HttpError } from './errors.js';
 export { FormValues } from './form.js';
 export { allow, deny, redirectTo, type Guard, type GuardDecision, type GuardResult, type KitConfig } from './guards.js';

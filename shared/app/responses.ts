@@ -1,8 +1,10 @@
-// Response helpers for handlers (typescript.md: "the runtime offers helpers for redirects and JSON")
-// and the one function that writes a WHATWG Response to a Node response. Every helper returns a
-// plain `Response`, so handlers may equally build their own.
+// Response helpers for handlers (typescript.md: "the runtime offers helpers for redirects and JSON"),
+// the `html` tag (its escaping lives in safe-html.ts), and the one function that writes a WHATWG
+// Response to a Node response. Every helper returns a plain `Response`, so handlers may equally
+// build their own.
 import type { ServerResponse } from 'node:http';
 import { NO_STORE } from './errors.js';
+import { htmlTemplate, isTemplateStrings, SafeHtml } from './safe-html.js';
 
 export const FRAGMENT_TARGET = 'X-Kit-Fragment-Target';
 export const FRAGMENT_SWAP = 'X-Kit-Fragment-Swap';
@@ -34,9 +36,28 @@ function withType(init: ResponseInit | undefined, type: string): ResponseInit {
   return { ...init, headers };
 }
 
-/** An HTML answer (`text/html; charset=utf-8`). */
-export function html(body: string, init?: ResponseInit): Response {
-  return new Response(body, withType(init, 'text/html; charset=utf-8'));
+/**
+ * An HTML answer (`text/html; charset=utf-8`) with a status or headers of your choice. Pass what
+ * the `html` tag built; a string is sent as written, so it must not hold anything a user wrote.
+ */
+export function htmlResponse(body: SafeHtml | string, init?: ResponseInit): Response {
+  return new Response(String(body), withType(init, 'text/html; charset=utf-8'));
+}
+
+/**
+ * The `html` tag: builds `SafeHtml`, every interpolated value escaped (see `htmlTemplate`). A
+ * handler may return it as is (200, `text/html`), or answer with `htmlResponse(body, init)`.
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml;
+/**
+ * @deprecated Called as a function, `html(body, init)` answers with `body` as written, as it did
+ * before `html` became a tag. Use `htmlResponse(body, init)`: the same answer, under a name that
+ * cannot be mistaken for the escaping tag.
+ */
+export function html(body: string, init?: ResponseInit): Response;
+export function html(first: TemplateStringsArray | string, ...rest: unknown[]): SafeHtml | Response {
+  if (isTemplateStrings(first)) return htmlTemplate(first, rest);
+  return htmlResponse(first, rest[0] as ResponseInit | undefined);
 }
 
 /** A JSON answer (`application/json; charset=utf-8`). */
@@ -45,9 +66,13 @@ export function json(value: unknown, init?: ResponseInit): Response {
 }
 
 /** An HTML fragment for a partial form: the client swaps it into `target` (`#id`) with `swap`. */
-export function fragment(target: string, body: string, swap: 'innerHTML' | 'outerHTML' = 'innerHTML'): Response {
+export function fragment(
+  target: string,
+  body: SafeHtml | string,
+  swap: 'innerHTML' | 'outerHTML' = 'innerHTML',
+): Response {
   if (!/^#[A-Za-z][A-Za-z0-9_:.-]*$/.test(target)) throw new TypeError('fragment: target must be a literal #id');
-  return new Response(body, {
+  return new Response(String(body), {
     status: 200,
     headers: { 'content-type': 'text/html; charset=utf-8', [FRAGMENT_TARGET]: target, [FRAGMENT_SWAP]: swap },
   });
@@ -81,13 +106,13 @@ function encodeResult(value: unknown): string {
 }
 
 /**
- * Turns what a handler returned into a Response: a Response as is; a string as HTML; `undefined`
- * or `null` as 204; a JSON value as JSON. Anything else throws `InvalidResultError`.
+ * Turns what a handler returned into a Response: a Response as is; a string or `SafeHtml` as HTML;
+ * `undefined` or `null` as 204; a JSON value as JSON. Anything else throws `InvalidResultError`.
  */
 export function toResponse(value: unknown): Response {
   if (value instanceof Response) return value;
   if (value === undefined || value === null) return new Response(null, { status: 204 });
-  if (typeof value === 'string') return html(value);
+  if (typeof value === 'string' || value instanceof SafeHtml) return htmlResponse(value);
   return new Response(encodeResult(value), { headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 

@@ -1,9 +1,9 @@
 // Running a generated app: listen address, server limits (README, "Apps and single executables"), the
-// `listening on` line, tracing switched on by the build or `KIT_TRACE=1`, and a graceful stop on
-// SIGINT/SIGTERM that lets in-flight requests finish.
+// `listening on` line, tracing switched on by the build or `KIT_TRACE=1` (or sent to the tracer the
+// app config exports), and a graceful stop on SIGINT/SIGTERM that lets in-flight requests finish.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newCollector, newTracer, withSink } from '../trace/index.js';
+import { newCollector, newTracer, Tracer, withSink } from '../trace/index.js';
 import { KitApp, type AppOptions } from './app.js';
 import { CsrfConfigError } from './csrf.js';
 import { installFaultPolicy } from './faults.js';
@@ -115,6 +115,19 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The tracer the app config exports (`export const tracer = newTracer(...)` in `kit.config.ts`):
+ * request spans go to its sinks (an OTLP exporter, say) instead of the local collector.
+ */
+export function configTracer(config: unknown): Tracer | undefined {
+  const c = config as { tracer?: unknown; default?: { tracer?: unknown } } | null | undefined;
+  const tracer = c?.tracer ?? c?.default?.tracer;
+  if (tracer === undefined || tracer === null) return undefined;
+  if (!(tracer instanceof Tracer))
+    throw new ConfigError('kit config: tracer must be a Tracer (newTracer from kit/trace)');
+  return tracer;
+}
+
 function staticSource(options: StartOptions): StaticSource {
   const sea = seaApi();
   if (sea) return seaSource(sea);
@@ -181,7 +194,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     process.setSourceMapsEnabled(true);
     removeFaultPolicy = installFaultPolicy({ log: err, exit: env.KIT_EXIT_ON_FAULT === '1' });
   }
-  if (tracing) {
+  const exported = configTracer(options.config);
+  if (exported) {
+    appOptions.tracer = exported;
+    if (tracing) err('kit: the app config exports a tracer; spans go there, so the local collector is off');
+  } else if (tracing) {
     const collector = newCollector(1024);
     appOptions.collector = collector;
     appOptions.tracer = newTracer(withSink(collector));
@@ -202,14 +219,19 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   const bound = server.address() as AddressInfo;
   const url = `http://${formatHost(address.host)}:${bound.port}`;
-  if (tracing) out(`tracing on: spans at ${url}/_kit/traces (viewer ${url}/_kit/traces/viewer, loopback only)`);
+  if (exported) out('tracing on: spans go to the tracer of the app config');
+  else if (tracing) out(`tracing on: spans at ${url}/_kit/traces (viewer ${url}/_kit/traces/viewer, loopback only)`);
   out(`listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= new Promise<void>((resolve) => {
       draining.value = true;
-      server.close(() => resolve());
+      // Spans of the last requests are exported before the process ends (up to the export timeout).
+      server.close(() => {
+        if (exported) exported.flush().then(resolve, resolve);
+        else resolve();
+      });
       server.closeIdleConnections();
       const started = Date.now();
       const poll = setInterval(() => {

@@ -9,7 +9,6 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'init', load: async () => (await import('./init.js')).initCommand },
   { name: 'check', load: async () => (await import('./check.js')).checkCommand },
   { name: 'build', load: async () => (await import('./build.js')).buildCommand },
   { name: 'routes', load: async () => (await import('./routes.js')).routesCommand },
@@ -17,6 +16,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'inspect', load: async () => (await import('./inspect.js')).inspectCommand },
   { name: 'fmt', load: async () => (await import('./fmt.js')).fmtCommand },
   { name: 'lsp', load: async () => (await import('./lsp.js')).lspCommand },
+  { name: 'init', load: async () => (await import('./init.js')).initCommand },
 ];
 
 /** Every command, loaded (for `kit --help` and tests). */
