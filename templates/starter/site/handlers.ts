@@ -1,6 +1,6 @@
 // Handlers of the site package. kit binds each declared symbol (`act Send`, `api Health`) to the
 // exported function of the same name in this directory, and checks its shape.
-import { type RequestContext, app } from '@kit-lang/kit/app';
+import { type ApiHandler, type RequestContext, type SafeHtml, app, html, htmlResponse } from '@kit-lang/kit/app';
 
 /** The contact form's fields, decoded from the submitted form by their types. */
 export interface ContactInput {
@@ -9,24 +9,15 @@ export interface ContactInput {
   message?: string;
 }
 
-export async function Send(ctx: RequestContext, input: ContactInput): Promise<Response> {
+export async function Send(ctx: RequestContext, input: ContactInput): Promise<SafeHtml | Response> {
   void ctx;
   if (!input.email.includes('@')) {
     // The validation error path: a 422 whose body the form shows in place of the result.
-    return new Response(`<p class="error">${escapeHtml(input.email)} is not an email address.</p>`, {
-      status: 422,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-    });
+    return htmlResponse(html`<p class="error">${input.email} is not an email address.</p>`, { status: 422 });
   }
-  return new Response(`<p>Thanks, ${escapeHtml(input.name)}. We will write to ${escapeHtml(input.email)}.</p>`, {
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-  });
+  // `html` escapes every value: what a visitor typed is shown, never run.
+  return html`<p>Thanks, ${input.name}. We will write to ${input.email}.</p>`;
 }
 
-export async function Health(ctx: RequestContext, request: Request): Promise<Response> {
-  return Response.json({ ok: true, route: app.route(ctx).path, method: request.method });
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export const Health: ApiHandler = async (ctx, request) =>
+  Response.json({ ok: true, route: app.route(ctx).path, method: request.method });
