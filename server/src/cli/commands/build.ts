@@ -10,6 +10,7 @@ import { parseArgs, UsageError } from '../args.js';
 import { useColor, type CliIO } from '../io.js';
 import { checkHuman } from '../format/check-output.js';
 import { sourceLookup } from '../sources.js';
+import { writeTypes } from '../page-types-output.js';
 
 const FLAGS = {
   ssr: 'boolean',
@@ -122,6 +123,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     const ws = project.workspace;
     const source = sourceLookup(ws);
     const diags = ws.allDiagnostics();
+    writeTypes(ws, io, 'build');
     const color = useColor(io, 'stderr');
     if (diags.some((d) => d.severity === 'error')) {
       io.stderr.write(checkHuman(diags, source, project.kitFiles.length, color));

@@ -5,6 +5,7 @@ import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';
 import { checkHuman, checkJson } from '../format/check-output.js';
 import { sourceLookup } from '../sources.js';
+import { writeTypes } from '../page-types-output.js';
 
 export const checkCommand: Command = {
   name: 'check',
@@ -34,6 +35,7 @@ Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
       throw new UsageError('kit check: no files or directories given (see kit check --help)');
     const project = loadProject(positionals, { ssr: Boolean(flags.ssr) }, io.cwd, { releaseMarkup: true });
     const diags = project.workspace.allDiagnostics();
+    writeTypes(project.workspace, io, 'check');
     const source = sourceLookup(project.workspace);
     if (flags.json) io.stdout.write(checkJson(diags, source));
     else io.stdout.write(checkHuman(diags, source, project.kitFiles.length, useColor(io)));
