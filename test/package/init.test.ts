@@ -48,6 +48,7 @@ describe('kit init', function () {
     const check = run('npm', ['run', 'check'], project);
     assert.equal(check.status, 0, check.stdout + check.stderr);
     assert.match(check.stdout, /ok: checked 8 files, no problems/);
+    assert.ok(existsSync(join(project, '.kit-types', 'site', '$kit.d.ts')), 'kit check wrote the page types');
     const build = run('npm', ['run', 'build'], project);
     assert.equal(build.status, 0, build.stdout + build.stderr);
 
@@ -66,8 +67,9 @@ describe('kit init', function () {
       assert.deepEqual(await health.json(), { ok: true, route: '/api/health', method: 'GET' });
       const account = await fetch(`${app.url}/account`, { redirect: 'manual' });
       assert.equal(account.status, 303, 'the guard sends visitors without a session home');
-      const signedIn = await fetch(`${app.url}/account`, { headers: { cookie: 'session=1' } });
+      const signedIn = await fetch(`${app.url}/account`, { headers: { cookie: 'session=ann' } });
       assert.equal(signedIn.status, 200);
+      assert.match(await signedIn.text(), /Signed in as ann\./, 'the typed load feeds the page');
 
       // The form action: a token from the page, then a bad email → 422 with the message.
       const page = await fetch(`${app.url}/contact`);
