@@ -2,14 +2,12 @@
 // packed tarball (offline), then `kit check`, `tsc --noEmit` (strict) and `kit build` pass, and the
 // built app serves the pages, the guard, the API and the form action's validation error.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attach } from '../server/core/app/built-app.js';
 import { runInProcess } from '../server/cli/cli-harness.js';
 import { repoRoot } from '../helpers/repo.js';
-import { installOffline, packKit, run } from './offline-install.js';
+import { installOffline, packKit, run, startBuiltApp } from './offline-install.js';
 
 describe('kit init', function () {
   this.timeout(120_000);
@@ -52,12 +50,7 @@ describe('kit init', function () {
     const build = run('npm', ['run', 'build'], project);
     assert.equal(build.status, 0, build.stdout + build.stderr);
 
-    const app = await attach(
-      spawn(process.execPath, [join(project, 'dist', 'app', 'server.js'), '--addr', '127.0.0.1:0'], {
-        cwd: project,
-        env: { PATH: process.env.PATH ?? '', KIT_CSRF_SECRET: 'x'.repeat(32) },
-      }),
-    );
+    const app = await startBuiltApp(project);
     try {
       for (const path of ['/', '/blog', '/blog/hello', '/contact', '/status']) {
         const res = await fetch(app.url + path);

@@ -3,13 +3,11 @@
 // site and the generated server answers. Also the package's size budget: at most 5 MB packed and
 // 40 MB installed with its dependencies.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/repo.js';
-import { installOffline, packKit, run } from './offline-install.js';
-import { attach } from '../server/core/app/built-app.js';
+import { installOffline, packKit, run, startBuiltApp } from './offline-install.js';
 
 const MB = 1024 * 1024;
 
@@ -77,12 +75,7 @@ describe('package: npm pack, offline install, kit from node_modules', function (
     assert.match(check.stdout, /checked/);
     const build = run(kit, ['build', '--ssr', '--out', 'dist/site', '--app', 'dist/app', 'site'], project);
     assert.equal(build.status, 0, build.stdout + build.stderr);
-    const app = await attach(
-      spawn(process.execPath, [join(project, 'dist', 'app', 'server.js'), '--addr', '127.0.0.1:0'], {
-        cwd: project,
-        env: { PATH: process.env.PATH ?? '', KIT_CSRF_SECRET: 'x'.repeat(32) },
-      }),
-    );
+    const app = await startBuiltApp(project);
     try {
       const res = await fetch(`${app.url}/`);
       assert.equal(res.status, 200);

@@ -3,11 +3,12 @@
 // every package with its integrity, and npm takes those from its cache. The project's lock is
 // kit's own lock, without the development packages, plus the tarball.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { repoRoot } from '../helpers/repo.js';
+import { attach, type RunningApp } from '../server/core/app/built-app.js';
 
 export function run(
   cmd: string,
@@ -78,4 +79,14 @@ export function installOffline(project: string, tarball: string, devDependencies
   );
   const installed = run('npm', ['ci', '--offline', '--no-audit', '--ignore-scripts'], project);
   assert.equal(installed.status, 0, `offline install failed:\n${installed.stderr}`);
+}
+
+/** Starts the app a project built into `dist/app`, on a free loopback port. */
+export function startBuiltApp(project: string): Promise<RunningApp> {
+  return attach(
+    spawn(process.execPath, [join(project, 'dist', 'app', 'server.js'), '--addr', '127.0.0.1:0'], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? '', KIT_CSRF_SECRET: 'x'.repeat(32) },
+    }),
+  );
 }
