@@ -17,6 +17,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'fmt', load: async () => (await import('./fmt.js')).fmtCommand },
   { name: 'lsp', load: async () => (await import('./lsp.js')).lspCommand },
   { name: 'init', load: async () => (await import('./init.js')).initCommand },
+  { name: 'preview', load: async () => (await import('./preview.js')).previewCommand },
 ];
 
 /** Every command, loaded (for `kit --help` and tests). */

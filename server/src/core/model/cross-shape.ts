@@ -30,11 +30,7 @@ export function crossShape(e: KitEntry): string {
   let shape = shapes.get(e);
   if (shape === undefined) {
     const parts: string[] = [];
-    walk(
-      e,
-      (p) => parts.push(p),
-      () => {},
-    );
+    walk(e, parts, undefined);
     shape = parts.join('\n');
     shapes.set(e, shape);
   }
@@ -49,26 +45,23 @@ export function crossShape(e: KitEntry): string {
 export function visibleRanges(e: KitEntry): readonly (Range | undefined)[] {
   if (lastVisible?.entry !== e) {
     const list: (Range | undefined)[] = [];
-    walk(
-      e,
-      () => {},
-      (r) => list.push(r),
-    );
+    walk(e, undefined, list);
     lastVisible = { entry: e, list };
   }
   return lastVisible.list;
 }
 
 /**
- * Walks what other files can see, in a fixed order: `part` receives the position-free facts,
- * `range` the places (absent ones too, so that the n-th range always means the same item).
+ * Walks what other files can see, in a fixed order, into `parts` (the position-free facts) and
+ * `ranges` (the places; absent ones too, so that the n-th range always means the same item). Either
+ * may be left out, and what only it needs is then not computed.
  */
-function walk(e: KitEntry, part: (p: string) => void, r: (x: Range | undefined) => void): void {
+function walk(e: KitEntry, parts: string[] | undefined, ranges: (Range | undefined)[] | undefined): void {
   const s = e.summary;
-  part(s.kind);
-  part(s.packageName);
-  part(s.ownerId);
-  part(e.keys.join('\u0001'));
+  const r = (x: Range | undefined) => {
+    if (ranges) ranges.push(x);
+  };
+  if (parts) parts.push(s.kind, s.packageName, s.ownerId, e.keys.join('\u0001'));
   r(e.ast.declarations[0]?.range);
   r(s.pageIdDecl?.range);
   r(s.route?.decl.range);
@@ -76,49 +69,50 @@ function walk(e: KitEntry, part: (p: string) => void, r: (x: Range | undefined) 
   r(s.props?.range);
   r(s.server?.keyword);
   for (const g of e.registrations) {
-    part(`${g.kind} ${g.method} ${g.route.pattern} ${g.owner} ${g.contract ?? ''}`);
+    if (parts) parts.push(`${g.kind} ${g.method} ${g.route.pattern} ${g.owner} ${g.contract ?? ''}`);
     r(g.range);
   }
   for (const p of s.props?.props ?? []) {
-    part(`prop ${p.name.text} ${p.type.text} ${p.default ? 'd' : ''}`);
+    if (parts) parts.push(`prop ${p.name.text} ${p.type.text} ${p.default ? 'd' : ''}`);
     r(p.range);
   }
   for (const c of s.componentCalls) {
-    part(callShape(c.element));
+    if (parts) parts.push(callShape(c.element));
     r(c.range);
     for (const a of c.element.attrs) r(a.nameRange);
   }
   for (const l of s.layoutDecl?.layouts ?? []) {
-    part(`layout ${l.text}`);
+    if (parts) parts.push(`layout ${l.text}`);
     r(l.range);
   }
   // Binding (bucket `bind:<dir>`) reads every handler symbol and contract, registered or not (an
   // invalid page route registers none), and points its diagnostics at them.
   for (const a of s.actions) {
-    part(`handler act ${a.symbol.text}`);
+    if (parts) parts.push(`handler act ${a.symbol.text}`);
     r(a.symbol.range);
   }
   for (const a of s.apis) {
-    part(`handler api ${a.symbol.text}`);
+    if (parts) parts.push(`handler api ${a.symbol.text}`);
     r(a.symbol.range);
   }
   for (const f of s.fragments) {
-    part(`handler fragment ${f.name.text}`);
+    if (parts) parts.push(`handler fragment ${f.name.text}`);
     r(f.name.range);
   }
   for (const c of s.contractRefs) {
-    part(`contract ${c.kind} ${c.name}`);
+    if (parts) parts.push(`contract ${c.kind} ${c.name}`);
     r(c.range);
   }
   // unknown_guard (bucket `guard:<id>`, in the keys) points at each guard ID.
   const guards = s.guardDecl?.guards ?? [];
-  part(`guards ${guards.length}`);
+  if (parts) parts.push(`guards ${guards.length}`);
   for (const g of guards) r(g.range);
-  for (const [alias, u] of s.uses) part(`use ${alias} ${u.pkg.value}`);
+  if (parts) for (const [alias, u] of s.uses) parts.push(`use ${alias} ${u.pkg.value}`);
   // Binding looks up `Load<PageID>` only for pages with `server {}`, checks its result against the
   // declared fields and points at a missing one.
-  if (s.server) {
-    part(`server ${s.server.fields.map((f) => f.text).join(',')}`);
-    for (const f of s.server.fields) r(f.range);
+  const fields = s.server?.fields;
+  if (fields) {
+    if (parts) parts.push(`server ${fields.map((f) => f.text).join(',')}`);
+    for (const f of fields) r(f.range);
   }
 }

@@ -209,6 +209,7 @@ export class Workspace implements WorkspaceView {
       // facts anchored in it resolve against the new version when read, so the files holding those
       // whose places moved are re-published; only facts at places that are not visible need their
       // buckets again.
+      this.anchorBindings(old);
       this.kits.set(path, entry);
       for (const k of this.positional.get(path) ?? []) this.pending.add(k);
       for (const k of this.mentions.get(path) ?? [])
@@ -449,20 +450,28 @@ export class Workspace implements WorkspaceView {
       { strictBindings: this.checkOptions.strictBindings },
     );
     this.bindings.set(dir, result);
-    for (const fb of result.files) {
-      const e = this.kits.get(fb.file);
-      if (!e) continue;
-      for (const h of fb.handlers) {
-        const at = anchorIn(e, h.range);
-        if (at !== undefined) this.bindingAnchors.set(h, at);
-      }
-    }
     return result.diagnostics;
   }
 
   /** A module change also re-binds directories that bind to it from another package (`alias.Name` contracts). */
   private touchBindingDependents(modulePath: string): void {
     for (const d of this.binder.dependents(dirName(modulePath))) this.pending.add(`bind:${d}`);
+  }
+
+  /**
+   * Anchors the bindings of a `.kit` file to the version they were bound against, as that version
+   * is replaced by one of the same shape: they are read against later versions through the anchor
+   * (`bindingFor`). Done at the first such edit, not at binding: most files are never edited. The
+   * old version's ranges are the objects the binder was given, so they are found by identity even
+   * after an incremental re-parse shifted them.
+   */
+  private anchorBindings(old: KitEntry): void {
+    const fb = this.bindings.get(dirName(old.path))?.files.find((f) => f.file === old.path);
+    for (const h of fb?.handlers ?? []) {
+      if (this.bindingAnchors.has(h)) continue;
+      const at = anchorIn(old, h.range);
+      if (at !== undefined) this.bindingAnchors.set(h, at);
+    }
   }
 
   /** Handler bindings declared by a `.kit` file or (comment endpoints) a handler module. */
