@@ -10,7 +10,19 @@ import {
 } from 'vscode-languageserver';
 import type { Pos, Range } from '../../../grammar/src/ast.js';
 import { offsetAt, positionAt } from '../../../grammar/src/index.js';
+import { URI } from 'vscode-uri';
 import type { Diagnostic, Severity } from '../core/diagnostics/diagnostic.js';
+
+/** Keys of documents that are not files are their URIs (`untitled:Untitled-1`), never a drive path. */
+export function isUriKey(key: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]+:/.test(key) && !/^[A-Za-z]:[\\/]/.test(key);
+}
+
+/** The file path of a document URI; documents that are not files (untitled buffers) are named by their URI. */
+export function fsPathOf(uri: string): string {
+  const u = URI.parse(uri);
+  return u.scheme === 'file' ? u.fsPath : uri;
+}
 
 /** Maps a workspace path (as the core spells it) to the URI the client knows it by. */
 export type UriOf = (path: string) => string;

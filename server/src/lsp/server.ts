@@ -18,6 +18,7 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
+import { fsPathOf, isUriKey } from './convert.js';
 import { OpenDocuments } from './documents.js';
 import { SEMANTIC_LEGEND } from './features/semantic-tokens.js';
 import { Indexer } from './indexing.js';
@@ -31,17 +32,6 @@ export interface KitServerOptions {
   /** `--ssr` until the client's `kit.ssr` setting says otherwise. */
   ssr: boolean;
   version: string;
-}
-
-/** Keys of documents that are not files are their URIs (`untitled:Untitled-1`), never a drive path. */
-function isUriKey(key: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]+:/.test(key) && !/^[A-Za-z]:[\\/]/.test(key);
-}
-
-function fsPathOf(uri: string): string {
-  const u = URI.parse(uri);
-  // Documents that are not files (untitled buffers) are named by their URI.
-  return u.scheme === 'file' ? u.fsPath : uri;
 }
 
 export class KitServer {
