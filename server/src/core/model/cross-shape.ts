@@ -23,7 +23,6 @@ function callShape(el: Element): string {
 }
 
 const shapes = new WeakMap<KitEntry, string>();
-let lastVisible: { entry: KitEntry; list: (Range | undefined)[] } | undefined;
 
 /** The entry's shape, computed on first use. */
 export function crossShape(e: KitEntry): string {
@@ -37,18 +36,24 @@ export function crossShape(e: KitEntry): string {
   return shape;
 }
 
+/** Visible ranges of the entries asked about lately (`visibleRanges`). */
+const recent = new Map<KitEntry, (Range | undefined)[]>();
+const RECENT = 64;
+
 /**
  * The entry's visible ranges; index n means the same item in any version of the same shape. Kept
- * for the last entry asked about only: anchoring a bucket's facts asks about a few files many
- * times, and a list per file would be held as long as the file.
+ * for the last few entries asked about only: anchoring a bucket's facts asks about its few files
+ * many times over, and a list per file would be held as long as the file.
  */
 export function visibleRanges(e: KitEntry): readonly (Range | undefined)[] {
-  if (lastVisible?.entry !== e) {
-    const list: (Range | undefined)[] = [];
+  let list = recent.get(e);
+  if (list === undefined) {
+    list = [];
     walk(e, undefined, list);
-    lastVisible = { entry: e, list };
+    if (recent.size >= RECENT) recent.delete(recent.keys().next().value as KitEntry);
+    recent.set(e, list);
   }
-  return lastVisible.list;
+  return list;
 }
 
 /**
