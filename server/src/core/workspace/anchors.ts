@@ -7,6 +7,7 @@ import type { Range } from '../../../../grammar/src/ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { KitEntry } from '../model/entries.js';
 import { visibleRanges } from '../model/cross-shape.js';
+import { isReparseable } from '../../../../grammar/src/index.js';
 
 interface AnchorIndex {
   /** Rules normally point at the summary's own range objects. */
@@ -66,6 +67,12 @@ export interface Fact {
   seen?: string;
   /** Versions (`versionOf`) of the `.kit` entries the places were taken from: unchanged ones need no resolving. */
   versions?: (number | undefined)[];
+  /**
+   * Not anchored yet: every file it points into holds a one-shot tree, which is never re-parsed in
+   * place, so its ranges stay those a reader saw. It is anchored when one of those files is first
+   * replaced by a version of the same shape (`anchorLate`), against the version being replaced.
+   */
+  late?: boolean;
 }
 
 const versions = new WeakMap<KitEntry, number>();
@@ -81,7 +88,37 @@ function versionOf(e: KitEntry | undefined): number | undefined {
 
 export type KitOf = (path: string) => KitEntry | undefined;
 
+/** Every file a diagnostic points into: its own, then those of its related locations. */
+function filesOfDiagnostic(d: Diagnostic): string[] {
+  const out = [d.file];
+  for (const r of d.related ?? []) out.push(r.file);
+  return out;
+}
+
 export function toFact(d: Diagnostic, kitOf: KitOf): Fact {
+  // Most facts point into files read once (the command line, files no editor has open): anchoring
+  // them is put off until one of those files is edited, which most never are.
+  const oneShot = filesOfDiagnostic(d).every((file) => {
+    const e = kitOf(file);
+    return !e || !isReparseable(e.ast);
+  });
+  if (oneShot) return { diagnostic: d, late: true };
+  return anchored(d, kitOf);
+}
+
+/**
+ * Anchors a late fact in place, against the versions `kitOf` still gives (the one being replaced
+ * among them). Answers the files it points into at places that are not visible.
+ */
+export function anchorLate(f: Fact, kitOf: KitOf): string[] {
+  const a = anchored(f.diagnostic, kitOf);
+  delete f.late;
+  Object.assign(f, a);
+  return f.positional ?? [];
+}
+
+/** The fact with its places anchored in the versions `kitOf` gives, and what a reader sees of them. */
+function anchored(d: Diagnostic, kitOf: KitOf): Fact {
   const fact: Fact = { diagnostic: d };
   const positional: string[] = [];
   const place = (file: string, range: Range): number | undefined => {
@@ -96,7 +133,7 @@ export function toFact(d: Diagnostic, kitOf: KitOf): Fact {
   if (positional.length) fact.positional = positional;
   if (fact.at !== undefined || fact.related?.some((a) => a !== undefined)) {
     fact.seen = placesOf(fact, kitOf);
-    fact.versions = [d.file, ...(d.related ?? []).map((r) => r.file)].map((file) => versionOf(kitOf(file)));
+    fact.versions = filesOfDiagnostic(d).map((file) => versionOf(kitOf(file)));
   }
   return fact;
 }
@@ -123,8 +160,7 @@ export function placesOf(f: Fact, kitOf: KitOf): string {
 export function resolveFact(f: Fact, kitOf: KitOf): Diagnostic {
   const d = f.diagnostic;
   if (!f.versions) return d;
-  const files = [d.file, ...(d.related ?? []).map((r) => r.file)];
-  if (files.every((file, i) => versionOf(kitOf(file)) === f.versions![i])) return d;
+  if (filesOfDiagnostic(d).every((file, i) => versionOf(kitOf(file)) === f.versions![i])) return d;
   const range = rangeAt(kitOf(d.file), f.at) ?? d.range;
   let related = d.related;
   if (related && f.related) {
@@ -152,7 +188,5 @@ export function placesMoved(f: Fact, kitOf: KitOf): boolean {
 
 /** Every file a fact points into: its own, then those of its related locations. */
 export function filesOf(f: Fact): string[] {
-  const out = [f.diagnostic.file];
-  for (const r of f.diagnostic.related ?? []) out.push(r.file);
-  return out;
+  return filesOfDiagnostic(f.diagnostic);
 }

@@ -26,7 +26,17 @@ import {
   type CrossContext,
   type Family,
 } from '../validate/cross/index.js';
-import { anchorIn, filesOf, type Fact, type KitOf, placesMoved, rangeAt, resolveFact, toFact } from './anchors.js';
+import {
+  anchorIn,
+  anchorLate,
+  filesOf,
+  type Fact,
+  type KitOf,
+  placesMoved,
+  rangeAt,
+  resolveFact,
+  toFact,
+} from './anchors.js';
 
 /** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
 function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
@@ -210,6 +220,7 @@ export class Workspace implements WorkspaceView {
       // whose places moved are re-published; only facts at places that are not visible need their
       // buckets again.
       this.anchorBindings(old);
+      this.anchorLateFacts(path);
       this.kits.set(path, entry);
       for (const k of this.positional.get(path) ?? []) this.pending.add(k);
       for (const k of this.mentions.get(path) ?? [])
@@ -471,6 +482,16 @@ export class Workspace implements WorkspaceView {
       if (this.bindingAnchors.has(h)) continue;
       const at = anchorIn(old, h.range);
       if (at !== undefined) this.bindingAnchors.set(h, at);
+    }
+  }
+
+  /** Anchors the late facts pointing into `path` while its version being replaced is still in place. */
+  private anchorLateFacts(path: string): void {
+    for (const k of this.mentions.get(path) ?? []) {
+      for (const f of this.crossByKey.get(k) ?? []) {
+        if (!f.late) continue;
+        for (const p of anchorLate(f, this.kitOf)) addTo(this.positional, p, k);
+      }
     }
   }
 

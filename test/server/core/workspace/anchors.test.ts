@@ -13,8 +13,11 @@ const page = (route: string, name: string, lead = '') =>
   `${lead}package site\n\npage ${name}\nroute "${route}"\nguard public\n\nact Save${name} POST "/${name}/save"\n\nview {\n  <main>${name}</main>\n}\n`;
 const handlers = 'export function Savea(ctx: unknown): void {\n  void ctx;\n}\n';
 
-function load(texts: Record<string, string>): Workspace {
-  const w = new Workspace({ ssr: false });
+/** How the workspace parses: one-shot trees with markup released, as the language server reads files from disk. */
+const DISK = { incremental: false, releaseMarkup: true };
+
+function load(texts: Record<string, string>, parse: ConstructorParameters<typeof Workspace>[2] = {}): Workspace {
+  const w = new Workspace({ ssr: false }, process.cwd(), parse);
   for (const [p, t] of Object.entries(texts)) if (p.endsWith('.kit')) w.setKitFile(p, t);
   for (const [p, t] of Object.entries(texts)) if (!p.endsWith('.kit')) w.setModule(p, t);
   w.flush();
@@ -24,22 +27,29 @@ function load(texts: Record<string, string>): Workspace {
 const json = (w: Workspace) => JSON.stringify(w.allDiagnostics());
 
 describe('Workspace position-free cross-file facts', () => {
-  for (const how of ['editKitFile (incremental re-parse)', 'setKitFile (full parse)'] as const) {
+  for (const how of [
+    'editKitFile (incremental re-parse)',
+    'setKitFile (full parse)',
+    'setKitFile of one-shot trees (files read from disk; facts anchored late)',
+  ] as const) {
     it(`moves diagnostics and bindings without re-evaluating any bucket: ${how}`, () => {
       const texts: Record<string, string> = {
         [A]: page('/blog/{slug}', 'a'),
         [B]: page('/blog/{id}', 'b'),
         'site/handlers.ts': handlers,
       };
-      const w = load(texts);
+      const disk = how.includes('one-shot');
+      const w = load(texts, disk ? DISK : {});
       const edit = (path: string, text: string) => {
         texts[path] = text;
         if (how.startsWith('edit')) w.editKitFile(path, text);
         else w.setKitFile(path, text);
       };
-      // The documents being edited hold trees that re-parse incrementally.
-      w.editKitFile(A, texts[A]);
-      w.editKitFile(B, texts[B]);
+      // The documents being edited hold trees that re-parse incrementally; files from disk do not.
+      if (!disk) {
+        w.editKitFile(A, texts[A]);
+        w.editKitFile(B, texts[B]);
+      }
       w.flush();
       const [dup] = w.diagnosticsFor(B).filter((d) => d.code === 'duplicate_route');
       assert.equal(dup.related?.[0].file, A);
