@@ -46,6 +46,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
   const command: Command = await entry.load();
+  // `--help` (or `-h`) anywhere before `--` asks for the command's help, whatever else is given.
+  const end = rest.indexOf('--');
+  const options = end < 0 ? rest : rest.slice(0, end);
+  if (options.includes('--help') || options.includes('-h')) {
+    io.stdout.write(command.help);
+    return 0;
+  }
   try {
     return await command.run(rest, io);
   } catch (e) {

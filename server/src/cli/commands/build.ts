@@ -19,8 +19,6 @@ const FLAGS = {
   app: 'string',
   bin: 'string',
   trace: 'boolean',
-  help: 'boolean',
-  h: 'boolean',
 } as const;
 
 /**
@@ -99,10 +97,6 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
   async run(argv, io) {
     const started = performance.now();
     const { flags, positionals } = parseArgs(argv, FLAGS, 'build');
-    if (flags.help || flags.h) {
-      io.stdout.write(this.help);
-      return 0;
-    }
     if (typeof flags.out !== 'string')
       throw new UsageError('kit build: --out <dir> is required (see kit build --help)');
     if (positionals.length === 0)

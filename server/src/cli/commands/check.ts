@@ -22,15 +22,7 @@ Options:
 Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
 `,
   async run(argv, io) {
-    const { flags, positionals } = parseArgs(
-      argv,
-      { ssr: 'boolean', json: 'boolean', help: 'boolean', h: 'boolean' },
-      'check',
-    );
-    if (flags.help || flags.h) {
-      io.stdout.write(this.help);
-      return 0;
-    }
+    const { flags, positionals } = parseArgs(argv, { ssr: 'boolean', json: 'boolean' }, 'check');
     if (positionals.length === 0)
       throw new UsageError('kit check: no files or directories given (see kit check --help)');
     const project = loadProject(positionals, { ssr: Boolean(flags.ssr) }, io.cwd, { releaseMarkup: true });

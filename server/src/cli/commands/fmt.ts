@@ -28,15 +28,7 @@ Exit status: 0 when every file is (or now is) formatted, 1 when a file is not
 formatted (--check) or could not be formatted, 2 for usage or I/O errors.
 `,
   async run(argv, io) {
-    const { flags, positionals } = parseArgs(
-      argv,
-      { check: 'boolean', write: 'boolean', help: 'boolean', h: 'boolean' },
-      'fmt',
-    );
-    if (flags.help || flags.h) {
-      io.stdout.write(this.help);
-      return 0;
-    }
+    const { flags, positionals } = parseArgs(argv, { check: 'boolean', write: 'boolean' }, 'fmt');
     if (flags.check && flags.write) throw new UsageError('kit fmt: --check and --write cannot be combined');
     if (positionals.length === 0) throw new UsageError('kit fmt: no files or directories given (see kit fmt --help)');
     const { kitFiles } = discoverSources(positionals, io.cwd);

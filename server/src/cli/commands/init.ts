@@ -31,11 +31,7 @@ Exit status: 0 when the site was written, 2 for usage errors (a directory that
 is not empty without --force).
 `,
   async run(argv, io) {
-    const { flags, positionals } = parseArgs(argv, { force: 'boolean', help: 'boolean', h: 'boolean' }, 'init');
-    if (flags.help || flags.h) {
-      io.stdout.write(this.help);
-      return 0;
-    }
+    const { flags, positionals } = parseArgs(argv, { force: 'boolean' }, 'init');
     if (positionals.length > 1) throw new UsageError('kit init: give at most one directory (see kit init --help)');
     const dir = resolve(io.cwd, positionals[0] ?? '.');
     const rel = relative(io.cwd, dir);

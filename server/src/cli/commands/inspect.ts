@@ -35,15 +35,7 @@ Options:
   --ssr    enable request-time (SSR) rendering: server {} blocks, rest routes
 `,
   async run(argv, io) {
-    const { flags, positionals } = parseArgs(
-      argv,
-      { json: 'boolean', ssr: 'boolean', help: 'boolean', h: 'boolean' },
-      'inspect',
-    );
-    if (flags.help || flags.h) {
-      io.stdout.write(this.help);
-      return 0;
-    }
+    const { flags, positionals } = parseArgs(argv, { json: 'boolean', ssr: 'boolean' }, 'inspect');
     const [target, ...inputs] = positionals;
     if (!target) throw new UsageError(`kit inspect: no target given; use one of ${Object.keys(TARGETS).join(', ')}`);
     const build = TARGETS[target];

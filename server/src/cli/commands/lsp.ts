@@ -50,6 +50,7 @@ Options:
       },
       'lsp',
     );
+    // `kit --help` is answered by the dispatcher; the extension's bundled server enters here directly.
     if (flags.help || flags.h) {
       io.stdout.write(this.help);
       return Promise.resolve(0);

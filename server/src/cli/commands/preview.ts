@@ -26,15 +26,7 @@ Exit status: the app's own (0 after Ctrl-C), 2 for usage errors (a directory
 that holds no built app).
 `,
   async run(argv, io) {
-    const { flags, positionals } = parseArgs(
-      argv,
-      { port: 'string', host: 'string', help: 'boolean', h: 'boolean' },
-      'preview',
-    );
-    if (flags.help || flags.h) {
-      io.stdout.write(this.help);
-      return 0;
-    }
+    const { flags, positionals } = parseArgs(argv, { port: 'string', host: 'string' }, 'preview');
     if (positionals.length > 1) throw new UsageError('kit preview: give at most one app directory');
     const port = (flags.port as string | undefined) ?? '8080';
     if (!/^\d{1,5}$/.test(port) || Number(port) > 65535)

@@ -18,23 +18,21 @@ export interface ReportArgs {
   ssr: boolean;
   format: ReportFormat;
   inputs: string[];
-  help: boolean;
 }
 
-const REPORT_FLAGS: FlagSpec = { ssr: 'boolean', format: 'string', json: 'boolean', help: 'boolean', h: 'boolean' };
+const REPORT_FLAGS: FlagSpec = { ssr: 'boolean', format: 'string', json: 'boolean' };
 
 export function parseReportArgs(argv: string[], command: string): ReportArgs {
   const { flags, positionals } = parseArgs(argv, REPORT_FLAGS, command);
-  const help = Boolean(flags.help || flags.h);
   const format = (flags.format ?? 'json') as string;
   if (format !== 'json' && format !== 'table')
     throw new UsageError(`kit ${command}: --format must be json or table, not "${format}"`);
   // `--json` is what `kit check` and `kit inspect` take; JSON is already the default here.
   if (flags.json && format !== 'json')
     throw new UsageError(`kit ${command}: --json and --format ${format} ask for different outputs`);
-  if (!help && positionals.length === 0)
+  if (positionals.length === 0)
     throw new UsageError(`kit ${command}: no files or directories given (see kit ${command} --help)`);
-  return { ssr: Boolean(flags.ssr), format, inputs: positionals, help };
+  return { ssr: Boolean(flags.ssr), format, inputs: positionals };
 }
 
 /**
@@ -87,10 +85,6 @@ export async function runReport<R>(
   notes: (report: R) => readonly { code: string; message: string }[] = () => [],
 ): Promise<number> {
   const args = parseReportArgs(argv, command.name);
-  if (args.help) {
-    io.stdout.write(command.help);
-    return 0;
-  }
   const started = performance.now();
   const project = loadForReport(args, io, command.name);
   if (!project) return 1;
