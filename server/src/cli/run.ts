@@ -6,13 +6,7 @@ import { UsageError } from './args.js';
 import type { Command } from './command.js';
 import { COMMANDS, loadAllCommands } from './commands/index.js';
 import type { CliIO } from './io.js';
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
+import { version } from './version.js';
 
 async function mainHelp(): Promise<string> {
   const commands = await loadAllCommands();

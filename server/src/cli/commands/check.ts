@@ -1,16 +1,18 @@
-// `kit check [--ssr] [--json] <files or directories>`
+// `kit check [--ssr] [--json | --format human|json|github|sarif] <files or directories>`
 import { loadProject } from '../../core/project/load.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';
 import { checkHuman, checkJson } from '../format/check-output.js';
+import { checkGithub, checkSarif } from '../format/ci-output.js';
+import { version } from '../version.js';
 import { sourceLookup } from '../sources.js';
 import { writeTypes } from '../page-types-output.js';
 
 export const checkCommand: Command = {
   name: 'check',
   summary: 'validate .kit sources and print diagnostics',
-  help: `Usage: kit check [--ssr] [--json] <files or directories>...
+  help: `Usage: kit check [--ssr] [--json | --format human|json|github|sarif] <files or directories>...
 
 Validates .kit files (directories are searched recursively, skipping node_modules
 and dot folders) together with the handler modules beside them.
@@ -18,18 +20,27 @@ and dot folders) together with the handler modules beside them.
 Options:
   --ssr    enable request-time (SSR) rendering: server {} blocks, rest routes
   --json   print {"version": 1, "diagnostics": [...]} instead of text
+  --format human (the default), json (as --json), github (GitHub Actions
+           annotations: ::error file=...,line=...::message) or sarif (SARIF 2.1.0)
 
 Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
 `,
   async run(argv, io) {
-    const { flags, positionals } = parseArgs(argv, { ssr: 'boolean', json: 'boolean' }, 'check');
+    const { flags, positionals } = parseArgs(argv, { ssr: 'boolean', json: 'boolean', format: 'string' }, 'check');
+    const format = (flags.format as string | undefined) ?? (flags.json ? 'json' : 'human');
+    if (!['human', 'json', 'github', 'sarif'].includes(format))
+      throw new UsageError(`kit check: --format must be human, json, github or sarif, not "${format}"`);
+    if (flags.json && format !== 'json')
+      throw new UsageError(`kit check: --json and --format ${format} ask for different outputs`);
     if (positionals.length === 0)
       throw new UsageError('kit check: no files or directories given (see kit check --help)');
     const project = loadProject(positionals, { ssr: Boolean(flags.ssr) }, io.cwd, { releaseMarkup: true });
     const diags = project.workspace.allDiagnostics();
     writeTypes(project.workspace, io, 'check');
     const source = sourceLookup(project.workspace);
-    if (flags.json) io.stdout.write(checkJson(diags, source));
+    if (format === 'json') io.stdout.write(checkJson(diags, source));
+    else if (format === 'github') io.stdout.write(checkGithub(diags, source));
+    else if (format === 'sarif') io.stdout.write(checkSarif(diags, source, version()));
     else io.stdout.write(checkHuman(diags, source, project.kitFiles.length, useColor(io)));
     return diags.some((d) => d.severity === 'error') ? 1 : 0;
   },

@@ -1,16 +1,9 @@
 // `kit init [--force] [<dir>]`: a small, working starter site in a new directory.
-import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { occupants, packageNameFor, writeStarter } from '../init/scaffold.js';
-
-function kitVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
+import { version } from '../version.js';
 
 export const initCommand: Command = {
   name: 'init',
@@ -42,7 +35,7 @@ is not empty without --force).
         `kit init: ${shown} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', ...' : ''}); ` +
           'choose an empty directory or pass --force',
       );
-    const files = writeStarter(dir, { name: packageNameFor(dir), kitVersion: kitVersion() });
+    const files = writeStarter(dir, { name: packageNameFor(dir), kitVersion: version() });
     io.stdout.write(`created ${files.length} files in ${shown}:\n`);
     for (const f of files) io.stdout.write(`  ${f}\n`);
     const cd = shown === '.' ? '' : `cd ${shown} && `;

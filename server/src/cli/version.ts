@@ -1,0 +1,9 @@
+// kit's version, from the package.json it ships with (`out/server/src/cli/` is four levels below it).
+import { readFileSync } from 'node:fs';
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
