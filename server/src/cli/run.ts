@@ -1,6 +1,5 @@
 // The `kit` command line: a thin door onto the core. Usage and I/O errors exit 2 with one clear
 // line; anything unexpected is an internal error, reported without a stack unless KIT_DEBUG is set.
-import { readFileSync } from 'node:fs';
 import { SourceError } from '../core/project/discover.js';
 import { UsageError } from './args.js';
 import type { Command } from './command.js';

@@ -33,7 +33,10 @@ describe('kit help and version', () => {
   it('kit check --help prints the command usage and exits 0; kit help check says the same', async () => {
     const r = await runInProcess(['check', '--help'], { cwd: repoRoot });
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /^Usage: kit check \[--ssr\] \[--json \| --format human\|json\|github\|sarif\] <files or directories>/);
+    assert.match(
+      r.stdout,
+      /^Usage: kit check \[--ssr\] \[--json \| --format human\|json\|github\|sarif\] <files or directories>/,
+    );
     assert.match(r.stdout, /--ssr/);
     assert.match(r.stdout, /--json/);
     assert.match(r.stdout, /Exit status: 0 without errors, 1 with errors, 2 for usage or I\/O errors\./);
