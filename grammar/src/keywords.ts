@@ -99,19 +99,27 @@ export function editDistance(a: string, b: string, max: number): number {
   return prev[b.length];
 }
 
-/** The declaration keyword closest to `word` (case-insensitive), if any is close enough to be a typo. */
-export function closestKeyword(word: string): string | undefined {
+/**
+ * The candidate closest to `word` (case-insensitive), if one is close enough to be a typo: at most
+ * one edit for words of up to three characters, two for longer ones.
+ */
+export function closestOf(word: string, candidates: Iterable<string>): string | undefined {
   const w = word.toLowerCase();
-  if (DECLARATION_KEYWORD_SET.has(w)) return w;
   const max = w.length <= 3 ? 1 : 2;
   let best: string | undefined;
   let bestDist = max + 1;
-  for (const k of DECLARATION_KEYWORDS) {
-    const d = editDistance(w, k, max);
+  for (const k of candidates) {
+    const d = editDistance(w, k.toLowerCase(), max);
     if (d < bestDist) {
       bestDist = d;
       best = k;
     }
   }
   return best;
+}
+
+/** The declaration keyword closest to `word` (case-insensitive), if any is close enough to be a typo. */
+export function closestKeyword(word: string): string | undefined {
+  const w = word.toLowerCase();
+  return DECLARATION_KEYWORD_SET.has(w) ? w : closestOf(w, DECLARATION_KEYWORDS);
 }

@@ -1,4 +1,5 @@
 // A small, strict argument parser: known flags only, clear errors naming the offending argument.
+import { closestOf } from '../../../grammar/src/index.js';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -30,10 +31,13 @@ export function parseArgs(argv: string[], spec: FlagSpec, command: string): Pars
       const eq = a.indexOf('=');
       const name = (eq >= 0 ? a.slice(0, eq) : a).replace(/^--?/, '');
       const kind = spec[name];
-      if (!kind)
+      if (!kind) {
+        const near = closestOf(name, Object.keys(spec));
+        const hint = near ? `; did you mean --${near}?` : '';
         throw new UsageError(
-          `kit ${command}: unknown flag ${a.slice(0, eq >= 0 ? eq : a.length)} (see kit ${command} --help)`,
+          `kit ${command}: unknown flag ${a.slice(0, eq >= 0 ? eq : a.length)}${hint} (see kit ${command} --help)`,
         );
+      }
       if (kind === 'boolean') {
         if (eq >= 0) throw new UsageError(`kit ${command}: flag --${name} takes no value`);
         flags[name] = true;

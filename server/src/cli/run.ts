@@ -6,6 +6,7 @@ import type { Command } from './command.js';
 import { COMMANDS, loadAllCommands } from './commands/index.js';
 import type { CliIO } from './io.js';
 import { version } from './version.js';
+import { closestOf } from '../../../grammar/src/index.js';
 
 async function mainHelp(): Promise<string> {
   const commands = await loadAllCommands();
@@ -35,7 +36,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const entry = COMMANDS.find((c) => c.name === first);
   if (!entry) {
-    io.stderr.write(`kit: unknown command "${first}" (commands: ${COMMANDS.map((c) => c.name).join(', ')})\n`);
+    const names = COMMANDS.map((c) => c.name);
+    const near = closestOf(first, names);
+    const hint = near ? `; did you mean "${near}"?` : '';
+    io.stderr.write(`kit: unknown command "${first}"${hint} (commands: ${names.join(', ')})\n`);
     return 2;
   }
   const command: Command = await entry.load();

@@ -68,12 +68,18 @@ describe('kit check', () => {
       assert.equal(flag.code, 2);
       assert.equal(flag.stdout, '');
       assert.equal(flag.stderr, 'kit check: unknown flag --bogus (see kit check --help)\n');
+      const typo = await runInProcess(['check', '--jsn', 'x.kit'], { cwd: repoRoot });
+      assert.equal(typo.code, 2);
+      assert.equal(typo.stderr, 'kit check: unknown flag --jsn; did you mean --json? (see kit check --help)\n');
       const value = await runInProcess(['check', '--json=yes', 'a.kit'], { cwd: tree.root });
       assert.equal(value.code, 2);
       assert.match(value.stderr, /^kit check: flag --json takes no value\n$/);
       const command = await runInProcess(['chek', 'a.kit'], { cwd: tree.root });
       assert.equal(command.code, 2);
-      assert.match(command.stderr, /^kit: unknown command "chek" \(commands: check, [^)]*\)\n$/);
+      assert.match(
+        command.stderr,
+        /^kit: unknown command "chek"; did you mean "check"\? \(commands: check, [^)]*\)\n$/,
+      );
     });
   });
 
