@@ -44,4 +44,11 @@ describe('kit check: the app config at the project root', () => {
     assert.equal(build.code, 1, build.stdout + build.stderr);
     assert.match(build.stderr, /several app config modules \(kit\.config\.ts, site\/kit\.config\.ts\)/);
   });
+
+  it('suggests the registered guard closest to a misspelt one', async () => {
+    writeFileSync(join(dir, 'kit.config.ts'), CONFIG);
+    writeFileSync(join(dir, 'site', 'members.kit'), PAGE.replace('auth.required', 'auth.requird'));
+    const r = await runInProcess(['check', 'site'], { cwd: dir });
+    assert.match(r.stdout, /kit\.config\.ts does not register it; did you mean "auth\.required"\?/);
+  });
 });

@@ -10,6 +10,7 @@ import { baseName } from '../../model/names.js';
 import type { FileSummary } from '../../model/summary.js';
 import type { WorkspaceView } from '../../model/entries.js';
 import { bucket, type BucketKey, type CrossRule } from './rule.js';
+import { closestOf } from '../../../../../grammar/src/index.js';
 
 const GUARD_CONFIG_KEY = 'guardcfg';
 const PUBLIC = 'public';
@@ -29,15 +30,20 @@ function moduleGuardKeys(summary: HandlerModuleSummary): BucketKey[] {
 export function unknownGuards(ws: WorkspaceView, key: string): Diagnostic[] {
   const id = key.slice('guard:'.length);
   const configs = ws.moduleMembers(GUARD_CONFIG_KEY);
+  const registered: string[] = [];
   for (const c of configs) {
     const r = registeredGuards(c.text);
     // A guards table kit cannot read statically (built by a function, spread in): no guessing.
     if (!r.complete || r.ids.has(id)) return [];
+    registered.push(...r.ids);
   }
+  // A config change re-evaluates every guard bucket (`guardConfigRule`), so the suggestion follows it.
+  const near = closestOf(id, registered);
   const where =
     configs.length === 0
       ? 'no kit.config.ts (or .mts, .js, .mjs) beside the .kit files or at the project root registers guards'
-      : `${configs.map((c) => baseName(c.path)).join(', ')} does not register it`;
+      : `${configs.map((c) => baseName(c.path)).join(', ')} does not register it` +
+        (near ? `; did you mean "${near}"?` : '');
   const out: Diagnostic[] = [];
   for (const e of ws.kitMembers(key)) {
     const s = e.summary;
