@@ -33,7 +33,17 @@ export {
   DEFAULT_EXPORT_TIMEOUT_MS,
 } from './tracer-options.js';
 export { spanFromContext } from './span.js';
-export { alwaysOn, alwaysOff, ratioSampler, parentBased, type Sampler, type SamplingParameters } from './sampler.js';
+export {
+  alwaysOn,
+  alwaysOff,
+  ratioSampler,
+  parentBased,
+  ruleSampler,
+  rateLimitedSampler,
+  type Sampler,
+  type SamplingParameters,
+  type SamplingRule,
+} from './sampler.js';
 export {
   inject,
   extract,

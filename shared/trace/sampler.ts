@@ -1,5 +1,6 @@
 // Samplers decide at span start whether a span is recorded. The ratio sampler reads the trace ID, so every
 // process that sees the same trace makes the same decision and a trace is kept or dropped as a whole.
+import { performance } from 'node:perf_hooks';
 import type { Lane, Surface } from './constants.js';
 import type { SpanIdentity } from './context.js';
 
@@ -73,6 +74,62 @@ export function parentBased(root: Sampler): Sampler {
     ...(root.ratio !== undefined ? { ratio: root.ratio } : {}),
     shouldSample(p: SamplingParameters): boolean {
       return p.parent !== null ? p.parent.sampled : root.shouldSample(p);
+    },
+  });
+}
+
+/** One rule of `ruleSampler`: every field given must match; `sampler` decides for the spans it matches. */
+export interface SamplingRule {
+  /** The span name: exact text, or a pattern (request spans are named `METHOD /route/{pattern}`). */
+  name?: string | RegExp;
+  lane?: Lane;
+  surface?: Surface;
+  sampler: Sampler;
+}
+
+/**
+ * Decides by the first rule that matches the span (its name, lane or surface), else by `fallback`:
+ * `ruleSampler([{ name: /^GET \/_kit\/health$/, sampler: alwaysOff() }], ratioSampler(0.1))`.
+ * Wrap it in `parentBased` to keep traces whole.
+ */
+export function ruleSampler(rules: readonly SamplingRule[], fallback: Sampler): Sampler {
+  rules.forEach((r, i) => {
+    if (!r || typeof r.sampler?.shouldSample !== 'function')
+      throw new TypeError(`ruleSampler: rule ${i} needs a sampler`);
+  });
+  const matches = (r: SamplingRule, p: SamplingParameters): boolean =>
+    (r.name === undefined || (typeof r.name === 'string' ? p.name === r.name : r.name.test(p.name))) &&
+    (r.lane === undefined || p.lane === r.lane) &&
+    (r.surface === undefined || p.surface === r.surface);
+  const list = [...rules];
+  return Object.freeze({
+    name: 'rule_based',
+    shouldSample(p: SamplingParameters): boolean {
+      for (const r of list) if (matches(r, p)) return r.sampler.shouldSample(p);
+      return fallback.shouldSample(p);
+    },
+  });
+}
+
+/**
+ * Records at most `perSecond` spans a second (a token bucket refilled continuously, holding at most
+ * one second's worth), whatever the traffic; `parentBased(rateLimitedSampler(n))` keeps at most n
+ * traces a second, whole. `clock` (milliseconds) is for tests.
+ */
+export function rateLimitedSampler(perSecond: number, clock: () => number = () => performance.now()): Sampler {
+  if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond < 0)
+    throw new TypeError('rateLimitedSampler: perSecond must be a finite number of at least 0');
+  let tokens = perSecond;
+  let last = clock();
+  return Object.freeze({
+    name: 'rate_limited',
+    shouldSample(): boolean {
+      const t = clock();
+      tokens = Math.min(perSecond, tokens + ((t - last) / 1000) * perSecond);
+      last = t;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
     },
   });
 }

@@ -8,7 +8,9 @@ import {
   inject,
   newTracer,
   parentBased,
+  rateLimitedSampler,
   ratioSampler,
+  ruleSampler,
   spanIdentity,
   withSampler,
   withSink,
@@ -139,5 +141,55 @@ describe('trace: samplers', () => {
     assert.deepEqual(seen, ['keep user 32 true', 'skip user 32 true']);
     assert.equal(tracer.health().sampler, 'custom');
     assert.throws(() => withSampler({} as Sampler), /withSampler: sampler must have a shouldSample/);
+  });
+});
+
+describe('rule-based and rate-limited samplers', () => {
+  const at = (name: string, lane: SamplingParameters['lane'] = 'route'): SamplingParameters => ({
+    ...params('4bf92f3577b34da6a3ce929d0e0e4736'),
+    name,
+    lane,
+  });
+
+  it('decides by the first rule that matches, else by the fallback', () => {
+    const s = ruleSampler(
+      [
+        { name: 'GET /_kit/health', sampler: alwaysOff() },
+        { name: /^POST /, sampler: alwaysOn() },
+        { lane: 'guard', sampler: alwaysOff() },
+        { name: /^POST \/admin/, sampler: alwaysOff() }, // never reached: the POST rule comes first
+      ],
+      alwaysOn(),
+    );
+    assert.equal(s.name, 'rule_based');
+    assert.equal(s.shouldSample(at('GET /_kit/health')), false);
+    assert.equal(s.shouldSample(at('POST /admin/save')), true);
+    assert.equal(s.shouldSample(at('check', 'guard')), false);
+    assert.equal(s.shouldSample(at('GET /blog/{slug}')), true);
+    assert.throws(() => ruleSampler([{} as never], alwaysOn()), /ruleSampler: rule 0 needs a sampler/);
+  });
+
+  it('keeps at most n spans a second, refilling continuously', () => {
+    let t = 0;
+    const s = rateLimitedSampler(3, () => t);
+    const burst = [1, 2, 3, 4, 5].map(() => s.shouldSample(at('GET /')));
+    assert.deepEqual(burst, [true, true, true, false, false]);
+    t += 500; // half a second: one and a half tokens back
+    assert.deepEqual(
+      [1, 2].map(() => s.shouldSample(at('GET /'))),
+      [true, false],
+    );
+    t += 10_000; // a long pause refills one second's worth, no more
+    assert.equal([1, 2, 3, 4].filter(() => s.shouldSample(at('GET /'))).length, 3);
+    assert.equal(rateLimitedSampler(0, () => t).shouldSample(at('GET /')), false);
+    assert.throws(() => rateLimitedSampler(-1), /perSecond must be a finite number of at least 0/);
+  });
+
+  it('keeps whole traces under parentBased: children follow the root decision', () => {
+    const t = 0;
+    const s = parentBased(rateLimitedSampler(1, () => t));
+    assert.equal(s.shouldSample(params('4bf92f3577b34da6a3ce929d0e0e4736')), true);
+    assert.equal(s.shouldSample(params('4bf92f3577b34da6a3ce929d0e0e4736', true)), true, 'a child of a kept root');
+    assert.equal(s.shouldSample(params('00f92f3577b34da6a3ce929d0e0e4736')), false, 'the next root waits');
   });
 });
