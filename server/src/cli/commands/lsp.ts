@@ -1,21 +1,9 @@
 // `kit lsp [--stdio | --node-ipc] [--ssr]`
-import { readFileSync } from 'node:fs';
 import { DEFAULT_PARTIAL_TIMEOUT_MS } from '../../lsp/framing.js';
 import { runLanguageServer } from '../../lsp/main.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
-
-function serverVersion(): string {
-  // Bundles replace process.env.KIT_VERSION with the version at build time.
-  if (process.env.KIT_VERSION) return process.env.KIT_VERSION;
-  try {
-    return (
-      JSON.parse(readFileSync(new URL('../../../../../package.json', import.meta.url), 'utf8')) as { version: string }
-    ).version;
-  } catch {
-    return 'dev';
-  }
-}
+import { version } from '../version.js';
 
 export const lspCommand: Command = {
   name: 'lsp',
@@ -70,7 +58,7 @@ Options:
     runLanguageServer({
       transport: flags['node-ipc'] ? 'node-ipc' : 'stdio',
       ssr: Boolean(flags.ssr),
-      version: serverVersion(),
+      version: version(),
       ...(timeout !== undefined ? { frameTimeoutMs: Number(timeout) } : {}),
     });
     // The server runs until the client sends exit; the process exits from there.
