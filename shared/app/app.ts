@@ -57,6 +57,8 @@ export interface AppOptions {
    * turns this on with the process-wide fault policy.
    */
   faultScopes?: boolean;
+  /** Told of each thrown value answered with a 5xx before the answer is sent (the dev server's overlay). */
+  onFault?: (err: unknown, res: ServerResponse) => void;
 }
 
 type Handle = (req: IncomingMessage, res: ServerResponse) => void;
@@ -73,6 +75,7 @@ export class KitApp implements AppServices {
   readonly deadlines: Deadlines;
   readonly bodyLimit: number;
   readonly log: (line: string) => void;
+  readonly onFault: ((err: unknown, res: ServerResponse) => void) | undefined;
   private readonly collectorHandler: Handle | undefined;
   private readonly notFoundFile: StaticEntry | undefined;
   private readonly healthBody: string;
@@ -94,6 +97,7 @@ export class KitApp implements AppServices {
     this.deadlines = new Deadlines(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.faultScopes = options.faultScopes === true;
+    this.onFault = options.onFault;
     this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
     this.prebuilt = this.tracer === undefined ? this.prebuild(m) : undefined;
     this.healthBody = JSON.stringify({

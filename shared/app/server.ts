@@ -139,7 +139,7 @@ export type ServerLimits = { readonly [K in keyof typeof SERVER_LIMITS]: number 
 
 /** The Node server of an app; `limits` other than the defaults are for tests and embedders. */
 export function createHttpServer(
-  app: KitApp,
+  app: Pick<KitApp, 'handle'>,
   limits: ServerLimits = SERVER_LIMITS,
 ): {
   server: Server;

@@ -1,5 +1,6 @@
 // What the request steps (pages, endpoints, the steps they share) need from the app: its route
 // table, built files, keys and registries, and the answers every part may give (404).
+import type { ServerResponse } from 'node:http';
 import type { Tracer } from '../trace/index.js';
 import type { CsrfKeys } from './csrf.js';
 import type { Deadlines } from './deadlines.js';
@@ -18,6 +19,8 @@ export interface AppServices {
   /** Body cap of actions, APIs and commands. */
   readonly bodyLimit: number;
   log(line: string): void;
+  /** Told of every thrown value answered with a 5xx, before the answer goes out (`kit dev` shows it). */
+  readonly onFault: ((err: unknown, res: ServerResponse) => void) | undefined;
   /** The site's 404: its `404.html` when the build has one, else the plain answer. */
   notFound(reply: Reply): void;
 }

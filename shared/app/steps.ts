@@ -56,7 +56,10 @@ export function beginTrace(
 /** Answers a thrown value (a 4xx `HttpError` shows its message; anything else is a logged 500). */
 export function fail(app: AppServices, reply: Reply, err: unknown, what: string): void {
   const { status, message } = thrownStatus(err);
-  if (status >= 500) app.log(`kit: ${what} failed: ${describeThrown(err)}`);
+  if (status >= 500) {
+    app.log(`kit: ${what} failed: ${describeThrown(err)}`);
+    app.onFault?.(err, reply.res);
+  }
   reply.error(status, 'request_failed', message);
 }
 

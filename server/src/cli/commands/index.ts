@@ -17,6 +17,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'fmt', load: async () => (await import('./fmt.js')).fmtCommand },
   { name: 'lsp', load: async () => (await import('./lsp.js')).lspCommand },
   { name: 'init', load: async () => (await import('./init.js')).initCommand },
+  { name: 'dev', load: async () => (await import('./dev.js')).devCommand },
   { name: 'preview', load: async () => (await import('./preview.js')).previewCommand },
 ];
 

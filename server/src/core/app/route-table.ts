@@ -71,7 +71,8 @@ export interface RouteTable {
   notes: string[];
 }
 
-interface AssetsManifest {
+/** The output's files and their cache policies: `kit-assets.json` of a build, or planned in memory (`kit dev`). */
+export interface OutputFiles {
   files: string[];
   cache?: Record<string, string>;
 }
@@ -191,8 +192,10 @@ function sourceRef(
 
 export interface RouteTableOptions {
   cwd: string;
-  /** The static build output (`--out`). */
+  /** The static build output (`--out`), whose `kit-assets.json` lists the files to serve. */
   outDir: string;
+  /** The files to serve, when they were not written (`kit dev` renders them on request). */
+  files?: OutputFiles;
   appName: string;
   trace: boolean;
 }
@@ -213,9 +216,9 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
   for (const m of moduleList) modules.set(m, relative(root, resolve(opts.cwd, m)).split('\\').join('/'));
 
   // ---- static files from the build's asset manifest.
-  let assets: AssetsManifest;
+  let assets: OutputFiles;
   try {
-    assets = JSON.parse(readFileSync(join(opts.outDir, ASSETS_MANIFEST), 'utf8')) as AssetsManifest;
+    assets = opts.files ?? (JSON.parse(readFileSync(join(opts.outDir, ASSETS_MANIFEST), 'utf8')) as OutputFiles);
   } catch (e) {
     throw new AppBuildError(`cannot read ${ASSETS_MANIFEST} of the static build: ${(e as Error).message}`);
   }

@@ -39,6 +39,11 @@ export class AssetRegistry {
     return '/' + path;
   }
 
+  /** Takes over an asset of an earlier build (a page reused as it was). */
+  adopt(asset: SiteAsset | undefined): void {
+    if (asset !== undefined && !this.byPath.has(asset.path)) this.byPath.set(asset.path, asset);
+  }
+
   /** Every asset, sorted by path. */
   list(): SiteAsset[] {
     return [...this.byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

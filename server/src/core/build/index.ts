@@ -21,6 +21,8 @@ export {
   type WriteOptions,
   type WriteStats,
   type RouteManifestEntry,
+  plannedFiles,
+  type PlannedFile,
 } from './output.js';
 export { removeTree, removeTreeAsync, removeStale } from './replace-dir.js';
 export { type SiteAsset } from './assets.js';

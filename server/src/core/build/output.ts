@@ -102,30 +102,60 @@ interface RenderState {
 }
 
 /**
- * The files of the site except the manifests, in write order: the assets, then every prerendered
- * page, rendered when it is about to be written (a page's HTML is garbage by the next one).
+ * One file of a site before it is rendered: where it goes, its cache policy, and how to make its
+ * bytes. The static build renders each as it writes it; `kit dev` renders a page when it is asked
+ * for.
  */
-function* siteFiles(site: CompiledSite, opts: WriteOptions, state: RenderState): Generator<OutFile> {
-  for (const a of site.assets) {
-    if (a.immutable) state.cache.set(a.path, IMMUTABLE_CACHE);
-    yield { rel: a.path, content: a.content, hash: a.sha256 };
-  }
-  const total = site.pages.reduce((n, p) => n + p.prerender.length, 0);
-  const written = new Set<string>();
-  let done = 0;
+export interface PlannedFile {
+  rel: string;
+  /** Cache-Control the app serves it with (absent: `no-cache`). */
+  cache?: string;
+  /** The page and path a prerendered page file answers. */
+  route?: RouteManifestEntry;
+  /** Known for assets. */
+  hash?: string;
+  content(): string | Uint8Array;
+}
+
+/**
+ * The files of the site except the manifests, in write order: the assets, then every prerendered
+ * page (first declaration of an output file wins). Nothing is rendered until `content()` is called.
+ */
+export function* plannedFiles(site: CompiledSite): Generator<PlannedFile> {
+  for (const a of site.assets)
+    yield { rel: a.path, hash: a.sha256, content: () => a.content, ...(a.immutable ? { cache: IMMUTABLE_CACHE } : {}) };
+  const planned = new Set<string>();
   for (const page of site.pages) {
     if (page.render === 'ssr') continue;
     for (const pre of page.prerender) {
-      if (written.has(pre.file)) continue;
-      written.add(pre.file);
-      const content = renderTemplate(page.ir, pre.params, pre.params);
-      if (page.cache !== undefined) state.cache.set(pre.file, page.cache);
-      state.routes.push({ page: page.pageId, route: page.route, path: pre.path, file: pre.file, render: page.render });
-      if (opts.progress && (++done & 127) === 0) opts.progress(done, total);
-      yield { rel: pre.file, content };
+      if (planned.has(pre.file)) continue;
+      planned.add(pre.file);
+      yield {
+        rel: pre.file,
+        ...(page.cache !== undefined ? { cache: page.cache } : {}),
+        route: { page: page.pageId, route: page.route, path: pre.path, file: pre.file, render: page.render },
+        content: () => renderTemplate(page.ir, pre.params, pre.params),
+      };
     }
   }
-  state.pages = written.size;
+}
+
+/**
+ * The files of the site except the manifests, rendered when each is about to be written (a page's
+ * HTML is garbage by the next one).
+ */
+function* siteFiles(site: CompiledSite, opts: WriteOptions, state: RenderState): Generator<OutFile> {
+  const total = site.pages.reduce((n, p) => n + p.prerender.length, 0);
+  let done = 0;
+  for (const f of plannedFiles(site)) {
+    if (f.cache !== undefined) state.cache.set(f.rel, f.cache);
+    if (f.route) {
+      state.routes.push(f.route);
+      state.pages++;
+      if (opts.progress && (++done & 127) === 0) opts.progress(done, total);
+    }
+    yield { rel: f.rel, content: f.content(), hash: f.hash };
+  }
   state.routes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

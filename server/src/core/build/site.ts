@@ -17,7 +17,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import type { KitEntry } from '../model/entries.js';
 import { componentKey, layoutKey } from '../resolve/names.js';
 import { typescript } from '../bind/ts.js';
-import { SourceError } from '../project/discover.js';
+import { displayPath, SourceError } from '../project/discover.js';
 import { readSourceFile } from '../project/read-source.js';
 import { AssetRegistry, type SiteAsset } from './assets.js';
 import { scopeClassFor, scopeCss } from './css-scope.js';
@@ -68,6 +68,12 @@ export interface CompiledPage {
   /** Stylesheet and module script URLs the head links, in order. */
   stylesheets: string[];
   scripts: string[];
+  /**
+   * Every file the page's output was made from, as display paths: its own file, its layouts, the
+   * components it renders, and the css/js files they read. `kit dev` recompiles a page when one
+   * of them changes.
+   */
+  dependsOn: string[];
 }
 
 export interface CompiledFragment {
@@ -99,6 +105,12 @@ export interface CompiledSite {
 export interface CompileSiteOptions {
   /** Directory that source display paths are relative to (default: process.cwd()). */
   cwd?: string;
+  /**
+   * An earlier compile of this workspace without diagnostics, and the files changed since: a page
+   * none of whose `dependsOn` changed is taken from it as it is (`kit dev`). Valid only when no
+   * file came or went and no changed `.kit` file changed its shape (names other files resolve).
+   */
+  previous?: { site: CompiledSite; changed: ReadonlySet<string> };
 }
 
 /** A compiled layout or component: proto nodes plus what instantiating it brings along. */
@@ -153,6 +165,8 @@ class SiteCompiler {
   /** Per owner summary: its stylesheets and its scripts (computed once each). */
   private readonly ownerCss = new WeakMap<FileSummary, string[]>();
   private readonly ownerJs = new WeakMap<FileSummary, string[]>();
+  /** Per owner summary: the css/js files it read (display paths). */
+  private readonly ownerFiles = new WeakMap<FileSummary, string[]>();
   private readonly chains = new Map<string, string[]>();
 
   constructor(
@@ -376,6 +390,9 @@ class SiteCompiler {
   /** A css or js file: read by the sources' rules (a regular file within 8 MiB), else a diagnostic. */
   private readSource(s: FileSummary, file: string, decl: CssDecl | JsDecl, what: string): string | undefined {
     const abs = resolve(this.cwd, dirName(s.path), file);
+    let read = this.ownerFiles.get(s);
+    if (read === undefined) this.ownerFiles.set(s, (read = []));
+    read.push(displayPath(abs, this.cwd));
     try {
       return readSourceFile(abs, file).text;
     } catch (e) {
@@ -534,6 +551,8 @@ class SiteCompiler {
     if (facts.kitJs) head += KIT_JS_TAG + '\n';
     for (const h of scripts) head += `<script type="module" src="${escapeHtml(h)}"></script>\n`;
     head += '</head>\n<body>\n';
+    const dependsOn: string[] = [];
+    for (const o of owners) for (const f of [o.path, ...(this.ownerFiles.get(o) ?? [])]) dependsOn.push(f);
     const doc: PNode[] = [head];
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
@@ -555,6 +574,7 @@ class SiteCompiler {
       kitJs: facts.kitJs,
       stylesheets,
       scripts,
+      dependsOn: [...new Set(dependsOn)],
     };
   }
 
@@ -599,8 +619,18 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
   const c = new SiteCompiler(ws, options.cwd ?? process.cwd());
   const pages: CompiledPage[] = [];
   const fragments: CompiledFragment[] = [];
+  const previous = options.previous;
+  const before = previous ? new Map(previous.site.pages.map((p) => [p.source, p])) : undefined;
+  const assetsBefore = previous ? new Map(previous.site.assets.map((a) => ['/' + a.path, a])) : undefined;
   for (const e of ws.allKit()) {
     if (e.summary.kind !== 'page') continue;
+    const old = before?.get(e.path);
+    if (old !== undefined && !old.dependsOn.some((f) => previous!.changed.has(f))) {
+      for (const href of [...old.stylesheets, ...old.scripts]) c.assets.adopt(assetsBefore!.get(href));
+      pages.push(old);
+      fragments.push(...c.compileFragments(e));
+      continue;
+    }
     const page = c.compilePage(e);
     if (page) pages.push(page);
     fragments.push(...c.compileFragments(e));

@@ -1,0 +1,247 @@
+// The `kit dev` server: one HTTP server in front of the current app of a `DevSession`, the
+// live-reload endpoints, the HTML injection (client, overlay, failed-request stacks), the trace
+// collector, and the watcher that turns saves into new apps and news for open tabs.
+import { dirname, relative, resolve, sep } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { watch, type FSWatcher } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createHttpServer } from '../../../../shared/app/server.js';
+import { resolvePage } from '../../../../shared/app/pages.js';
+import { checkRequestTarget } from '../../../../shared/route/index.js';
+import { newCollector, newTracer, withSink, type Collector } from '../../../../shared/trace/index.js';
+import type { KitApp } from '../../../../shared/app/app.js';
+import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
+import { checkHuman } from '../format/check-output.js';
+import { describeThrown } from '../../../../shared/app/steps.js';
+import { DevSession, type ChangeReport } from './session.js';
+import { CLIENT_TAG, DEV_PREFIX, LiveReload } from './live.js';
+import { injectHtml } from './inject.js';
+import { overlayHtml, overlayPage, type OverlayContext } from './overlay.js';
+import { announce, devCsrfSecret } from './project-state.js';
+import { SourceWatcher } from './watch.js';
+
+export interface DevServerOptions {
+  /** The directory served (absolute). */
+  root: string;
+  cwd: string;
+  ssr: boolean;
+  host: string;
+  /** undefined: 3000, or the next free port after it. */
+  port?: number;
+  trace: boolean;
+  editorUrl: string;
+  /** Terminal lines (stdout) and problems (stderr). */
+  out: (line: string) => void;
+  err: (line: string) => void;
+  color: boolean;
+}
+
+export interface RunningDev {
+  url: string;
+  port: number;
+  session: DevSession;
+  /** Resolves after each batch of changes is served (tests and benchmarks wait on it). */
+  onChange(listener: (report: ChangeReport) => void): void;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_DEV_PORT = 3000;
+
+function pageIdOf(app: KitApp | undefined, path: string): string | undefined {
+  if (app === undefined) return undefined;
+  const t = checkRequestTarget(path);
+  if (!t.ok) return undefined;
+  return resolvePage(app, t.segments)?.page?.entry.pageId;
+}
+
+async function listen(
+  server: ReturnType<typeof createHttpServer>['server'],
+  host: string,
+  port: number | undefined,
+): Promise<number> {
+  for (let p = port ?? DEFAULT_DEV_PORT; ; p++) {
+    try {
+      await new Promise<void>((ok, fail) => {
+        server.once('error', fail);
+        server.listen(p, host, () => {
+          server.removeListener('error', fail);
+          ok();
+        });
+      });
+      return (server.address() as AddressInfo).port;
+    } catch (e) {
+      // A port given with --port is that port or an error; the default moves on, as other dev servers do.
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port !== undefined || p > DEFAULT_DEV_PORT + 20)
+        throw e;
+    }
+  }
+}
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}
+
+export async function startDevServer(opts: DevServerOptions): Promise<RunningDev> {
+  // Handler stacks name the .ts lines: source maps are read for modules loaded from here on.
+  process.setSourceMapsEnabled(true);
+  const collector: Collector | undefined = opts.trace ? newCollector(1024) : undefined;
+  const tracer = collector ? newTracer(withSink(collector)) : undefined;
+  const faults = new WeakMap<ServerResponse, unknown>();
+  const overlayCtx: OverlayContext = { cwd: opts.cwd, editorUrl: opts.editorUrl };
+  const started = performance.now();
+  const { session, report: first } = await DevSession.start({
+    root: opts.root,
+    cwd: opts.cwd,
+    ssr: opts.ssr,
+    csrfSecret: devCsrfSecret(opts.root),
+    tracer,
+    collector,
+    log: opts.err,
+    appName: 'kit-dev',
+    onFault: (err, res) => faults.set(res, err),
+  });
+  const live = new LiveReload((path) => pageIdOf(session.app, path));
+  let overlay: string | undefined;
+  const errorsText = (errors: readonly Diagnostic[], color: boolean) =>
+    checkHuman([...errors], (f) => session.sourceText(f), session.ws.kitPaths().length, color);
+  const overlayFor = (r: Pick<ChangeReport, 'errors' | 'handlerProblem'>): string | undefined => {
+    if (r.errors.length > 0)
+      return overlayHtml(overlayCtx, `kit dev: ${count(r.errors.length, 'error')}`, errorsText(r.errors, false));
+    if (r.handlerProblem)
+      return overlayHtml(overlayCtx, 'kit dev: a handler module does not compile', r.handlerProblem);
+    return undefined;
+  };
+  overlay = overlayFor(first);
+  live.setOverlay(overlay);
+
+  const injection = (res: ServerResponse) => ({
+    head: CLIENT_TAG,
+    body: () => overlay ?? '',
+    faultPage: (status: number) => {
+      if (!faults.has(res)) return undefined;
+      const text = describeThrown(faults.get(res));
+      return overlayPage(overlayHtml(overlayCtx, `kit dev: the request failed (${status})`, text), CLIENT_TAG);
+    },
+  });
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (path.startsWith(DEV_PREFIX)) {
+      if (!live.handle(req, res, path, q < 0 ? '' : url.slice(q + 1))) {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.end('404 page not found\n');
+      }
+      return;
+    }
+    const app = session.app;
+    if (app === undefined) {
+      // Nothing has built yet: every answer is the overlay (its tab reloads once the site builds).
+      const page = overlayPage(overlay ?? '', CLIENT_TAG);
+      res.writeHead(500, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Length': Buffer.byteLength(page),
+        'Cache-Control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : page);
+      return;
+    }
+    if (!path.startsWith('/_kit/')) injectHtml(res, injection(res), req.method === 'HEAD');
+    app.handle(req, res);
+  };
+
+  const { server } = createHttpServer({ handle });
+  const port = await listen(server, opts.host, opts.port);
+  const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const url = `http://${shownHost}:${port}`;
+  const unannounce = announce(opts.root, {
+    url,
+    ...(collector ? { traces: `${url}/_kit/traces` } : {}),
+  });
+
+  const manifest = session.routeTable?.manifest;
+  opts.out(`kit dev  ready in ${Math.round(performance.now() - started)} ms`);
+  opts.out(
+    `  ${url}/  ` +
+      (manifest ? `${count(manifest.pages.length, 'page')}, ${count(manifest.endpoints.length, 'endpoint')}` : ''),
+  );
+  if (collector) opts.out(`  traces: ${url}/_kit/traces/viewer`);
+  const rel = relative(opts.cwd, opts.root);
+  opts.out(`  watching ${rel.startsWith('..') ? opts.root : rel || '.'} (Ctrl-C to stop)`);
+  const listeners: ((r: ChangeReport) => void)[] = [];
+  const shown = { errors: '', handler: '' };
+  const tell = (r: ChangeReport, fresh: boolean): void => {
+    const text = r.errors.length ? errorsText(r.errors, opts.color) : '';
+    if (text !== shown.errors) {
+      if (text) opts.err(text.replace(/\n$/, ''));
+      else if (!fresh) opts.out('  errors fixed: serving the current sources');
+      shown.errors = text;
+    }
+    const handler = r.handlerProblem ?? '';
+    if (handler !== shown.handler) {
+      if (handler)
+        opts.err(`kit dev: a handler module does not compile (the previous version keeps serving):\n${handler}`);
+      else if (!fresh) opts.out('  handler modules compile again');
+      shown.handler = handler;
+    }
+  };
+  tell(first, true);
+
+  const apply = async (paths: Set<string>): Promise<void> => {
+    const r = await session.apply(paths);
+    overlay = overlayFor(r);
+    live.setOverlay(overlay);
+    const tabs = r.errors.length ? 0 : live.notify(r);
+    tell(r, false);
+    if (r.files.length > 0) {
+      const names = r.files.map((f) => f.slice(f.lastIndexOf('/') + 1));
+      const what =
+        r.errors.length > 0
+          ? `${count(r.errors.length, 'error')}`
+          : r.reloadAll
+            ? `every open page reloaded`
+            : r.css.size > 0 && r.reload.size === 0
+              ? `styles updated on ${count(r.css.size, 'page')}`
+              : `${count(r.reload.size, 'page')} reloaded`;
+      opts.out(
+        `  ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} changed → ` +
+          `${what} in ${Math.round(r.ms)} ms${tabs ? ` (${count(tabs, 'tab')})` : ''}`,
+      );
+    }
+    for (const l of listeners) l(r);
+  };
+  // Batches are served one at a time, whichever watcher saw them.
+  let chain = Promise.resolve();
+  const serial = (paths: Set<string>): Promise<void> => (chain = chain.then(() => apply(paths)));
+  const watcher = new SourceWatcher(opts.root, serial, (e) => opts.err(`kit dev: watching failed: ${e.message}`));
+  // A config module above the served directory (the project root's kit.config.ts) is watched too.
+  const extra: FSWatcher[] = [];
+  for (const m of session.ws.modulePaths()) {
+    const abs = resolve(opts.cwd, m);
+    if (abs.startsWith(opts.root + sep)) continue;
+    const name = abs.slice(abs.lastIndexOf(sep) + 1);
+    extra.push(
+      watch(dirname(abs), (_e, f) => {
+        if (String(f) === name) void serial(new Set([abs]));
+      }),
+    );
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      watcher.close();
+      for (const w of extra) w.close();
+      live.close();
+      unannounce();
+      await new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      });
+      collector?.close?.();
+      await session.close();
+    })();
+    return stopping;
+  };
+  return { url, port, session, onChange: (l) => listeners.push(l), stop };
+}

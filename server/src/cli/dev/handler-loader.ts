@@ -1,0 +1,145 @@
+// Handler modules (and the app config) for `kit dev`: compiled by esbuild as `kit build --app`
+// compiles them (bundled, split into shared chunks, inline source maps), written to a fresh version
+// directory and imported from there. Node never forgets a module it imported, so every change is
+// a new directory (a new URL) and the previous version keeps serving until the new one loaded.
+// A module that fails to compile leaves the previous version in place and reports the error.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BuildContext, Message, Plugin } from 'esbuild';
+import { KIT_PACKAGE } from '../../core/app/package-name.js';
+import { kitOutRoot, loadEsbuild } from '../../core/app/write-app.js';
+
+/** What handler code imports from kit, served by the very runtime `kit dev` runs. */
+const RUNTIME_ENTRIES: Readonly<Record<string, string>> = {
+  [`${KIT_PACKAGE}/app`]: 'shared/app/index.js',
+  [`${KIT_PACKAGE}/trace`]: 'shared/trace/index.js',
+  [`${KIT_PACKAGE}/route`]: 'shared/route/index.js',
+};
+
+/**
+ * Imports of the kit runtime become imports of the running runtime's own files, so that handlers
+ * and the dev server share one instance of it (a `SafeHtml` a handler returns is the class the
+ * server checks for), wherever kit is installed.
+ */
+function runtimePlugin(): Plugin {
+  const root = kitOutRoot();
+  return {
+    name: 'kit-runtime',
+    setup(build) {
+      build.onResolve({ filter: /^@kit-lang\/kit\/(app|trace|route)$/ }, (args) => ({
+        path: pathToFileURL(join(root, RUNTIME_ENTRIES[args.path])).href,
+        external: true,
+      }));
+    },
+  };
+}
+
+export interface LoadedModules {
+  /** Modules by workspace path. */
+  byPath: Map<string, Record<string, unknown>>;
+  version: number;
+}
+
+export interface CompileProblem {
+  /** `file:line:col: error: text` lines, as `kit build --app` prints them. */
+  message: string;
+}
+
+function formatMessages(errors: Message[], cwd: string): string {
+  return errors
+    .map((e) =>
+      e.location
+        ? `${e.location.file}:${e.location.line}:${e.location.column + 1}: error: ${e.text}`
+        : `error: ${e.text}`,
+    )
+    .map((line) => line.replace(cwd + '/', ''))
+    .join('\n');
+}
+
+export class HandlerLoader {
+  private readonly scratch = mkdtempSync(join(tmpdir(), 'kit-dev-'));
+  private context: BuildContext | undefined;
+  private contextKey = '';
+  private version = 0;
+  private current: LoadedModules = { byPath: new Map(), version: 0 };
+
+  constructor(private readonly cwd: string) {}
+
+  /** The modules last loaded successfully. */
+  get modules(): LoadedModules {
+    return this.current;
+  }
+
+  /**
+   * Compiles and imports `paths` (workspace paths of handler and config modules) as a new version.
+   * On a compile or load error the previous version stays current and the problem is returned.
+   */
+  async load(paths: readonly string[]): Promise<CompileProblem | undefined> {
+    const version = ++this.version;
+    if (paths.length === 0) {
+      this.current = { byPath: new Map(), version };
+      return undefined;
+    }
+    const esbuild = await loadEsbuild();
+    const key = paths.join('\n');
+    if (this.context === undefined || key !== this.contextKey) {
+      await this.context?.dispose();
+      this.contextKey = key;
+      this.context = await esbuild.context({
+        entryPoints: paths.map((p, i) => ({ in: resolve(this.cwd, p), out: `m${i}` })),
+        outdir: join(this.scratch, 'out'),
+        absWorkingDir: this.cwd,
+        bundle: true,
+        splitting: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        plugins: [runtimePlugin()],
+        sourcemap: 'inline',
+        sourcesContent: false,
+        chunkNames: 'chunks/[name]-[hash]',
+        logLevel: 'silent',
+        charset: 'utf8',
+        write: false,
+      });
+    }
+    let outputs;
+    try {
+      outputs = (await this.context.rebuild()).outputFiles ?? [];
+    } catch (e) {
+      const errors = (e as { errors?: Message[] }).errors;
+      return { message: errors ? formatMessages(errors, this.cwd) : String((e as Error).message ?? e) };
+    }
+    // The version directory is a sibling of the (virtual) outdir at the same depth, so the source
+    // maps' paths, relative to the outdir, lead back to the sources from there too.
+    const dir = join(this.scratch, 'out');
+    const versionDir = join(this.scratch, `v${version}`);
+    for (const f of outputs) {
+      const to = join(versionDir, f.path.slice(dir.length + 1));
+      mkdirSync(dirname(to), { recursive: true });
+      writeFileSync(to, f.contents);
+    }
+    const byPath = new Map<string, Record<string, unknown>>();
+    try {
+      for (let i = 0; i < paths.length; i++) {
+        const url = pathToFileURL(join(versionDir, `m${i}.js`)).href;
+        byPath.set(paths[i], (await import(url)) as Record<string, unknown>);
+      }
+    } catch (e) {
+      return { message: `cannot load the handler modules: ${(e as Error)?.stack ?? String(e)}` };
+    } finally {
+      // Loaded modules live in memory; the files are no longer needed (source maps are inline).
+      rmSync(versionDir, { recursive: true, force: true });
+    }
+    this.current = { byPath, version };
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.context?.dispose();
+    this.context = undefined;
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,312 @@
+// The state of a `kit dev` run: one workspace kept current file by file (the language server's
+// incremental core), the last compile of the site, and the app answering requests — the generated
+// app's own runtime (`shared/app`) built from a route table in memory, with pages rendered on
+// request from the current templates instead of read from an output directory. A change that
+// leaves errors keeps the last good app serving; the errors are shown beside it.
+import type { ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { KitApp } from '../../../../shared/app/app.js';
+import type { Collector, Tracer } from '../../../../shared/trace/index.js';
+import type { StaticSource } from '../../../../shared/app/static-files.js';
+import { buildRouteTable, type RouteTable } from '../../core/app/route-table.js';
+import { compileSite, plannedFiles, type CompiledPage, type CompiledSite } from '../../core/build/index.js';
+import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
+import { crossShape } from '../../core/model/cross-shape.js';
+import { discoverSources, displayPath, SourceError } from '../../core/project/discover.js';
+import { loadProject } from '../../core/project/load.js';
+import { readSourceFile } from '../../core/project/read-source.js';
+import type { Workspace } from '../../core/workspace/workspace.js';
+import { HandlerLoader } from './handler-loader.js';
+
+export interface DevSessionOptions {
+  /** The directory `kit dev` serves (absolute). */
+  root: string;
+  cwd: string;
+  ssr: boolean;
+  csrfSecret: string;
+  tracer?: Tracer;
+  collector?: Collector;
+  log: (line: string) => void;
+  appName: string;
+  /** Told of each thrown value a request answered with a 5xx (the overlay shows its stack). */
+  onFault?: (err: unknown, res: ServerResponse) => void;
+}
+
+/** What one batch of file changes did. */
+export interface ChangeReport {
+  /** Display paths of the files that changed, came or went. */
+  files: string[];
+  /** Page IDs whose HTML changed (their open tabs reload). */
+  reload: Set<string>;
+  /** Page IDs whose only change is stylesheets: old href → new href, in order. */
+  css: Map<string, [string, string][]>;
+  /** Every open page reloads (guards, config, pages that came or went). */
+  reloadAll: boolean;
+  /** Errors now (empty when the site built). */
+  errors: Diagnostic[];
+  warnings: number;
+  /** A handler module that does not compile (the previous version keeps serving). */
+  handlerProblem?: string;
+  ms: number;
+}
+
+/** How a page renders, minus its stylesheet URLs: equal keys and different sheets is a CSS-only change. */
+function renderKey(p: CompiledPage): string {
+  let json = JSON.stringify(p.ir);
+  p.stylesheets.forEach((href, i) => {
+    json = json.split(JSON.stringify(href).slice(1, -1)).join(`\u0000css${i}`);
+  });
+  return `${JSON.stringify(p.scripts)}\u0000${p.route}\u0000${p.guards.join(',')}\u0000${p.cache}\u0000${json}`;
+}
+
+/** Page bodies rendered when the app first asks for them; assets as compiled. */
+function memorySource(site: CompiledSite): { source: StaticSource; files: string[]; cache: Record<string, string> } {
+  const content = new Map<string, () => string | Uint8Array>();
+  const cache: Record<string, string> = {};
+  for (const f of plannedFiles(site)) {
+    content.set(f.rel, f.content);
+    if (f.cache !== undefined) cache[f.rel] = f.cache;
+  }
+  return {
+    files: [...content.keys()].sort(),
+    cache,
+    source: {
+      kind: 'dir',
+      read(file) {
+        const make = content.get(file);
+        if (make === undefined) throw new Error(`no such file in the dev build: ${file}`);
+        const body = make();
+        return typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
+      },
+    },
+  };
+}
+
+export class DevSession {
+  readonly ws: Workspace;
+  private readonly handlers: HandlerLoader;
+  private site: CompiledSite | undefined;
+  private keys = new Map<string, string>();
+  private current: KitApp | undefined;
+  private table: RouteTable | undefined;
+  private errors: Diagnostic[] = [];
+  private handlerProblem: string | undefined;
+  private modulePaths = '';
+
+  private constructor(
+    private readonly opts: DevSessionOptions,
+    ws: Workspace,
+  ) {
+    this.ws = ws;
+    this.handlers = new HandlerLoader(opts.cwd);
+  }
+
+  /** Loads the sources and builds the first app (or records why it cannot). */
+  static async start(opts: DevSessionOptions): Promise<{ session: DevSession; report: ChangeReport }> {
+    const started = performance.now();
+    const project = loadProject([opts.root], { ssr: opts.ssr, strictBindings: false }, opts.cwd);
+    const session = new DevSession(opts, project.workspace);
+    const report = await session.rebuild(new Set(), { modules: true, full: true }, started);
+    return { session, report };
+  }
+
+  /** The app answering requests now: the last one that built. */
+  get app(): KitApp | undefined {
+    return this.current;
+  }
+
+  get routeTable(): RouteTable | undefined {
+    return this.table;
+  }
+
+  /** Errors of the workspace and the build, as `kit check` reports them. */
+  get currentErrors(): readonly Diagnostic[] {
+    return this.errors;
+  }
+
+  get currentHandlerProblem(): string | undefined {
+    return this.handlerProblem;
+  }
+
+  /** Text of a source the workspace holds (for code frames and positions). */
+  sourceText(file: string): string | undefined {
+    return this.ws.kit(file)?.text ?? this.ws.module(file)?.text;
+  }
+
+  /**
+   * Applies a batch of changed paths (absolute; files or directories, present or gone): the sources
+   * are discovered again, so files created, deleted or moved with a directory are all seen.
+   */
+  async apply(changedAbs: Iterable<string>): Promise<ChangeReport> {
+    const started = performance.now();
+    const cwd = this.opts.cwd;
+    const changed = new Set<string>();
+    for (const abs of changedAbs) changed.add(displayPath(abs, cwd));
+    let found: { kitFiles: string[]; modules: string[] };
+    try {
+      found = discoverSources([this.opts.root], cwd);
+    } catch (e) {
+      if (!(e instanceof SourceError)) throw e;
+      found = { kitFiles: [], modules: [] };
+    }
+    const ws = this.ws;
+    let full = false;
+    let modules = false;
+    const touched = new Set<string>();
+    const kitNow = new Set(found.kitFiles);
+    for (const path of ws.kitPaths()) {
+      if (!kitNow.has(path)) {
+        ws.remove(path);
+        touched.add(path);
+        full = true;
+      }
+    }
+    for (const path of found.kitFiles) {
+      const old = ws.kit(path);
+      if (old !== undefined && !changed.has(path) && !this.underChangedDir(path, changed)) continue;
+      const { text, diagnostics } = readSourceFile(resolve(cwd, path), path);
+      if (old === undefined) {
+        ws.setKitFile(path, text, undefined, diagnostics);
+        full = true;
+      } else if (old.text !== text || diagnostics.length > 0) {
+        const shapeBefore = crossShape(old);
+        if (diagnostics.length > 0) ws.setKitFile(path, text, undefined, diagnostics);
+        else ws.editKitFile(path, text);
+        if (crossShape(ws.kit(path)!) !== shapeBefore) full = true;
+      } else continue;
+      touched.add(path);
+    }
+    const modulesNow = new Set(found.modules);
+    for (const path of ws.modulePaths()) {
+      if (!modulesNow.has(path)) {
+        ws.remove(path);
+        touched.add(path);
+        modules = true;
+      }
+    }
+    for (const path of found.modules) {
+      const old = ws.module(path);
+      if (old !== undefined && !changed.has(path) && !this.underChangedDir(path, changed)) continue;
+      const { text, diagnostics } = readSourceFile(resolve(cwd, path), path);
+      if (old !== undefined && old.text === text) continue;
+      ws.setModule(path, text, diagnostics);
+      touched.add(path);
+      modules = true;
+    }
+    // Anything else that changed may be a css/js file a page reads, or a helper a handler imports.
+    for (const path of changed) {
+      if (touched.has(path) || path.endsWith('.kit')) continue;
+      touched.add(path);
+      if (/\.(m?[jt]s|tsx?|jsx?)$/.test(path)) modules = true;
+    }
+    return this.rebuild(touched, { modules, full }, started);
+  }
+
+  private underChangedDir(path: string, changed: Set<string>): boolean {
+    for (const c of changed) if (path.startsWith(c + '/')) return true;
+    return false;
+  }
+
+  private async rebuild(
+    touched: Set<string>,
+    what: { modules: boolean; full: boolean },
+    started: number,
+  ): Promise<ChangeReport> {
+    const ws = this.ws;
+    const report: ChangeReport = {
+      files: [...touched].sort(),
+      reload: new Set(),
+      css: new Map(),
+      reloadAll: false,
+      errors: [],
+      warnings: 0,
+      ms: 0,
+    };
+    const diags = ws.allDiagnostics();
+    report.warnings = diags.filter((d) => d.severity === 'warning').length;
+    let errors = diags.filter((d) => d.severity === 'error');
+    let site: CompiledSite | undefined;
+    if (errors.length === 0) {
+      const previous = !what.full && this.site !== undefined ? { site: this.site, changed: touched } : undefined;
+      site = compileSite(ws, { cwd: this.opts.cwd, previous });
+      if (site.diagnostics.length > 0) errors = site.diagnostics;
+    }
+    const moduleKey = ws.modulePaths().join('\n');
+    if (what.modules || moduleKey !== this.modulePaths) {
+      this.modulePaths = moduleKey;
+      const problem = await this.handlers.load(ws.modulePaths());
+      this.handlerProblem = problem?.message;
+      if (!problem) report.reloadAll = this.current !== undefined;
+    }
+    report.handlerProblem = this.handlerProblem;
+    const hadErrors = this.errors.length > 0;
+    this.errors = errors;
+    report.errors = errors;
+    if (site !== undefined && errors.length === 0) {
+      this.diffPages(this.site, site, report);
+      if (hadErrors || what.full) report.reloadAll = true;
+      this.site = site;
+      this.current = this.makeApp(site);
+    }
+    report.ms = performance.now() - started;
+    return report;
+  }
+
+  private diffPages(before: CompiledSite | undefined, after: CompiledSite, report: ChangeReport): void {
+    const keys = new Map<string, string>();
+    const old = new Map((before?.pages ?? []).map((p) => [p.pageId, p]));
+    for (const p of after.pages) {
+      const prev = old.get(p.pageId);
+      // A page taken over from the last compile is the same object: unchanged.
+      if (prev === p) {
+        keys.set(p.pageId, this.keys.get(p.pageId) ?? renderKey(p));
+        continue;
+      }
+      const key = renderKey(p);
+      keys.set(p.pageId, key);
+      if (prev === undefined) continue;
+      if (this.keys.get(p.pageId) !== key) report.reload.add(p.pageId);
+      else if (prev.stylesheets.join('\n') !== p.stylesheets.join('\n'))
+        report.css.set(
+          p.pageId,
+          prev.stylesheets.map((href, i): [string, string] => [href, p.stylesheets[i]]).filter(([a, b]) => a !== b),
+        );
+    }
+    this.keys = keys;
+  }
+
+  private makeApp(site: CompiledSite): KitApp {
+    const mem = memorySource(site);
+    const table = buildRouteTable(this.ws, site, {
+      cwd: this.opts.cwd,
+      outDir: this.opts.root,
+      files: { files: mem.files, cache: mem.cache },
+      appName: this.opts.appName,
+      trace: this.opts.tracer !== undefined,
+    });
+    this.table = table;
+    const loaded = this.handlers.modules.byPath;
+    const modules: Record<string, Record<string, unknown>> = {};
+    for (const [wsPath, key] of table.modules) {
+      const m = loaded.get(wsPath);
+      if (m !== undefined && wsPath !== table.configModule) modules[key] = m;
+    }
+    return new KitApp({
+      manifest: table.manifest,
+      modules,
+      config: table.configModule ? loaded.get(table.configModule) : undefined,
+      static: mem.source,
+      csrfSecret: this.opts.csrfSecret,
+      log: this.opts.log,
+      tracer: this.opts.tracer,
+      collector: this.opts.collector,
+      faultScopes: true,
+      onFault: this.opts.onFault,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.handlers.close();
+  }
+}
