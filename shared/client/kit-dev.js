@@ -30,14 +30,14 @@
       else w.addEventListener('load', restore, { once: true });
       restore();
     }
-  } catch (e) {
+  } catch (_e) {
     /* storage off: reloads start at the top */
   }
 
   function reload() {
     try {
       sessionStorage.setItem(SCROLL, JSON.stringify({ at: here(), x: w.scrollX, y: w.scrollY }));
-    } catch (e) {
+    } catch (_e) {
       /* storage off */
     }
     location.reload();
