@@ -25,7 +25,7 @@ import {
 } from './responses.js';
 import type { EndpointRuntime } from './routes.js';
 import type { AppServices } from './services.js';
-import { decodeParams, describeThrown, passGuards, requestState } from './steps.js';
+import { decodeParams, logFault, passGuards, requestState } from './steps.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 const UNSAFE_METHODS_EXEMPT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
@@ -157,7 +157,7 @@ export async function serveEndpoint(
     } catch (thrown) {
       if (thrown instanceof FormDecodeError) return err(400, 'invalid_form', thrown.message);
       const { status, message } = thrownStatus(thrown);
-      if (status >= 500) app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol} failed: ${describeThrown(thrown)}`);
+      if (status >= 500) logFault(app, reply, `${e.kind} ${e.pageId}.${e.symbol} failed`, thrown);
       return err(status, 'request_failed', message);
     }
     if (reply.res.headersSent) return;

@@ -15,7 +15,7 @@ import type { Reply } from './reply.js';
 import { paramsForFile, type PageRuntime } from './routes.js';
 import type { AppServices } from './services.js';
 import type { StaticEntry } from './static-files.js';
-import { beginTrace, csrfToken, decodeParams, describeThrown, passGuards, requestState, runAsync } from './steps.js';
+import { beginTrace, csrfToken, decodeParams, logFault, passGuards, requestState, runAsync } from './steps.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 const NO_POINTS: readonly number[] = Object.freeze([]);
@@ -157,7 +157,7 @@ async function renderPage(
         data = await load.handler.fn(ctx);
       } catch (thrown) {
         const { status, message } = thrownStatus(thrown);
-        if (status >= 500) app.log(`kit: load of page ${e.pageId} failed: ${describeThrown(thrown)}`);
+        if (status >= 500) logFault(app, reply, `load of page ${e.pageId} failed`, thrown);
         reply.error(status, 'request_failed', message);
         return;
       }

@@ -56,11 +56,14 @@ export function beginTrace(
 /** Answers a thrown value (a 4xx `HttpError` shows its message; anything else is a logged 500). */
 export function fail(app: AppServices, reply: Reply, err: unknown, what: string): void {
   const { status, message } = thrownStatus(err);
-  if (status >= 500) {
-    app.log(`kit: ${what} failed: ${describeThrown(err)}`);
-    app.onFault?.(err, reply.res);
-  }
+  if (status >= 500) logFault(app, reply, `${what} failed`, err);
   reply.error(status, 'request_failed', message);
+}
+
+/** Logs a thrown value answered with a 5xx (never sent to the client) and tells `onFault`. */
+export function logFault(app: AppServices, reply: Reply, what: string, err: unknown): void {
+  app.log(`kit: ${what}: ${describeThrown(err)}`);
+  app.onFault?.(err, reply.res);
 }
 
 /** Runs request-time work; a rejection becomes the answer `fail` gives. */
@@ -115,7 +118,7 @@ export async function passGuards(app: AppServices, route: RouteRuntime, ctx: Con
       reply.error(403, 'guard_forbidden', '403 forbidden');
       return false;
     case 'error':
-      app.log(`kit: guard ${JSON.stringify(outcome.id)} failed: ${describeThrown(outcome.error)}`);
+      logFault(app, reply, `guard ${JSON.stringify(outcome.id)} failed`, outcome.error);
       reply.error(500, 'request_failed', 'internal server error');
       return false;
   }

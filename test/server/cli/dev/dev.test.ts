@@ -1,0 +1,262 @@
+// `kit dev` over its public doors: the CLI process, HTTP, and the event stream the browser client
+// listens on. Edits are real file writes into a temporary copy of test/fixtures/dev/site.
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { CLI, copyFixture, EventTap, sleep, startDev, type DevProcess } from './dev-harness.js';
+
+const CLIENT_TAG = '<script type="module" src="/_kit/dev/client.js"></script>';
+
+function edit(file: string, from: string, to: string): void {
+  const text = readFileSync(file, 'utf8');
+  assert.ok(text.includes(from), `${file} contains ${from}`);
+  writeFileSync(file, text.replace(from, to));
+}
+
+async function text(url: string): Promise<{ status: number; body: string; headers: Headers }> {
+  const r = await fetch(url, { redirect: 'manual' });
+  return { status: r.status, body: await r.text(), headers: r.headers };
+}
+
+/** Polls until `check` passes (watchers are asynchronous), at most `ms`. */
+async function eventually(check: () => Promise<void>, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await sleep(25);
+    }
+  }
+}
+
+describe('kit dev', function () {
+  this.timeout(60000);
+  let dir: string;
+  let dev: DevProcess;
+  const taps: EventTap[] = [];
+  const tap = async (path: string) => {
+    const t = new EventTap(dev.url, path);
+    taps.push(t);
+    await t.ready;
+    // The stream opens with the overlay state (`clear` or `overlay`).
+    await eventually(async () => assert.ok(t.events.length > 0));
+    return t;
+  };
+
+  before(async () => {
+    dir = copyFixture('dev', 'site');
+    dev = await startDev(dir, ['--ssr']);
+  });
+  after(async () => {
+    for (const t of taps) t.close();
+    await dev?.stop();
+  });
+
+  it('prints a banner with the URL and the counts, and announces itself in .kit/', () => {
+    assert.match(dev.out(), /^kit dev {2}ready in \d+ ms\n/);
+    assert.match(dev.out(), /http:\/\/127\.0\.0\.1:\d+\/ {2}4 pages, 1 endpoint\n/);
+    assert.match(dev.out(), /traces: http:\/\/127\.0\.0\.1:\d+\/_kit\/traces\/viewer/);
+    const announced = JSON.parse(readFileSync(join(dir, '.kit', 'dev.json'), 'utf8'));
+    assert.equal(announced.url, dev.url);
+    assert.equal(announced.traces, dev.url + '/_kit/traces');
+    assert.equal(announced.pid, dev.proc.pid);
+    assert.equal(readFileSync(join(dir, '.kit', '.gitignore'), 'utf8'), '*\n');
+    assert.match(readFileSync(join(dir, '.kit', 'dev-csrf-secret'), 'utf8'), /^[0-9a-f]{64}\n$/);
+  });
+
+  it('serves pages rendered from the sources with the client in the head; the client script is served', async () => {
+    const home = await text(dev.url + '/');
+    assert.equal(home.status, 200);
+    assert.match(home.body, /<h1[^>]*>Home page<\/h1>/);
+    assert.ok(home.body.includes(CLIENT_TAG + '</head>'), 'client tag before </head>');
+    assert.equal(Number(home.headers.get('content-length')), Buffer.byteLength(home.body));
+    const client = await text(dev.url + '/_kit/dev/client.js');
+    assert.equal(client.status, 200);
+    assert.match(client.headers.get('content-type') ?? '', /^text\/javascript/);
+    assert.match(client.body, /EventSource\('\/_kit\/dev\/events/);
+    const ssr = await text(dev.url + '/contact');
+    assert.match(ssr.body, /<h1>Hello v1<\/h1>/);
+    assert.equal((await text(dev.url + '/_kit/dev/nope')).status, 404);
+    assert.equal((await text(dev.url + '/nope')).status, 404);
+  });
+
+  it('an edit of a page reloads the tabs showing it, and no other tab hears anything', async () => {
+    const home = await tap('/');
+    const about = await tap('/about');
+    const aboutFrom = about.events.length;
+    const reload = home.next('reload');
+    const line = dev.waitOut(/home\.kit changed → 1 page reloaded in \d+ ms/);
+    edit(join(dir, 'home.kit'), 'Home page', 'Home page v2');
+    await reload;
+    await line;
+    assert.match((await text(dev.url + '/')).body, /<h1[^>]*>Home page v2<\/h1>/);
+    await sleep(100);
+    assert.deepEqual(about.namesSince(aboutFrom), [], 'the about tab heard nothing');
+  });
+
+  it('a layout edit reloads every page that renders it', async () => {
+    const home = await tap('/');
+    const about = await tap('/about');
+    const post = await tap('/blog/first');
+    const postFrom = post.events.length;
+    const both = Promise.all([home.next('reload'), about.next('reload')]);
+    edit(join(dir, 'main.layout.kit'), 'Dev fixture', 'Dev fixture v2');
+    await both;
+    assert.match((await text(dev.url + '/about')).body, /Dev fixture v2/);
+    await sleep(100);
+    assert.deepEqual(post.namesSince(postFrom), [], 'the page without the layout heard nothing');
+  });
+
+  it('a style edit swaps the stylesheet in place instead of reloading', async () => {
+    const home = await tap('/');
+    const from = home.events.length;
+    const before = (await text(dev.url + '/')).body;
+    const oldHref = /href="(\/assets\/css\/layout-site-main\.[0-9a-f]+\.css)"/.exec(before)?.[1];
+    assert.ok(oldHref, 'the layout stylesheet is linked');
+    const css = home.next('css');
+    edit(join(dir, 'main.layout.kit'), 'rgb(10, 20, 30)', 'rgb(200, 0, 0)');
+    const pairs = JSON.parse((await css).data) as [string, string][];
+    assert.equal(pairs.length, 1);
+    assert.equal(pairs[0][0], oldHref);
+    assert.notEqual(pairs[0][1], oldHref);
+    const sheet = await text(dev.url + pairs[0][1]);
+    assert.equal(sheet.status, 200);
+    assert.match(sheet.body, /rgb\(200, 0, 0\)/);
+    assert.ok(!home.namesSince(from).includes('reload'), 'no reload for a style-only change');
+  });
+
+  it('sees saves by rename, bursts, created and deleted files, and renamed directories', async () => {
+    // An editor that writes a temporary file and renames it over the original.
+    const about = join(dir, 'about.kit');
+    writeFileSync(about + '.tmp~', readFileSync(about, 'utf8').replace('About page', 'About by rename'));
+    renameSync(about + '.tmp~', about);
+    await eventually(async () => assert.match((await text(dev.url + '/about')).body, /About by rename/));
+    // A burst of saves: the last one wins.
+    for (let i = 0; i < 12; i++) edit(about, /About [^<]+/.exec(readFileSync(about, 'utf8'))![0], `About burst ${i}`);
+    await eventually(async () => assert.match((await text(dev.url + '/about')).body, /About burst 11</));
+    // A new page, then gone again.
+    const fresh = join(dir, 'fresh.kit');
+    writeFileSync(
+      fresh,
+      'package site\n\npage fresh\nroute "/fresh"\nguard public\n\nview {\n  <h1>Fresh</h1>\n}\n',
+    );
+    await eventually(async () => assert.match((await text(dev.url + '/fresh')).body, /<h1>Fresh<\/h1>/));
+    rmSync(fresh);
+    await eventually(async () => assert.equal((await text(dev.url + '/fresh')).status, 404));
+    // A directory renamed: its page moves with it (same route), then the directory goes.
+    renameSync(join(dir, 'blog'), join(dir, 'posts'));
+    await eventually(async () => assert.match((await text(dev.url + '/blog/first')).body, /First post/));
+    rmSync(join(dir, 'posts'), { recursive: true });
+    await eventually(async () => assert.equal((await text(dev.url + '/blog/first')).status, 404));
+    mkdirSync(join(dir, 'blog'));
+    writeFileSync(
+      join(dir, 'blog', 'post.kit'),
+      'package blog\n\npage post\nroute "/blog/first"\nguard public\n\nview {\n  <h1>First again</h1>\n}\n',
+    );
+    await eventually(async () => assert.match((await text(dev.url + '/blog/first')).body, /First again/));
+  });
+
+  it('errors show in an overlay on every HTML answer while the last good version serves; fixing clears them', async () => {
+    const home = await tap('/');
+    const overlay = home.next('overlay');
+    const line = dev.waitOut(/home\.kit changed → 1 error/);
+    edit(join(dir, 'home.kit'), '<a href="/about">About</a>', '<Missing />');
+    const shown = JSON.parse((await overlay).data) as string;
+    await line;
+    assert.match(shown, /id="kit-dev-overlay"/);
+    assert.match(shown, /home\.kit:12:4<\/a>: error unknown_component/);
+    assert.match(shown, /href="vscode:\/\/file\/[^"]+\/home\.kit:12:4"/);
+    assert.match(dev.err(), /home\.kit:12:4: error unknown_component/);
+    const page = await text(dev.url + '/about');
+    assert.equal(page.status, 200, 'the last good version keeps serving');
+    assert.match(page.body, /id="kit-dev-overlay"[\s\S]*unknown_component[\s\S]*<\/body>/);
+    const cleared = home.next('clear');
+    const reload = home.next('reload');
+    const fixed = dev.waitOut(/errors fixed/);
+    edit(join(dir, 'home.kit'), '<Missing />', '<a href="/about">About</a>');
+    await Promise.all([cleared, reload, fixed]);
+    assert.ok(!(await text(dev.url + '/about')).body.includes('kit-dev-overlay'));
+  });
+
+  it('a handler edit is served without a restart; one that does not compile leaves the last version serving', async () => {
+    const handlers = join(dir, 'handlers.ts');
+    edit(handlers, 'Hello v1', 'Hello v2');
+    await eventually(async () => assert.match((await text(dev.url + '/contact')).body, /<h1>Hello v2<\/h1>/));
+    const contact = await tap('/contact');
+    const overlay = contact.next('overlay');
+    edit(handlers, "return { greeting: 'Hello v2' };", "return { greeting: 'Hello v3' ;");
+    const shown = JSON.parse((await overlay).data) as string;
+    assert.match(shown, /a handler module does not compile/);
+    assert.match(shown, /handlers\.ts:\d+:\d+/);
+    assert.match((await text(dev.url + '/contact')).body, /<h1>Hello v2<\/h1>/, 'the previous version serves');
+    assert.match(dev.err(), /does not compile \(the previous version keeps serving\)/);
+    const clear = contact.next('clear');
+    edit(handlers, "return { greeting: 'Hello v3' ;", "return { greeting: 'Hello v3' };");
+    await clear;
+    await eventually(async () => assert.match((await text(dev.url + '/contact')).body, /<h1>Hello v3<\/h1>/));
+  });
+
+  it('a handler that throws answers 500 with its source-mapped stack in the overlay', async () => {
+    const handlers = join(dir, 'handlers.ts');
+    edit(handlers, "return { greeting: 'Hello v3' };", "throw new Error('load exploded');");
+    await eventually(async () => assert.equal((await text(dev.url + '/contact')).status, 500));
+    const r = await fetch(dev.url + '/contact', { headers: { accept: 'text/html' } });
+    const body = await r.text();
+    assert.equal(r.status, 500);
+    assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(body, /Error: load exploded/);
+    const lines = readFileSync(handlers, 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('load exploded')) + 1;
+    assert.match(body, new RegExp(`handlers\\.ts:${line}:\\d+`), 'the stack names the .ts line');
+    assert.match(dev.err(), /load exploded/);
+    edit(handlers, "throw new Error('load exploded');", "return { greeting: 'Hello v4' };");
+    await eventually(async () => assert.equal((await text(dev.url + '/contact')).status, 200));
+  });
+});
+
+describe('kit dev: restarts and stopping', function () {
+  this.timeout(60000);
+
+  it('a form left open across a restart still posts (the development CSRF secret is kept)', async () => {
+    const dir = copyFixture('dev', 'site');
+    let dev = await startDev(dir, ['--ssr']);
+    const page = await fetch(dev.url + '/contact');
+    const cookie = /kit-csrf=([A-Za-z0-9_-]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1];
+    const html = await page.text();
+    const token = /name="_kit_csrf" value="([^"]+)"/.exec(html)?.[1];
+    assert.ok(cookie && token, 'the form carries a token');
+    assert.equal(await dev.stop(), 0);
+    assert.ok(!existsSync(join(dir, '.kit', 'dev.json')), 'dev.json is removed on exit');
+    dev = await startDev(dir, ['--ssr']);
+    try {
+      const post = await fetch(dev.url + '/contact', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `kit-csrf=${cookie}` },
+        body: `name=Ada&_kit_csrf=${token}`,
+        redirect: 'manual',
+      });
+      assert.equal(post.status, 200, await post.clone().text());
+      assert.match(await post.text(), /Thanks Ada/);
+    } finally {
+      assert.equal(await dev.stop('SIGTERM'), 0);
+    }
+    assert.match(dev.out(), /kit dev: stopped\n$/);
+  });
+
+  it('bad arguments are one clear line and exit 2', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'dev', ...args], { encoding: 'utf8' });
+    let r = run('no/such/dir');
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /kit dev: no such directory: no\/such\/dir/);
+    r = run('--port', 'x', '.');
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--port must be a number from 0 to 65535, not "x"/);
+    r = run('--editor-url', 'vscode://nothing', '.');
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--editor-url must contain \{file\}/);
+  });
+});
