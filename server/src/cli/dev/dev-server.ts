@@ -114,11 +114,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   overlay = overlayFor(first);
   live.setOverlay(overlay);
 
-  const injection = (res: ServerResponse) => ({
+  // A browser navigation that failed shows the stack; scripts (fetch, APIs) get the app's own answer.
+  const injection = (req: IncomingMessage, res: ServerResponse) => ({
     head: CLIENT_TAG,
     body: () => overlay ?? '',
     faultPage: (status: number) => {
-      if (!faults.has(res)) return undefined;
+      if (!faults.has(res) || !(req.headers.accept ?? '').includes('text/html')) return undefined;
       const text = describeThrown(faults.get(res));
       return overlayPage(overlayHtml(overlayCtx, `kit dev: the request failed (${status})`, text), CLIENT_TAG);
     },
@@ -146,7 +147,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
       res.end(req.method === 'HEAD' ? undefined : page);
       return;
     }
-    if (!path.startsWith('/_kit/')) injectHtml(res, injection(res), req.method === 'HEAD');
+    if (!path.startsWith('/_kit/')) injectHtml(res, injection(req, res), req.method === 'HEAD');
     app.handle(req, res);
   };
 
