@@ -140,10 +140,7 @@ describe('kit dev', function () {
     await eventually(async () => assert.match((await text(dev.url + '/about')).body, /About burst 11</));
     // A new page, then gone again.
     const fresh = join(dir, 'fresh.kit');
-    writeFileSync(
-      fresh,
-      'package site\n\npage fresh\nroute "/fresh"\nguard public\n\nview {\n  <h1>Fresh</h1>\n}\n',
-    );
+    writeFileSync(fresh, 'package site\n\npage fresh\nroute "/fresh"\nguard public\n\nview {\n  <h1>Fresh</h1>\n}\n');
     await eventually(async () => assert.match((await text(dev.url + '/fresh')).body, /<h1>Fresh<\/h1>/));
     rmSync(fresh);
     await eventually(async () => assert.equal((await text(dev.url + '/fresh')).status, 404));

@@ -750,4 +750,3 @@ export async function runRow(base: string, session: Session, row: Row, normalize
   for (const s of row.includes ?? []) assert.ok(text.includes(s), `body includes ${JSON.stringify(s)}:\n${text}`);
   for (const s of row.excludes ?? []) assert.ok(!text.includes(s), `body must not include ${JSON.stringify(s)}`);
 }
-
