@@ -87,7 +87,6 @@ export class DevSession {
   readonly ws: Workspace;
   private readonly handlers: HandlerLoader;
   private site: CompiledSite | undefined;
-  private keys = new Map<string, string>();
   private current: KitApp | undefined;
   private table: RouteTable | undefined;
   private errors: Diagnostic[] = [];
@@ -253,27 +252,21 @@ export class DevSession {
     return report;
   }
 
+  /** Pages recompiled since the last build, compared with what they were; reused pages did not change. */
   private diffPages(before: CompiledSite | undefined, after: CompiledSite, report: ChangeReport): void {
-    const keys = new Map<string, string>();
-    const old = new Map((before?.pages ?? []).map((p) => [p.pageId, p]));
+    if (before === undefined) return;
+    const old = new Map(before.pages.map((p) => [p.pageId, p]));
     for (const p of after.pages) {
       const prev = old.get(p.pageId);
-      // A page taken over from the last compile is the same object: unchanged.
-      if (prev === p) {
-        keys.set(p.pageId, this.keys.get(p.pageId) ?? renderKey(p));
-        continue;
-      }
-      const key = renderKey(p);
-      keys.set(p.pageId, key);
-      if (prev === undefined) continue;
-      if (this.keys.get(p.pageId) !== key) report.reload.add(p.pageId);
+      // A page taken over from the last compile is the same object; a new page has no open tab.
+      if (prev === p || prev === undefined) continue;
+      if (renderKey(prev) !== renderKey(p)) report.reload.add(p.pageId);
       else if (prev.stylesheets.join('\n') !== p.stylesheets.join('\n'))
         report.css.set(
           p.pageId,
           prev.stylesheets.map((href, i): [string, string] => [href, p.stylesheets[i]]).filter(([a, b]) => a !== b),
         );
     }
-    this.keys = keys;
   }
 
   private makeApp(site: CompiledSite): KitApp {

@@ -78,6 +78,7 @@ export interface OutputFiles {
 }
 
 function decodeKey(file: string): string {
+  if (!file.includes('%')) return file;
   return file
     .split('/')
     .map((s) => {
