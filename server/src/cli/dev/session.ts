@@ -232,11 +232,12 @@ export class DevSession {
       if (site.diagnostics.length > 0) errors = site.diagnostics;
     }
     const moduleKey = ws.modulePaths().join('\n');
+    let reloaded = false;
     if (what.modules || moduleKey !== this.modulePaths) {
       this.modulePaths = moduleKey;
       const problem = await this.handlers.load(ws.modulePaths());
       this.handlerProblem = problem?.message;
-      if (!problem) report.reloadAll = this.current !== undefined;
+      reloaded = problem === undefined && this.current !== undefined;
     }
     report.handlerProblem = this.handlerProblem;
     const hadErrors = this.errors.length > 0;
@@ -247,6 +248,11 @@ export class DevSession {
       if (hadErrors || what.full) report.reloadAll = true;
       this.site = site;
       this.current = this.makeApp(site);
+      // New handler versions change what loads return; new guards (the config) change every page.
+      const table = this.table!;
+      if (reloaded && table.configModule !== undefined && touched.has(table.configModule)) report.reloadAll = true;
+      else if (reloaded)
+        for (const p of table.manifest.pages) if (p.load?.status === 'bound') report.reload.add(p.pageId);
     }
     report.ms = performance.now() - started;
     return report;

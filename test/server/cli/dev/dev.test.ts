@@ -181,9 +181,15 @@ describe('kit dev', function () {
 
   it('a handler edit is served without a restart; one that does not compile leaves the last version serving', async () => {
     const handlers = join(dir, 'handlers.ts');
-    edit(handlers, 'Hello v1', 'Hello v2');
-    await eventually(async () => assert.match((await text(dev.url + '/contact')).body, /<h1>Hello v2<\/h1>/));
     const contact = await tap('/contact');
+    const about = await tap('/about');
+    const aboutFrom = about.events.length;
+    const reload = contact.next('reload');
+    edit(handlers, 'Hello v1', 'Hello v2');
+    await reload;
+    assert.match((await text(dev.url + '/contact')).body, /<h1>Hello v2<\/h1>/);
+    await sleep(100);
+    assert.deepEqual(about.namesSince(aboutFrom), [], 'a page without a load heard nothing');
     const overlay = contact.next('overlay');
     edit(handlers, "return { greeting: 'Hello v2' };", "return { greeting: 'Hello v3' ;");
     const shown = JSON.parse((await overlay).data) as string;
