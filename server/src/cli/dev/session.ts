@@ -4,6 +4,7 @@
 // request from the current templates instead of read from an output directory. A change that
 // leaves errors keeps the last good app serving; the errors are shown beside it.
 import type { ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { KitApp } from '../../../../shared/app/app.js';
@@ -142,14 +143,19 @@ export class DevSession {
     const cwd = this.opts.cwd;
     const changed = new Set<string>();
     for (const abs of changedAbs) changed.add(displayPath(abs, cwd));
-    let found: { kitFiles: string[]; modules: string[] };
-    try {
-      found = discoverSources([this.opts.root], cwd);
-    } catch (e) {
-      if (!(e instanceof SourceError)) throw e;
-      found = { kitFiles: [], modules: [] };
-    }
     const ws = this.ws;
+    let found: { kitFiles: string[]; modules: string[] };
+    // Saves of files the workspace holds (the common case) need no new look at the tree.
+    const known = [...changed].every((p) => ws.has(p) && existsSync(resolve(cwd, p)));
+    if (known) found = { kitFiles: ws.kitPaths(), modules: ws.modulePaths() };
+    else {
+      try {
+        found = discoverSources([this.opts.root], cwd);
+      } catch (e) {
+        if (!(e instanceof SourceError)) throw e;
+        found = { kitFiles: [], modules: [] };
+      }
+    }
     let full = false;
     let modules = false;
     const touched = new Set<string>();
