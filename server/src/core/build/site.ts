@@ -61,7 +61,7 @@ export interface CompiledPage {
   serverFields: string[];
   /** The whole document: head, layouts, view. Render with the paths record (or the load result). */
   ir: Template;
-  /** Paths written by the static build: SPA and hybrid pages; empty for SSR pages. */
+  /** Paths written by the static build: public SPA and hybrid pages; empty for SSR and protected pages. */
   prerender: PrerenderPath[];
   /** Whether the document references `/assets/kit/kit.js`. */
   kitJs: boolean;
@@ -551,7 +551,7 @@ class SiteCompiler {
       ...(cache !== undefined ? { cache } : {}),
       serverFields: s.server ? s.server.fields.map((f) => f.text) : [],
       ir: toTemplate(doc, ctx.locals.n, `page ${s.ownerId}`),
-      prerender: s.render === 'ssr' ? [] : prerenderPaths(s, route),
+      prerender: s.render === 'ssr' || isProtected(s) ? [] : prerenderPaths(s, route),
       kitJs: facts.kitJs,
       stylesheets,
       scripts,
@@ -585,6 +585,16 @@ class SiteCompiler {
 /** Output file of a concrete path: `/` → `index.html`, `/docs` → `docs/index.html`. */
 export function outputFile(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
+}
+
+/**
+ * A page behind a protective guard is never written ahead of time, whatever its render mode: the
+ * static output is meant for hosts that serve every file to anyone. `kit check` rejects such a
+ * page when it is built ahead of time (`guard_requires_request_render`); a hybrid one is rendered
+ * per request by the app instead.
+ */
+function isProtected(s: FileSummary): boolean {
+  return s.guards.some((g) => g !== 'public');
 }
 
 function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {

@@ -26,7 +26,8 @@ export interface CodeInfo {
     | 'remove_trailing_slash'
     | 'add_paths_block'
     | 'split_optional_param'
-    | 'create_handler_stub';
+    | 'create_handler_stub'
+    | 'add_request_render';
 }
 
 function c(
@@ -150,6 +151,12 @@ export const REGISTRY = {
     fix: 'add_public_guard',
   }),
   public_guard_exclusive: c('guard', 'error', '`public` must be the only guard ID.'),
+  guard_requires_request_render: c(
+    'guard',
+    'error',
+    'A protective guard on a page built ahead of time (render spa) cannot protect it: its HTML is a static file.',
+    { suggestion: 'render the page at request time: add `render ssr` or `server {}`', fix: 'add_request_render' },
+  ),
   duplicate_guard: c('guard', 'warning', 'A guard ID is listed twice.'),
   missing_endpoint_guard: c(
     'guard',
