@@ -3,7 +3,7 @@
 // build renders the result to files; the generated app embeds the same IR and renders SSR and
 // hybrid pages per request with the same renderer.
 import { resolve } from 'node:path';
-import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl } from '../../../../grammar/src/ast.js';
+import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl, Range } from '../../../../grammar/src/ast.js';
 import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
 import { concretePaths } from '../model/concrete-paths.js';
@@ -19,6 +19,8 @@ import { componentKey, layoutKey } from '../resolve/names.js';
 import { typescript } from '../bind/ts.js';
 import { SourceError } from '../project/discover.js';
 import { readSourceFile } from '../project/read-source.js';
+import { declaredFiles } from '../model/asset-files.js';
+import { readFileSync, statSync } from 'node:fs';
 import { AssetRegistry, type SiteAsset } from './assets.js';
 import { scopeClassFor, scopeCss } from './css-scope.js';
 import {
@@ -153,6 +155,7 @@ class SiteCompiler {
   /** Per owner summary: its stylesheets and its scripts (computed once each). */
   private readonly ownerCss = new WeakMap<FileSummary, string[]>();
   private readonly ownerJs = new WeakMap<FileSummary, string[]>();
+  private readonly ownerFiles = new WeakMap<FileSummary, ReadonlyMap<string, string>>();
   private readonly chains = new Map<string, string[]>();
 
   constructor(
@@ -180,6 +183,7 @@ class SiteCompiler {
       props: opts.props,
       slots: opts.slots,
       route: opts.route,
+      assetUrls: this.filesOf(s),
       locals: { n: 0 },
       facts: { kitJs: false, components: [] },
       nesting: freshNesting(),
@@ -408,6 +412,49 @@ class SiteCompiler {
       }).outputText;
     }
     return this.assets.hashed('js', base, 'js', code);
+  }
+
+  /**
+   * An owner's `asset` and `wasm` files, copied under content-hashed names (`assets/files/`,
+   * `assets/wasm/`), by the path as written and its `./`-less spelling. Read as bytes: images and
+   * modules are binary. A file that cannot be read is `missing_asset` (kit check reports it first).
+   */
+  private filesOf(s: FileSummary): ReadonlyMap<string, string> {
+    let urls = this.ownerFiles.get(s);
+    if (urls) return urls;
+    const out = new Map<string, string>();
+    for (const f of declaredFiles(s)) {
+      if (f.kind === 'error' || f.path === undefined) continue;
+      const bytes = this.readFileBytes(s, f.path, f.range, f.kind);
+      if (bytes === undefined) continue;
+      const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+      const dot = base.lastIndexOf('.');
+      const url = this.assets.hashed(
+        f.kind === 'wasm' ? 'wasm' : 'files',
+        dot > 0 ? base.slice(0, dot) : base,
+        dot > 0 ? base.slice(dot + 1).toLowerCase() : 'bin',
+        bytes,
+      );
+      out.set(f.written, url);
+      out.set(f.written.replace(/^(\.\/)+/, ''), url);
+      out.set('./' + f.written.replace(/^(\.\/)+/, ''), url);
+    }
+    this.ownerFiles.set(s, (urls = out));
+    return urls;
+  }
+
+  private readFileBytes(s: FileSummary, path: string, range: Range, what: string): Uint8Array | undefined {
+    const abs = resolve(this.cwd, path);
+    try {
+      if (!statSync(abs).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+      return readFileSync(abs);
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as NodeJS.ErrnoException).code;
+      this.diagnostics.push(
+        diag('missing_asset', s.path, range, `${s.ownerId}: ${what} ${path} cannot be read (${why})`),
+      );
+      return undefined;
+    }
   }
 
   /** Stylesheets an owner brings, in declaration order: its scoped `style {}` and its `css "./x.css"` file. */

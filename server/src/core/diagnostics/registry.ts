@@ -107,6 +107,11 @@ export const REGISTRY = {
   invalid_page_id: c('structure', 'error', 'A page ID may contain letters, digits, `.`, `-` and `_`.'),
   unknown_use_alias: c('structure', 'error', 'The `alias.` prefix is not declared by a `use` line.'),
   duplicate_use_alias: c('structure', 'error', 'A `use` alias is declared twice.'),
+  missing_asset: c(
+    'structure',
+    'error',
+    'A file named by `asset`, `wasm` or `error` does not exist (paths are relative to the declaring file).',
+  ),
   missing_asset_file: c(
     'structure',
     'error',
