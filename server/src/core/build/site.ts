@@ -70,6 +70,8 @@ export interface CompiledPage {
   /** Stylesheet and module script URLs the head links, in order. */
   stylesheets: string[];
   scripts: string[];
+  /** Key into `CompiledSite.errorPages`: the error page this page's errors are answered with. */
+  errorPage?: string;
 }
 
 export interface CompiledFragment {
@@ -96,6 +98,11 @@ export interface CompiledSite {
   assets: SiteAsset[];
   /** Build errors beyond `kit check` (a missing css/js file). Nothing should be written when present. */
   diagnostics: Diagnostic[];
+  /**
+   * Error pages by key (`error:layout:<pkg>.<id>`, `error:page:<pkg>.<id>`): documents rendered with
+   * `{ status, message }` as data.
+   */
+  errorPages: Record<string, Template>;
 }
 
 export interface CompileSiteOptions {
@@ -157,6 +164,7 @@ class SiteCompiler {
   private readonly ownerJs = new WeakMap<FileSummary, string[]>();
   private readonly ownerFiles = new WeakMap<FileSummary, ReadonlyMap<string, string>>();
   private readonly chains = new Map<string, string[]>();
+  readonly errorPages = new Map<string, Template>();
 
   constructor(
     private readonly ws: Workspace,
@@ -564,23 +572,19 @@ class SiteCompiler {
     const scripts: string[] = [];
     for (const o of owners) for (const h of this.scriptsOf(o)) if (!scripts.includes(h)) scripts.push(h);
 
-    let head = DOC_START;
     const title =
       s.meta.title?.value ??
       [...layoutEntries].reverse().find((l) => l.summary.meta.title)?.summary.meta.title?.value ??
       s.ownerId;
-    head += `<title>${escapeHtml(title)}</title>\n`;
     const description =
       s.meta.description?.value ??
       [...layoutEntries].reverse().find((l) => l.summary.meta.description)?.summary.meta.description?.value;
-    if (description !== undefined) head += `<meta name="description" content="${escapeHtml(description)}">\n`;
-    const canonical = s.meta.canonical?.value;
-    if (canonical !== undefined && !isUnsafeUrl(decodeEntities(canonical)))
-      head += `<link rel="canonical" href="${escapeHtml(canonical)}">\n`;
-    for (const h of stylesheets) head += `<link rel="stylesheet" href="${escapeHtml(h)}">\n`;
-    if (facts.kitJs) head += KIT_JS_TAG + '\n';
-    for (const h of scripts) head += `<script type="module" src="${escapeHtml(h)}"></script>\n`;
-    head += '</head>\n<body>\n';
+    const head = documentStart(
+      { title, description, canonical: s.meta.canonical?.value },
+      stylesheets,
+      facts.kitJs,
+      scripts,
+    );
     const doc: PNode[] = [head];
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
@@ -602,7 +606,73 @@ class SiteCompiler {
       kitJs: facts.kitJs,
       stylesheets,
       scripts,
+      ...this.errorPageField(s),
     };
+  }
+
+  // ---- error pages ----------------------------------------------------------------------------
+
+  private errorPageField(s: FileSummary): { errorPage?: string } {
+    const key = this.errorPageOf(s);
+    return key === undefined ? {} : { errorPage: key };
+  }
+
+  /** A page's error page: its own `error` document, else the innermost layout's that has one. */
+  private errorPageOf(s: FileSummary): string | undefined {
+    const chain = this.layoutChain(s);
+    if (errorDocOf(s)) return this.errorPage(s, chain, `error:page:${s.packageName}.${s.ownerId}`);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const l = this.layouts.get(chain[i])?.summary;
+      if (l && errorDocOf(l)) return this.errorPage(l, chain.slice(0, i + 1), `error:layout:${chain[i]}`);
+    }
+    return undefined;
+  }
+
+  /**
+   * Compiles an `error` document once: a fragment goes into the layouts' slot (outermost first),
+   * a whole document (`<!doctype` or `<html` first) stands alone; `{status}` and `{message}` are
+   * the values it renders with, escaped like any interpolation.
+   */
+  private errorPage(owner: FileSummary, chain: readonly string[], key: string): string | undefined {
+    if (this.errorPages.has(key)) return key;
+    const f = declaredFiles(owner).find((d) => d.kind === 'error');
+    if (!f?.path) return undefined;
+    let text: string;
+    try {
+      text = readSourceFile(resolve(this.cwd, f.path), f.path).text;
+    } catch (e) {
+      if (!(e instanceof SourceError)) throw e;
+      this.diagnostics.push(diag('missing_asset', owner.path, f.range, `${owner.ownerId}: ${e.message}`));
+      return undefined;
+    }
+    let body: PNode[] = [];
+    for (const part of text.split(/(\{(?:status|message)\})/)) {
+      if (part === '{status}' || part === '{message}')
+        body.push({ t: 'text', e: { k: 'data', p: [part.slice(1, -1)] } });
+      else push(body, part);
+    }
+    if (/^\s*<(!doctype|html)/i.test(text)) {
+      this.errorPages.set(key, toTemplate(body, 0, key));
+      return key;
+    }
+    let locals = 0;
+    let kitJs = false;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const part = this.layoutPart(chain[i]);
+      if (!part) continue;
+      body = substitute(part.nodes, { props: new Map(), slots: new Map([['', body]]), base: locals });
+      locals += part.locals;
+      kitJs ||= part.kitJs;
+    }
+    const layouts = chain.map((k) => this.layouts.get(k)?.summary).filter((l) => l !== undefined);
+    const stylesheets = [...new Set(layouts.flatMap((l) => this.stylesheetsOf(l)))];
+    const scripts = [...new Set(layouts.flatMap((l) => this.scriptsOf(l)))];
+    const title = [...layouts].reverse().find((l) => l.meta.title)?.meta.title?.value ?? 'Error';
+    const doc: PNode[] = [documentStart({ title }, stylesheets, kitJs, scripts)];
+    for (const n of body) push(doc, n);
+    push(doc, '\n</body>\n</html>\n');
+    this.errorPages.set(key, toTemplate(doc, locals, key));
+    return key;
   }
 
   compileFragments(e: KitEntry): CompiledFragment[] {
@@ -629,6 +699,24 @@ class SiteCompiler {
   }
 }
 
+/** The document up to `<body>`: head metadata, then stylesheets, the link runtime and module scripts. */
+function documentStart(
+  meta: { title: string; description?: string; canonical?: string },
+  stylesheets: readonly string[],
+  kitJs: boolean,
+  scripts: readonly string[],
+): string {
+  let head = DOC_START + `<title>${escapeHtml(meta.title)}</title>\n`;
+  if (meta.description !== undefined) head += `<meta name="description" content="${escapeHtml(meta.description)}">\n`;
+  const canonical = meta.canonical;
+  if (canonical !== undefined && !isUnsafeUrl(decodeEntities(canonical)))
+    head += `<link rel="canonical" href="${escapeHtml(canonical)}">\n`;
+  for (const h of stylesheets) head += `<link rel="stylesheet" href="${escapeHtml(h)}">\n`;
+  if (kitJs) head += KIT_JS_TAG + '\n';
+  for (const h of scripts) head += `<script type="module" src="${escapeHtml(h)}"></script>\n`;
+  return head + '</head>\n<body>\n';
+}
+
 /** Output file of a concrete path: `/` → `index.html`, `/docs` → `docs/index.html`. */
 export function outputFile(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
@@ -642,6 +730,10 @@ export function outputFile(path: string): string {
  */
 function isProtected(s: FileSummary): boolean {
   return s.guards.some((g) => g !== 'public');
+}
+
+function errorDocOf(s: FileSummary): boolean {
+  return s.declarations.some((d) => d.kind === 'error');
 }
 
 function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
@@ -667,5 +759,11 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
     a.pageId !== b.pageId ? (a.pageId < b.pageId ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
   if (pages.some((p) => p.kitJs)) c.assets.fixed(KIT_JS_PATH, kitRuntimeSource());
-  return { pages, fragments, assets: c.assets.list(), diagnostics: c.diagnostics };
+  return {
+    pages,
+    fragments,
+    assets: c.assets.list(),
+    diagnostics: c.diagnostics,
+    errorPages: Object.fromEntries([...c.errorPages].sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
 }
