@@ -17,6 +17,7 @@ import { DEFAULT_BODY_LIMIT } from './body.js';
 import { type CsrfKeys, csrfKeys } from './csrf.js';
 import { Deadlines } from './deadlines.js';
 import { corsPreflight, serveEndpoint } from './endpoints.js';
+import { ErrorPages } from './error-pages.js';
 import { NO_STORE, sendError } from './errors.js';
 import { inFaultScope } from './faults.js';
 import { type Guard, guardRegistry } from './guards.js';
@@ -73,6 +74,7 @@ export class KitApp implements AppServices {
   readonly instanceId = randomBytes(8).toString('hex');
   readonly tracer: Tracer | undefined;
   readonly deadlines: Deadlines;
+  readonly errorPages: ErrorPages;
   readonly bodyLimit: number;
   readonly log: (line: string) => void;
   readonly onFault: ((err: unknown, res: ServerResponse) => void) | undefined;
@@ -98,6 +100,7 @@ export class KitApp implements AppServices {
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.faultScopes = options.faultScopes === true;
     this.onFault = options.onFault;
+    this.errorPages = new ErrorPages(m);
     this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
     this.prebuilt = this.tracer === undefined ? this.prebuild(m) : undefined;
     this.healthBody = JSON.stringify({
@@ -140,6 +143,10 @@ export class KitApp implements AppServices {
 
   notFound(reply: Reply): void {
     const file = this.notFoundFile;
+    if (reply.errorPage !== undefined) {
+      reply.error(404, 'not_found', '404 page not found');
+      return;
+    }
     if (file === undefined) {
       sendError(reply.res, 404, 'not_found', '404 page not found', { head: reply.head });
       return;

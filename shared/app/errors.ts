@@ -28,6 +28,8 @@ export interface ErrorOptions {
   headers?: Record<string, string>;
   /** Answer the JSON envelope instead of text. */
   json?: boolean;
+  /** Answer this HTML document instead (an error page). */
+  html?: string;
   head?: boolean;
 }
 
@@ -43,9 +45,13 @@ export function sendError(
     res.destroy();
     return;
   }
-  const body = opts.json ? JSON.stringify({ ok: false, error: { code, message } }) : message + '\n';
+  const body = opts.json ? JSON.stringify({ ok: false, error: { code, message } }) : (opts.html ?? message + '\n');
   const headers: Record<string, string | number> = {
-    'Content-Type': opts.json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+    'Content-Type': opts.json
+      ? 'application/json; charset=utf-8'
+      : opts.html !== undefined
+        ? 'text/html; charset=utf-8'
+        : 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': NO_STORE,
     'X-Content-Type-Options': 'nosniff',

@@ -69,6 +69,8 @@ export interface PageEntry {
   load?: HandlerRef;
   /** Fields listed in `server { => {...} }`: without any, a page renders without a load function. */
   serverFields: string[];
+  /** Key into `templates`: the error page of its 403, 404 and 500 answers to HTML requests. */
+  errorPage?: string;
   source?: SourceRef;
 }
 

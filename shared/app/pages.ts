@@ -7,6 +7,7 @@ import { compareMethods } from '../route/index.js';
 import { renderTemplate } from '../render/index.js';
 import { type Context, LaneRoute, LaneSSR } from '../trace/index.js';
 import { requestContext } from './context.js';
+import { acceptsHtml } from './error-pages.js';
 import { NO_STORE, thrownStatus } from './errors.js';
 import { isPublic } from './guards.js';
 import { csrfInsertionPoints, injectAt } from './html-forms.js';
@@ -83,6 +84,8 @@ export function servePageRequest(
   path: string,
 ): void {
   const t = resolvePage(app, segments);
+  if (acceptsHtml(req))
+    reply.errorPage = t?.page ? app.errorPages.forPage(t.page.entry) : app.errorPages.forPath(segments);
   if (t === undefined) {
     beginTrace(app, req, reply.res, undefined, LaneRoute);
     methodNotAllowed(app, reply, segments, path, true);

@@ -2,12 +2,15 @@
 // then goes out with the headers of the GET and no body. The error format (text, or the JSON
 // envelope of APIs and contracts) travels with it too.
 import type { ServerResponse } from 'node:http';
+import type { ErrorPageRenderer } from './error-pages.js';
 import { type ErrorCode, sendError } from './errors.js';
 import { writeResponse, type WriteOptions } from './responses.js';
 
 export class Reply {
   /** Errors answer the JSON envelope (APIs, contracts) instead of text. */
   json = false;
+  /** An HTML request's error page (set once its page, or the path's closest page, is known). */
+  errorPage: ErrorPageRenderer | undefined;
 
   constructor(
     readonly res: ServerResponse,
@@ -15,7 +18,8 @@ export class Reply {
   ) {}
 
   error(status: number, code: ErrorCode, message: string, headers?: Record<string, string>): void {
-    sendError(this.res, status, code, message, { head: this.head, json: this.json, headers });
+    const html = this.json ? undefined : this.errorPage?.(status);
+    sendError(this.res, status, code, message, { head: this.head, json: this.json, html, headers });
   }
 
   /** Status and headers, then the body unless this is a HEAD. */

@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { Tracer } from '../trace/index.js';
 import type { CsrfKeys } from './csrf.js';
 import type { Deadlines } from './deadlines.js';
+import type { ErrorPages } from './error-pages.js';
 import type { Guard } from './guards.js';
 import type { Reply } from './reply.js';
 import type { CompiledRoutes } from './routes.js';
@@ -16,6 +17,7 @@ export interface AppServices {
   readonly guards: Map<string, Guard>;
   readonly tracer: Tracer | undefined;
   readonly deadlines: Deadlines;
+  readonly errorPages: ErrorPages;
   /** Body cap of actions, APIs and commands. */
   readonly bodyLimit: number;
   log(line: string): void;

@@ -8,6 +8,7 @@ import { Workspace } from '../core/workspace/workspace.js';
 import { isHandlerModulePath } from '../core/model/handler-modules.js';
 import type { CheckOptions } from '../core/model/options.js';
 import { readSourceFile, type SourceText } from '../core/project/read-source.js';
+import { diskFiles } from '../core/project/disk-files.js';
 import { featureContext, type FeatureContext } from './features/context.js';
 
 export class KitProject {
@@ -27,7 +28,8 @@ export class KitProject {
     // Files read from disk are parsed once, without what incremental re-parsing needs, and their
     // markup is released (re-parsed if a feature reads it); a document opened in the editor gets
     // a full parse of its own (`Workspace.editKitFile`).
-    this.ws = new Workspace({ ...options }, root ?? process.cwd(), { incremental: false, releaseMarkup: true });
+    const base = root ?? process.cwd();
+    this.ws = new Workspace({ files: diskFiles(base), ...options }, base, { incremental: false, releaseMarkup: true });
     this.ctx = featureContext(this.ws, (key) => uriOfFsPath(this.fsPathOf(key)));
   }
 

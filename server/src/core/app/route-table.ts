@@ -264,6 +264,10 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
       templates[`page:${cp.pageId}`] = cp.ir;
       entry.template = `page:${cp.pageId}`;
     }
+    if (cp.errorPage !== undefined) {
+      entry.errorPage = cp.errorPage;
+      templates[cp.errorPage] = site.errorPages[cp.errorPage];
+    }
     if (info?.summary.server) entry.load = handlerRef(info.load, loadFunctionName(cp.pageId), modules);
     if (info) entry.source = sourceRef(info.file, info.range, opts.cwd, root);
     pages.push(entry);

@@ -26,6 +26,11 @@ export interface OwnerContext {
   slots: boolean;
   /** The route `g:post`/`g:command` forms post to when no path is declared. */
   route?: ParsedRoute;
+  /**
+   * The owner's declared files (`asset`, `wasm`) by the path as written (`./logo.png`, `logo.png`):
+   * a URL attribute naming one exactly is rewritten to its content-hashed URL.
+   */
+  assetUrls?: ReadonlyMap<string, string>;
   /** Loop slots allocated so far in the template being built. */
   locals: { n: number };
   /** Facts gathered while compiling, merged up through component instantiation. */
@@ -335,6 +340,8 @@ function compileAttributes(el: Element, ctx: OwnerContext, scope: Scope, out: PN
           ...(isUrl ? { url: true as const } : {}),
         }),
       );
+    } else if (isUrl && ctx.assetUrls?.has(literalValue(a) ?? '')) {
+      push(chunk, ` ${name}="${escapeHtml(ctx.assetUrls.get(literalValue(a)!)!)}"`);
     } else {
       push(chunk, ` ${name}="`);
       if (isUrl) urlNodes(lower, a.value.parts, ctx, scope, chunk);

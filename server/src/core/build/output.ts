@@ -138,6 +138,8 @@ export function* plannedFiles(site: CompiledSite): Generator<PlannedFile> {
       };
     }
   }
+  const notFound = notFoundPage(site);
+  if (notFound !== undefined) yield { rel: NOT_FOUND_FILE, content: () => notFound };
 }
 
 /**
@@ -157,6 +159,20 @@ function* siteFiles(site: CompiledSite, opts: WriteOptions, state: RenderState):
     yield { rel: f.rel, content: f.content(), hash: f.hash };
   }
   state.routes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** What static hosts answer unknown paths with (and the app too, before its routes are known). */
+export const NOT_FOUND_FILE = '404.html';
+
+/**
+ * `404.html`: the error page of the page at `/` (else of the first page, by ID, that has one),
+ * rendered for status 404 with the generic message the app uses.
+ */
+function notFoundPage(site: CompiledSite): string | undefined {
+  const withPage = site.pages.filter((p) => p.errorPage !== undefined);
+  const page = withPage.find((p) => p.route === '/') ?? withPage[0];
+  if (page?.errorPage === undefined) return undefined;
+  return renderTemplate(site.errorPages[page.errorPage], { status: 404, message: 'page not found' });
 }
 
 function routesManifest(state: RenderState, opts: WriteOptions): OutFile {

@@ -3,7 +3,7 @@
 // build renders the result to files; the generated app embeds the same IR and renders SSR and
 // hybrid pages per request with the same renderer.
 import { resolve } from 'node:path';
-import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl } from '../../../../grammar/src/ast.js';
+import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl, Range } from '../../../../grammar/src/ast.js';
 import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
 import { concretePaths } from '../model/concrete-paths.js';
@@ -19,6 +19,8 @@ import { componentKey, layoutKey } from '../resolve/names.js';
 import { typescript } from '../bind/ts.js';
 import { displayPath, SourceError } from '../project/discover.js';
 import { readSourceFile } from '../project/read-source.js';
+import { declaredFiles } from '../model/asset-files.js';
+import { readFileSync, statSync } from 'node:fs';
 import { AssetRegistry, type SiteAsset } from './assets.js';
 import { scopeClassFor, scopeCss } from './css-scope.js';
 import {
@@ -61,7 +63,7 @@ export interface CompiledPage {
   serverFields: string[];
   /** The whole document: head, layouts, view. Render with the paths record (or the load result). */
   ir: Template;
-  /** Paths written by the static build: SPA and hybrid pages; empty for SSR pages. */
+  /** Paths written by the static build: public SPA and hybrid pages; empty for SSR and protected pages. */
   prerender: PrerenderPath[];
   /** Whether the document references `/assets/kit/kit.js`. */
   kitJs: boolean;
@@ -70,10 +72,12 @@ export interface CompiledPage {
   scripts: string[];
   /**
    * Every file the page's output was made from, as display paths: its own file, its layouts, the
-   * components it renders, and the css/js files they read. `kit dev` recompiles a page when one
-   * of them changes.
+   * components it renders, and the css/js/asset files they read. `kit dev` recompiles a page when
+   * one of them changes.
    */
   dependsOn: string[];
+  /** Key into `CompiledSite.errorPages`: the error page this page's errors are answered with. */
+  errorPage?: string;
 }
 
 export interface CompiledFragment {
@@ -100,6 +104,11 @@ export interface CompiledSite {
   assets: SiteAsset[];
   /** Build errors beyond `kit check` (a missing css/js file). Nothing should be written when present. */
   diagnostics: Diagnostic[];
+  /**
+   * Error pages by key (`error:layout:<pkg>.<id>`, `error:page:<pkg>.<id>`): documents rendered with
+   * `{ status, message }` as data.
+   */
+  errorPages: Record<string, Template>;
 }
 
 export interface CompileSiteOptions {
@@ -165,9 +174,11 @@ class SiteCompiler {
   /** Per owner summary: its stylesheets and its scripts (computed once each). */
   private readonly ownerCss = new WeakMap<FileSummary, string[]>();
   private readonly ownerJs = new WeakMap<FileSummary, string[]>();
-  /** Per owner summary: the css/js files it read (display paths). */
-  private readonly ownerFiles = new WeakMap<FileSummary, string[]>();
+  /** Per owner summary: the css/js/asset files it read (display paths). */
+  private readonly ownerReads = new WeakMap<FileSummary, string[]>();
+  private readonly ownerFiles = new WeakMap<FileSummary, ReadonlyMap<string, string>>();
   private readonly chains = new Map<string, string[]>();
+  readonly errorPages = new Map<string, Template>();
 
   constructor(
     private readonly ws: Workspace,
@@ -194,6 +205,7 @@ class SiteCompiler {
       props: opts.props,
       slots: opts.slots,
       route: opts.route,
+      assetUrls: this.filesOf(s),
       locals: { n: 0 },
       facts: { kitJs: false, components: [] },
       nesting: freshNesting(),
@@ -387,12 +399,17 @@ class SiteCompiler {
 
   // ---- assets ---------------------------------------------------------------------------------
 
+  /** Remembers that `s`'s output was made from the file at `abs` (a page's `dependsOn`). */
+  private noteRead(s: FileSummary, abs: string): void {
+    let read = this.ownerReads.get(s);
+    if (read === undefined) this.ownerReads.set(s, (read = []));
+    read.push(displayPath(abs, this.cwd));
+  }
+
   /** A css or js file: read by the sources' rules (a regular file within 8 MiB), else a diagnostic. */
   private readSource(s: FileSummary, file: string, decl: CssDecl | JsDecl, what: string): string | undefined {
     const abs = resolve(this.cwd, dirName(s.path), file);
-    let read = this.ownerFiles.get(s);
-    if (read === undefined) this.ownerFiles.set(s, (read = []));
-    read.push(displayPath(abs, this.cwd));
+    this.noteRead(s, abs);
     try {
       return readSourceFile(abs, file).text;
     } catch (e) {
@@ -425,6 +442,50 @@ class SiteCompiler {
       }).outputText;
     }
     return this.assets.hashed('js', base, 'js', code);
+  }
+
+  /**
+   * An owner's `asset` and `wasm` files, copied under content-hashed names (`assets/files/`,
+   * `assets/wasm/`), by the path as written and its `./`-less spelling. Read as bytes: images and
+   * modules are binary. A file that cannot be read is `missing_asset` (kit check reports it first).
+   */
+  private filesOf(s: FileSummary): ReadonlyMap<string, string> {
+    let urls = this.ownerFiles.get(s);
+    if (urls) return urls;
+    const out = new Map<string, string>();
+    for (const f of declaredFiles(s)) {
+      if (f.kind === 'error' || f.path === undefined) continue;
+      const bytes = this.readFileBytes(s, f.path, f.range, f.kind);
+      if (bytes === undefined) continue;
+      const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+      const dot = base.lastIndexOf('.');
+      const url = this.assets.hashed(
+        f.kind === 'wasm' ? 'wasm' : 'files',
+        dot > 0 ? base.slice(0, dot) : base,
+        dot > 0 ? base.slice(dot + 1).toLowerCase() : 'bin',
+        bytes,
+      );
+      out.set(f.written, url);
+      out.set(f.written.replace(/^(\.\/)+/, ''), url);
+      out.set('./' + f.written.replace(/^(\.\/)+/, ''), url);
+    }
+    this.ownerFiles.set(s, (urls = out));
+    return urls;
+  }
+
+  private readFileBytes(s: FileSummary, path: string, range: Range, what: string): Uint8Array | undefined {
+    const abs = resolve(this.cwd, path);
+    this.noteRead(s, abs);
+    try {
+      if (!statSync(abs).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+      return readFileSync(abs);
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as NodeJS.ErrnoException).code;
+      this.diagnostics.push(
+        diag('missing_asset', s.path, range, `${s.ownerId}: ${what} ${path} cannot be read (${why})`),
+      );
+      return undefined;
+    }
   }
 
   /** Stylesheets an owner brings, in declaration order: its scoped `style {}` and its `css "./x.css"` file. */
@@ -534,25 +595,21 @@ class SiteCompiler {
     const scripts: string[] = [];
     for (const o of owners) for (const h of this.scriptsOf(o)) if (!scripts.includes(h)) scripts.push(h);
 
-    let head = DOC_START;
     const title =
       s.meta.title?.value ??
       [...layoutEntries].reverse().find((l) => l.summary.meta.title)?.summary.meta.title?.value ??
       s.ownerId;
-    head += `<title>${escapeHtml(title)}</title>\n`;
     const description =
       s.meta.description?.value ??
       [...layoutEntries].reverse().find((l) => l.summary.meta.description)?.summary.meta.description?.value;
-    if (description !== undefined) head += `<meta name="description" content="${escapeHtml(description)}">\n`;
-    const canonical = s.meta.canonical?.value;
-    if (canonical !== undefined && !isUnsafeUrl(decodeEntities(canonical)))
-      head += `<link rel="canonical" href="${escapeHtml(canonical)}">\n`;
-    for (const h of stylesheets) head += `<link rel="stylesheet" href="${escapeHtml(h)}">\n`;
-    if (facts.kitJs) head += KIT_JS_TAG + '\n';
-    for (const h of scripts) head += `<script type="module" src="${escapeHtml(h)}"></script>\n`;
-    head += '</head>\n<body>\n';
+    const head = documentStart(
+      { title, description, canonical: s.meta.canonical?.value },
+      stylesheets,
+      facts.kitJs,
+      scripts,
+    );
     const dependsOn: string[] = [];
-    for (const o of owners) for (const f of [o.path, ...(this.ownerFiles.get(o) ?? [])]) dependsOn.push(f);
+    for (const o of owners) for (const f of [o.path, ...(this.ownerReads.get(o) ?? [])]) dependsOn.push(f);
     const doc: PNode[] = [head];
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
@@ -570,12 +627,78 @@ class SiteCompiler {
       ...(cache !== undefined ? { cache } : {}),
       serverFields: s.server ? s.server.fields.map((f) => f.text) : [],
       ir: toTemplate(doc, ctx.locals.n, `page ${s.ownerId}`),
-      prerender: s.render === 'ssr' ? [] : prerenderPaths(s, route),
+      prerender: s.render === 'ssr' || isProtected(s) ? [] : prerenderPaths(s, route),
       kitJs: facts.kitJs,
       stylesheets,
       scripts,
       dependsOn: [...new Set(dependsOn)],
+      ...this.errorPageField(s),
     };
+  }
+
+  // ---- error pages ----------------------------------------------------------------------------
+
+  private errorPageField(s: FileSummary): { errorPage?: string } {
+    const key = this.errorPageOf(s);
+    return key === undefined ? {} : { errorPage: key };
+  }
+
+  /** A page's error page: its own `error` document, else the innermost layout's that has one. */
+  private errorPageOf(s: FileSummary): string | undefined {
+    const chain = this.layoutChain(s);
+    if (errorDocOf(s)) return this.errorPage(s, chain, `error:page:${s.packageName}.${s.ownerId}`);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const l = this.layouts.get(chain[i])?.summary;
+      if (l && errorDocOf(l)) return this.errorPage(l, chain.slice(0, i + 1), `error:layout:${chain[i]}`);
+    }
+    return undefined;
+  }
+
+  /**
+   * Compiles an `error` document once: a fragment goes into the layouts' slot (outermost first),
+   * a whole document (`<!doctype` or `<html` first) stands alone; `{status}` and `{message}` are
+   * the values it renders with, escaped like any interpolation.
+   */
+  private errorPage(owner: FileSummary, chain: readonly string[], key: string): string | undefined {
+    if (this.errorPages.has(key)) return key;
+    const f = declaredFiles(owner).find((d) => d.kind === 'error');
+    if (!f?.path) return undefined;
+    let text: string;
+    try {
+      text = readSourceFile(resolve(this.cwd, f.path), f.path).text;
+    } catch (e) {
+      if (!(e instanceof SourceError)) throw e;
+      this.diagnostics.push(diag('missing_asset', owner.path, f.range, `${owner.ownerId}: ${e.message}`));
+      return undefined;
+    }
+    let body: PNode[] = [];
+    for (const part of text.split(/(\{(?:status|message)\})/)) {
+      if (part === '{status}' || part === '{message}')
+        body.push({ t: 'text', e: { k: 'data', p: [part.slice(1, -1)] } });
+      else push(body, part);
+    }
+    if (/^\s*<(!doctype|html)/i.test(text)) {
+      this.errorPages.set(key, toTemplate(body, 0, key));
+      return key;
+    }
+    let locals = 0;
+    let kitJs = false;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const part = this.layoutPart(chain[i]);
+      if (!part) continue;
+      body = substitute(part.nodes, { props: new Map(), slots: new Map([['', body]]), base: locals });
+      locals += part.locals;
+      kitJs ||= part.kitJs;
+    }
+    const layouts = chain.map((k) => this.layouts.get(k)?.summary).filter((l) => l !== undefined);
+    const stylesheets = [...new Set(layouts.flatMap((l) => this.stylesheetsOf(l)))];
+    const scripts = [...new Set(layouts.flatMap((l) => this.scriptsOf(l)))];
+    const title = [...layouts].reverse().find((l) => l.meta.title)?.meta.title?.value ?? 'Error';
+    const doc: PNode[] = [documentStart({ title }, stylesheets, kitJs, scripts)];
+    for (const n of body) push(doc, n);
+    push(doc, '\n</body>\n</html>\n');
+    this.errorPages.set(key, toTemplate(doc, locals, key));
+    return key;
   }
 
   compileFragments(e: KitEntry): CompiledFragment[] {
@@ -602,9 +725,41 @@ class SiteCompiler {
   }
 }
 
+/** The document up to `<body>`: head metadata, then stylesheets, the link runtime and module scripts. */
+function documentStart(
+  meta: { title: string; description?: string; canonical?: string },
+  stylesheets: readonly string[],
+  kitJs: boolean,
+  scripts: readonly string[],
+): string {
+  let head = DOC_START + `<title>${escapeHtml(meta.title)}</title>\n`;
+  if (meta.description !== undefined) head += `<meta name="description" content="${escapeHtml(meta.description)}">\n`;
+  const canonical = meta.canonical;
+  if (canonical !== undefined && !isUnsafeUrl(decodeEntities(canonical)))
+    head += `<link rel="canonical" href="${escapeHtml(canonical)}">\n`;
+  for (const h of stylesheets) head += `<link rel="stylesheet" href="${escapeHtml(h)}">\n`;
+  if (kitJs) head += KIT_JS_TAG + '\n';
+  for (const h of scripts) head += `<script type="module" src="${escapeHtml(h)}"></script>\n`;
+  return head + '</head>\n<body>\n';
+}
+
 /** Output file of a concrete path: `/` → `index.html`, `/docs` → `docs/index.html`. */
 export function outputFile(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
+}
+
+/**
+ * A page behind a protective guard is never written ahead of time, whatever its render mode: the
+ * static output is meant for hosts that serve every file to anyone. `kit check` rejects such a
+ * page when it is built ahead of time (`guard_requires_request_render`); a hybrid one is rendered
+ * per request by the app instead.
+ */
+function isProtected(s: FileSummary): boolean {
+  return s.guards.some((g) => g !== 'public');
+}
+
+function errorDocOf(s: FileSummary): boolean {
+  return s.declarations.some((d) => d.kind === 'error');
 }
 
 function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
@@ -640,5 +795,11 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
     a.pageId !== b.pageId ? (a.pageId < b.pageId ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
   if (pages.some((p) => p.kitJs)) c.assets.fixed(KIT_JS_PATH, kitRuntimeSource());
-  return { pages, fragments, assets: c.assets.list(), diagnostics: c.diagnostics };
+  return {
+    pages,
+    fragments,
+    assets: c.assets.list(),
+    diagnostics: c.diagnostics,
+    errorPages: Object.fromEntries([...c.errorPages].sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
 }

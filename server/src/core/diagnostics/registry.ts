@@ -26,7 +26,8 @@ export interface CodeInfo {
     | 'remove_trailing_slash'
     | 'add_paths_block'
     | 'split_optional_param'
-    | 'create_handler_stub';
+    | 'create_handler_stub'
+    | 'add_request_render';
 }
 
 function c(
@@ -106,6 +107,11 @@ export const REGISTRY = {
   invalid_page_id: c('structure', 'error', 'A page ID may contain letters, digits, `.`, `-` and `_`.'),
   unknown_use_alias: c('structure', 'error', 'The `alias.` prefix is not declared by a `use` line.'),
   duplicate_use_alias: c('structure', 'error', 'A `use` alias is declared twice.'),
+  missing_asset: c(
+    'structure',
+    'error',
+    'A file named by `asset`, `wasm` or `error` does not exist (paths are relative to the declaring file).',
+  ),
   missing_asset_file: c(
     'structure',
     'error',
@@ -150,6 +156,12 @@ export const REGISTRY = {
     fix: 'add_public_guard',
   }),
   public_guard_exclusive: c('guard', 'error', '`public` must be the only guard ID.'),
+  guard_requires_request_render: c(
+    'guard',
+    'error',
+    'A protective guard on a page built ahead of time (render spa) cannot protect it: its HTML is a static file.',
+    { suggestion: 'render the page at request time: add `render ssr` or `server {}`', fix: 'add_request_render' },
+  ),
   duplicate_guard: c('guard', 'warning', 'A guard ID is listed twice.'),
   missing_endpoint_guard: c(
     'guard',

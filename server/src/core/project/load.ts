@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Workspace, type WorkspaceLoadOptions } from '../workspace/workspace.js';
 import type { CheckOptions } from '../model/options.js';
 import { discoverSources } from './discover.js';
+import { diskFiles } from './disk-files.js';
 import { ReadAhead } from './read-ahead.js';
 import { readSourceFile, type SourceText } from './read-source.js';
 
@@ -31,7 +32,7 @@ export function loadProject(
   load: Pick<WorkspaceLoadOptions, 'releaseMarkup'> = {},
 ): LoadedProject {
   const { kitFiles, modules } = discoverSources(inputs, cwd);
-  const workspace = new Workspace(options, cwd, { incremental: false, ...load });
+  const workspace = new Workspace({ files: diskFiles(cwd), ...options }, cwd, { incremental: false, ...load });
   // Modules after kit files so that their package names come from `package` declarations.
   const ahead = new ReadAhead([...kitFiles, ...modules].map((f) => resolve(cwd, f)));
   try {

@@ -1,5 +1,6 @@
 // Default-deny guards: a page without a guard is denied (403) and warned about; with endpoints the
-// warning becomes an error because they would be callable without any policy.
+// warning becomes an error because they would be callable without any policy. A protective guard
+// needs a request to run on: on a page built ahead of time its HTML would be a public static file.
 import { diag } from '../diagnostics/registry.js';
 import type { RuleContext } from './context.js';
 
@@ -42,6 +43,17 @@ export function guardsRule(ctx: RuleContext): void {
         diag('public_guard_exclusive', file.path, guards[0].range, `${s.ownerId}: public must be the only guard ID`),
       );
   }
+  const protective = guards.find((g) => g.text !== 'public');
+  if (protective && s.render === 'spa' && !guards.some((g) => g.text === 'public'))
+    ctx.report(
+      diag(
+        'guard_requires_request_render',
+        file.path,
+        protective.range,
+        `${s.ownerId}: guard "${protective.text}" cannot protect a page built ahead of time (render spa): ` +
+          `its HTML would be a static file anyone can fetch; render it at request time with render ssr or server {}`,
+      ),
+    );
   const seen = new Set<string>();
   for (const g of guards) {
     if (seen.has(g.text))

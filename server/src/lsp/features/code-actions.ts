@@ -1,6 +1,7 @@
 // Quick fixes for the diagnostics the registry marks as fixable: add `guard public`, drop a trailing
-// slash, add a `paths {}` skeleton or `server {}`, create a missing handler stub in the sibling
-// module, and split an optional route parameter into explicit routes.
+// slash, add a `paths {}` skeleton or `server {}`, render a guarded page at request time, create a
+// missing handler stub in the sibling module, and split an optional route parameter into explicit
+// routes.
 import {
   CodeActionKind,
   type CodeAction,
@@ -130,6 +131,39 @@ function missingPaths(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent:
       diags,
     ),
   ];
+}
+
+/** A protective guard on a page built ahead of time: render it per request (`render ssr` or `server {}`). */
+function requestRender(ctx: FeatureContext, entry: KitEntry, d: Diagnostic, sent: LspDiagnostic[]): CodeAction[] {
+  const s = entry.summary;
+  const uri = ctx.uriOf(entry.path);
+  const diags = clientDiagnostic(sent, d);
+  const out: CodeAction[] = [];
+  if (s.renderDecl) {
+    // An explicit `render spa` would contradict either fix: it is changed rather than joined.
+    const edit: TextEdit = { range: toRange(s.renderDecl.mode.range), newText: 'ssr' };
+    out.push(action('Render at request time: `render ssr`', { changes: { [uri]: [edit] } }, diags, true));
+  } else {
+    const after = s.guardDecl ?? s.route?.decl ?? s.pageIdDecl ?? s.packageDecl;
+    const line = after ? after.range.end.line + 1 : 0;
+    out.push(
+      action(
+        'Render at request time: add `render ssr`',
+        { changes: { [uri]: [{ range: lineStart(line), newText: 'render ssr\n' }] } },
+        diags,
+        true,
+      ),
+    );
+  }
+  if (!s.server && !s.renderDecl)
+    out.push(
+      action(
+        'Render at request time: add `server {}`',
+        { changes: { [uri]: [{ range: blockInsertion(entry), newText: 'server {\n}\n\n' }] } },
+        diags,
+      ),
+    );
+  return out;
 }
 
 // ---- optional params ------------------------------------------------------------------------------
@@ -383,6 +417,9 @@ export function codeActions(
       }
       case 'spa_dynamic_route_missing_paths':
         out.push(...missingPaths(ctx, entry, d, sent));
+        break;
+      case 'guard_requires_request_render':
+        out.push(...requestRender(ctx, entry, d, sent));
         break;
       case 'missing_backend_handler': {
         const stub = missingHandler(ctx, entry, d, sent, opts);

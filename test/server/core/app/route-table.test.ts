@@ -49,7 +49,10 @@ describe('app route table', function () {
     assert.deepEqual(draft.guards, []);
     const members = table.manifest.pages.find((p) => p.pageId === 'members')!;
     assert.equal(members.render, 'hybrid');
-    assert.deepEqual(members.files, { '/members': 'members/index.html' });
+    // A guarded page is never written ahead of time: its HTML would be public on a static host.
+    assert.deepEqual(members.guards, ['auth.required']);
+    assert.deepEqual(members.files, {});
+    assert.equal(members.template, 'page:members', 'rendered per request instead');
   });
 
   it('endpoints carry bindings with input fields, CSRF, CORS and partial targets', () => {

@@ -37,6 +37,21 @@ describe('lsp code actions', () => {
     assert.ok(!codes({ 't.kit': server }, 't.kit').includes('spa_dynamic_route_missing_paths'));
   });
 
+  it('renders a guarded SPA page at request time (render ssr or server {}), which clears the error', () => {
+    const src = 'package site\n\npage t\nroute "/t"\nguard <|>auth.required\n\nview {\n  <p>x</p>\n}\n';
+    const r = codeActionsAt({ 't.kit': src }, { base });
+    const render = r.apply('Render at request time: add `render ssr`').get('t.kit')!;
+    assert.equal(render, src.replace('<|>', '').replace('auth.required\n', 'auth.required\nrender ssr\n'));
+    assert.ok(!codes({ 't.kit': render }, 't.kit').includes('guard_requires_request_render'));
+    const server = r.apply('Render at request time: add `server {}`').get('t.kit')!;
+    assert.match(server, /server \{\n\}\n\nview \{/);
+    assert.ok(!codes({ 't.kit': server }, 't.kit').includes('guard_requires_request_render'));
+    const explicit = codeActionsAt({ 't.kit': src.replace('guard <|>', 'render spa\nguard <|>') }, { base });
+    const changed = explicit.apply('Render at request time: `render ssr`').get('t.kit')!;
+    assert.match(changed, /^render ssr\nguard auth\.required$/m);
+    assert.ok(!codes({ 't.kit': changed }, 't.kit').includes('guard_requires_request_render'));
+  });
+
   it('creates a missing handler stub with a supported signature in the sibling module', () => {
     const src =
       'package site\n\npage contact\nroute "/contact"\nguard public\n\nact Send POST "/contact/send"\napi Arc<|>hive DELETE "/contact/archive"\n\nview {\n  <p>x</p>\n}\n';
