@@ -16,6 +16,7 @@ import { type Collector, isLoopbackRequest, LaneRoute, type Tracer } from '../tr
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import { type CsrfKeys, csrfKeys } from './csrf.js';
 import { Deadlines } from './deadlines.js';
+import { type UploadLimits, uploadLimits } from './multipart.js';
 import { corsPreflight, serveEndpoint } from './endpoints.js';
 import { NO_STORE, sendError } from './errors.js';
 import { inFaultScope } from './faults.js';
@@ -72,6 +73,7 @@ export class KitApp implements AppServices {
   readonly tracer: Tracer | undefined;
   readonly deadlines: Deadlines;
   readonly bodyLimit: number;
+  readonly uploads: UploadLimits;
   readonly log: (line: string) => void;
   private readonly collectorHandler: Handle | undefined;
   private readonly notFoundFile: StaticEntry | undefined;
@@ -93,6 +95,7 @@ export class KitApp implements AppServices {
     this.collectorHandler = options.collector?.handler({ prefix: TRACE_MOUNT });
     this.deadlines = new Deadlines(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.uploads = uploadLimits(options.config);
     this.faultScopes = options.faultScopes === true;
     this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
     this.prebuilt = this.tracer === undefined ? this.prebuild(m) : undefined;

@@ -4,6 +4,7 @@ import type { Tracer } from '../trace/index.js';
 import type { CsrfKeys } from './csrf.js';
 import type { Deadlines } from './deadlines.js';
 import type { Guard } from './guards.js';
+import type { UploadLimits } from './multipart.js';
 import type { Reply } from './reply.js';
 import type { CompiledRoutes } from './routes.js';
 import type { StaticTable } from './static-files.js';
@@ -17,6 +18,8 @@ export interface AppServices {
   readonly deadlines: Deadlines;
   /** Body cap of actions, APIs and commands. */
   readonly bodyLimit: number;
+  /** Limits of multipart uploads (`uploads` in the app config). */
+  readonly uploads: UploadLimits;
   log(line: string): void;
   /** The site's 404: its `404.html` when the build has one, else the plain answer. */
   notFound(reply: Reply): void;

@@ -11,6 +11,7 @@ import { cacheRule } from './cache.js';
 import { endpointsRule } from './endpoints.js';
 import { viewRule } from './view.js';
 import { componentsRule } from './components.js';
+import { formErrorsRule } from './form-errors.js';
 
 export const LOCAL_RULES: readonly LocalRule[] = [
   structureRule,
@@ -20,6 +21,7 @@ export const LOCAL_RULES: readonly LocalRule[] = [
   endpointsRule,
   viewRule,
   componentsRule,
+  formErrorsRule,
 ];
 
 export function localDiagnostics(file: KitFile, summary: FileSummary, options: CheckOptions): Diagnostic[] {
