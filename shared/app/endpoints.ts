@@ -143,6 +143,7 @@ export async function serveEndpoint(
           },
         });
       } catch (e2) {
+        await uploads.cleanup();
         return uploadFailed(reply, e2, corsHeaders);
       }
     } else if (body !== undefined && (wantsForm || (e.csrf && isFormContentType(contentType)))) {
@@ -210,6 +211,9 @@ export async function serveEndpoint(
       const { status, message } = thrownStatus(thrown);
       if (status >= 500) app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol} failed: ${describeThrown(thrown)}`);
       return err(status, 'request_failed', message);
+    } finally {
+      // The files were the handler's while it ran: gone before the answer goes out.
+      await uploads?.cleanup();
     }
     if (reply.res.headersSent) return;
     if (submitted !== undefined && (result instanceof ActionFailure || result instanceof PageAnswer))
