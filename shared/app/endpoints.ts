@@ -178,7 +178,7 @@ export async function serveEndpoint(
     // 9. Constraints of the form's inputs, then decode and call.
     const submitted =
       e.kind === 'action' && h.signature !== 'action0' ? formFromData(formData ?? new FormData()) : undefined;
-    const answerForm = (answer: FormAnswer): Promise<void> =>
+    const answerForm = (answer: FormAnswer): Promise<boolean> =>
       answerWithPage(
         app,
         {
@@ -196,7 +196,10 @@ export async function serveEndpoint(
       );
     if (submitted !== undefined && ep.constraints !== undefined) {
       const errors = checkConstraints(submitted.form, ep.constraints);
-      if (hasErrors(errors)) return answerForm({ status: 422, data: {}, errors });
+      if (hasErrors(errors)) {
+        await answerForm({ status: 422, data: {}, errors });
+        return;
+      }
     }
     let result: unknown;
     try {
@@ -204,9 +207,13 @@ export async function serveEndpoint(
     } catch (thrown) {
       if (thrown instanceof FormDecodeError) {
         // A field the page's form has, wrongly filled: the form again, the message beside it.
-        if (submitted !== undefined && thrown.display !== undefined && ep.page?.template !== undefined)
-          return answerForm({ status: 422, data: {}, errors: { [thrown.field]: thrown.display } });
-        return err(400, 'invalid_form', thrown.message);
+        const errors = { [thrown.field]: thrown.display ?? '' };
+        const shown =
+          submitted !== undefined &&
+          thrown.display !== undefined &&
+          (await answerForm({ status: 422, data: {}, errors, requireField: thrown.field }));
+        if (!shown) err(400, 'invalid_form', thrown.message);
+        return;
       }
       const { status, message } = thrownStatus(thrown);
       if (status >= 500) app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol} failed: ${describeThrown(thrown)}`);
@@ -216,8 +223,10 @@ export async function serveEndpoint(
       await uploads?.cleanup();
     }
     if (reply.res.headersSent) return;
-    if (submitted !== undefined && (result instanceof ActionFailure || result instanceof PageAnswer))
-      return answerForm({ status: result.status, data: result.data });
+    if (submitted !== undefined && (result instanceof ActionFailure || result instanceof PageAnswer)) {
+      await answerForm({ status: result.status, data: result.data });
+      return;
+    }
     let response: Response;
     try {
       if (e.kind === 'fragment') {

@@ -9,7 +9,7 @@ import { renderTemplate } from '../render/index.js';
 import type { Context } from '../trace/index.js';
 import type { FieldErrors } from './constraints.js';
 import { thrownStatus } from './errors.js';
-import { type ElementRange, fillForm, findActionForm, findById } from './form-html.js';
+import { type ElementRange, fillForm, findActionForm, findById, hasControl } from './form-html.js';
 import { formState, type FormResultData } from './form-state.js';
 import type { FormValues } from './form.js';
 import { csrfInsertionPoints, injectAt } from './html-forms.js';
@@ -28,6 +28,8 @@ export interface FormAnswer {
   data: FormResultData;
   /** Errors found before the handler ran (constraints, decoding). */
   errors?: FieldErrors;
+  /** Answer only when the form has a control of this name (else `answerWithPage` returns false). */
+  requireField?: string;
 }
 
 export interface Submission {
@@ -87,31 +89,38 @@ function withCsrf(app: AppServices, req: IncomingMessage, html: string, headers:
   return injectAt(html, points, token);
 }
 
-/** Answers the submission with its page (or, without one, plain text). */
-export async function answerWithPage(app: AppServices, s: Submission, answer: FormAnswer): Promise<void> {
+/**
+ * Answers the submission with its page (or, without one, plain text). Returns false, having sent
+ * nothing, when `answer.requireField` is not a control of the form.
+ */
+export async function answerWithPage(app: AppServices, s: Submission, answer: FormAnswer): Promise<boolean> {
   const { reply, ep } = s;
   const failed = answer.status >= 400;
   const values = submittedValues(s.form);
   const state = formState(answer.data, values.first, answer.errors);
   const template = ep.page?.template;
+  if (template === undefined && answer.requireField !== undefined) return false;
   if (template === undefined) {
     if (failed) reply.error(answer.status, 'validation_failed', errorText(state.errors));
     else {
       app.log(`kit: action ${ep.entry.pageId}.${ep.entry.symbol} answered showPage() but has no page to show`);
       reply.error(500, 'request_failed', 'internal server error');
     }
-    return;
+    return true;
   }
   const data = await pageData(app, s);
-  if (data === undefined) return;
+  if (data === undefined) return true;
   if (data instanceof Response) {
     await reply.write(data, { noStore: true });
-    return;
+    return true;
   }
   data.form = state;
   let html = renderTemplate(template, data, s.params);
   let form: ElementRange | undefined;
   for (const path of s.paths) if ((form ??= findActionForm(html, path, s.partialTarget)) !== undefined) break;
+  // A field the form does not show is not a mistake a person made in it: the caller answers 400.
+  if (answer.requireField !== undefined && (form === undefined || !hasControl(html, form, answer.requireField)))
+    return false;
   if (form !== undefined) ({ html, form } = fillForm(html, form, values.all, new Set(Object.keys(state.errors))));
   const headers: Record<string, string> = {
     'Content-Type': 'text/html; charset=utf-8',
@@ -125,7 +134,7 @@ export async function answerWithPage(app: AppServices, s: Submission, answer: Fo
     if (region === undefined) {
       if (failed) reply.error(answer.status, 'validation_failed', errorText(state.errors));
       else reply.error(400, 'fragment_not_found', 'partial fragment not found');
-      return;
+      return true;
     }
     const outer = failed || s.swap === 'outerHTML';
     body = outer ? html.slice(region.start, region.end) : html.slice(region.openEnd, region.closeStart);
@@ -137,4 +146,5 @@ export async function answerWithPage(app: AppServices, s: Submission, answer: Fo
   }
   body = withCsrf(app, s.req, body, headers);
   reply.send(answer.status, { ...headers, 'Content-Length': Buffer.byteLength(body) }, body);
+  return true;
 }

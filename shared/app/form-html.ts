@@ -108,6 +108,17 @@ export function findById(html: string, id: string): ElementRange | undefined {
   return findElement(html, (t) => t.attrs.has('id') && decodeBasicEntities(t.attrs.get('id')!) === id);
 }
 
+/** Whether the form at `form` has a control (input, textarea, select) named `name`. */
+export function hasControl(html: string, form: ElementRange, name: string): boolean {
+  let found = false;
+  eachStartTag(html, form.openEnd, form.closeStart, (tag) => {
+    const control = tag.name === 'input' || tag.name === 'textarea' || tag.name === 'select';
+    found = control && decodeBasicEntities(tag.attrs.get('name') ?? '') === name;
+    return found;
+  });
+  return found;
+}
+
 const NO_VALUE_BACK = new Set(['password', 'file', 'hidden', 'submit', 'button', 'reset', 'image']);
 
 /** A start tag written again with `set` applied (null removes an attribute, '' writes it bare). */

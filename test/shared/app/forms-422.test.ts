@@ -44,7 +44,7 @@ describe('forms that round-trip and uploads (built app, HTTP)', function () {
     });
 
   describe('JavaScript off: the page again', () => {
-    it('a constraint failure is a 422 re-render with its layout, every value echoed escaped, errors by field', async () => {
+    it('a constraint failure: 422, the page with its layout, every value echoed escaped, errors by field', async () => {
       const r = await post([
         ['name', 'A'],
         ['email', '<b>"x\''],

@@ -166,7 +166,8 @@ describe('putting values back into a form', () => {
       out,
       '<form method="post" action="/other"><input name="a"></form>' +
         '<form method="post" action="/x"><input name="a" value="1"><input type="password" name="p">' +
-        '<input type="hidden" name="h" value="kept"><input type="file" name="f"><input name="a" value="&quot;2&quot;">' +
+        '<input type="hidden" name="h" value="kept"><input type="file" name="f">' +
+        '<input name="a" value="&quot;2&quot;">' +
         '<!-- <input name="a"> --><textarea name="t" aria-invalid="true">&lt;new&gt;</textarea></form>',
     );
   });
