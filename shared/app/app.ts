@@ -16,6 +16,7 @@ import { type Collector, isLoopbackRequest, LaneRoute, type Tracer } from '../tr
 import { DEFAULT_BODY_LIMIT } from './body.js';
 import { type CsrfKeys, csrfKeys } from './csrf.js';
 import { Deadlines } from './deadlines.js';
+import { type UploadLimits, uploadLimits } from './multipart.js';
 import { corsPreflight, serveEndpoint } from './endpoints.js';
 import { ErrorPages } from './error-pages.js';
 import { NO_STORE, sendError } from './errors.js';
@@ -76,6 +77,7 @@ export class KitApp implements AppServices {
   readonly deadlines: Deadlines;
   readonly errorPages: ErrorPages;
   readonly bodyLimit: number;
+  readonly uploads: UploadLimits;
   readonly log: (line: string) => void;
   readonly onFault: ((err: unknown, res: ServerResponse) => void) | undefined;
   private readonly collectorHandler: Handle | undefined;
@@ -98,6 +100,7 @@ export class KitApp implements AppServices {
     this.collectorHandler = options.collector?.handler({ prefix: TRACE_MOUNT });
     this.deadlines = new Deadlines(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.uploads = uploadLimits(options.config);
     this.faultScopes = options.faultScopes === true;
     this.onFault = options.onFault;
     this.errorPages = new ErrorPages(m);

@@ -1,6 +1,8 @@
 // Endpoint answers (actions, APIs, fragments, contracts) in the order the checks must run:
-// default deny, typed params, Fetch Metadata, the capped body, guards, form parsing and CSRF, an
-// unbound handler's 501, partial targets, then decoding and the call. CORS preflights too.
+// default deny, typed params, Fetch Metadata, the capped body, guards, form parsing (multipart
+// uploads streamed to temporary files, removed whatever happens) and CSRF, an unbound handler's
+// 501, partial targets, constraint validation, then decoding and the call. A failed check or a
+// `fail()` / `showPage()` answer re-renders the action's page (`form-answer.ts`). CORS preflights too.
 import type { IncomingMessage } from 'node:http';
 import type { RequestPathResult } from '../route/index.js';
 import { renderTemplate } from '../render/index.js';
@@ -10,9 +12,13 @@ import { isSecureRequest, requestContext } from './context.js';
 import { corsResponseHeaders, originAllowed, preflight } from './cors.js';
 import { CSRF_FIELD, CSRF_HEADER, cookieName, readCookie, validSubmission } from './csrf.js';
 import { type ErrorCode, NO_STORE, thrownStatus } from './errors.js';
-import { FormDecodeError } from './form.js';
+import { checkConstraints, hasErrors } from './constraints.js';
+import { answerWithPage, type FormAnswer } from './form-answer.js';
+import { ActionFailure, PageAnswer } from './form-state.js';
+import { FormDecodeError, formFromData } from './form.js';
 import { isPublic } from './guards.js';
 import { invokeHandler } from './invoke.js';
+import { MultipartError, parseMultipart, UploadLimitError, UploadScope } from './multipart.js';
 import type { Reply } from './reply.js';
 import { headerValue, isPartial } from './request-kind.js';
 import {
@@ -83,9 +89,13 @@ export async function serveEndpoint(
     req.resume();
     return err(403, 'invalid_csrf_token', 'invalid csrf token');
   }
-  // 4. The body, capped (1 MiB): 413 without reading further.
+  // 4. The body, capped (1 MiB): 413 without reading further. A multipart form to an action or a
+  //    command is streamed at step 6 instead, under the upload limits.
+  const contentType = headerValue(req, 'content-type');
+  const wantsForm = e.kind === 'action' || e.kind === 'command';
+  const streamed = unsafe && wantsForm && isMultipart(contentType);
   let body: Buffer | undefined;
-  if (unsafe) {
+  if (unsafe && !streamed) {
     try {
       body = await readBody(req, app.bodyLimit);
     } catch (e2) {
@@ -106,29 +116,44 @@ export async function serveEndpoint(
   const state = requestState(req, reply.res, ep, params);
   state.typedParams = typed;
   const done = app.deadlines.add(state, reply);
+  const uploads = streamed ? new UploadScope() : undefined;
   try {
     const ctx = requestContext(state, parent);
     // 5. Guards.
     if (!isPublic(e.guards) && !(await passGuards(app, ep, ctx, reply))) return;
     // 6. Form parsing (actions, commands, form posts to APIs), then CSRF before any decoding,
-    //    handler, or the 501 of an unbound handler.
-    const contentType = headerValue(req, 'content-type');
+    //    handler, or the 501 of an unbound handler. A streamed upload checks CSRF before it writes
+    //    its first file, from the fields before it (kit puts the CSRF field first in every form).
+    const csrfOk = (data: FormData | undefined): boolean => {
+      if (!e.csrf) return true;
+      const cookie = readCookie(req.headers.cookie, cookieName(isSecureRequest(req)));
+      const fieldValue = data?.get(CSRF_FIELD);
+      const submitted = headerValue(req, CSRF_HEADER) ?? (typeof fieldValue === 'string' ? fieldValue : undefined);
+      return validSubmission(app.csrf, cookie, submitted);
+    };
     let formData: FormData | undefined;
-    const wantsForm = e.kind === 'action' || e.kind === 'command';
-    if (body !== undefined && (wantsForm || (e.csrf && isFormContentType(contentType)))) {
+    if (uploads !== undefined) {
+      try {
+        formData = await parseMultipart(req, contentType!, {
+          limits: app.uploads,
+          textLimit: app.bodyLimit,
+          scope: uploads,
+          beforeFile: (fields) => {
+            if (!csrfOk(fields)) throw new CsrfBeforeFileError();
+          },
+        });
+      } catch (e2) {
+        await uploads.cleanup();
+        return uploadFailed(reply, e2, corsHeaders);
+      }
+    } else if (body !== undefined && (wantsForm || (e.csrf && isFormContentType(contentType)))) {
       try {
         formData = await parseFormBody(body, contentType);
       } catch {
         return err(400, 'invalid_form', 'invalid form');
       }
     }
-    if (e.csrf) {
-      const secure = isSecureRequest(req);
-      const cookie = readCookie(req.headers.cookie, cookieName(secure));
-      const fieldValue = formData?.get(CSRF_FIELD);
-      const submitted = headerValue(req, CSRF_HEADER) ?? (typeof fieldValue === 'string' ? fieldValue : undefined);
-      if (!validSubmission(app.csrf, cookie, submitted)) return err(403, 'invalid_csrf_token', 'invalid csrf token');
-    }
+    if (!csrfOk(formData)) return err(403, 'invalid_csrf_token', 'invalid csrf token');
     // 7. Unbound or unsupported → 501. A fragment without a hook serves its static body.
     if (!ep.handler.ok) {
       if (e.kind === 'fragment' && e.handler.status === 'missing') {
@@ -150,17 +175,58 @@ export async function serveEndpoint(
     ) {
       return err(400, 'fragment_not_found', 'partial fragment not found');
     }
-    // 9. Decode and call.
+    // 9. Constraints of the form's inputs, then decode and call.
+    const submitted =
+      e.kind === 'action' && h.signature !== 'action0' ? formFromData(formData ?? new FormData()) : undefined;
+    const answerForm = (answer: FormAnswer): Promise<boolean> =>
+      answerWithPage(
+        app,
+        {
+          req,
+          reply,
+          ep,
+          ctx,
+          params,
+          paths: [target.rawPath, target.path],
+          form: submitted!.form,
+          partialTarget,
+          swap: headerValue(req, 'x-kit-swap') === 'outerHTML' ? 'outerHTML' : 'innerHTML',
+        },
+        answer,
+      );
+    if (submitted !== undefined && ep.constraints !== undefined) {
+      const errors = checkConstraints(submitted.form, ep.constraints);
+      if (hasErrors(errors)) {
+        await answerForm({ status: 422, data: {}, errors });
+        return;
+      }
+    }
     let result: unknown;
     try {
       result = await invokeHandler(h.signature, h.fn, h.fields, ctx, formData, target.query, req, body, state);
     } catch (thrown) {
-      if (thrown instanceof FormDecodeError) return err(400, 'invalid_form', thrown.message);
+      if (thrown instanceof FormDecodeError) {
+        // A field the page's form has, wrongly filled: the form again, the message beside it.
+        const errors = { [thrown.field]: thrown.display ?? '' };
+        const shown =
+          submitted !== undefined &&
+          thrown.display !== undefined &&
+          (await answerForm({ status: 422, data: {}, errors, requireField: thrown.field }));
+        if (!shown) err(400, 'invalid_form', thrown.message);
+        return;
+      }
       const { status, message } = thrownStatus(thrown);
       if (status >= 500) logFault(app, reply, `${e.kind} ${e.pageId}.${e.symbol} failed`, thrown);
       return err(status, 'request_failed', message);
+    } finally {
+      // The files were the handler's while it ran: gone before the answer goes out.
+      await uploads?.cleanup();
     }
     if (reply.res.headersSent) return;
+    if (submitted !== undefined && (result instanceof ActionFailure || result instanceof PageAnswer)) {
+      await answerForm({ status: result.status, data: result.data });
+      return;
+    }
     let response: Response;
     try {
       if (e.kind === 'fragment') {
@@ -193,7 +259,30 @@ export async function serveEndpoint(
     await reply.write(response, { noStore: true, extraHeaders: extra });
   } finally {
     done();
+    await uploads?.cleanup();
   }
+}
+
+/** Thrown from the upload parser when a file comes before a valid CSRF token. */
+class CsrfBeforeFileError extends Error {}
+
+function isMultipart(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(contentType);
+}
+
+/** The answer to an upload that stopped: 413 naming the limit, 403, 400, or a cut connection. */
+function uploadFailed(reply: Reply, thrown: unknown, cors: Record<string, string> | undefined): void {
+  if (thrown instanceof UploadLimitError) {
+    reply.res.setHeader('Connection', 'close');
+    return reply.error(413, 'upload_limit_exceeded', thrown.message, { ...cors, Connection: 'close' });
+  }
+  if (thrown instanceof CsrfBeforeFileError) return reply.error(403, 'invalid_csrf_token', 'invalid csrf token', cors);
+  if (thrown instanceof MultipartError) return reply.error(400, 'invalid_form', thrown.message, cors);
+  if (thrown instanceof BodyAbortedError) {
+    reply.res.destroy();
+    return;
+  }
+  throw thrown;
 }
 
 function fragmentHeaders(ep: EndpointRuntime): Record<string, string> {

@@ -19,7 +19,9 @@ export type ErrorCode =
   | 'bad_request'
   | 'request_timeout'
   | 'cors_preflight_denied'
-  | 'unsupported_media_type';
+  | 'unsupported_media_type'
+  | 'validation_failed'
+  | 'upload_limit_exceeded';
 
 export const NO_STORE = 'no-store';
 

@@ -1,10 +1,12 @@
 // Submitted forms: the raw multi-valued `FormValues` and the decoding of a form into a handler's
-// input type from its statically bound fields (string, number, boolean, string[], optional).
-// Decoding is strict: an unknown field, a repeated scalar or a value of the wrong type is a 400
-// that names the field and never echoes the value.
+// input type from its statically bound fields (string, number, boolean, string[], File, File[],
+// optional). Decoding is strict: an unknown field, a repeated scalar or a value of the wrong type
+// is an error that names the field and never echoes the value (a 400, or a 422 re-render of the
+// action's page when the field is one of its form's: `form-answer.ts`).
 import type { InputField } from './manifest.js';
 import { CSRF_FIELD } from './csrf.js';
 import { parseUrlEncoded } from './body.js';
+import { DEFAULT_MESSAGES, NUMBER } from './constraints.js';
 
 /** The raw form of `(ctx, form: FormValues)` handlers: every submitted text value by name. */
 export class FormValues {
@@ -51,74 +53,114 @@ export class FormValues {
 
 export class FormDecodeError extends Error {
   readonly field: string;
-  constructor(field: string, problem: string) {
+  /** What a person filling in the form is told next to the field; undefined for a form no page renders. */
+  readonly display: string | undefined;
+  constructor(field: string, problem: string, display?: string) {
     super(`invalid form: field ${JSON.stringify(field)} ${problem}`);
     this.name = 'FormDecodeError';
     this.field = field;
+    this.display = display;
   }
 }
 
-/** Strips the generated CSRF field; files are not text values and are reported as such. */
-export function formFromData(data: FormData): { form: FormValues; fileField?: string } {
+/** Submitted files by field name. */
+export type FormFiles = ReadonlyMap<string, readonly File[]>;
+
+/** Strips the generated CSRF field and separates the files from the text values. */
+export function formFromData(data: FormData): { form: FormValues; files: FormFiles } {
   const entries: [string, string][] = [];
-  let fileField: string | undefined;
+  const files = new Map<string, File[]>();
   data.forEach((v, k) => {
     if (k === CSRF_FIELD) return;
     if (typeof v === 'string') entries.push([k, v]);
-    else fileField ??= k;
+    else {
+      const list = files.get(k);
+      if (list) list.push(v);
+      else files.set(k, [v]);
+    }
   });
-  return { form: new FormValues(entries), fileField };
+  return { form: new FormValues(entries), files };
 }
 
 const TRUE_VALUES = new Set(['on', 'true', '1', 'yes']);
 const FALSE_VALUES = new Set(['off', 'false', '0', 'no', '']);
-// Like the input's own grammar: decimal numbers with optional sign, fraction and exponent. No hex,
-// no `Infinity`, no blanks (Number() would accept all three).
-const NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+const NO_FILES: FormFiles = new Map();
+const required = (name: string): FormDecodeError =>
+  new FormDecodeError(name, 'is required', DEFAULT_MESSAGES.required());
+const oneValue = (name: string): FormDecodeError =>
+  new FormDecodeError(name, 'must have one value', DEFAULT_MESSAGES.one());
 
-/** Decodes `form` into an object with exactly the declared fields. Throws FormDecodeError. */
-export function decodeForm(form: FormValues, fields: readonly InputField[]): Record<string, unknown> {
+/**
+ * Decodes `form` (and `files`) into an object with exactly the declared fields; number inputs
+ * follow the input's own grammar (no hex, no `Infinity`, no blanks). Throws FormDecodeError.
+ */
+export function decodeForm(
+  form: FormValues,
+  fields: readonly InputField[],
+  files: FormFiles = NO_FILES,
+): Record<string, unknown> {
   const known = new Map(fields.map((f) => [f.name, f]));
   for (const name of form.names()) {
-    if (!known.has(name)) throw new FormDecodeError(name, 'is not a field of the input');
+    const f = known.get(name);
+    if (f === undefined) throw new FormDecodeError(name, 'is not a field of the input');
+    if (f.type === 'file' || f.type === 'file[]') throw new FormDecodeError(name, 'must be a file');
+  }
+  for (const name of files.keys()) {
+    const f = known.get(name);
+    if (f === undefined) throw new FormDecodeError(name, 'is not a field of the input');
+    if (f.type !== 'file' && f.type !== 'file[]')
+      throw new FormDecodeError(name, 'is a file; the input takes text for it');
   }
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     const values = form.getAll(f.name);
     let value: unknown;
     switch (f.type) {
+      case 'file[]': {
+        const list = files.get(f.name) ?? [];
+        value = list.length ? [...list] : f.optional ? undefined : [];
+        break;
+      }
+      case 'file': {
+        const list = files.get(f.name) ?? [];
+        if (list.length > 1) throw oneValue(f.name);
+        if (list.length === 0 && !f.optional) throw required(f.name);
+        value = list[0];
+        break;
+      }
       case 'string[]':
         value = values.length ? values : f.optional ? undefined : [];
         break;
       case 'string':
-        if (values.length > 1) throw new FormDecodeError(f.name, 'must have one value');
+        if (values.length > 1) throw oneValue(f.name);
         if (values.length === 0) {
-          if (!f.optional) throw new FormDecodeError(f.name, 'is required');
+          if (!f.optional) throw required(f.name);
           value = undefined;
         } else value = values[0];
         break;
       case 'number': {
-        if (values.length > 1) throw new FormDecodeError(f.name, 'must have one value');
+        if (values.length > 1) throw oneValue(f.name);
         const raw = values[0]?.trim();
         if (raw === undefined || raw === '') {
-          if (!f.optional) throw new FormDecodeError(f.name, 'is required');
+          if (!f.optional) throw required(f.name);
           value = undefined;
         } else {
           const n = Number(raw);
-          if (!NUMBER.test(raw) || !Number.isFinite(n)) throw new FormDecodeError(f.name, 'must be a number');
+          if (!NUMBER.test(raw) || !Number.isFinite(n))
+            throw new FormDecodeError(f.name, 'must be a number', DEFAULT_MESSAGES.number());
           value = n;
         }
         break;
       }
       case 'boolean': {
-        if (values.length > 1) throw new FormDecodeError(f.name, 'must have one value');
+        if (values.length > 1) throw oneValue(f.name);
         // An unchecked checkbox is simply absent: false (undefined when optional).
         if (values.length === 0) value = f.optional ? undefined : false;
         else {
           const v = values[0].trim().toLowerCase();
           if (TRUE_VALUES.has(v)) value = true;
           else if (FALSE_VALUES.has(v)) value = false;
-          else throw new FormDecodeError(f.name, 'must be a boolean');
+          else throw new FormDecodeError(f.name, 'must be a boolean', DEFAULT_MESSAGES.boolean());
         }
         break;
       }

@@ -9,6 +9,7 @@
 // form decoding and user code; the first one that does not allow decides. An ID without a
 // registration fails closed (403), and so does a guard that throws (500, logged).
 import type { Tracer } from '../trace/index.js';
+import type { UploadLimits } from './multipart.js';
 import { isLocalPath } from './responses.js';
 
 export type GuardDecision =
@@ -24,6 +25,8 @@ export interface KitConfig {
   guards?: Record<string, Guard>;
   /** Where request spans go (`newTracer(withSink(...))` from kit/trace), instead of the local collector. */
   tracer?: Tracer;
+  /** Per-request limits of multipart uploads (defaults: 10 MiB in all, 10 files, 5 MiB a file). */
+  uploads?: Partial<UploadLimits>;
 }
 
 const ALLOW: GuardDecision = Object.freeze({ kind: 'allow' });

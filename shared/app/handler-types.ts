@@ -8,14 +8,14 @@ export type RequestContext = Context;
 
 /**
  * What an action, fragment or command may return: a Response as is; a string as HTML; nothing as
- * 204; any other value as JSON.
+ * 204; an action's `fail(...)` / `showPage(...)` as its page re-rendered; any other value as JSON.
  */
 export type HandlerResult = Response | string | null | undefined | void | object | number | boolean;
 
 /** `act Name POST "/path"` with no input: `(ctx)`. */
 export type Action = (ctx: RequestContext) => HandlerResult | Promise<HandlerResult>;
 
-/** An action whose form is decoded into `Input` (string, number, boolean and string[] fields). */
+/** An action whose form is decoded into `Input` (string, number, boolean, string[], File and File[] fields). */
 export type ActionWithInput<Input extends object> = (
   ctx: RequestContext,
   input: Input,

@@ -11,7 +11,7 @@ function isNameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 95 || c === 58;
 }
 
-interface Tag {
+export interface Tag {
   name: string;
   attrs: Map<string, string>;
   /** Index just after the closing `>`. */
@@ -19,7 +19,7 @@ interface Tag {
 }
 
 /** Reads the start tag beginning at `at` (`<` of `<name`); undefined when it is not one. */
-function readStartTag(html: string, at: number): Tag | undefined {
+export function readStartTag(html: string, at: number): Tag | undefined {
   let i = at + 1;
   const nameStart = i;
   while (i < html.length && isNameChar(html.charCodeAt(i))) i++;
@@ -55,7 +55,7 @@ function readStartTag(html: string, at: number): Tag | undefined {
   }
 }
 
-function decodeBasicEntities(s: string): string {
+export function decodeBasicEntities(s: string): string {
   return s.includes('&')
     ? s.replace(
         /&(amp|quot|#39|#x27|lt|gt|#47|#x2f|#92|#x5c);/gi,

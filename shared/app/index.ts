@@ -4,6 +4,8 @@
 // In handlers, loads and guards:
 //   import { app, route, redirect, json, html, htmlResponse, raw, fragment, reload } from '@kit-lang/kit/app';
 //   import { allow, deny, redirectTo } from '@kit-lang/kit/app';
+//   return fail(422, { errors: { email: 'taken' } }) / showPage({ message: 'Saved' }): the action's page
+//   again, `{form.errors.email}` / `{form.message}` in its view, the submitted values in its inputs.
 //   html`<p>Hello ${name}</p>` escapes `name`; a handler returns it, or answers `htmlResponse(page, { status })`.
 //   app.route(ctx), app.params(ctx), app.typedParams(ctx), app.endpoint(ctx), app.request(ctx), app.cookie(ctx, name)
 //   route.int(app.params(ctx), 'id') → { value, found, error }
@@ -24,6 +26,10 @@ export {
 export { SafeHtml, raw } from './safe-html.js';
 export { HttpError } from './errors.js';
 export { FormValues } from './form.js';
+export { fail, showPage, ActionFailure, PageAnswer, type FormState, type FormResultData } from './form-state.js';
+export { FORM_REPLACE } from './form-answer.js';
+export { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './multipart.js';
+export type { FieldErrors } from './constraints.js';
 export { allow, deny, redirectTo, type Guard, type GuardDecision, type GuardResult, type KitConfig } from './guards.js';
 export { createApp, KitApp, TRACE_MOUNT, HEALTH_PATH, type AppOptions } from './app.js';
 export {
@@ -47,6 +53,7 @@ export type {
   EndpointEntry,
   HandlerRef,
   InputField,
+  FieldConstraint,
   StaticFile,
   CorsPolicy,
   SignatureKind,

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from '../trace/index.js';
 import { describeRequest, type RequestState } from './context.js';
-import { decodeForm, formFromData, formFromQuery, FormDecodeError } from './form.js';
+import { decodeForm, formFromData, formFromQuery } from './form.js';
 import type { InputField } from './manifest.js';
 
 export async function invokeHandler(
@@ -29,9 +29,8 @@ export async function invokeHandler(
     }
     case 'action_input':
     case 'command_input': {
-      const { form, fileField } = formFromData(formData ?? new FormData());
-      if (fileField !== undefined) throw new FormDecodeError(fileField, 'is a file; the input takes text fields');
-      return fn(ctx, decodeForm(form, fields));
+      const { form, files } = formFromData(formData ?? new FormData());
+      return fn(ctx, decodeForm(form, fields, files));
     }
     case 'query_input':
       return fn(ctx, decodeForm(formFromQuery(query), fields));

@@ -20,11 +20,29 @@ export type SignatureKind =
   | 'query0'
   | 'query_input';
 
-/** A form-decodable property of a handler's input type. */
+/** A form-decodable property of a handler's input type (`file`: a `File` or `Blob` property). */
 export interface InputField {
   name: string;
-  type: 'string' | 'number' | 'boolean' | 'string[]';
+  type: 'string' | 'number' | 'boolean' | 'string[]' | 'file' | 'file[]';
   optional: boolean;
+}
+
+/**
+ * The HTML constraints of one field of a form posting to an action, as written in the view
+ * (literal attributes only), checked on the server before the handler runs (`constraints.ts`).
+ */
+export interface FieldConstraint {
+  name: string;
+  /** The input's `type` (`email`, `url`, `number`, ...); `textarea` and `select` for those elements. */
+  type: string;
+  required?: boolean;
+  minlength?: number;
+  maxlength?: number;
+  min?: string;
+  max?: string;
+  pattern?: string;
+  /** Messages written with `g:message:<constraint>` on the input, by constraint. */
+  messages?: Record<string, string>;
 }
 
 /** Which exported function serves a route, as the static binding found it. */
@@ -112,6 +130,8 @@ export interface EndpointEntry {
   fragment?: { target: string; swap: string; template?: string };
   /** Actions: the `g:target` ids of the forms posting to it, the only targets a partial submission may name. */
   partialTargets?: string[];
+  /** Actions: the constraints of the fields of the forms posting to it (`g:post`). */
+  constraints?: FieldConstraint[];
   source?: SourceRef;
 }
 

@@ -12,7 +12,8 @@ import {
 } from '../route/index.js';
 import type { Template } from '../render/index.js';
 import type { EndpointInfo, RouteInfo } from './context.js';
-import type { AppManifest, EndpointEntry, HandlerRef, InputField, PageEntry, SignatureKind } from './manifest.js';
+import type { AppManifest, EndpointEntry, FieldConstraint, HandlerRef, InputField, PageEntry } from './manifest.js';
+import type { SignatureKind } from './manifest.js';
 import type { CorsPolicy } from './manifest.js';
 import { mayContainForm } from './html-forms.js';
 
@@ -51,6 +52,9 @@ export interface EndpointRuntime {
   cors?: CorsPolicy;
   fragmentTemplate?: Template;
   partialTargets?: ReadonlySet<string>;
+  /** Actions: the page a failed or `showPage` submission re-renders. */
+  page?: PageRuntime;
+  constraints?: readonly FieldConstraint[];
 }
 
 export type Modules = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -64,7 +68,7 @@ const SIGNATURES_BY_KIND: Record<string, readonly SignatureKind[]> = {
   query: ['query0', 'query_input'],
 };
 
-const FIELD_TYPES = new Set(['string', 'number', 'boolean', 'string[]']);
+const FIELD_TYPES = new Set(['string', 'number', 'boolean', 'string[]', 'file', 'file[]']);
 
 function notImplemented(kind: string, ref: HandlerRef | undefined, name: string): string {
   if (ref?.message) return ref.message;
@@ -162,6 +166,7 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
     }
     pageList.push(rt);
   }
+  const pagesById = new Map(pageList.map((p) => [p.entry.pageId, p]));
   const endpointList: EndpointRuntime[] = manifest.endpoints.map((e) => {
     const parsed = parseRoutePattern(e.route);
     const json = e.kind === 'api' || e.kind === 'command' || e.kind === 'query';
@@ -175,6 +180,8 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
       cors: e.cors,
       fragmentTemplate: e.fragment?.template !== undefined ? manifest.templates[e.fragment.template] : undefined,
       partialTargets: e.partialTargets ? new Set(e.partialTargets) : undefined,
+      page: e.kind === 'action' ? pagesById.get(e.pageId) : undefined,
+      constraints: e.constraints,
     };
   });
   const pages = compileRouter(pageList.map((p) => ({ method: 'GET', pattern: p.parsed, value: p })));

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { newCollector, newTracer, Tracer, withSink } from '../trace/index.js';
 import { KitApp, type AppOptions } from './app.js';
 import { CsrfConfigError } from './csrf.js';
+import { UploadConfigError } from './multipart.js';
 import { installFaultPolicy } from './faults.js';
 import type { AppManifest } from './manifest.js';
 import type { Modules } from './routes.js';
@@ -269,7 +270,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 export function main(options: StartOptions): Promise<RunningServer | undefined> {
   return startServer(options).catch((e: unknown) => {
     const err = options.err ?? ((line: string) => process.stderr.write(line + '\n'));
-    if (e instanceof ConfigError || e instanceof CsrfConfigError) {
+    if (e instanceof ConfigError || e instanceof CsrfConfigError || e instanceof UploadConfigError) {
       err(`kit: ${e.message}`);
       process.exitCode = 2;
     } else if (

@@ -6,6 +6,7 @@ import type { CsrfKeys } from './csrf.js';
 import type { Deadlines } from './deadlines.js';
 import type { ErrorPages } from './error-pages.js';
 import type { Guard } from './guards.js';
+import type { UploadLimits } from './multipart.js';
 import type { Reply } from './reply.js';
 import type { CompiledRoutes } from './routes.js';
 import type { StaticTable } from './static-files.js';
@@ -20,6 +21,8 @@ export interface AppServices {
   readonly errorPages: ErrorPages;
   /** Body cap of actions, APIs and commands. */
   readonly bodyLimit: number;
+  /** Limits of multipart uploads (`uploads` in the app config). */
+  readonly uploads: UploadLimits;
   log(line: string): void;
   /** Told of every thrown value answered with a 5xx, before the answer goes out (`kit dev` shows it). */
   readonly onFault: ((err: unknown, res: ServerResponse) => void) | undefined;

@@ -8,7 +8,10 @@
 //   time. The request carries the form fields (the CSRF field `_kit_csrf` included) and the
 //   submitter, with `X-Kit-Partial: 1`, `X-Kit-Target: #id` and `X-Kit-Swap: innerHTML|outerHTML`.
 // - Answer: `X-Kit-Reload: 1` reloads the page; a redirect is followed with a full navigation; a
-//   non-2xx answer fires `kit:request-error` {form, target, error, status, body, response}; 204
+//   failed submission (422 from `fail()` or the server's constraint check, `X-Kit-Form-Replace: 1`)
+//   replaces the form with the re-rendered one (values kept, errors shown), focuses its first
+//   field marked `aria-invalid` and fires `kit:form-invalid` {form, status} then `kit:after-swap`;
+//   any other non-2xx answer fires `kit:request-error` {form, target, error, status, body, response}; 204
 //   swaps nothing; otherwise the HTML goes into `X-Kit-Fragment-Target` (else the form's target)
 //   with `X-Kit-Fragment-Swap` (else `data-kit-swap`, else innerHTML), focus returns to the element
 //   that had it (by id or name) and `kit:after-swap` {form, target, swap} fires.
@@ -60,6 +63,21 @@
     if (el && el !== doc.activeElement && typeof el.focus === 'function') el.focus();
   }
 
+  function replaceForm(form, text, status) {
+    var holder = doc.createElement('template');
+    holder.innerHTML = text;
+    var next = holder.content.firstElementChild;
+    if (!next || next.tagName !== 'FORM') return false;
+    var key = focusKey();
+    form.replaceWith(next);
+    var bad = next.querySelector('[aria-invalid="true"]');
+    if (bad && typeof bad.focus === 'function') bad.focus();
+    else restoreFocus(key);
+    emit(next, 'kit:form-invalid', { form: next, status: status });
+    emit(next, 'kit:after-swap', { form: next, target: next, swap: 'outerHTML' });
+    return true;
+  }
+
   function submitPartial(form, submitter) {
     var sel = form.getAttribute('data-kit-target');
     var target = byTarget(sel);
@@ -97,6 +115,12 @@
       .then(function (text) {
         done();
         if (text === null) return;
+        if (
+          response.status >= 400 &&
+          response.headers.get('X-Kit-Form-Replace') === '1' &&
+          replaceForm(form, text, response.status)
+        )
+          return;
         if (!response.ok) {
           emit(form, 'kit:request-error', {
             form: form,

@@ -64,7 +64,7 @@ describe('kit init', function () {
       assert.equal(signedIn.status, 200);
       assert.match(await signedIn.text(), /Signed in as ann\./, 'the typed load feeds the page');
 
-      // The form action: a token from the page, then a bad email → 422 with the message.
+      // The form action: a token from the page, then a bad email → 422, the form again with the message.
       const page = await fetch(`${app.url}/contact`);
       const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0];
       const token = /name="_kit_csrf" value="([^"]+)"/.exec(await page.text())?.[1];
@@ -76,7 +76,9 @@ describe('kit init', function () {
         body,
       });
       assert.equal(sent.status, 422);
-      assert.match(await sent.text(), /nope is not an email address/);
+      const again = await sent.text();
+      assert.match(again, /<p class="error" data-kit-error="email">Please enter an email address\.<\/p>/);
+      assert.match(again, /<input name="email" type="email" required value="nope" aria-invalid="true">/);
     } finally {
       await app.stop();
     }

@@ -1,6 +1,6 @@
 // Handlers of the site package. kit binds each declared symbol (`act Send`, `api Health`) to the
 // exported function of the same name in this directory, and checks its shape.
-import { type ApiHandler, type RequestContext, type SafeHtml, app, html, htmlResponse } from '@kit-lang/kit/app';
+import { type ApiHandler, type RequestContext, app, fail, showPage } from '@kit-lang/kit/app';
 import type { AccountLoad } from './$kit.js';
 
 /** The contact form's fields, decoded from the submitted form by their types. */
@@ -10,14 +10,16 @@ export interface ContactInput {
   message?: string;
 }
 
-export async function Send(ctx: RequestContext, input: ContactInput): Promise<SafeHtml | Response> {
+// kit has already checked the form's own rules (required, type="email", maxlength) before this
+// runs; a failure shows the form again (422) with the values kept and each message at its g:error.
+export async function Send(ctx: RequestContext, input: ContactInput) {
   void ctx;
-  if (!input.email.includes('@')) {
-    // The validation error path: a 422 whose body the form shows in place of the result.
-    return htmlResponse(html`<p class="error">${input.email} is not an email address.</p>`, { status: 422 });
+  if (input.email.endsWith('.invalid')) {
+    // A rule only the server knows: the same 422, the message beside the email field.
+    return fail(422, { errors: { email: `${input.email} cannot receive mail.` } });
   }
-  // `html` escapes every value: what a visitor typed is shown, never run.
-  return html`<p>Thanks, ${input.name}. We will write to ${input.email}.</p>`;
+  // The page again, `{form.message}` filled in: every value is escaped where the view shows it.
+  return showPage({ message: `Thanks, ${input.name}. We will write to ${input.email}.` });
 }
 
 export const Health: ApiHandler = async (ctx, request) =>

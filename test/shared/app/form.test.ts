@@ -150,7 +150,7 @@ describe('form decoding', () => {
     fd.append('_kit_csrf', 'token');
     fd.append('x', '2');
     fd.append('file', new Blob(['b']), 'f.txt');
-    const { form, fileField } = formFromData(fd);
+    const { form, files } = formFromData(fd);
     assert.deepEqual(form.entries(), [
       ['x', '1'],
       ['x', '2'],
@@ -158,7 +158,8 @@ describe('form decoding', () => {
     assert.equal(form.get('x'), '1');
     assert.deepEqual(form.getAll('x'), ['1', '2']);
     assert.ok(!form.has('_kit_csrf'));
-    assert.equal(fileField, 'file');
+    assert.deepEqual([...files.keys()], ['file']);
+    assert.equal(files.get('file')![0].name, 'f.txt');
     assert.deepEqual({ ...formFromQuery('?a=1&a=2&b=').toObject() }, { a: '1', b: '' });
   });
 });

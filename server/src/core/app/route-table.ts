@@ -18,6 +18,7 @@ import type { CompiledSite } from '../build/index.js';
 import { ASSETS_MANIFEST } from '../build/index.js';
 import type { HandlerBinding } from '../bind/types.js';
 import { isAppConfigPath } from '../model/app-config.js';
+import { actionConstraints } from '../model/form-fields.js';
 import { loadFunctionName } from '../model/names.js';
 import type { FileSummary } from '../model/summary.js';
 import { walkElements } from '../model/summary.js';
@@ -260,7 +261,8 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
       serverFields: [...cp.serverFields],
     };
     if (cp.cache !== undefined) entry.cache = cp.cache;
-    if (cp.render !== 'spa') {
+    // A page with actions is also kept for re-rendering when a submission fails (`fail`, 422).
+    if (cp.render !== 'spa' || (info?.summary.actions.length ?? 0) > 0) {
       templates[`page:${cp.pageId}`] = cp.ir;
       entry.template = `page:${cp.pageId}`;
     }
@@ -301,6 +303,9 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
       entry.fragment = { target: f?.target ?? '', swap: 'innerHTML', ...(f ? { template: key } : {}) };
     }
     if (e.kind === 'action' && e.page) entry.partialTargets = partialTargets(e.page.summary, e.symbol);
+    const constraints =
+      e.kind === 'action' && e.page?.summary.view && actionConstraints(e.page.summary.view.body, e.symbol);
+    if (constraints) entry.constraints = constraints;
     return entry;
   });
 

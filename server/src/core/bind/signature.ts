@@ -10,8 +10,8 @@ import { typescript, type TS } from './ts.js';
 /** The accepted shapes per target, as messages show them. */
 export const ACCEPTED_SHAPES: Record<BindTargetKind, string> = {
   action:
-    '(ctx), (ctx, input: T) with T an object type of string, number, boolean or string[] fields, or (ctx, form: ' +
-    'FormValues)',
+    '(ctx), (ctx, input: T) with T an object type of string, number, boolean, string[], File or File[] fields, ' +
+    'or (ctx, form: FormValues)',
   api: '(ctx, request: Request)',
   fragment: '(ctx)',
   load: '(ctx)',
@@ -91,15 +91,34 @@ function mismatch(target: BindTargetKind, shape: Shape): string {
   }
 }
 
+/** Uploaded files: a property typed `File` or `Blob` (the WHATWG types, by name). */
+const FILE_TYPES = new Set(['File', 'Blob']);
+
+function isFileType(t: TS.Type): boolean {
+  const name = t.aliasSymbol?.name ?? t.getSymbol()?.name;
+  return name !== undefined && FILE_TYPES.has(name);
+}
+
 function fieldType(ts: typeof TS, checker: TS.TypeChecker, t: TS.Type): InputFieldType | undefined {
   if (t.flags & ts.TypeFlags.String) return 'string';
   if (t.flags & ts.TypeFlags.Number) return 'number';
   if (t.flags & ts.TypeFlags.Boolean) return 'boolean';
+  if (isFileType(t)) return 'file';
   if (checker.isArrayType(t)) {
     const [el] = checker.getTypeArguments(t as TS.TypeReference);
     if (el && el.flags & ts.TypeFlags.String) return 'string[]';
+    if (el && isFileType(el)) return 'file[]';
   }
   return undefined;
+}
+
+function isFileRef(ts: typeof TS, node: TS.TypeNode): boolean {
+  return (
+    ts.isTypeReferenceNode(node) &&
+    ts.isIdentifier(node.typeName) &&
+    FILE_TYPES.has(node.typeName.text) &&
+    !node.typeArguments?.length
+  );
 }
 
 /** The field type of a property's type node, when the syntax alone settles it. */
@@ -111,10 +130,13 @@ function syntacticFieldType(ts: typeof TS, node: TS.TypeNode | undefined): Input
       return 'number';
     case ts.SyntaxKind.BooleanKeyword:
       return 'boolean';
-    case ts.SyntaxKind.ArrayType:
-      return (node as TS.ArrayTypeNode).elementType.kind === ts.SyntaxKind.StringKeyword ? 'string[]' : undefined;
+    case ts.SyntaxKind.ArrayType: {
+      const el = (node as TS.ArrayTypeNode).elementType;
+      return el.kind === ts.SyntaxKind.StringKeyword ? 'string[]' : isFileRef(ts, el) ? 'file[]' : undefined;
+    }
     default:
-      return undefined;
+      // `File` / `Blob` name the WHATWG types unless the module declares its own (then the checker decides).
+      return node !== undefined && isFileRef(ts, node) ? 'file' : undefined;
   }
 }
 
@@ -174,9 +196,11 @@ export function syntacticInputShape(
     return undefined;
   const name = typeNode.typeName.text;
   let found: TS.InterfaceDeclaration | TS.TypeAliasDeclaration | undefined;
+  let ownFileType = false;
   for (const st of sf.statements) {
     const names = declaredNames(ts, st);
     if (names === 'opaque') return undefined;
+    if (names.some((n) => FILE_TYPES.has(n))) ownFileType = true;
     if (!names.includes(name)) continue;
     if (found || !(ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st))) return undefined;
     found = st;
@@ -195,7 +219,7 @@ export function syntacticInputShape(
   for (const m of members) {
     if (!ts.isPropertySignature(m) || !(ts.isIdentifier(m.name) || ts.isStringLiteral(m.name))) return undefined;
     const type = syntacticFieldType(ts, m.type);
-    if (!type || seen.has(m.name.text)) return undefined;
+    if (!type || seen.has(m.name.text) || (ownFileType && type.startsWith('file'))) return undefined;
     seen.add(m.name.text);
     fields.push({ name: m.name.text, type, optional: m.questionToken !== undefined });
   }
@@ -248,7 +272,7 @@ export function checkedInputShape(
           kind: 'bad',
           why:
             `field "${prop.name}" of ${shown} has type ${checker.typeToString(pt)}; input fields must be ` +
-            `string, number, boolean or string[] (optional allowed)`,
+            `string, number, boolean, string[], File or File[] (optional allowed)`,
         };
       }
       fields.push({ name: prop.name, type: ft, optional });

@@ -34,7 +34,7 @@ export const SIGNATURE_KINDS: readonly SignatureKind[] = [
 ];
 
 /** Form-decodable property types of an input type. */
-export type InputFieldType = 'string' | 'number' | 'boolean' | 'string[]';
+export type InputFieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'file' | 'file[]';
 
 export interface InputField {
   name: string;

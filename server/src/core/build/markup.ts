@@ -188,11 +188,39 @@ function compileConditional(el: Element, ctx: OwnerContext, scope: Scope, out: P
   const ifAttr = attr(el, 'g:if');
   if (ifAttr?.value?.type === 'expr') {
     const body: PNode[] = [];
-    compileBare(el, ctx, scope, body, pre);
+    compileFieldError(el, ctx, scope, body, pre);
     pushIf(out, convertExpr(ifAttr.value.expr, ctx, scope), body);
     return;
   }
-  compileBare(el, ctx, scope, out, pre);
+  compileFieldError(el, ctx, scope, out, pre);
+}
+
+/**
+ * `g:error="email"`: the element renders only when the re-rendered page's `form.errors.email` is
+ * set (a failed submission); an element written empty shows the message itself.
+ */
+function compileFieldError(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[], pre: number): void {
+  const a = attr(el, 'g:error');
+  const field = a && literalValue(a);
+  if (!field) {
+    compileBare(el, ctx, scope, out, pre);
+    return;
+  }
+  const message: PExpr = { k: 'data', p: ['form', 'errors', field] };
+  const body: PNode[] = [];
+  const empty = el.children.every(isBlank) && !VOID_ELEMENTS.has(el.name);
+  compileBare(empty ? { ...el, children: [] } : el, ctx, scope, body, pre);
+  const close = `</${el.name}>`;
+  const last = body[body.length - 1];
+  if (empty && typeof last === 'string' && last.endsWith(close)) {
+    // The element's chunks end with its close tag: the message goes just before it.
+    const open = last.slice(0, -close.length);
+    if (open === '') body.pop();
+    else body[body.length - 1] = open;
+    body.push(fold({ t: 'text', e: message }));
+    push(body, close);
+  }
+  pushIf(out, message, body);
 }
 
 function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[], pre: number): void {
@@ -395,6 +423,9 @@ function lowerDirective(a: Attribute, el: Element, ctx: OwnerContext, hasPost: b
       return out;
     case 'g:query':
       text('data-kit-query');
+      return out;
+    case 'g:error':
+      text('data-kit-error');
       return out;
     case 'g:command': {
       text('data-kit-command');

@@ -249,6 +249,7 @@ export const REGISTRY = {
   directive_lane_required: c('view', 'error', '`g:if` and `g:for` need `g:lane="server"`.'),
   directive_lane_mismatch: c('view', 'error', '`g:lane="server"` needs a request-time page (`server {}`).'),
   invalid_directive_value: c('view', 'error', 'The directive value has the wrong form.'),
+  unknown_error_field: c('view', 'error', '`g:error` names no field of its form.'),
   duplicate_id: c('view', 'warning', 'Two elements of one view have the same `id`.'),
   unknown_component: c('composition', 'error', 'No component with this name is declared in the package.'),
   unknown_layout_id: c('composition', 'error', 'No layout with this ID exists.'),

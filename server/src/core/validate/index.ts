@@ -12,6 +12,7 @@ import { endpointsRule } from './endpoints.js';
 import { viewRule } from './view.js';
 import { componentsRule } from './components.js';
 import { assetsRule } from './assets.js';
+import { formErrorsRule } from './form-errors.js';
 
 export const LOCAL_RULES: readonly LocalRule[] = [
   structureRule,
@@ -22,6 +23,7 @@ export const LOCAL_RULES: readonly LocalRule[] = [
   viewRule,
   componentsRule,
   assetsRule,
+  formErrorsRule,
 ];
 
 export function localDiagnostics(file: KitFile, summary: FileSummary, options: CheckOptions): Diagnostic[] {

@@ -19,6 +19,7 @@ export const DIRECTIVES = new Set([
   'g:key',
   'g:lane',
   'g:slot',
+  'g:error',
 ]);
 export const MESSAGE_DIRECTIVES = /^g:message:(required|minlength|maxlength|pattern)$/;
 

@@ -1,0 +1,315 @@
+// A streaming `multipart/form-data` parser for uploads into typed inputs. The request is read as it
+// arrives: text fields are kept (at most `textLimit` bytes of them), each file is written to a
+// temporary file of the request's own directory under `os.tmpdir()` as its bytes come in, so no
+// more than one network chunk is ever held. Limits (total bytes, file count, bytes per file) stop
+// the read the moment they are passed; `UploadScope.cleanup()` removes every temporary file, and
+// the caller runs it in a `finally` whatever happened.
+import { createWriteStream, openAsBlob, type WriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BodyAbortedError } from './body.js';
+
+/** Per-request upload limits (`export const uploads = {...}` in kit.config). */
+export interface UploadLimits {
+  /** Bytes of the whole multipart body. */
+  maxTotalBytes: number;
+  /** Files in one request. */
+  maxFiles: number;
+  /** Bytes of one file. */
+  maxFileBytes: number;
+}
+
+export const DEFAULT_UPLOAD_LIMITS: Readonly<UploadLimits> = Object.freeze({
+  maxTotalBytes: 10 * 1024 * 1024,
+  maxFiles: 10,
+  maxFileBytes: 5 * 1024 * 1024,
+});
+
+/** The app config's `uploads` is not what the app can use (the app does not start). */
+export class UploadConfigError extends Error {
+  constructor(message: string) {
+    super(`kit config: ${message}`);
+    this.name = 'UploadConfigError';
+  }
+}
+
+/** The limits `export const uploads = { maxTotalBytes, maxFiles, maxFileBytes }` sets; defaults for the rest. */
+export function uploadLimits(config: unknown): UploadLimits {
+  const c = config as { uploads?: unknown; default?: { uploads?: unknown } } | null | undefined;
+  const given = c?.uploads ?? c?.default?.uploads;
+  if (given === undefined) return { ...DEFAULT_UPLOAD_LIMITS };
+  if (given === null || typeof given !== 'object')
+    throw new UploadConfigError('uploads must be an object such as { maxTotalBytes: 10_000_000, maxFiles: 5 }');
+  const out: UploadLimits = { ...DEFAULT_UPLOAD_LIMITS };
+  for (const [key, value] of Object.entries(given)) {
+    if (!(key in DEFAULT_UPLOAD_LIMITS))
+      throw new UploadConfigError(`uploads.${key} is not a limit (maxTotalBytes, maxFiles, maxFileBytes)`);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      throw new UploadConfigError(`uploads.${key} must be a whole number of at least 0, got ${String(value)}`);
+    out[key as keyof UploadLimits] = value;
+  }
+  return out;
+}
+
+/** A limit the request passed: the answer is a 413 naming it. */
+export class UploadLimitError extends Error {
+  constructor(
+    readonly limit: keyof UploadLimits | 'text',
+    readonly value: number,
+  ) {
+    super(
+      limit === 'maxTotalBytes'
+        ? `upload too large: the request body exceeds maxTotalBytes (${value} bytes)`
+        : limit === 'maxFiles'
+          ? `too many files: a request may carry at most maxFiles (${value}) files`
+          : limit === 'maxFileBytes'
+            ? `file too large: a file may have at most maxFileBytes (${value} bytes)`
+            : `form fields too large: the text fields exceed ${value} bytes`,
+    );
+    this.name = 'UploadLimitError';
+  }
+}
+
+/** The body is not multipart as its content type announced (400 `invalid form`). */
+export class MultipartError extends Error {
+  constructor(message: string) {
+    super(`invalid form: ${message}`);
+    this.name = 'MultipartError';
+  }
+}
+
+/** The temporary files of one request. */
+export class UploadScope {
+  private dir: Promise<string> | undefined;
+  private readonly streams = new Set<WriteStream>();
+  private count = 0;
+
+  /** A new temporary file path in the request's directory (made on first use). */
+  async file(): Promise<string> {
+    this.dir ??= mkdtemp(join(tmpdir(), 'kit-upload-'));
+    return join(await this.dir, `f${this.count++}`);
+  }
+
+  track(ws: WriteStream): void {
+    this.streams.add(ws);
+    ws.once('close', () => this.streams.delete(ws));
+  }
+
+  /** Removes the request's temporary directory and everything in it. Never throws. */
+  async cleanup(): Promise<void> {
+    for (const ws of this.streams) ws.destroy();
+    if (this.dir === undefined) return;
+    const dir = await this.dir.catch(() => undefined);
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+export interface MultipartOptions {
+  limits: UploadLimits;
+  /** Bytes of text fields kept in memory (the body limit of forms). */
+  textLimit: number;
+  scope: UploadScope;
+  /** Called before the first byte of each file is written; throwing stops the read (a CSRF check). */
+  beforeFile?: (fields: FormData) => void;
+}
+
+/** The `boundary` parameter of a multipart content type. */
+export function boundaryOf(contentType: string): string | undefined {
+  const m = /;\s*boundary\s*=\s*(?:"([^"]{1,70})"|([^\s;"]{1,70}))/i.exec(contentType);
+  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+interface Part {
+  name: string;
+  filename?: string;
+  type: string;
+}
+
+function headerParam(header: string, name: string): string | undefined {
+  const re = new RegExp(`;\\s*${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s;]*))`, 'i');
+  const m = re.exec(header);
+  if (!m) return undefined;
+  return m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2];
+}
+
+function parsePartHeaders(block: Buffer): Part {
+  const text = new TextDecoder('utf-8', { fatal: true }).decode(block);
+  let disposition: string | undefined;
+  let type = 'application/octet-stream';
+  for (const line of text.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const key = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (key === 'content-disposition') disposition = value;
+    else if (key === 'content-type') type = value;
+  }
+  if (disposition === undefined || !/^form-data\b/i.test(disposition))
+    throw new MultipartError('a part has no Content-Disposition: form-data');
+  const name = headerParam(disposition, 'name');
+  if (name === undefined) throw new MultipartError('a part has no name');
+  const filename = headerParam(disposition, 'filename');
+  return { name, filename, type };
+}
+
+const HEADER_LIMIT = 16 * 1024;
+
+/**
+ * Reads a multipart body from `req` into FormData: text fields as strings, files as `File`s backed
+ * by their temporary files (valid until the scope is cleaned up). A file input left empty (no
+ * name, no bytes) is no file. Rejects with `UploadLimitError`, `MultipartError` or what
+ * `beforeFile` threw; on rejection the rest of the body is drained unread.
+ */
+export function parseMultipart(req: IncomingMessage, contentType: string, opts: MultipartOptions): Promise<FormData> {
+  const boundary = boundaryOf(contentType);
+  if (boundary === undefined) return Promise.reject(new MultipartError('the content type names no boundary'));
+  const { limits, scope } = opts;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxTotalBytes) {
+    req.resume();
+    return Promise.reject(new UploadLimitError('maxTotalBytes', limits.maxTotalBytes));
+  }
+  const delimiter = Buffer.from('\r\n--' + boundary);
+  const fields = new FormData();
+  // The body is read as if it began with CRLF, so the first boundary line looks like every other.
+  let buf: Buffer = Buffer.from('\r\n');
+  let state: 'preamble' | 'after' | 'headers' | 'body' | 'end' = 'preamble';
+  let part: Part | undefined;
+  let text: Buffer[] = [];
+  let textBytes = 0;
+  let file: { ws: WriteStream; path: string; bytes: number } | undefined;
+  let files = 0;
+  let total = 0;
+
+  const write = async (data: Buffer): Promise<void> => {
+    if (data.length === 0 || part === undefined) return;
+    if (part.filename === undefined) {
+      textBytes += data.length;
+      if (textBytes > opts.textLimit) throw new UploadLimitError('text', opts.textLimit);
+      text.push(data);
+      return;
+    }
+    if (file === undefined) {
+      if (++files > limits.maxFiles) throw new UploadLimitError('maxFiles', limits.maxFiles);
+      opts.beforeFile?.(fields);
+      const path = await scope.file();
+      const ws = createWriteStream(path);
+      scope.track(ws);
+      file = { ws, path, bytes: 0 };
+    }
+    file.bytes += data.length;
+    if (file.bytes > limits.maxFileBytes) throw new UploadLimitError('maxFileBytes', limits.maxFileBytes);
+    if (!file.ws.write(data)) await new Promise<void>((r) => file!.ws.once('drain', r));
+  };
+
+  const finishPart = async (): Promise<void> => {
+    const p = part;
+    part = undefined;
+    if (p === undefined) return;
+    if (p.filename === undefined) {
+      const value = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(text));
+      text = [];
+      fields.append(p.name, value);
+      return;
+    }
+    const f = file;
+    file = undefined;
+    if (f === undefined) {
+      // No bytes: an empty file input sends a nameless, empty part; a named empty file is a file.
+      if (p.filename === '') return;
+      fields.append(p.name, new File([], p.filename, { type: p.type }));
+      return;
+    }
+    await new Promise<void>((resolve, reject) => f.ws.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    const blob = await openAsBlob(f.path, { type: p.type });
+    fields.append(p.name, new File([blob], p.filename, { type: p.type }));
+  };
+
+  const feed = async (chunk: Buffer): Promise<void> => {
+    total += chunk.length;
+    if (total > limits.maxTotalBytes) throw new UploadLimitError('maxTotalBytes', limits.maxTotalBytes);
+    buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+    for (;;) {
+      if (state === 'end') {
+        buf = Buffer.alloc(0);
+        return;
+      }
+      if (state === 'preamble' || state === 'body') {
+        const at = buf.indexOf(delimiter);
+        if (at < 0) {
+          // Keep what could be the start of a delimiter split across chunks.
+          const keep = Math.min(buf.length, delimiter.length - 1);
+          if (state === 'body') await write(buf.subarray(0, buf.length - keep));
+          buf = buf.subarray(buf.length - keep);
+          return;
+        }
+        if (state === 'body') {
+          await write(buf.subarray(0, at));
+          await finishPart();
+        }
+        buf = buf.subarray(at + delimiter.length);
+        state = 'after';
+      }
+      if (state === 'after') {
+        if (buf.length < 2) return;
+        if (buf[0] === 45 && buf[1] === 45) {
+          state = 'end';
+          continue;
+        }
+        const eol = buf.indexOf('\r\n');
+        if (eol < 0) {
+          if (buf.length > 256) throw new MultipartError('a boundary line does not end');
+          return;
+        }
+        buf = buf.subarray(eol + 2);
+        state = 'headers';
+      }
+      if (state === 'headers') {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) {
+          if (buf.length > HEADER_LIMIT) throw new MultipartError('part headers are too long');
+          return;
+        }
+        part = parsePartHeaders(buf.subarray(0, end));
+        buf = buf.subarray(end + 4);
+        state = 'body';
+      }
+    }
+  };
+
+  return new Promise<FormData>((resolve, reject) => {
+    let chain = Promise.resolve();
+    let failed = false;
+    const stop = (err: unknown): void => {
+      if (failed) return;
+      failed = true;
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.resume();
+      reject(err instanceof TypeError ? new MultipartError('a field is not valid UTF-8') : err);
+    };
+    const onData = (chunk: Buffer): void => {
+      req.pause();
+      chain = chain
+        .then(() => feed(chunk))
+        .then(() => {
+          if (!failed) req.resume();
+        }, stop);
+    };
+    const onEnd = (): void => {
+      chain = chain.then(() => {
+        if (failed) return;
+        if (state !== 'end') throw new MultipartError('the body ends before its closing boundary');
+        req.removeListener('data', onData);
+        resolve(fields);
+      }, stop);
+      chain.catch(stop);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.once('aborted', () => stop(new BodyAbortedError()));
+    req.once('error', () => stop(new BodyAbortedError()));
+  });
+}
