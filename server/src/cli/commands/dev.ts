@@ -57,8 +57,9 @@ Options:
   --editor-url T    how overlay links open the editor: a URL with {file}, {line}, {column}
                     (default ${DEFAULT_EDITOR_URL}, or KIT_EDITOR_URL)
 
-kit dev keeps a development CSRF secret in <dir>/.kit/ (which ignores itself in git), so
-forms left open survive a restart; production never uses it. Ctrl-C stops.
+kit dev keeps a development CSRF secret in .kit/ at the project root (the nearest directory
+with a package.json; .kit/ ignores itself in git), so forms left open survive a restart;
+production never uses it. Ctrl-C stops.
 
 Exit status: 0 after Ctrl-C, 2 for usage errors.
 `,

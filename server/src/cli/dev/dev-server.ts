@@ -12,6 +12,7 @@ import { newCollector, newTracer, withSink, type Collector } from '../../../../s
 import type { KitApp } from '../../../../shared/app/app.js';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { checkHuman } from '../format/check-output.js';
+import { projectRootOf } from '../../core/project/discover.js';
 import { describeThrown } from '../../../../shared/app/steps.js';
 import { DevSession, type ChangeReport } from './session.js';
 import { CLIENT_TAG, DEV_PREFIX, LiveReload } from './live.js';
@@ -89,11 +90,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   const faults = new WeakMap<ServerResponse, unknown>();
   const overlayCtx: OverlayContext = { cwd: opts.cwd, editorUrl: opts.editorUrl };
   const started = performance.now();
+  // `.kit/` lives at the project root (the nearest package.json), as other tools' state folders do.
+  const stateRoot = projectRootOf(opts.root) ?? opts.root;
   const { session, report: first } = await DevSession.start({
     root: opts.root,
     cwd: opts.cwd,
     ssr: opts.ssr,
-    csrfSecret: devCsrfSecret(opts.root),
+    csrfSecret: devCsrfSecret(stateRoot),
     tracer,
     collector,
     log: opts.err,
@@ -155,7 +158,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   const port = await listen(server, opts.host, opts.port);
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${shownHost}:${port}`;
-  const unannounce = announce(opts.root, {
+  const unannounce = announce(stateRoot, {
     url,
     ...(collector ? { traces: `${url}/_kit/traces` } : {}),
   });
