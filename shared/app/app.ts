@@ -29,6 +29,7 @@ import { type CompiledRoutes, compileRoutes, type Modules } from './routes.js';
 import type { AppServices } from './services.js';
 import { StaticTable, type StaticEntry, type StaticSource } from './static-files.js';
 import { beginTrace, fail, runAsync } from './steps.js';
+import { injectBridge } from './trace-bridge.js';
 
 export const TRACE_MOUNT = '/_kit/traces';
 export const HEALTH_PATH = '/_kit/health';
@@ -70,6 +71,7 @@ export class KitApp implements AppServices {
   readonly guards: Map<string, Guard>;
   readonly instanceId = randomBytes(8).toString('hex');
   readonly tracer: Tracer | undefined;
+  readonly traceBridge: boolean;
   readonly deadlines: Deadlines;
   readonly bodyLimit: number;
   readonly log: (line: string) => void;
@@ -86,11 +88,12 @@ export class KitApp implements AppServices {
       throw new Error('kit app: unsupported route table version (rebuild the app with this kit)');
     this.log = options.log ?? ((line) => process.stderr.write(line + '\n'));
     this.routes = compileRoutes(m, options.modules ?? {});
-    this.static = new StaticTable(m.static, options.static);
+    this.traceBridge = options.tracer !== undefined && options.collector !== undefined && m.traceBridge !== undefined;
+    this.static = new StaticTable(m.static, options.static, this.traceBridge ? injectBridge : undefined);
     this.csrf = csrfKeys(options.csrfSecret);
     this.guards = guardRegistry(options.config);
     this.tracer = options.tracer;
-    this.collectorHandler = options.collector?.handler({ prefix: TRACE_MOUNT });
+    this.collectorHandler = options.collector?.handler({ prefix: TRACE_MOUNT, bridge: m.traceBridge });
     this.deadlines = new Deadlines(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.faultScopes = options.faultScopes === true;
@@ -204,7 +207,7 @@ export class KitApp implements AppServices {
     if (ep !== undefined && (ep.value.entry.kind !== 'query' || wantsJson(req))) {
       const parent = beginTrace(this, req, res, ep.value, laneOf(ep.value.entry.kind));
       reply.json = ep.value.json;
-      runAsync(this, reply, serveEndpoint(this, req, reply, ep.value, ep.params, target, parent));
+      runAsync(this, reply, serveEndpoint(this, req, reply, ep.value, ep.params, target, parent), parent);
       return;
     }
     if (!getLike) {

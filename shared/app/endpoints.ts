@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestPathResult } from '../route/index.js';
 import { renderTemplate } from '../render/index.js';
-import type { Context } from '../trace/index.js';
+import { AttrEndpointKind, type Context, LaneGuard, LaneHandler } from '../trace/index.js';
 import { BodyAbortedError, BodyTooLargeError, isFormContentType, parseFormBody, readBody } from './body.js';
 import { isSecureRequest, requestContext } from './context.js';
 import { corsResponseHeaders, originAllowed, preflight } from './cors.js';
@@ -12,7 +12,7 @@ import { CSRF_FIELD, CSRF_HEADER, cookieName, readCookie, validSubmission } from
 import { type ErrorCode, NO_STORE, thrownStatus } from './errors.js';
 import { FormDecodeError } from './form.js';
 import { isPublic } from './guards.js';
-import { invokeHandler } from './invoke.js';
+import { callHandler, handlerArgument, takesInput } from './invoke.js';
 import type { Reply } from './reply.js';
 import { headerValue, isPartial } from './request-kind.js';
 import {
@@ -25,6 +25,8 @@ import {
 } from './responses.js';
 import type { EndpointRuntime } from './routes.js';
 import type { AppServices } from './services.js';
+import { laneOf } from './request-kind.js';
+import { denied, markHandler, stageContext, stageFailed, startStage } from './stage-spans.js';
 import { decodeParams, describeThrown, passGuards, requestState } from './steps.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -81,6 +83,7 @@ export async function serveEndpoint(
     corsHeaders === undefined
   ) {
     req.resume();
+    if (app.tracer !== undefined) denied(parent, 'csrf check failed', 'a cross-site request (Sec-Fetch-Site)', {});
     return err(403, 'invalid_csrf_token', 'invalid csrf token');
   }
   // 4. The body, capped (1 MiB): 413 without reading further.
@@ -123,11 +126,16 @@ export async function serveEndpoint(
       }
     }
     if (e.csrf) {
+      const span = startStage(app, ctx, 'csrf', LaneGuard, ep.sources.decl);
       const secure = isSecureRequest(req);
       const cookie = readCookie(req.headers.cookie, cookieName(secure));
       const fieldValue = formData?.get(CSRF_FIELD);
       const submitted = headerValue(req, CSRF_HEADER) ?? (typeof fieldValue === 'string' ? fieldValue : undefined);
-      if (!validSubmission(app.csrf, cookie, submitted)) return err(403, 'invalid_csrf_token', 'invalid csrf token');
+      const valid = validSubmission(app.csrf, cookie, submitted);
+      if (valid) span.setStatus('ok');
+      else if (app.tracer !== undefined) denied(ctx, 'csrf check failed', csrfProblem(cookie, submitted), {}, span);
+      span.end();
+      if (!valid) return err(403, 'invalid_csrf_token', 'invalid csrf token');
     }
     // 7. Unbound or unsupported → 501. A fragment without a hook serves its static body.
     if (!ep.handler.ok) {
@@ -150,16 +158,40 @@ export async function serveEndpoint(
     ) {
       return err(400, 'fragment_not_found', 'partial fragment not found');
     }
-    // 9. Decode and call.
-    let result: unknown;
+    // 9. Decode, then call.
+    let arg: unknown;
+    const decode = takesInput(h.signature)
+      ? startStage(app, ctx, 'decode', laneOf(e.kind), ep.sources.decl)
+      : undefined;
     try {
-      result = await invokeHandler(h.signature, h.fn, h.fields, ctx, formData, target.query, req, body, state);
+      arg = handlerArgument(h.signature, h.fields, formData, target.query, req, body, state);
     } catch (thrown) {
-      if (thrown instanceof FormDecodeError) return err(400, 'invalid_form', thrown.message);
+      if (!(thrown instanceof FormDecodeError)) throw thrown;
+      decode?.setStatus('error', thrown.message);
+      decode?.end();
+      return err(400, 'invalid_form', thrown.message);
+    }
+    decode?.setStatus('ok');
+    decode?.end();
+    let result: unknown;
+    const call = startStage(app, ctx, `handler ${e.handler.export}`, LaneHandler, ep.sources.handler);
+    if (app.tracer !== undefined) {
+      markHandler(call, e.handler.export);
+      call.set(AttrEndpointKind, e.kind);
+    }
+    try {
+      result = await callHandler(h.fn, stageContext(call, ctx), arg);
+    } catch (thrown) {
       const { status, message } = thrownStatus(thrown);
-      if (status >= 500) app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol} failed: ${describeThrown(thrown)}`);
+      if (status >= 500) {
+        app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol} failed: ${describeThrown(thrown)}`);
+        stageFailed(ctx, call, thrown, `${e.kind} ${e.pageId}.${e.symbol}`);
+      }
+      call.end();
       return err(status, 'request_failed', message);
     }
+    call.setStatus('ok');
+    call.end();
     if (reply.res.headersSent) return;
     let response: Response;
     try {
@@ -171,6 +203,7 @@ export async function serveEndpoint(
     } catch (invalid) {
       if (!(invalid instanceof InvalidResultError)) throw invalid;
       app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol}: ${invalid.message}`);
+      stageFailed(ctx, call, invalid, `${e.kind} ${e.pageId}.${e.symbol}`);
       return err(500, 'request_failed', 'internal server error');
     }
     const extra: Record<string, string> = { ...corsHeaders };
@@ -194,6 +227,13 @@ export async function serveEndpoint(
   } finally {
     done();
   }
+}
+
+/** Why a CSRF submission failed, for the trace (never for the answer). */
+function csrfProblem(cookie: string | undefined, submitted: string | undefined): string {
+  if (cookie === undefined) return 'no CSRF cookie';
+  if (submitted === undefined) return 'no CSRF token in the form field or header';
+  return 'the submitted token does not match the cookie';
 }
 
 function fragmentHeaders(ep: EndpointRuntime): Record<string, string> {

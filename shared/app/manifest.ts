@@ -39,8 +39,11 @@ export interface HandlerRef {
   inputFields?: InputField[];
   /** Why the binding is missing or unsupported (becomes the 501 message). */
   message?: string;
+  /** Where the bound function is declared (its name), for trace spans. */
+  source?: SourceRef;
 }
 
+/** A place in the sources: `file` relative to the app's source root, 1-based line and column. */
 export interface SourceRef {
   file: string;
   line: number;
@@ -69,7 +72,10 @@ export interface PageEntry {
   load?: HandlerRef;
   /** Fields listed in `server { => {...} }`: without any, a page renders without a load function. */
   serverFields: string[];
+  /** The `route` declaration. */
   source?: SourceRef;
+  /** The `guard` declaration. */
+  guardSource?: SourceRef;
 }
 
 export interface CorsPolicy {
@@ -110,7 +116,10 @@ export interface EndpointEntry {
   fragment?: { target: string; swap: string; template?: string };
   /** Actions: the `g:target` ids of the forms posting to it, the only targets a partial submission may name. */
   partialTargets?: string[];
+  /** The declaration (`act`, `api`, `fragment` line, or the `//kit:` comment). */
   source?: SourceRef;
+  /** The owning page's `guard` declaration. */
+  guardSource?: SourceRef;
 }
 
 /** One file of the build output that the app serves. */
@@ -136,4 +145,11 @@ export interface AppManifest {
   templates: Record<string, Template>;
   /** Built with `kit build --trace`: instrumentation on without `KIT_TRACE=1`. */
   trace?: boolean;
+  /**
+   * Traced builds: the directory every `source.file` is relative to, itself relative to the app
+   * directory, so the trace viewer can link a span to the file in an editor.
+   */
+  sourceRoot?: string;
+  /** Traced builds: the browser trace bridge (`shared/client/trace-bridge.js`) that HTML answers load. */
+  traceBridge?: string;
 }

@@ -15,6 +15,7 @@ import type { EndpointInfo, RouteInfo } from './context.js';
 import type { AppManifest, EndpointEntry, HandlerRef, InputField, PageEntry, SignatureKind } from './manifest.js';
 import type { CorsPolicy } from './manifest.js';
 import { mayContainForm } from './html-forms.js';
+import { endpointSources, pageSources, type StageSources } from './stage-sources.js';
 
 // Handlers take the request context and, depending on their signature, one more argument.
 export type HandlerFn = (ctx: unknown, arg?: unknown) => unknown;
@@ -38,6 +39,8 @@ export interface PageRuntime {
   load?: Resolution;
   /** Request path of each built file (file key → `/blog/hello-kit`), for params of file-served pages. */
   fileRoutes: Map<string, string>;
+  /** Where the stage spans of its requests point. */
+  sources: StageSources;
 }
 
 export interface EndpointRuntime {
@@ -51,6 +54,7 @@ export interface EndpointRuntime {
   cors?: CorsPolicy;
   fragmentTemplate?: Template;
   partialTargets?: ReadonlySet<string>;
+  sources: StageSources;
 }
 
 export type Modules = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -155,6 +159,7 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
       templateForms: p.template !== undefined && mayContainForm(JSON.stringify(manifest.templates[p.template] ?? '')),
       load: p.load ? resolveHandler('load', p.load, modules, p.load.export) : undefined,
       fileRoutes: new Map(),
+      sources: pageSources(p),
     };
     for (const [requestPath, file] of Object.entries(p.files)) {
       rt.fileRoutes.set(file, requestPath);
@@ -175,6 +180,7 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
       cors: e.cors,
       fragmentTemplate: e.fragment?.template !== undefined ? manifest.templates[e.fragment.template] : undefined,
       partialTargets: e.partialTargets ? new Set(e.partialTargets) : undefined,
+      sources: endpointSources(e),
     };
   });
   const pages = compileRouter(pageList.map((p) => ({ method: 'GET', pattern: p.parsed, value: p })));

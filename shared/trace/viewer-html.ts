@@ -12,6 +12,7 @@ const PAGE = String.raw`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="kit-trace-base" content="__KIT_TRACE_BASE__">
+<meta name="kit-source-root" content="__KIT_SOURCE_ROOT__">
 <title>kit trace</title>
 <style nonce="__KIT_NONCE__">
 :root {
@@ -485,6 +486,8 @@ function escapeAttribute(text: string): string {
  * The viewer page. `base` is the collector mount (for example `/_kit/traces`); when '' the page derives it
  * from its own URL. `nonce` authorises the page's inline script and style under its Content-Security-Policy.
  */
-export function viewerPage(base: string, nonce: string): string {
-  return PAGE.replace('__KIT_TRACE_BASE__', escapeAttribute(base)).replace(/__KIT_NONCE__/g, escapeAttribute(nonce));
+export function viewerPage(base: string, nonce: string, sourceRoot = ''): string {
+  return PAGE.replace('__KIT_TRACE_BASE__', escapeAttribute(base))
+    .replace('__KIT_SOURCE_ROOT__', escapeAttribute(sourceRoot))
+    .replace(/__KIT_NONCE__/g, escapeAttribute(nonce));
 }
