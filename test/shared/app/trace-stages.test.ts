@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { attach, runKit, tempDir, type RunningApp } from '../../server/core/app/built-app.js';
 import { fixture } from '../../helpers/repo.js';
+import { launchChromium } from '../trace/helpers.js';
 import type { RoutesReport, SpanSnapshot } from '../../../shared/trace/index.js';
 
 const SECRET = 'trace-secret-0123456789-abcdefghijklmnop';
@@ -190,6 +191,43 @@ describe('traced app: stage spans, statuses, errors, bridge and route figures', 
     assert.equal(bridge.status, 200);
     assert.match(bridge.headers.get('content-type') ?? '', /text\/javascript/);
     assert.match(await bridge.text(), /window\.__kitTrace = /);
+  });
+
+  it('in Chromium: the navigation joins the page request trace and a fetch joins its server trace', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(app.url + '/');
+      await page.waitForFunction(
+        () => (window as unknown as { __kitTrace?: { enabled: boolean } }).__kitTrace?.enabled,
+      );
+      await page.evaluate(async () => {
+        await fetch('/?from=page');
+        await (window as unknown as { __kitTrace: { flush(): Promise<void> } }).__kitTrace.flush();
+      });
+      let spans: Span[] = [];
+      for (let i = 0; i < 100; i++) {
+        spans = ((await (await fetch(app.url + '/_kit/traces')).json()) as { spans: Span[] }).spans;
+        const nav = spans.find((s) => s.surface === 'frontend' && s.lane === 'nav');
+        const fetched = spans.find((s) => s.surface === 'frontend' && s.name === 'GET /');
+        if (nav && fetched) break;
+        await page.evaluate(() => (window as unknown as { __kitTrace: { flush(): Promise<void> } }).__kitTrace.flush());
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      const nav = spans.find((s) => s.surface === 'frontend' && s.lane === 'nav')!;
+      assert.ok(nav, 'the navigation span arrived');
+      const pageRequest = spans.find((s) => s.spanId === nav.parentSpanId)!;
+      assert.ok(pageRequest, 'the navigation is a child of the server span that answered the page');
+      assert.equal(pageRequest.name, 'GET /');
+      assert.equal(pageRequest.surface, 'backend');
+      const fetched = spans.find((s) => s.surface === 'frontend' && s.name === 'GET /')!;
+      assert.equal(fetched.traceId, nav.traceId, 'the fetch made while the page loads joins the same trace');
+      const served = spans.find((s) => s.surface === 'backend' && s.parentSpanId === fetched.spanId);
+      assert.ok(served, 'the server span of the fetch is a child of the browser fetch span');
+      assert.equal(served.traceId, fetched.traceId);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('per-route figures: counts, errors, percentiles and the last error, by route', async () => {
