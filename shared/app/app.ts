@@ -28,7 +28,7 @@ import { laneOf, wantsJson } from './request-kind.js';
 import { type CompiledRoutes, compileRoutes, type Modules } from './routes.js';
 import type { AppServices } from './services.js';
 import { StaticTable, type StaticEntry, type StaticSource } from './static-files.js';
-import { beginTrace, fail, runAsync } from './steps.js';
+import { beginTrace, fail, runAsync, tracePrebuilt } from './steps.js';
 import { injectBridge } from './trace-bridge.js';
 
 export const TRACE_MOUNT = '/_kit/traces';
@@ -78,8 +78,8 @@ export class KitApp implements AppServices {
   private readonly collectorHandler: Handle | undefined;
   private readonly notFoundFile: StaticEntry | undefined;
   private readonly healthBody: string;
-  /** Whole answers by exact raw request target (see prebuild); undefined while tracing. */
-  private readonly prebuilt: Map<string, PrebuiltAnswer> | undefined;
+  /** Whole answers by exact raw request target (see prebuild). */
+  private readonly prebuilt: Map<string, PrebuiltAnswer>;
   private readonly faultScopes: boolean;
 
   constructor(options: AppOptions) {
@@ -98,7 +98,7 @@ export class KitApp implements AppServices {
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.faultScopes = options.faultScopes === true;
     this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
-    this.prebuilt = this.tracer === undefined ? this.prebuild(m) : undefined;
+    this.prebuilt = this.prebuild(m);
     this.healthBody = JSON.stringify({
       status: 'ok',
       app: m.app,
@@ -124,9 +124,10 @@ export class KitApp implements AppServices {
     if (url !== undefined && url.charCodeAt(0) !== 47) req.url = toOriginForm(url);
     try {
       const prebuilt = this.prebuilt;
-      if (prebuilt !== undefined && (head || req.method === 'GET')) {
+      if (head || req.method === 'GET') {
         const answer = prebuilt.get(req.url ?? '');
-        if (answer !== undefined && answer.send(res, head)) return;
+        if (answer !== undefined && (this.tracer === undefined || tracePrebuilt(this, req, res, answer)))
+          if (answer.send(res, head)) return;
       }
       const reply = new Reply(res, head);
       if (this.faultScopes)

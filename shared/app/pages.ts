@@ -114,14 +114,15 @@ function servePage(
   file: StaticEntry | undefined,
 ): void {
   const e = page.entry;
-  const parent = beginTrace(app, req, reply.res, page, e.render === 'spa' ? LaneRoute : LaneSSR);
+  const built = file ?? pageFile(app, page, path);
+  const fast = built !== undefined && isPublic(e.guards);
+  const parent = beginTrace(app, req, reply.res, page, e.render === 'spa' ? LaneRoute : LaneSSR, !fast);
   if (e.guards.length === 0) {
     reply.error(403, 'forbidden', '403 forbidden');
     return;
   }
-  const built = file ?? pageFile(app, page, path);
   // The fast path: a public page built ahead of time.
-  if (built !== undefined && isPublic(e.guards)) {
+  if (fast) {
     const span = startStage(app, parent, 'static file', LaneRoute, page.sources.decl);
     sendPageFile(app, req, reply, page, built);
     span.end();

@@ -3,13 +3,23 @@
 // at a missing guard before any of these run.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeTypedParams } from '../route/index.js';
-import { background, type Context, type Lane, recordException, spanFromContext, traceRequest } from '../trace/index.js';
+import {
+  background,
+  type Context,
+  type Lane,
+  LaneRoute,
+  LaneSSR,
+  recordException,
+  spanFromContext,
+  traceRequest,
+} from '../trace/index.js';
 import { isSecureRequest, RequestState } from './context.js';
 import { cookieName, newToken, readCookie, setCookieValue, verifyToken } from './csrf.js';
 import { NO_STORE, thrownStatus } from './errors.js';
 import { currentFaultScope } from './faults.js';
 import { isPublic, runGuards } from './guards.js';
-import { guardWatch, recordMatch } from './stage-spans.js';
+import type { PrebuiltAnswer } from './prebuilt.js';
+import { guardWatch, recordMatch, startStage } from './stage-spans.js';
 import { serverTiming } from './trace-bridge.js';
 import type { Reply } from './reply.js';
 import type { EndpointRuntime, PageRuntime } from './routes.js';
@@ -23,7 +33,8 @@ export function describeThrown(err: unknown): string {
 }
 
 /**
- * Starts the request span when tracing is on, with the span of the route match under it; the
+ * Starts the request span when tracing is on, with the span of the route match under it (unless
+ * `match` is false: a built file's answer is its own stage span, pointing at the same route); the
  * background context otherwise (nothing allocated).
  */
 export function beginTrace(
@@ -32,6 +43,7 @@ export function beginTrace(
   res: ServerResponse,
   route: RouteRuntime | undefined,
   lane: Lane,
+  match = true,
 ): Context {
   if (app.tracer === undefined) return background();
   const info =
@@ -59,8 +71,26 @@ export function beginTrace(
   const scope = currentFaultScope();
   if (scope !== undefined) scope.span = span;
   if (app.traceBridge && span.isRecording()) res.setHeader('Server-Timing', serverTiming(span));
-  if (route !== undefined) recordMatch(app, ctx, route.entry.route, route.sources.decl);
+  if (route !== undefined && match) recordMatch(app, ctx, route.entry.route, route.sources.decl);
   return ctx;
+}
+
+/**
+ * The spans of a prebuilt answer in a traced app: the request span and the file's stage span.
+ * False (and nothing started) when the answer cannot be used.
+ */
+export function tracePrebuilt(
+  app: AppServices,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: PrebuiltAnswer,
+): boolean {
+  if (!answer.usable()) return false;
+  const page = answer.page;
+  const lane = page === undefined || page.entry.render === 'spa' ? LaneRoute : LaneSSR;
+  const ctx = beginTrace(app, req, res, page, lane, false);
+  startStage(app, ctx, 'static file', LaneRoute, page?.sources.decl).end();
+  return true;
 }
 
 /**

@@ -18,7 +18,6 @@ import {
 export { SSE_EVENT, sseMessage, type CollectorHealth } from './collector-view.js';
 
 export const DEFAULT_COLLECTOR_LIMIT = 1024;
-export const DEFAULT_COLLECTOR_BYTES = 8 * 1024 * 1024;
 
 export interface CollectorOptions {
   /** Concurrent event-stream subscribers (default 32); more get 429. */
@@ -35,7 +34,10 @@ export interface CollectorOptions {
   maxIngestBytes?: number;
   /** Interval of comment lines that keep idle event streams open through proxies (default 15000 ms). */
   heartbeatMs?: number;
-  /** Total bytes of the stored spans' JSON records (default 8 MiB); the oldest spans go first. */
+  /**
+   * Total bytes of the stored spans' JSON records; the oldest spans go first. Default: no byte
+   * budget (the count `limit` alone), so a span is encoded only when it is listed or streamed.
+   */
   maxBytes?: number;
   /**
    * The absolute directory span source files are relative to (the tracer's `withSourceRoot`), so the
@@ -69,7 +71,7 @@ export class Collector implements Sink, CollectorView {
 
   constructor(limit: number, options: CollectorOptions) {
     this.limit = limit;
-    const maxBytes = options.maxBytes ?? DEFAULT_COLLECTOR_BYTES;
+    const maxBytes = options.maxBytes ?? Infinity;
     if (!(maxBytes === Infinity || (Number.isInteger(maxBytes) && maxBytes >= 1)))
       throw new TypeError('newCollector: options.maxBytes must be a positive integer or Infinity');
     this.ring = new RingSink(limit, { maxBytes });
@@ -94,7 +96,7 @@ export class Collector implements Sink, CollectorView {
    */
   write(span: FinishedSpan): void {
     this.ring.push(span);
-    this.stats.add(span.snapshot());
+    this.stats.add(span);
     if (this.subscribers.size > 0) this.broadcast(sseMessage(span));
   }
 

@@ -74,7 +74,6 @@ export {
   Collector,
   SSE_EVENT,
   DEFAULT_COLLECTOR_LIMIT,
-  DEFAULT_COLLECTOR_BYTES,
   type CollectorOptions,
   type CollectorHealth,
 } from './collector.js';

@@ -10,7 +10,8 @@ import {
   AttrPage,
   SurfaceBackend,
 } from './constants.js';
-import type { SpanSnapshot } from './types.js';
+import { RecordingSpan } from './span.js';
+import type { FinishedSpan, SpanSnapshot } from './types.js';
 
 /** Upper bounds (milliseconds) of the histogram buckets; the last bucket holds everything slower. */
 export const LATENCY_BOUNDS_MS = Object.freeze([1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500]);
@@ -83,9 +84,59 @@ interface Entry {
   filled: number;
 }
 
-function attr(s: SpanSnapshot, key: string): unknown {
+function snapshotAttr(s: SpanSnapshot, key: string): unknown {
   for (const a of s.attributes) if (a.key === key) return a.value;
   return undefined;
+}
+
+/**
+ * What the figures read of a span. A span recorded here is read in place (no snapshot is built for
+ * the common, successful request); a received one through its snapshot.
+ */
+interface SpanReader {
+  surface: string;
+  attr(key: string): unknown;
+  error: boolean;
+  durationMs: number;
+  snapshot(): SpanSnapshot;
+}
+
+class LiveReader implements SpanReader {
+  constructor(private readonly span: RecordingSpan) {}
+  get surface(): string {
+    return this.span._surface();
+  }
+  attr(key: string): unknown {
+    return this.span._attr(key);
+  }
+  get error(): boolean {
+    return this.span.statusCode() === 'error';
+  }
+  get durationMs(): number {
+    return this.span._durationMs();
+  }
+  snapshot(): SpanSnapshot {
+    return this.span.snapshot();
+  }
+}
+
+class SnapshotReader implements SpanReader {
+  constructor(private readonly snap: SpanSnapshot) {}
+  get surface(): string {
+    return this.snap.surface;
+  }
+  attr(key: string): unknown {
+    return snapshotAttr(this.snap, key);
+  }
+  get error(): boolean {
+    return this.snap.status.code === 'error';
+  }
+  get durationMs(): number {
+    return this.snap.durationNs / 1e6;
+  }
+  snapshot(): SpanSnapshot {
+    return this.snap;
+  }
 }
 
 function percentile(sorted: Float64Array, n: number, p: number): number {
@@ -114,10 +165,11 @@ export class RouteStats {
   private overflow = 0;
 
   /** Counts a span when it is a server request span of a matched route; other spans are ignored. */
-  add(s: SpanSnapshot): void {
+  add(span: FinishedSpan): void {
+    const s: SpanReader = span instanceof RecordingSpan ? new LiveReader(span) : new SnapshotReader(span.snapshot());
     if (s.surface !== SurfaceBackend) return;
-    const route = attr(s, AttrHTTPRoute);
-    const method = attr(s, AttrHTTPRequestMethod);
+    const route = s.attr(AttrHTTPRoute);
+    const method = s.attr(AttrHTTPRequestMethod);
     if (typeof route !== 'string' || typeof method !== 'string') return;
     const key = `${method} ${route}`;
     let e = this.routes.get(key);
@@ -126,67 +178,79 @@ export class RouteStats {
         this.overflow++;
         return;
       }
-      const kind = attr(s, AttrEndpointKind);
-      const page = attr(s, AttrPage);
-      const symbol = attr(s, AttrEndpointSymbol);
-      e = {
-        figures: {
-          key,
-          method,
-          route,
-          kind: typeof kind === 'string' ? kind : 'page',
-          page: typeof page === 'string' ? page : '',
-          symbol: typeof symbol === 'string' ? symbol : '',
-          source: { file: s.source.file, line: s.source.line, column: s.source.column },
-          count: 0,
-          errors: 0,
-          clientErrors: 0,
-          p50Ms: 0,
-          p95Ms: 0,
-          p99Ms: 0,
-          maxMs: 0,
-          histogram: new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0),
-          lastTraceId: '',
-        },
-        recent: new Float64Array(RECENT_PER_ROUTE),
-        next: 0,
-        filled: 0,
-      };
+      e = this.newEntry(key, method, route, s);
       this.routes.set(key, e);
     }
     const f = e.figures;
-    const ms = s.durationNs / 1e6;
-    const status = attr(s, AttrHTTPResponseStatusCode);
+    const ms = s.durationMs;
+    const status = s.attr(AttrHTTPResponseStatusCode);
     const code = typeof status === 'number' ? status : 0;
-    const error = s.status.code === 'error';
+    const error = s.error;
     f.count++;
     if (error) {
       f.errors++;
-      f.lastError = { message: errorMessage(s), status: code, traceId: s.traceId, spanId: s.spanId, time: s.endTime };
+      const snap = s.snapshot();
+      f.lastError = {
+        message: errorMessage(snap),
+        status: code,
+        traceId: snap.traceId,
+        spanId: snap.spanId,
+        time: snap.endTime,
+      };
     } else if (code >= 400 && code < 500) f.clientErrors++;
     if (ms > f.maxMs) f.maxMs = round(ms);
     let b = 0;
     while (b < LATENCY_BOUNDS_MS.length && ms > LATENCY_BOUNDS_MS[b]!) b++;
     f.histogram[b]!++;
-    f.lastTraceId = s.traceId;
+    f.lastTraceId = span.traceId;
     e.recent[e.next] = ms;
     e.next = (e.next + 1) % RECENT_PER_ROUTE;
     if (e.filled < RECENT_PER_ROUTE) e.filled++;
     const last = this.slowest[this.slowest.length - 1];
     if (this.slowest.length < SLOWEST || (last !== undefined && ms > last.durationMs)) {
-      const ref: RequestRef = {
-        name: s.name,
+      const snap = s.snapshot();
+      this.slowest.push({
+        name: snap.name,
         status: code,
         durationMs: round(ms),
-        traceId: s.traceId,
-        spanId: s.spanId,
-        time: s.endTime,
+        traceId: snap.traceId,
+        spanId: snap.spanId,
+        time: snap.endTime,
         error,
-      };
-      this.slowest.push(ref);
+      });
       this.slowest.sort((x, y) => y.durationMs - x.durationMs);
       if (this.slowest.length > SLOWEST) this.slowest.pop();
     }
+  }
+
+  private newEntry(key: string, method: string, route: string, s: SpanReader): Entry {
+    const kind = s.attr(AttrEndpointKind);
+    const page = s.attr(AttrPage);
+    const symbol = s.attr(AttrEndpointSymbol);
+    const src = s.snapshot().source;
+    return {
+      figures: {
+        key,
+        method,
+        route,
+        kind: typeof kind === 'string' ? kind : 'page',
+        page: typeof page === 'string' ? page : '',
+        symbol: typeof symbol === 'string' ? symbol : '',
+        source: { file: src.file, line: src.line, column: src.column },
+        count: 0,
+        errors: 0,
+        clientErrors: 0,
+        p50Ms: 0,
+        p95Ms: 0,
+        p99Ms: 0,
+        maxMs: 0,
+        histogram: new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0),
+        lastTraceId: '',
+      },
+      recent: new Float64Array(RECENT_PER_ROUTE),
+      next: 0,
+      filled: 0,
+    };
   }
 
   report(sourceRoot: string): RoutesReport {
