@@ -7,7 +7,6 @@ import {
   AttrGuard,
   AttrGuardDecision,
   AttrHandler,
-  AttrHTTPRoute,
   Context,
   type Lane,
   LevelWarn,
@@ -50,8 +49,8 @@ export function stageContext(span: Span, ctx: Context): Context {
 /** The route-match span: the lookup already ran, so it marks which declaration answered. */
 export function recordMatch(app: AppServices, ctx: Context, route: string, source: SpanOption | undefined): void {
   if (app.tracer === undefined) return;
+  // No `http.route` attribute: that marks the request span, which route figures and readers look for.
   const span = begin(app.tracer, ctx, `match ${route}`, 'route', source);
-  span.set(AttrHTTPRoute, route);
   span.setStatus('ok');
   span.end();
 }
