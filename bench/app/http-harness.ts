@@ -26,12 +26,13 @@ export function writeFiles(root: string, files: Record<string, string>): void {
   }
 }
 
-/** `kit build --ssr --out <dir>/dist --app <dir>/app [--bin <dir>/bin] <dir>/src`. */
-export function buildApp(dir: string, bin: boolean): void {
+/** `kit build --ssr [--trace] --out <dir>/dist --app <dir>/app [--bin <dir>/bin] <dir>/src`. */
+export function buildApp(dir: string, bin: boolean, trace = false): void {
   const args = [
     CLI,
     'build',
     '--ssr',
+    ...(trace ? ['--trace'] : []),
     '--out',
     join(dir, 'dist'),
     '--app',

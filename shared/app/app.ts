@@ -30,7 +30,8 @@ import { laneOf, wantsJson } from './request-kind.js';
 import { type CompiledRoutes, compileRoutes, type Modules } from './routes.js';
 import type { AppServices } from './services.js';
 import { StaticTable, type StaticEntry, type StaticSource } from './static-files.js';
-import { beginTrace, fail, runAsync } from './steps.js';
+import { beginTrace, fail, runAsync, tracePrebuilt } from './steps.js';
+import { injectBridge } from './trace-bridge.js';
 
 export const TRACE_MOUNT = '/_kit/traces';
 export const HEALTH_PATH = '/_kit/health';
@@ -74,6 +75,7 @@ export class KitApp implements AppServices {
   readonly guards: Map<string, Guard>;
   readonly instanceId = randomBytes(8).toString('hex');
   readonly tracer: Tracer | undefined;
+  readonly traceBridge: boolean;
   readonly deadlines: Deadlines;
   readonly errorPages: ErrorPages;
   readonly bodyLimit: number;
@@ -83,8 +85,8 @@ export class KitApp implements AppServices {
   private readonly collectorHandler: Handle | undefined;
   private readonly notFoundFile: StaticEntry | undefined;
   private readonly healthBody: string;
-  /** Whole answers by exact raw request target (see prebuild); undefined while tracing. */
-  private readonly prebuilt: Map<string, PrebuiltAnswer> | undefined;
+  /** Whole answers by exact raw request target (see prebuild). */
+  private readonly prebuilt: Map<string, PrebuiltAnswer>;
   private readonly faultScopes: boolean;
 
   constructor(options: AppOptions) {
@@ -93,11 +95,12 @@ export class KitApp implements AppServices {
       throw new Error('kit app: unsupported route table version (rebuild the app with this kit)');
     this.log = options.log ?? ((line) => process.stderr.write(line + '\n'));
     this.routes = compileRoutes(m, options.modules ?? {});
-    this.static = new StaticTable(m.static, options.static);
+    this.traceBridge = options.tracer !== undefined && options.collector !== undefined && m.traceBridge !== undefined;
+    this.static = new StaticTable(m.static, options.static, this.traceBridge ? injectBridge : undefined);
     this.csrf = csrfKeys(options.csrfSecret);
     this.guards = guardRegistry(options.config);
     this.tracer = options.tracer;
-    this.collectorHandler = options.collector?.handler({ prefix: TRACE_MOUNT });
+    this.collectorHandler = options.collector?.handler({ prefix: TRACE_MOUNT, bridge: m.traceBridge });
     this.deadlines = new Deadlines(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.uploads = uploadLimits(options.config);
@@ -105,7 +108,7 @@ export class KitApp implements AppServices {
     this.onFault = options.onFault;
     this.errorPages = new ErrorPages(m);
     this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
-    this.prebuilt = this.tracer === undefined ? this.prebuild(m) : undefined;
+    this.prebuilt = this.prebuild(m);
     this.healthBody = JSON.stringify({
       status: 'ok',
       app: m.app,
@@ -131,9 +134,10 @@ export class KitApp implements AppServices {
     if (url !== undefined && url.charCodeAt(0) !== 47) req.url = toOriginForm(url);
     try {
       const prebuilt = this.prebuilt;
-      if (prebuilt !== undefined && (head || req.method === 'GET')) {
+      if (head || req.method === 'GET') {
         const answer = prebuilt.get(req.url ?? '');
-        if (answer !== undefined && answer.send(res, head)) return;
+        if (answer !== undefined && (this.tracer === undefined || tracePrebuilt(this, req, res, answer)))
+          if (answer.send(res, head)) return;
       }
       const reply = new Reply(res, head);
       if (this.faultScopes)
@@ -218,7 +222,7 @@ export class KitApp implements AppServices {
     if (ep !== undefined && (ep.value.entry.kind !== 'query' || wantsJson(req))) {
       const parent = beginTrace(this, req, res, ep.value, laneOf(ep.value.entry.kind));
       reply.json = ep.value.json;
-      runAsync(this, reply, serveEndpoint(this, req, reply, ep.value, ep.params, target, parent));
+      runAsync(this, reply, serveEndpoint(this, req, reply, ep.value, ep.params, target, parent), parent);
       return;
     }
     if (!getLike) {

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestPathResult } from '../route/index.js';
 import { renderTemplate } from '../render/index.js';
-import type { Context } from '../trace/index.js';
+import { AttrEndpointKind, type Context, LaneGuard, LaneHandler } from '../trace/index.js';
 import { BodyAbortedError, BodyTooLargeError, isFormContentType, parseFormBody, readBody } from './body.js';
 import { isSecureRequest, requestContext } from './context.js';
 import { corsResponseHeaders, originAllowed, preflight } from './cors.js';
@@ -17,7 +17,7 @@ import { answerWithPage, type FormAnswer } from './form-answer.js';
 import { ActionFailure, PageAnswer } from './form-state.js';
 import { FormDecodeError, formFromData } from './form.js';
 import { isPublic } from './guards.js';
-import { invokeHandler } from './invoke.js';
+import { callHandler, handlerArgument, takesInput } from './invoke.js';
 import { MultipartError, parseMultipart, UploadLimitError, UploadScope } from './multipart.js';
 import type { Reply } from './reply.js';
 import { headerValue, isPartial } from './request-kind.js';
@@ -31,6 +31,8 @@ import {
 } from './responses.js';
 import type { EndpointRuntime } from './routes.js';
 import type { AppServices } from './services.js';
+import { laneOf } from './request-kind.js';
+import { denied, markHandler, stageContext, stageFailed, startStage } from './stage-spans.js';
 import { decodeParams, logFault, passGuards, requestState } from './steps.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -87,6 +89,7 @@ export async function serveEndpoint(
     corsHeaders === undefined
   ) {
     req.resume();
+    if (app.tracer !== undefined) denied(parent, 'csrf check failed', 'a cross-site request (Sec-Fetch-Site)', {});
     return err(403, 'invalid_csrf_token', 'invalid csrf token');
   }
   // 4. The body, capped (1 MiB): 413 without reading further. A multipart form to an action or a
@@ -124,13 +127,13 @@ export async function serveEndpoint(
     // 6. Form parsing (actions, commands, form posts to APIs), then CSRF before any decoding,
     //    handler, or the 501 of an unbound handler. A streamed upload checks CSRF before it writes
     //    its first file, from the fields before it (kit puts the CSRF field first in every form).
-    const csrfOk = (data: FormData | undefined): boolean => {
-      if (!e.csrf) return true;
-      const cookie = readCookie(req.headers.cookie, cookieName(isSecureRequest(req)));
+    const submittedToken = (data: FormData | undefined): string | undefined => {
       const fieldValue = data?.get(CSRF_FIELD);
-      const submitted = headerValue(req, CSRF_HEADER) ?? (typeof fieldValue === 'string' ? fieldValue : undefined);
-      return validSubmission(app.csrf, cookie, submitted);
+      return headerValue(req, CSRF_HEADER) ?? (typeof fieldValue === 'string' ? fieldValue : undefined);
     };
+    const csrfOk = (data: FormData | undefined): boolean =>
+      !e.csrf ||
+      validSubmission(app.csrf, readCookie(req.headers.cookie, cookieName(isSecureRequest(req))), submittedToken(data));
     let formData: FormData | undefined;
     if (uploads !== undefined) {
       try {
@@ -144,7 +147,7 @@ export async function serveEndpoint(
         });
       } catch (e2) {
         await uploads.cleanup();
-        return uploadFailed(reply, e2, corsHeaders);
+        return uploadFailed(req, reply, e2, corsHeaders);
       }
     } else if (body !== undefined && (wantsForm || (e.csrf && isFormContentType(contentType)))) {
       try {
@@ -153,7 +156,17 @@ export async function serveEndpoint(
         return err(400, 'invalid_form', 'invalid form');
       }
     }
-    if (!csrfOk(formData)) return err(403, 'invalid_csrf_token', 'invalid csrf token');
+    if (e.csrf) {
+      // What the upload parser already checked is checked again: cheap, and it makes the span.
+      const span = startStage(app, ctx, 'csrf', LaneGuard, ep.sources.decl);
+      const cookie = readCookie(req.headers.cookie, cookieName(isSecureRequest(req)));
+      const submitted = submittedToken(formData);
+      const valid = csrfOk(formData);
+      if (valid) span.setStatus('ok');
+      else if (app.tracer !== undefined) denied(ctx, 'csrf check failed', csrfProblem(cookie, submitted), {}, span);
+      span.end();
+      if (!valid) return err(403, 'invalid_csrf_token', 'invalid csrf token');
+    }
     // 7. Unbound or unsupported → 501. A fragment without a hook serves its static body.
     if (!ep.handler.ok) {
       if (e.kind === 'fragment' && e.handler.status === 'missing') {
@@ -194,34 +207,60 @@ export async function serveEndpoint(
         },
         answer,
       );
+    const decode = takesInput(h.signature)
+      ? startStage(app, ctx, 'decode', laneOf(e.kind), ep.sources.decl)
+      : undefined;
     if (submitted !== undefined && ep.constraints !== undefined) {
       const errors = checkConstraints(submitted.form, ep.constraints);
       if (hasErrors(errors)) {
+        decode?.setStatus('error', 'constraint validation failed');
+        decode?.end();
+        await uploads?.cleanup();
         await answerForm({ status: 422, data: {}, errors });
         return;
       }
     }
-    let result: unknown;
+    let arg: unknown;
     try {
-      result = await invokeHandler(h.signature, h.fn, h.fields, ctx, formData, target.query, req, body, state);
+      arg = handlerArgument(h.signature, h.fields, formData, target.query, req, body, state);
     } catch (thrown) {
-      if (thrown instanceof FormDecodeError) {
-        // A field the page's form has, wrongly filled: the form again, the message beside it.
-        const errors = { [thrown.field]: thrown.display ?? '' };
-        const shown =
-          submitted !== undefined &&
-          thrown.display !== undefined &&
-          (await answerForm({ status: 422, data: {}, errors, requireField: thrown.field }));
-        if (!shown) err(400, 'invalid_form', thrown.message);
-        return;
-      }
+      await uploads?.cleanup();
+      if (!(thrown instanceof FormDecodeError)) throw thrown;
+      decode?.setStatus('error', thrown.message);
+      decode?.end();
+      // A field the page's form has, wrongly filled: the form again, the message beside it.
+      const errors = { [thrown.field]: thrown.display ?? '' };
+      const shown =
+        submitted !== undefined &&
+        thrown.display !== undefined &&
+        (await answerForm({ status: 422, data: {}, errors, requireField: thrown.field }));
+      if (!shown) err(400, 'invalid_form', thrown.message);
+      return;
+    }
+    decode?.setStatus('ok');
+    decode?.end();
+    let result: unknown;
+    const call = startStage(app, ctx, `handler ${e.handler.export}`, LaneHandler, ep.sources.handler);
+    if (app.tracer !== undefined) {
+      markHandler(call, e.handler.export);
+      call.set(AttrEndpointKind, e.kind);
+    }
+    try {
+      result = await callHandler(h.fn, stageContext(call, ctx), arg);
+    } catch (thrown) {
       const { status, message } = thrownStatus(thrown);
-      if (status >= 500) logFault(app, reply, `${e.kind} ${e.pageId}.${e.symbol} failed`, thrown);
+      if (status >= 500) {
+        logFault(app, reply, `${e.kind} ${e.pageId}.${e.symbol} failed`, thrown);
+        stageFailed(ctx, call, thrown, `${e.kind} ${e.pageId}.${e.symbol}`);
+      }
+      call.end();
       return err(status, 'request_failed', message);
     } finally {
       // The files were the handler's while it ran: gone before the answer goes out.
       await uploads?.cleanup();
     }
+    call.setStatus('ok');
+    call.end();
     if (reply.res.headersSent) return;
     if (submitted !== undefined && (result instanceof ActionFailure || result instanceof PageAnswer)) {
       await answerForm({ status: result.status, data: result.data });
@@ -237,6 +276,7 @@ export async function serveEndpoint(
     } catch (invalid) {
       if (!(invalid instanceof InvalidResultError)) throw invalid;
       app.log(`kit: ${e.kind} ${e.pageId}.${e.symbol}: ${invalid.message}`);
+      stageFailed(ctx, call, invalid, `${e.kind} ${e.pageId}.${e.symbol}`);
       return err(500, 'request_failed', 'internal server error');
     }
     const extra: Record<string, string> = { ...corsHeaders };
@@ -263,6 +303,9 @@ export async function serveEndpoint(
   }
 }
 
+/** How much of a refused upload's declared body is read (and dropped) so that its sender sees the 413. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+
 /** Thrown from the upload parser when a file comes before a valid CSRF token. */
 class CsrfBeforeFileError extends Error {}
 
@@ -271,8 +314,20 @@ function isMultipart(contentType: string | undefined): boolean {
 }
 
 /** The answer to an upload that stopped: 413 naming the limit, 403, 400, or a cut connection. */
-function uploadFailed(reply: Reply, thrown: unknown, cors: Record<string, string> | undefined): void {
+function uploadFailed(
+  req: IncomingMessage,
+  reply: Reply,
+  thrown: unknown,
+  cors: Record<string, string> | undefined,
+): void {
   if (thrown instanceof UploadLimitError) {
+    // A client that sends its whole body before reading the answer (most do) sees a connection
+    // closed under it, not the 413, unless the rest is read: up to a bound, it is read and dropped.
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared <= DRAIN_LIMIT && !req.complete) {
+      req.resume();
+      return reply.error(413, 'upload_limit_exceeded', thrown.message, cors);
+    }
     reply.res.setHeader('Connection', 'close');
     return reply.error(413, 'upload_limit_exceeded', thrown.message, { ...cors, Connection: 'close' });
   }
@@ -283,6 +338,13 @@ function uploadFailed(reply: Reply, thrown: unknown, cors: Record<string, string
     return;
   }
   throw thrown;
+}
+
+/** Why a CSRF submission failed, for the trace (never for the answer). */
+function csrfProblem(cookie: string | undefined, submitted: string | undefined): string {
+  if (cookie === undefined) return 'no CSRF cookie';
+  if (submitted === undefined) return 'no CSRF token in the form field or header';
+  return 'the submitted token does not match the cookie';
 }
 
 function fragmentHeaders(ep: EndpointRuntime): Record<string, string> {

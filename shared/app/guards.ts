@@ -64,33 +64,44 @@ function normalise(result: GuardResult): GuardDecision | undefined {
   return undefined;
 }
 
+/** Watches each guard run (tracing): `start(id)` before it, the returned function with its outcome. */
+export type GuardWatch = (id: string) => ((outcome: GuardOutcome) => void) | undefined;
+
 /** Runs `ids` in order against the registry; `allow` only when every guard allows. */
 export async function runGuards(
   ids: readonly string[],
   registry: ReadonlyMap<string, Guard>,
   ctx: unknown,
+  watch?: GuardWatch,
 ): Promise<GuardOutcome> {
   for (const id of ids) {
     if (id === PUBLIC_GUARD) continue;
-    const guard = registry.get(id);
-    if (guard === undefined) return { kind: 'unknown', id };
-    let decision: GuardDecision | undefined;
-    try {
-      decision = normalise(await guard(ctx));
-    } catch (error) {
-      return { kind: 'error', id, error };
-    }
-    if (decision === undefined)
-      return {
-        kind: 'error',
-        id,
-        error: new TypeError(
-          `guard ${JSON.stringify(id)} returned something other than allow(), deny() or redirectTo(path)`,
-        ),
-      };
-    if (decision.kind !== 'allow') return decision;
+    const done = watch?.(id);
+    const outcome = await runGuard(id, registry, ctx);
+    done?.(outcome);
+    if (outcome.kind !== 'allow') return outcome;
   }
   return ALLOW;
+}
+
+async function runGuard(id: string, registry: ReadonlyMap<string, Guard>, ctx: unknown): Promise<GuardOutcome> {
+  const guard = registry.get(id);
+  if (guard === undefined) return { kind: 'unknown', id };
+  let decision: GuardDecision | undefined;
+  try {
+    decision = normalise(await guard(ctx));
+  } catch (error) {
+    return { kind: 'error', id, error };
+  }
+  if (decision === undefined)
+    return {
+      kind: 'error',
+      id,
+      error: new TypeError(
+        `guard ${JSON.stringify(id)} returned something other than allow(), deny() or redirectTo(path)`,
+      ),
+    };
+  return decision;
 }
 
 /** Guard IDs are `public` alone or protective IDs only; an empty list means "no guard": denied. */

@@ -57,8 +57,11 @@ export interface HandlerRef {
   inputFields?: InputField[];
   /** Why the binding is missing or unsupported (becomes the 501 message). */
   message?: string;
+  /** Where the bound function is declared (its name), for trace spans. */
+  source?: SourceRef;
 }
 
+/** A place in the sources: `file` relative to the app's source root, 1-based line and column. */
 export interface SourceRef {
   file: string;
   line: number;
@@ -89,7 +92,10 @@ export interface PageEntry {
   serverFields: string[];
   /** Key into `templates`: the error page of its 403, 404 and 500 answers to HTML requests. */
   errorPage?: string;
+  /** The `route` declaration. */
   source?: SourceRef;
+  /** The `guard` declaration. */
+  guardSource?: SourceRef;
 }
 
 export interface CorsPolicy {
@@ -132,7 +138,10 @@ export interface EndpointEntry {
   partialTargets?: string[];
   /** Actions: the constraints of the fields of the forms posting to it (`g:post`). */
   constraints?: FieldConstraint[];
+  /** The declaration (`act`, `api`, `fragment` line, or the `//kit:` comment). */
   source?: SourceRef;
+  /** The owning page's `guard` declaration. */
+  guardSource?: SourceRef;
 }
 
 /** One file of the build output that the app serves. */
@@ -158,4 +167,11 @@ export interface AppManifest {
   templates: Record<string, Template>;
   /** Built with `kit build --trace`: instrumentation on without `KIT_TRACE=1`. */
   trace?: boolean;
+  /**
+   * Traced builds: the directory every `source.file` is relative to, itself relative to the app
+   * directory, so the trace viewer can link a span to the file in an editor.
+   */
+  sourceRoot?: string;
+  /** Traced builds: the browser trace bridge (`shared/client/trace-bridge.js`) that HTML answers load. */
+  traceBridge?: string;
 }

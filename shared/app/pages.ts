@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { compareMethods } from '../route/index.js';
 import { renderTemplate } from '../render/index.js';
-import { type Context, LaneRoute, LaneSSR } from '../trace/index.js';
+import { type Context, LaneHandler, LaneRoute, LaneSSR } from '../trace/index.js';
 import { requestContext } from './context.js';
 import { acceptsHtml } from './error-pages.js';
 import { NO_STORE, thrownStatus } from './errors.js';
@@ -15,7 +15,9 @@ import type { PageTarget } from './prebuilt.js';
 import type { Reply } from './reply.js';
 import { paramsForFile, type PageRuntime } from './routes.js';
 import type { AppServices } from './services.js';
+import { markHandler, stageContext, stageFailed, startStage } from './stage-spans.js';
 import type { StaticEntry } from './static-files.js';
+import { injectBridge } from './trace-bridge.js';
 import { beginTrace, csrfToken, decodeParams, logFault, passGuards, requestState, runAsync } from './steps.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -90,8 +92,10 @@ export function servePageRequest(
     beginTrace(app, req, reply.res, undefined, LaneRoute);
     methodNotAllowed(app, reply, segments, path, true);
   } else if (t.page === undefined) {
-    beginTrace(app, req, reply.res, undefined, LaneRoute);
+    const ctx = beginTrace(app, req, reply.res, undefined, LaneRoute);
+    const span = startStage(app, ctx, 'static file', LaneRoute, undefined);
     sendFile(reply, t.file, t.file.cache);
+    span.end();
   } else servePage(app, req, reply, t.page, t.params, path, t.file);
 }
 
@@ -113,22 +117,25 @@ function servePage(
   file: StaticEntry | undefined,
 ): void {
   const e = page.entry;
-  const parent = beginTrace(app, req, reply.res, page, e.render === 'spa' ? LaneRoute : LaneSSR);
+  const built = file ?? pageFile(app, page, path);
+  const fast = built !== undefined && isPublic(e.guards);
+  const parent = beginTrace(app, req, reply.res, page, e.render === 'spa' ? LaneRoute : LaneSSR, !fast);
   if (e.guards.length === 0) {
     reply.error(403, 'forbidden', '403 forbidden');
     return;
   }
-  const built = file ?? pageFile(app, page, path);
   // The fast path: a public page built ahead of time.
-  if (built !== undefined && isPublic(e.guards)) {
+  if (fast) {
+    const span = startStage(app, parent, 'static file', LaneRoute, page.sources.decl);
     sendPageFile(app, req, reply, page, built);
+    span.end();
     return;
   }
   if (built === undefined && (e.render === 'spa' || page.template === undefined)) {
     app.notFound(reply);
     return;
   }
-  runAsync(app, reply, renderPage(app, req, reply, page, params, built, parent));
+  runAsync(app, reply, renderPage(app, req, reply, page, params, built, parent), parent);
 }
 
 async function renderPage(
@@ -150,20 +157,31 @@ async function renderPage(
     const ctx = requestContext(state, parent);
     if (!isPublic(e.guards) && !(await passGuards(app, page, ctx, reply))) return;
     if (file !== undefined) {
+      const span = startStage(app, ctx, 'static file', LaneRoute, page.sources.decl);
       sendPageFile(app, req, reply, page, file);
+      span.end();
       return;
     }
     let data: unknown;
     const load = page.load;
     if (load !== undefined && load.ok) {
+      const name = e.load?.export ?? '';
+      const span = startStage(app, ctx, `load ${name}`, LaneHandler, page.sources.handler);
+      if (app.tracer !== undefined) markHandler(span, name);
       try {
-        data = await load.handler.fn(ctx);
+        data = await load.handler.fn(stageContext(span, ctx));
       } catch (thrown) {
         const { status, message } = thrownStatus(thrown);
-        if (status >= 500) logFault(app, reply, `load of page ${e.pageId} failed`, thrown);
+        if (status >= 500) {
+          logFault(app, reply, `load of page ${e.pageId} failed`, thrown);
+          stageFailed(ctx, span, thrown, `load of page ${e.pageId}`);
+        }
+        span.end();
         reply.error(status, 'request_failed', message);
         return;
       }
+      span.setStatus('ok');
+      span.end();
       if (data instanceof Response) {
         // A load answering a Response (a redirect to a login page, say) is request-specific.
         await reply.write(data, { noStore: true });
@@ -175,7 +193,18 @@ async function renderPage(
       return;
     }
     if (reply.res.headersSent) return;
-    const body = renderTemplate(page.template!, data, params);
+    const span = startStage(app, ctx, `render ${e.pageId}`, LaneSSR, page.sources.decl);
+    let body: string;
+    try {
+      body = renderTemplate(page.template!, data, params);
+    } catch (thrown) {
+      stageFailed(ctx, span, thrown, `render of page ${e.pageId}`);
+      span.end();
+      throw thrown;
+    }
+    span.setStatus('ok');
+    span.end();
+    if (app.traceBridge) body = injectBridge(body);
     sendHtml(app, req, reply, body, e.cache ?? NO_STORE, page.templateForms);
   } finally {
     done();

@@ -25,16 +25,22 @@ export class PrebuiltAnswer {
     private readonly file: StaticEntry,
     private readonly cache: string,
     private readonly mayHaveForm: boolean,
+    /** The page the file was built for (its route and source name a traced answer's spans). */
+    readonly page?: PageRuntime,
   ) {}
+
+  /** False when the file needs a per-request CSRF token: the full pipeline answers instead. */
+  usable(): boolean {
+    if (this.headers !== undefined) return true;
+    if (this.declined) return false;
+    if (this.mayHaveForm && this.file.csrfPoints().length > 0) this.declined = true;
+    return !this.declined;
+  }
 
   send(res: ServerResponse, head: boolean): boolean {
     let headers = this.headers;
     if (headers === undefined) {
-      if (this.declined) return false;
-      if (this.mayHaveForm && this.file.csrfPoints().length > 0) {
-        this.declined = true;
-        return false;
-      }
+      if (!this.usable()) return false;
       const f = this.file;
       this.body = f.body();
       headers = this.headers = [
@@ -66,8 +72,9 @@ export interface PrebuildSite {
 
 /**
  * Answers decided by the request target alone, found by the exact raw target before any other
- * work: GET/HEAD of a public built page or a plain file, at a path no endpoint shares, with no
- * tracing (spans need the full pipeline). Keys are the canonical targets of the built files —
+ * work: GET/HEAD of a public built page or a plain file, at a path no endpoint shares (a traced
+ * app records the request and the file's stage span around the same answer). Keys are the
+ * canonical targets of the built files —
  * checkRequestTarget accepts them unchanged, without a query, percent-escape or trailing slash —
  * so a hit is a target the full pipeline would accept and answer with these very bytes; any other
  * spelling of the path takes the full pipeline. The set is bounded by the build output.
@@ -104,7 +111,7 @@ export function prebuildAnswers(
     if (e.guards.length === 0 || !isPublic(e.guards)) continue;
     const file = t.file ?? site.pageFile(t.page, path);
     if (file === undefined) continue;
-    out.set(path, new PrebuiltAnswer(file, e.cache ?? 'no-cache', file.isHtml));
+    out.set(path, new PrebuiltAnswer(file, e.cache ?? 'no-cache', file.isHtml, t.page));
   }
   return out;
 }

@@ -16,6 +16,7 @@ import type { AppManifest, EndpointEntry, FieldConstraint, HandlerRef, InputFiel
 import type { SignatureKind } from './manifest.js';
 import type { CorsPolicy } from './manifest.js';
 import { mayContainForm } from './html-forms.js';
+import { endpointSources, pageSources, type StageSources } from './stage-sources.js';
 
 // Handlers take the request context and, depending on their signature, one more argument.
 export type HandlerFn = (ctx: unknown, arg?: unknown) => unknown;
@@ -39,6 +40,8 @@ export interface PageRuntime {
   load?: Resolution;
   /** Request path of each built file (file key → `/blog/hello-kit`), for params of file-served pages. */
   fileRoutes: Map<string, string>;
+  /** Where the stage spans of its requests point. */
+  sources: StageSources;
 }
 
 export interface EndpointRuntime {
@@ -55,6 +58,7 @@ export interface EndpointRuntime {
   /** Actions: the page a failed or `showPage` submission re-renders. */
   page?: PageRuntime;
   constraints?: readonly FieldConstraint[];
+  sources: StageSources;
 }
 
 export type Modules = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -159,6 +163,7 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
       templateForms: p.template !== undefined && mayContainForm(JSON.stringify(manifest.templates[p.template] ?? '')),
       load: p.load ? resolveHandler('load', p.load, modules, p.load.export) : undefined,
       fileRoutes: new Map(),
+      sources: pageSources(p),
     };
     for (const [requestPath, file] of Object.entries(p.files)) {
       rt.fileRoutes.set(file, requestPath);
@@ -182,6 +187,7 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
       partialTargets: e.partialTargets ? new Set(e.partialTargets) : undefined,
       page: e.kind === 'action' ? pagesById.get(e.pageId) : undefined,
       constraints: e.constraints,
+      sources: endpointSources(e),
     };
   });
   const pages = compileRouter(pageList.map((p) => ({ method: 'GET', pattern: p.parsed, value: p })));

@@ -2,6 +2,7 @@
 // `listening on` line, tracing switched on by the build or `KIT_TRACE=1` (or sent to the tracer the
 // app config exports), and a graceful stop on SIGINT/SIGTERM that lets in-flight requests finish.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { newCollector, newTracer, Tracer, withSink } from '../trace/index.js';
 import { KitApp, type AppOptions } from './app.js';
@@ -174,6 +175,17 @@ export function createHttpServer(
   return { server, inflight: () => inflight, draining };
 }
 
+/**
+ * Where the sources of a traced build live (absolute): `KIT_SOURCE_ROOT`, else the route table's
+ * `sourceRoot` resolved against the app directory (unknown inside a single executable).
+ */
+function sourceRoot(options: StartOptions, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (env.KIT_SOURCE_ROOT) return resolve(env.KIT_SOURCE_ROOT);
+  const rel = options.manifest.sourceRoot;
+  if (rel === undefined || options.staticDir === undefined || seaApi() !== null) return undefined;
+  return resolve(options.staticDir, '..', rel);
+}
+
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const out = options.out ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -200,7 +212,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     appOptions.tracer = exported;
     if (tracing) err('kit: the app config exports a tracer; spans go there, so the local collector is off');
   } else if (tracing) {
-    const collector = newCollector(1024);
+    // Span sources are relative to the build's source root: the viewer links them into an editor.
+    const collector = newCollector(1024, { sourceRoot: sourceRoot(options, env) });
     appOptions.collector = collector;
     appOptions.tracer = newTracer(withSink(collector));
   }

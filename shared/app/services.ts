@@ -17,6 +17,8 @@ export interface AppServices {
   readonly csrf: CsrfKeys;
   readonly guards: Map<string, Guard>;
   readonly tracer: Tracer | undefined;
+  /** HTML answers load the browser trace bridge and name their span in `Server-Timing`. */
+  readonly traceBridge: boolean;
   readonly deadlines: Deadlines;
   readonly errorPages: ErrorPages;
   /** Body cap of actions, APIs and commands. */

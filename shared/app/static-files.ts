@@ -85,6 +85,9 @@ export interface StaticEntry {
   headers(cache: string): Record<string, string | number>;
 }
 
+/** Rewrites HTML files once, when first read (a traced app adds the trace bridge). */
+export type HtmlTransform = (html: string) => string;
+
 class Entry implements StaticEntry {
   private buf: Buffer | undefined;
   private points: number[] | undefined;
@@ -96,11 +99,15 @@ class Entry implements StaticEntry {
     readonly file: string,
     readonly type: string,
     readonly cache: string,
+    private readonly transform: HtmlTransform | undefined,
   ) {
     this.isHtml = type.startsWith('text/html');
   }
   body(): Buffer {
-    return (this.buf ??= this.source.read(this.file));
+    if (this.buf !== undefined) return this.buf;
+    const raw = this.source.read(this.file);
+    return (this.buf =
+      this.isHtml && this.transform !== undefined ? Buffer.from(this.transform(raw.toString('utf8'))) : raw);
   }
   text(): string {
     return (this.str ??= this.body().toString('utf8'));
@@ -127,10 +134,11 @@ export class StaticTable {
   constructor(
     files: Record<string, StaticFile>,
     readonly source: StaticSource,
+    html?: HtmlTransform,
   ) {
     for (const key of Object.keys(files)) {
       const f = files[key];
-      this.entries.set(key, new Entry(source, key, f.file, f.type, f.cache));
+      this.entries.set(key, new Entry(source, key, f.file, f.type, f.cache, html));
     }
   }
   /** The file at a decoded request path without its leading `/` (`''` is the root). */

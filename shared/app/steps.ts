@@ -3,12 +3,24 @@
 // at a missing guard before any of these run.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeTypedParams } from '../route/index.js';
-import { background, type Context, type Lane, traceRequest } from '../trace/index.js';
+import {
+  background,
+  type Context,
+  type Lane,
+  LaneRoute,
+  LaneSSR,
+  recordException,
+  spanFromContext,
+  traceRequest,
+} from '../trace/index.js';
 import { isSecureRequest, RequestState } from './context.js';
 import { cookieName, newToken, readCookie, setCookieValue, verifyToken } from './csrf.js';
 import { NO_STORE, thrownStatus } from './errors.js';
 import { currentFaultScope } from './faults.js';
 import { isPublic, runGuards } from './guards.js';
+import type { PrebuiltAnswer } from './prebuilt.js';
+import { guardWatch, recordMatch, startStage } from './stage-spans.js';
+import { serverTiming } from './trace-bridge.js';
 import type { Reply } from './reply.js';
 import type { EndpointRuntime, PageRuntime } from './routes.js';
 import type { AppServices } from './services.js';
@@ -20,13 +32,18 @@ export function describeThrown(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
-/** Starts the request span when tracing is on; the background context otherwise (nothing allocated). */
+/**
+ * Starts the request span when tracing is on, with the span of the route match under it (unless
+ * `match` is false: a built file's answer is its own stage span, pointing at the same route); the
+ * background context otherwise (nothing allocated).
+ */
 export function beginTrace(
   app: AppServices,
   req: IncomingMessage,
   res: ServerResponse,
   route: RouteRuntime | undefined,
   lane: Lane,
+  match = true,
 ): Context {
   if (app.tracer === undefined) return background();
   const info =
@@ -38,7 +55,9 @@ export function beginTrace(
             lane,
             page: route.entry.pageId,
             endpointKind: route.entry.kind,
+            symbol: route.entry.symbol,
             guard: route.entry.guards.join(',') || undefined,
+            source: route.entry.source,
           }
         : {
             route: route.entry.route,
@@ -46,17 +65,45 @@ export function beginTrace(
             page: route.entry.pageId,
             render: route.entry.render,
             guard: route.entry.guards.join(',') || undefined,
+            source: route.entry.source,
           };
   const [ctx, span] = traceRequest(app.tracer, req, info, res);
   const scope = currentFaultScope();
   if (scope !== undefined) scope.span = span;
+  if (app.traceBridge && span.isRecording()) res.setHeader('Server-Timing', serverTiming(span));
+  if (route !== undefined && match) recordMatch(app, ctx, route.entry.route, route.sources.decl);
   return ctx;
 }
 
-/** Answers a thrown value (a 4xx `HttpError` shows its message; anything else is a logged 500). */
-export function fail(app: AppServices, reply: Reply, err: unknown, what: string): void {
+/**
+ * The spans of a prebuilt answer in a traced app: the request span and the file's stage span.
+ * False (and nothing started) when the answer cannot be used.
+ */
+export function tracePrebuilt(
+  app: AppServices,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: PrebuiltAnswer,
+): boolean {
+  if (!answer.usable()) return false;
+  const page = answer.page;
+  const lane = page === undefined || page.entry.render === 'spa' ? LaneRoute : LaneSSR;
+  const ctx = beginTrace(app, req, res, page, lane, false);
+  startStage(app, ctx, 'static file', LaneRoute, page?.sources.decl).end();
+  return true;
+}
+
+/**
+ * Answers a thrown value (a 4xx `HttpError` shows its message; anything else is a logged 500 whose
+ * exception goes on the request span, when there is one).
+ */
+export function fail(app: AppServices, reply: Reply, err: unknown, what: string, ctx?: Context): void {
   const { status, message } = thrownStatus(err);
-  if (status >= 500) logFault(app, reply, `${what} failed`, err);
+  if (status >= 500) {
+    logFault(app, reply, `${what} failed`, err);
+    const span = ctx !== undefined ? spanFromContext(ctx) : currentFaultScope()?.span;
+    if (span !== undefined) recordException(span, err);
+  }
   reply.error(status, 'request_failed', message);
 }
 
@@ -66,9 +113,9 @@ export function logFault(app: AppServices, reply: Reply, what: string, err: unkn
   app.onFault?.(err, reply.res);
 }
 
-/** Runs request-time work; a rejection becomes the answer `fail` gives. */
-export function runAsync(app: AppServices, reply: Reply, work: Promise<void>): void {
-  work.catch((err: unknown) => fail(app, reply, err, 'request'));
+/** Runs request-time work; a rejection becomes the answer `fail` gives (`ctx`: the request's trace). */
+export function runAsync(app: AppServices, reply: Reply, work: Promise<void>, ctx?: Context): void {
+  work.catch((err: unknown) => fail(app, reply, err, 'request', ctx));
 }
 
 export function requestState(
@@ -95,11 +142,11 @@ export function decodeParams(
   return r.values;
 }
 
-/** Runs the guards; answers and returns false when they do not all allow. */
+/** Runs the guards (a span each when traced); answers and returns false when they do not all allow. */
 export async function passGuards(app: AppServices, route: RouteRuntime, ctx: Context, reply: Reply): Promise<boolean> {
   const ids = route.entry.guards;
   if (isPublic(ids)) return true;
-  const outcome = await runGuards(ids, app.guards, ctx);
+  const outcome = await runGuards(ids, app.guards, ctx, guardWatch(app, ctx, route.sources.guard));
   switch (outcome.kind) {
     case 'allow':
       return true;

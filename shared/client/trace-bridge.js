@@ -1,6 +1,7 @@
 // kit browser trace bridge (plain browser JavaScript, no build step).
 //
-// Turned on by <html data-kit-trace> or window.__kitTraceEnabled = true (set before this script runs).
+// Turned on by <html data-kit-trace>, by its own <script data-kit-trace> tag (what a traced kit app
+// injects) or window.__kitTraceEnabled = true (set before this script runs).
 // Records frontend spans for the page navigation and for same-origin fetch() calls, adds a W3C
 // `traceparent` header to those fetches so server spans join the same trace, and posts finished spans to
 // the collector's ingest endpoint (default /_kit/traces/browser; override with
@@ -9,14 +10,19 @@
 // window.__kitTrace = { enabled, start(name, options), end(span, status, message), traceparent(span),
 //                       fetch(input, init), flush() }
 // The parent of a new span is the innermost span started with start() and not yet ended, else the
-// document's own server span when the page sets window.__kitTraceparent ("00-<trace>-<span>-<flags>"),
+// document's own server span: window.__kitTraceparent ("00-<trace>-<span>-<flags>") when the page sets
+// it, else the `traceparent` entry of the document's Server-Timing header (traced kit apps send it);
 // else none (a new trace). The navigation span is the parent of fetches made while the page loads.
 (function () {
   'use strict';
   if (typeof window === 'undefined' || window.__kitTrace) return;
 
   var root = document.documentElement;
-  var enabled = window.__kitTraceEnabled === true || (root !== null && root.hasAttribute('data-kit-trace'));
+  var own = document.currentScript;
+  var enabled =
+    window.__kitTraceEnabled === true ||
+    (root !== null && root.hasAttribute('data-kit-trace')) ||
+    (own !== null && own !== undefined && own.hasAttribute('data-kit-trace'));
   var endpoint = String(
     window.__kitTraceEndpoint || (root && root.getAttribute('data-kit-trace-endpoint')) || '/_kit/traces/browser',
   );
@@ -72,9 +78,21 @@
     }
     return new Date(ms).toISOString().slice(0, -1) + String(ns).padStart(6, '0') + 'Z';
   }
+  /** The document's server span, from the navigation's Server-Timing entry named traceparent. */
+  function documentTraceparent() {
+    try {
+      var nav = performance.getEntriesByType('navigation')[0];
+      var timing = (nav && nav.serverTiming) || [];
+      for (var i = 0; i < timing.length; i++) if (timing[i].name === 'traceparent') return timing[i].description;
+    } catch (_e) {
+      /* no navigation timing */
+    }
+    return '';
+  }
+  var serverParent = documentTraceparent();
   function currentParent() {
     if (stack.length > 0) return stack[stack.length - 1];
-    return parseTraceparent(window.__kitTraceparent);
+    return parseTraceparent(window.__kitTraceparent || serverParent);
   }
 
   /** Starts a span. options: {lane, attributes: {key: value}, active: false to keep it off the parent stack}. */

@@ -17,6 +17,8 @@ export interface HandlerOptions {
    * so that a page whose name was rebound to 127.0.0.1 cannot read or feed the collector).
    */
   anyHost?: boolean;
+  /** The browser trace bridge's script, served at `GET /bridge.js` (traced apps). */
+  bridge?: string;
 }
 
 export const DEFAULT_MOUNT = '/_kit/traces';
@@ -70,6 +72,20 @@ function serveStats(collector: Collector, res: ServerResponse): void {
   sendJSON(res, 200, JSON.stringify(collector.health()));
 }
 
+function serveRoutes(collector: Collector, res: ServerResponse): void {
+  sendJSON(res, 200, JSON.stringify(collector.routes()));
+}
+
+function serveScript(res: ServerResponse, script: string): void {
+  res.writeHead(200, {
+    'Content-Type': 'text/javascript; charset=utf-8',
+    'Content-Length': Buffer.byteLength(script),
+    'Cache-Control': 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(script);
+}
+
 function serveEvents(collector: Collector, req: IncomingMessage, res: ServerResponse): void {
   if (collector.subscriberCount >= collector.sseLimit) {
     sendError(res, 429, `too many trace event subscribers (limit ${collector.sseLimit})`);
@@ -92,9 +108,9 @@ function serveEvents(collector: Collector, req: IncomingMessage, res: ServerResp
   collector._subscribe(res);
 }
 
-function serveViewer(res: ServerResponse, base: string): void {
+function serveViewer(res: ServerResponse, base: string, sourceRoot: string): void {
   const nonce = randomBytes(16).toString('base64');
-  const body = viewerPage(base, nonce);
+  const body = viewerPage(base, nonce, sourceRoot);
   res.writeHead(200, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
@@ -260,18 +276,28 @@ function listener(
 
 const listRoute: Route = (c, _req, res) => serveList(c, res);
 const statsRoute: Route = (c, _req, res) => serveStats(c, res);
+const routesRoute: Route = (c, _req, res) => serveRoutes(c, res);
 const eventsRoute: Route = (c, req, res) => serveEvents(c, req, res);
 const ingestRoute: Route = (c, req, res) => ingest(c, req, res);
-const serveViewerRoute: Route = (_c, _req, res, base) => serveViewer(res, base);
+const serveViewerRoute: Route = (c, _req, res, base) => serveViewer(res, base, c.sourceRoot);
+
+function bridgeRoutes(options: HandlerOptions): Record<string, { get: Route }> {
+  const script = options.bridge;
+  if (script === undefined) return {};
+  if (typeof script !== 'string') throw new TypeError('collector handler: options.bridge must be the script text');
+  return { '/bridge.js': { get: (_c, _req, res) => serveScript(res, script) } };
+}
 
 export function createCollectorHandler(collector: Collector, options: HandlerOptions): RequestListener {
   const root = { get: listRoute, post: ingestRoute };
   return listener(collector, options, {
+    ...bridgeRoutes(options),
     '': root,
     '/': root,
     '/data': { get: listRoute },
     '/events': { get: eventsRoute },
     '/stats': { get: statsRoute },
+    '/api/routes': { get: routesRoute },
     '/viewer': { get: serveViewerRoute },
     '/viewer/': { get: serveViewerRoute },
     '/browser': { post: ingestRoute },
@@ -285,6 +311,7 @@ export function createViewerHandler(collector: Collector, options: HandlerOption
     '/data': { get: listRoute },
     '/events': { get: eventsRoute },
     '/stats': { get: statsRoute },
+    '/api/routes': { get: routesRoute },
     '/browser': { post: ingestRoute },
   });
 }

@@ -4,6 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RateLimiter } from './rate-limit.js';
 import type { FinishedSpan, SpanSnapshot } from './types.js';
+import type { RoutesReport } from './route-stats.js';
 
 export const SSE_EVENT = 'kit-trace';
 
@@ -29,12 +30,14 @@ export interface CollectorView {
   readonly maxIngestSpans: number;
   readonly maxIngestBytes: number;
   readonly subscriberCount: number;
+  readonly sourceRoot: string;
   /** @internal */
   readonly _rate: RateLimiter;
   spans(): FinishedSpan[];
   record(snapshots: readonly SpanSnapshot[]): void;
   health(): CollectorHealth;
   listJSON(): string;
+  routes(): RoutesReport;
   /** @internal */
   _reject(): void;
   /** @internal */

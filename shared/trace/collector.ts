@@ -2,9 +2,11 @@
 // subscribers, and accepts spans recorded in the browser. Its HTTP side lives in collector-http.ts.
 import type { ServerResponse } from 'node:http';
 import { RingSink } from './ring-sink.js';
+import { RouteStats } from './route-stats.js';
 import { RateLimiter } from './rate-limit.js';
 import { RecordedSpan } from './snapshot.js';
 import type { FinishedSpan, Sink, SpanSnapshot } from './types.js';
+import type { RoutesReport } from './route-stats.js';
 import { type CollectorHealth, type CollectorView, sseMessage } from './collector-view.js';
 import {
   createCollectorHandler,
@@ -32,6 +34,16 @@ export interface CollectorOptions {
   maxIngestBytes?: number;
   /** Interval of comment lines that keep idle event streams open through proxies (default 15000 ms). */
   heartbeatMs?: number;
+  /**
+   * Total bytes of the stored spans' JSON records; the oldest spans go first. Default: no byte
+   * budget (the count `limit` alone), so a span is encoded only when it is listed or streamed.
+   */
+  maxBytes?: number;
+  /**
+   * The absolute directory span source files are relative to (the tracer's `withSourceRoot`), so the
+   * viewer can open them in an editor; '' (default) when unknown.
+   */
+  sourceRoot?: string;
 }
 
 /** One server-sent-events client. */
@@ -47,9 +59,11 @@ export class Collector implements Sink, CollectorView {
   readonly maxIngestSpans: number;
   readonly maxIngestBytes: number;
   readonly heartbeatMs: number;
+  readonly sourceRoot: string;
   /** @internal */
   readonly _rate: RateLimiter;
   private readonly ring: RingSink;
+  private readonly stats = new RouteStats();
   private readonly subscribers = new Set<Subscriber>();
   private subscriberDrops = 0;
   private rejectedCount = 0;
@@ -57,7 +71,13 @@ export class Collector implements Sink, CollectorView {
 
   constructor(limit: number, options: CollectorOptions) {
     this.limit = limit;
-    this.ring = new RingSink(limit);
+    const maxBytes = options.maxBytes ?? Infinity;
+    if (!(maxBytes === Infinity || (Number.isInteger(maxBytes) && maxBytes >= 1)))
+      throw new TypeError('newCollector: options.maxBytes must be a positive integer or Infinity');
+    this.ring = new RingSink(limit, { maxBytes });
+    if (options.sourceRoot !== undefined && typeof options.sourceRoot !== 'string')
+      throw new TypeError('newCollector: options.sourceRoot must be a directory path');
+    this.sourceRoot = options.sourceRoot ?? '';
     this.sseLimit = positiveInt(options.sseLimit, 32, 'sseLimit');
     this.subscriberBuffer = positiveInt(options.subscriberBuffer, 16, 'subscriberBuffer');
     this.maxIngestSpans = positiveInt(options.maxIngestSpans, 128, 'maxIngestSpans');
@@ -76,6 +96,7 @@ export class Collector implements Sink, CollectorView {
    */
   write(span: FinishedSpan): void {
     this.ring.push(span);
+    this.stats.add(span);
     if (this.subscribers.size > 0) this.broadcast(sseMessage(span));
   }
 
@@ -108,9 +129,15 @@ export class Collector implements Sink, CollectorView {
     this.rejectedCount++;
   }
 
-  /** Forgets stored spans (counters are kept). */
+  /** Forgets stored spans and route figures (counters are kept). */
   clear(): void {
     this.ring.clear();
+    this.stats.clear();
+  }
+
+  /** Per-route figures of the request spans seen since start (or `clear`). */
+  routes(): RoutesReport {
+    return this.stats.report(this.sourceRoot);
   }
 
   health(): CollectorHealth {
@@ -142,7 +169,8 @@ export class Collector implements Sink, CollectorView {
    * A Node request listener serving the collector API; mount it under a prefix such as `/_kit/traces`
    * (pass `{prefix}`; requests may arrive with or without the prefix). Routes: `GET /` and `GET /data` list
    * spans as JSON (`Accept: text/event-stream` on any GET streams instead), `GET /events` streams `kit-trace`
-   * events, `GET /stats` counters only, `GET /viewer` the viewer page, `POST /browser` ingests browser spans.
+   * events, `GET /stats` counters only, `GET /api/routes` per-route figures, `GET /viewer` the viewer page,
+   * `POST /browser` ingests browser spans, and `GET /bridge.js` the browser bridge when `options.bridge` has it.
    */
   handler(options: HandlerOptions = {}): RequestListener {
     return createCollectorHandler(this, options);

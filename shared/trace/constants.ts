@@ -61,6 +61,16 @@ export const AttrRouteQuery = 'kit.route.query';
 export const AttrPage = 'kit.page';
 export const AttrRender = 'kit.render';
 export const AttrGuard = 'kit.guard';
+export const AttrEndpointSymbol = 'kit.endpoint.symbol';
+/** A guard span's outcome: `allow`, `deny`, `redirect`, `unknown` or `error`. */
+export const AttrGuardDecision = 'kit.guard.decision';
+/** The handler or load function a span calls (its exported name). */
+export const AttrHandler = 'kit.handler';
+/** OpenTelemetry's exception event and its attributes. */
+export const EventException = 'exception';
+export const AttrExceptionType = 'exception.type';
+export const AttrExceptionMessage = 'exception.message';
+export const AttrExceptionStacktrace = 'exception.stacktrace';
 
 /** Log-record keys for correlating log lines with spans. */
 export const LogKeyTraceId = 'trace_id';

@@ -43,6 +43,7 @@ export {
   type Sampler,
   type SamplingParameters,
   type SamplingRule,
+  type AttributeMatcher,
 } from './sampler.js';
 export {
   inject,
@@ -59,7 +60,7 @@ export {
 export { newConsoleSink, formatConsoleLine } from './console-sink.js';
 export { escapeLogText } from './log-escape.js';
 export { newJSONLSink } from './jsonl-sink.js';
-export { newRingSink, RingSink, DEFAULT_RING_LIMIT } from './ring-sink.js';
+export { newRingSink, RingSink, DEFAULT_RING_LIMIT, DEFAULT_RING_BYTES, type RingSinkOptions } from './ring-sink.js';
 export { multiSink } from './multi-sink.js';
 export {
   exporterSink,
@@ -84,3 +85,5 @@ export { truncateUtf8, type Attribute, type AttributeValue, type AttributeScalar
 export { formatGoDuration, rfc3339Nano } from './clock.js';
 export type { Attributes, FinishedSpan, Sink, Span, SpanSnapshot, SpanEventRecord, SourceLocation } from './types.js';
 export type { TextStream } from './stream-write.js';
+export { recordException, describeException } from './exception.js';
+export { RouteStats, LATENCY_BOUNDS_MS, type RouteFigures, type RoutesReport, type RequestRef } from './route-stats.js';

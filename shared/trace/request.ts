@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   AttrEndpointKind,
+  AttrEndpointSymbol,
   AttrGuard,
   AttrHTTPRequestMethod,
   AttrHTTPResponseStatusCode,
@@ -27,6 +28,8 @@ export interface RouteInfo {
   lane?: Lane;
   page?: string;
   endpointKind?: string;
+  /** The endpoint's declared symbol (`Send`, a fragment's name). */
+  symbol?: string;
   render?: string;
   guard?: string;
   source?: SourceLocation;
@@ -44,8 +47,10 @@ function hostName(host: string | undefined): string {
 /**
  * Starts the server span of a request: the parent comes from the request's `traceparent`, the attributes
  * are the method, the path (never the query string), the route, and the host. When `res` is given the
- * span ends when the response finishes (status code recorded; 5xx is an error) or the connection closes
- * first (an error: the client went away).
+ * span ends when the response finishes or the connection closes first (an error: the client went away).
+ * The status follows OpenTelemetry's HTTP server conventions: 5xx is an error (an error status set
+ * earlier, by `recordException` say, keeps its message), 4xx is left unset (the client's mistake, not
+ * the server's; the status code attribute tells), anything else is ok.
  */
 export function traceRequest(
   tracer: Tracer,
@@ -67,6 +72,7 @@ export function traceRequest(
   if (host !== '') attrs[AttrServerAddress] = host;
   if (info.page !== undefined) attrs[AttrPage] = info.page;
   if (info.endpointKind !== undefined) attrs[AttrEndpointKind] = info.endpointKind;
+  if (info.symbol !== undefined) attrs[AttrEndpointSymbol] = info.symbol;
   if (info.render !== undefined) attrs[AttrRender] = info.render;
   if (info.guard !== undefined) attrs[AttrGuard] = info.guard;
   const name = info.name ?? `${method} ${info.route ?? path}`;
@@ -92,9 +98,11 @@ export function traceRequest(
   if (res !== undefined && span.isRecording()) {
     const onFinish = (): void => {
       res.removeListener('close', onClose);
-      span.set(AttrHTTPResponseStatusCode, res.statusCode);
-      if (res.statusCode >= 500) span.setStatus('error', `HTTP ${res.statusCode}`);
-      else if (span.statusCode() === 'unset') span.setStatus('ok');
+      const code = res.statusCode;
+      span.set(AttrHTTPResponseStatusCode, code);
+      if (code >= 500) {
+        if (span.statusCode() !== 'error') span.setStatus('error', `HTTP ${code}`);
+      } else if (code < 400 && span.statusCode() === 'unset') span.setStatus('ok');
       span.end();
     };
     const onClose = (): void => {

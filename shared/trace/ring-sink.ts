@@ -1,37 +1,67 @@
-// A fixed-size ring of the most recent finished spans. It stores the span objects themselves; snapshots
-// are built only when someone reads them.
+// A ring of the most recent finished spans, bounded twice: by count and by the bytes of their JSON
+// records. It stores the span objects themselves; a span's record is encoded once (the span caches
+// it) when a byte budget needs its size, and snapshots are built only when someone reads them.
 import type { FinishedSpan, Sink, SpanSnapshot } from './types.js';
 
 export const DEFAULT_RING_LIMIT = 256;
+export const DEFAULT_RING_BYTES = 1024 * 1024;
+
+export interface RingSinkOptions {
+  /** Total UTF-8 bytes of the stored spans' JSON records (default 1 MiB); `Infinity` counts spans only. */
+  maxBytes?: number;
+}
 
 export class RingSink implements Sink {
   private readonly items: (FinishedSpan | undefined)[];
+  private readonly sizes: Float64Array;
   private head = 0;
   private count = 0;
   private evicted = 0;
+  private used = 0;
+  readonly maxBytes: number;
 
-  constructor(readonly limit: number) {
+  constructor(
+    readonly limit: number,
+    options: RingSinkOptions = {},
+  ) {
     this.items = new Array<FinishedSpan | undefined>(limit).fill(undefined);
+    this.maxBytes = options.maxBytes ?? DEFAULT_RING_BYTES;
+    this.sizes = new Float64Array(this.maxBytes === Infinity ? 0 : limit);
   }
 
-  /** Stores a span, evicting the oldest when full. */
+  /** Stores a span, evicting the oldest while the ring is full or over its byte budget. */
   write(span: FinishedSpan): void {
     this.push(span);
   }
 
-  /** @internal Stores a span and returns the one it evicted, if any. */
+  /**
+   * @internal Stores a span; returns the last one it evicted, if any. A span larger than the whole
+   * budget is still kept (alone), so the newest span is always readable.
+   */
   push(span: FinishedSpan): FinishedSpan | undefined {
-    const items = this.items;
-    if (this.count < this.limit) {
-      let at = this.head + this.count;
-      if (at >= this.limit) at -= this.limit;
-      items[at] = span;
-      this.count++;
-      return undefined;
+    let old: FinishedSpan | undefined;
+    let size = 0;
+    if (this.sizes.length > 0) {
+      size = Buffer.byteLength(span.json());
+      while (this.count > 0 && this.used + size > this.maxBytes) old = this.shift();
     }
-    const old = items[this.head];
-    items[this.head] = span;
-    this.head = this.head + 1 === this.limit ? 0 : this.head + 1;
+    if (this.count === this.limit) old = this.shift();
+    let at = this.head + this.count;
+    if (at >= this.limit) at -= this.limit;
+    this.items[at] = span;
+    if (this.sizes.length > 0) this.sizes[at] = size;
+    this.used += size;
+    this.count++;
+    return old;
+  }
+
+  private shift(): FinishedSpan | undefined {
+    const at = this.head;
+    const old = this.items[at];
+    this.items[at] = undefined;
+    if (this.sizes.length > 0) this.used -= this.sizes[at]!;
+    this.head = at + 1 === this.limit ? 0 : at + 1;
+    this.count--;
     this.evicted++;
     return old;
   }
@@ -56,7 +86,12 @@ export class RingSink implements Sink {
     return this.count;
   }
 
-  /** Spans evicted because the ring was full. */
+  /** Bytes of the stored spans' JSON records (0 without a byte budget). */
+  get bytes(): number {
+    return this.used;
+  }
+
+  /** Spans evicted because the ring was full or over its byte budget. */
   dropped(): number {
     return this.evicted;
   }
@@ -65,11 +100,18 @@ export class RingSink implements Sink {
     this.items.fill(undefined);
     this.head = 0;
     this.count = 0;
+    this.used = 0;
   }
 }
 
-/** A ring of the `limit` most recent spans (default 256); the oldest is dropped and counted on overflow. */
-export function newRingSink(limit: number = DEFAULT_RING_LIMIT): RingSink {
+/**
+ * A ring of the `limit` most recent spans (default 256) whose JSON records total at most
+ * `options.maxBytes` (default 1 MiB); the oldest are dropped and counted first.
+ */
+export function newRingSink(limit: number = DEFAULT_RING_LIMIT, options: RingSinkOptions = {}): RingSink {
   if (!Number.isInteger(limit) || limit < 1) throw new TypeError('newRingSink: limit must be a positive integer');
-  return new RingSink(limit);
+  const b = options.maxBytes;
+  if (b !== undefined && !(b === Infinity || (Number.isInteger(b) && b >= 1)))
+    throw new TypeError('newRingSink: options.maxBytes must be a positive integer or Infinity');
+  return new RingSink(limit, options);
 }

@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Lane, Surface } from './constants.js';
 import type { SpanIdentity } from './context.js';
+import type { Attributes } from './types.js';
 
 /**
  * What a sampler sees. The tracer reuses one object for every decision: read it during `shouldSample`,
@@ -20,6 +21,8 @@ export interface SamplingParameters {
   name: string;
   surface: Surface;
   lane: Lane;
+  /** The attributes given at start (`withAttributes`), or null. */
+  attributes: Attributes | null;
 }
 
 export interface Sampler {
@@ -78,29 +81,56 @@ export function parentBased(root: Sampler): Sampler {
   });
 }
 
+/** What a rule expects of one attribute: the exact value, or a pattern its text must match. */
+export type AttributeMatcher = string | number | boolean | RegExp;
+
 /** One rule of `ruleSampler`: every field given must match; `sampler` decides for the spans it matches. */
 export interface SamplingRule {
   /** The span name: exact text, or a pattern (request spans are named `METHOD /route/{pattern}`). */
   name?: string | RegExp;
   lane?: Lane;
   surface?: Surface;
+  /**
+   * Start attributes the span must carry, each equal to (or, for a pattern, matching) the value given:
+   * `{ 'http.route': /^\/admin\//, 'kit.page': 'home' }`. A span without the attribute does not match.
+   */
+  attributes?: Readonly<Record<string, AttributeMatcher>>;
   sampler: Sampler;
 }
 
+function attributeOf(attrs: Attributes | null, key: string): unknown {
+  if (attrs === null) return undefined;
+  if (attrs instanceof Map) return attrs.get(key);
+  return Object.prototype.hasOwnProperty.call(attrs, key) ? (attrs as Record<string, unknown>)[key] : undefined;
+}
+
+function attributesMatch(want: Readonly<Record<string, AttributeMatcher>>, attrs: Attributes | null): boolean {
+  for (const key of Object.keys(want)) {
+    const m = want[key];
+    const v = attributeOf(attrs, key);
+    if (v === undefined) return false;
+    if (m instanceof RegExp ? !m.test(String(v)) : v !== m) return false;
+  }
+  return true;
+}
+
 /**
- * Decides by the first rule that matches the span (its name, lane or surface), else by `fallback`:
- * `ruleSampler([{ name: /^GET \/_kit\/health$/, sampler: alwaysOff() }], ratioSampler(0.1))`.
+ * Decides by the first rule that matches the span (its name, lane, surface or start attributes), else by
+ * `fallback`: `ruleSampler([{ name: /^GET \/_kit\/health$/, sampler: alwaysOff() }], ratioSampler(0.1))`.
  * Wrap it in `parentBased` to keep traces whole.
  */
 export function ruleSampler(rules: readonly SamplingRule[], fallback: Sampler): Sampler {
   rules.forEach((r, i) => {
     if (!r || typeof r.sampler?.shouldSample !== 'function')
       throw new TypeError(`ruleSampler: rule ${i} needs a sampler`);
+    if (r.attributes !== undefined && (r.attributes === null || typeof r.attributes !== 'object'))
+      throw new TypeError(`ruleSampler: rule ${i}: attributes must be an object of attribute values or patterns`);
   });
   const matches = (r: SamplingRule, p: SamplingParameters): boolean =>
     (r.name === undefined || (typeof r.name === 'string' ? p.name === r.name : r.name.test(p.name))) &&
     (r.lane === undefined || p.lane === r.lane) &&
-    (r.surface === undefined || p.surface === r.surface);
+    (r.surface === undefined || p.surface === r.surface) &&
+    (r.attributes === undefined || attributesMatch(r.attributes, p.attributes));
   const list = [...rules];
   return Object.freeze({
     name: 'rule_based',

@@ -213,6 +213,30 @@ export class RecordingSpan extends Context implements Span, SpanIdentity, Finish
     });
   }
 
+  /**
+   * @internal An attribute's current value (the last `set`, else the start attributes), read without
+   * building a snapshot: the collector's route figures read request spans this way.
+   */
+  _attr(key: string): unknown {
+    const a = this._attrs;
+    if (a === null) return undefined;
+    if (Array.isArray(a)) {
+      for (let i = 1; i < a.length && a[i] !== undefined; i += 2) if (a[i] === key) return a[i + 1];
+      return startAttr(a[0] as Attributes | null, key);
+    }
+    return startAttr(a as Attributes, key);
+  }
+
+  /** @internal Milliseconds between start and end (or now, while open). */
+  _durationMs(): number {
+    return (this._end === this._end ? this._end : now()) - this._start;
+  }
+
+  /** @internal */
+  _surface(): string {
+    return SURFACES[this._kind & 3]!;
+  }
+
   /** @internal */
   _setSource(source: SourceValue): void {
     this._x().source = source;
@@ -292,6 +316,12 @@ export class RecordingSpan extends Context implements Span, SpanIdentity, Finish
       durationNs: Math.max(0, Math.round((end - this._start) * 1e6)),
     };
   }
+}
+
+function startAttr(a: Attributes | null, key: string): unknown {
+  if (a === null) return undefined;
+  if (a instanceof Map) return a.get(key);
+  return Object.prototype.hasOwnProperty.call(a, key) ? (a as Record<string, unknown>)[key] : undefined;
 }
 
 function sourcePath(file: string, root: string): string {

@@ -44,6 +44,7 @@ class SamplingInput implements SamplingParameters {
   name = '';
   surface: Surface = 'backend';
   lane: Lane = 'user';
+  attributes: Attributes | null = null;
   set(
     t0: number,
     t1: number,
@@ -53,6 +54,7 @@ class SamplingInput implements SamplingParameters {
     name: string,
     surface: Surface,
     lane: Lane,
+    attributes: Attributes | null,
   ): void {
     this.t0 = t0;
     this.t1 = t1;
@@ -62,6 +64,7 @@ class SamplingInput implements SamplingParameters {
     this.name = name;
     this.surface = surface;
     this.lane = lane;
+    this.attributes = attributes;
   }
   get traceId(): string {
     return hex128(this.t0, this.t1, this.t2, this.t3);
@@ -183,9 +186,10 @@ export class Tracer implements SpanOwner {
     const s1 = idPool[at + 1]!;
     if (!this.on) {
       const p = this.params;
-      p.set(t0, t1, t2, t3, parent, name, SURFACES[kind & 3]!, LANES[(kind >> 2) & 15]!);
+      p.set(t0, t1, t2, t3, parent, name, SURFACES[kind & 3]!, LANES[(kind >> 2) & 15]!, attrs);
       const keep = this.sampler.shouldSample(p);
       p.parent = null;
+      p.attributes = null;
       if (!keep) {
         // Descendants of an unsampled span are dropped too: the context carries the trace with sampled=0.
         if (parent !== null && !parent.sampled) return ctx;

@@ -12,6 +12,7 @@ const PAGE = String.raw`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="kit-trace-base" content="__KIT_TRACE_BASE__">
+<meta name="kit-source-root" content="__KIT_SOURCE_ROOT__">
 <title>kit trace</title>
 <style nonce="__KIT_NONCE__">
 :root {
@@ -112,6 +113,23 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
 .event.error { border-color: var(--err); }
 .event.warn { border-color: #d99a00; }
 .event .when { color: var(--muted); font-size: 11px; font-family: var(--mono); }
+.row .bar.lane-route { background: #3b6ef5; } .row .bar.lane-guard { background: #b7791f; }
+.row .bar.lane-handler { background: #0f9d8f; } .row .bar.lane-ssr { background: #7c3aed; }
+.row .bar.lane-action, .row .bar.lane-api, .row .bar.lane-fragment, .row .bar.lane-contract { background: #2563eb; }
+.row .bar.lane-nav, .row .bar.lane-island { background: var(--frontend); } .row .bar.lane-user { background: #64748b; }
+.row .bar.lane-job { background: var(--worker); }
+.row .bar.error { background: var(--err); }
+.trace .req { display: flex; gap: 8px; font-family: var(--mono); font-size: 12px; margin-top: 2px; }
+.trace .req .code.c4 { color: #b7791f; } .trace .req .code.c5, .trace .req .errmark { color: var(--err); }
+.tabs { display: flex; gap: 4px; }
+table.routes { width: 100%; border-collapse: collapse; font-size: 12px; }
+table.routes th, table.routes td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line);
+  font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.routes td.num, table.routes th.num { text-align: right; }
+table.routes tr.err td.errors { color: var(--err); font-weight: 600; }
+.hist { display: inline-flex; align-items: flex-end; gap: 1px; height: 18px; vertical-align: middle; }
+.hist span { display: inline-block; width: 5px; background: var(--accent); min-height: 1px; }
+a.src { color: var(--accent); }
 @media (max-width: 1000px) { main { grid-template-columns: 1fr; grid-auto-rows: minmax(200px, auto);
   } section { max-height: 60vh; } }
 </style>
@@ -135,8 +153,23 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
   <select id="f-status" data-testid="filter-status" aria-label="Status"><option value="">Any status</option></select>
   <button id="pause" data-testid="pause" type="button" aria-pressed="false">Pause</button>
   <button id="clear" data-testid="clear" type="button">Clear</button>
+  <span class="tabs" role="tablist">
+    <button id="tab-traces" data-testid="view-traces" type="button" aria-pressed="true">Traces</button>
+    <button id="tab-routes" data-testid="view-routes" type="button" aria-pressed="false">Routes</button>
+    <button id="tab-slowest" data-testid="view-slowest" type="button" aria-pressed="false">Slowest</button>
+  </span>
   <span class="spacer"></span>
   <span class="hint" id="hint"></span>
+  <select id="editor" data-testid="editor" aria-label="Open sources in">
+    <option value="vscode://file{path}:{line}:{column}">VS Code</option>
+    <option value="cursor://file{path}:{line}:{column}">Cursor</option>
+    <option value="vscodium://file{path}:{line}:{column}">VSCodium</option>
+    <option value="idea://open?file={path}&amp;line={line}&amp;column={column}">JetBrains</option>
+    <option value="subl://open?url=file://{path}&amp;line={line}&amp;column={column}">Sublime Text</option>
+    <option value="custom">Custom…</option>
+  </select>
+  <input id="editor-template" data-testid="editor-template" type="text" hidden
+    aria-label="Editor link template with {path}, {line} and {column}">
 </div>
 <main>
   <section id="traces" data-testid="trace-list" aria-label="Traces"></section>
@@ -289,6 +322,162 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
     return r && r.status ? r.status.code : 'unset';
   }
 
+  function attrOf(s, key) {
+    var list = s.attributes || [];
+    for (var i = 0; i < list.length; i++) if (list[i].key === key) return list[i].value;
+    return undefined;
+  }
+  /** Method, route, status code, duration and an error marker of a request's root span. */
+  function requestLine(root, failed) {
+    var line = el('div', 'req');
+    line.setAttribute('data-testid', 'trace-request');
+    var method = attrOf(root, 'http.request.method');
+    var route = attrOf(root, 'http.route');
+    if (route === undefined) route = attrOf(root, 'url.path');
+    var code = attrOf(root, 'http.response.status_code');
+    if (method !== undefined) line.appendChild(el('span', 'method', method));
+    if (route !== undefined) line.appendChild(el('span', 'route', route));
+    if (code !== undefined) line.appendChild(el('span', 'code c' + String(code).charAt(0), code));
+    line.appendChild(el('span', 'dur', fmtDur(root.durationNs / 1e6)));
+    if (failed) {
+      var mark = el('span', 'errmark', '● error');
+      mark.setAttribute('data-testid', 'error-marker');
+      line.appendChild(mark);
+    }
+    return line;
+  }
+
+  // ---- editor links: a template with {path}, {line} and {column}; span sources relative to the
+  // collector's source root are made absolute first.
+  var sourceRootMeta = document.querySelector('meta[name="kit-source-root"]');
+  var sourceRoot = sourceRootMeta ? sourceRootMeta.getAttribute('content') || '' : '';
+  var BLOCKED = /^(javascript|data|vbscript|blob|about):/i;
+  var SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+  function validTemplate(t) {
+    return typeof t === 'string' && SCHEME.test(t) && !BLOCKED.test(t) && t.indexOf('{path}') >= 0;
+  }
+  var editorTemplate = 'vscode://file{path}:{line}:{column}';
+  try {
+    var stored = localStorage.getItem('kit-trace-editor');
+    if (validTemplate(stored)) editorTemplate = stored;
+  } catch (e) { /* storage unavailable */ }
+  function absolutePath(file) {
+    if (/^\/|^[A-Za-z]:[\\\/]/.test(file)) return file;
+    if (!sourceRoot) return '';
+    return sourceRoot.replace(/[\\\/]+$/, '') + '/' + file;
+  }
+  function editorHref(src) {
+    var path = absolutePath(String(src.file || ''));
+    if (!path) return '';
+    path = path.replace(/\\/g, '/');
+    if (path.charAt(0) !== '/') path = '/' + path; // C:/x → /C:/x: every {path} starts with a slash
+    var encoded = encodeURI(path.replace(/\\/g, '/')).replace(/[?#&]/g, encodeURIComponent);
+    var href = editorTemplate.split('{path}').join(encoded).split('{line}').join(String(src.line | 0 || 1))
+      .split('{column}').join(String(src.column | 0 || 1));
+    return SCHEME.test(href) && !BLOCKED.test(href) ? href : '';
+  }
+  function useTemplate(t, store) {
+    if (!validTemplate(t)) return false;
+    editorTemplate = t;
+    if (store) { try { localStorage.setItem('kit-trace-editor', t); } catch (e) { /* ignore */ } }
+    var sel = $('editor'), known = false;
+    for (var i = 0; i < sel.options.length; i++) if (sel.options[i].value === t) { sel.value = t; known = true; }
+    if (!known) { sel.value = 'custom'; $('editor-template').hidden = false; $('editor-template').value = t; }
+    return true;
+  }
+  $('editor').addEventListener('change', function () {
+    var v = $('editor').value;
+    $('editor-template').hidden = v !== 'custom';
+    if (v !== 'custom') useTemplate(v, true);
+    schedule();
+  });
+  $('editor-template').addEventListener('change', function () {
+    if (useTemplate($('editor-template').value.trim(), true)) schedule();
+  });
+
+  // ---- views: traces (list + waterfall), per-route figures, slowest requests.
+  var view = 'traces';
+  var routes = null;
+  function setView(v) {
+    view = v;
+    ['traces', 'routes', 'slowest'].forEach(function (k) {
+      $('tab-' + k).setAttribute('aria-pressed', k === v ? 'true' : 'false');
+    });
+    if (v !== 'traces') refreshRoutes();
+    schedule();
+  }
+  ['traces', 'routes', 'slowest'].forEach(function (k) {
+    $('tab-' + k).addEventListener('click', function () { setView(k); });
+  });
+  var routesQueued = false;
+  function refreshRoutes() {
+    if (routesQueued) return;
+    routesQueued = true;
+    setTimeout(function () {
+      fetch(base + '/api/routes', { cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (rep) { routesQueued = false; if (rep && rep.version === 1) { routes = rep; schedule(); } },
+          function () { routesQueued = false; });
+    }, 250);
+  }
+  function histogram(counts) {
+    var box = el('span', 'hist');
+    box.setAttribute('data-testid', 'route-histogram');
+    var max = 0;
+    counts.forEach(function (c) { if (c > max) max = c; });
+    var bounds = routes && routes.bounds ? routes.bounds : [];
+    counts.forEach(function (c, i) {
+      var b = el('span');
+      b.style.height = (max ? Math.max(1, Math.round(c / max * 18)) : 1) + 'px';
+      b.title = (i < bounds.length ? '≤ ' + bounds[i] + ' ms' : '> ' + bounds[bounds.length - 1] + ' ms') + ': ' + c;
+      box.appendChild(b);
+    });
+    return box;
+  }
+  function renderRoutes(box) {
+    box.appendChild(el('div', 'wf-head')).appendChild(el('h2', '', 'Routes'));
+    if (!routes || !routes.routes.length) { box.appendChild(el('div', 'empty', 'No requests yet.')); return; }
+    var table = el('table', 'routes');
+    var head = el('tr');
+    ['route', 'kind', 'requests', 'errors', 'p50', 'p95', 'p99', 'latency'].forEach(function (h, i) {
+      head.appendChild(el('th', i >= 2 && i <= 6 ? 'num' : '', h));
+    });
+    table.appendChild(head);
+    routes.routes.forEach(function (r) {
+      var tr = el('tr', r.errors ? 'err' : '');
+      tr.setAttribute('data-testid', 'route-row');
+      tr.appendChild(el('td', '', r.key));
+      tr.appendChild(el('td', '', r.kind));
+      tr.appendChild(el('td', 'num', r.count));
+      tr.appendChild(el('td', 'num errors', r.errors));
+      tr.appendChild(el('td', 'num', fmtDur(r.p50Ms)));
+      tr.appendChild(el('td', 'num', fmtDur(r.p95Ms)));
+      tr.appendChild(el('td', 'num', fmtDur(r.p99Ms)));
+      var cell = el('td');
+      cell.appendChild(histogram(r.histogram || []));
+      tr.appendChild(cell);
+      table.appendChild(tr);
+    });
+    box.appendChild(table);
+  }
+  function renderSlowest(box) {
+    box.appendChild(el('div', 'wf-head')).appendChild(el('h2', '', 'Slowest requests'));
+    var list = routes ? routes.slowest : [];
+    if (!list.length) { box.appendChild(el('div', 'empty', 'No requests yet.')); return; }
+    var table = el('table', 'routes');
+    list.forEach(function (r) {
+      var tr = el('tr', r.error ? 'err' : '');
+      tr.setAttribute('data-testid', 'slow-row');
+      tr.appendChild(el('td', 'num', fmtDur(r.durationMs)));
+      tr.appendChild(el('td', '', r.name));
+      tr.appendChild(el('td', 'num errors', r.status || ''));
+      tr.appendChild(el('td', '', isNaN(parseTime(r.time)) ? '' : fmtClock(parseTime(r.time))));
+      tr.style.cursor = 'pointer';
+      tr.addEventListener('click', function () { selectedTrace = r.traceId; selectedSpan = ''; setView('traces'); });
+      table.appendChild(tr);
+    });
+    box.appendChild(table);
+  }
+
   function render() {
     var f = filters();
     var list = $('traces');
@@ -308,6 +497,7 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
       title.appendChild(el('span', 'status ' + traceStatus(t)));
       title.appendChild(el('span', 'name', root && root.name ? root.name : '(unnamed span)'));
       b.appendChild(title);
+      if (root) b.appendChild(requestLine(root, traceStatus(t) === 'error'));
       var sub = el('div', 'sub');
       if (root) {
         sub.appendChild(el('span', 'badge ' + root.surface, root.surface));
@@ -321,8 +511,15 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
         render(); });
       list.appendChild(b);
     });
-    if (selectedTrace && !traces.has(selectedTrace)) { selectedTrace = ''; selectedSpan = ''; }
-    renderWaterfall(f);
+    if (selectedTrace && traces.has(selectedTrace) && !selectedSpan) {
+      var r0 = rootOf(traces.get(selectedTrace));
+      if (r0) selectedSpan = r0._key;
+    }
+    if (view === 'traces') renderWaterfall(f);
+    else {
+      $('waterfall').replaceChildren();
+      if (view === 'routes') renderRoutes($('waterfall')); else renderSlowest($('waterfall'));
+    }
     renderDetail();
     $('n-spans').textContent = String(spans.size);
     $('n-traces').textContent = String(traces.size);
@@ -363,7 +560,8 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
       var track = el('div', 'track');
       var left = Math.max(0, Math.min(100, (s._start - t.start) / total * 100));
       var width = Math.max(0, Math.min(100 - left, (s._end - s._start) / total * 100));
-      var bar = el('div', 'bar ' + s.surface + (s.status && s.status.code === 'error' ? ' error' : ''));
+      var bar = el('div', 'bar ' + s.surface + ' lane-' + s.lane +
+        (s.status && s.status.code === 'error' ? ' error' : ''));
       bar.setAttribute('data-testid', 'span-bar');
       bar.style.left = left + '%';
       bar.style.width = width + '%';
@@ -411,7 +609,21 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
     kv(dl, 'span', s.spanId);
     kv(dl, 'parent', s.parentSpanId || '—');
     var src = s.source || {};
-    if (src.file) kv(dl, 'source', src.file + (src.line ? ':' + src.line + (src.column ? ':' + src.column : '') : ''));
+    if (src.file) {
+      var where = src.file + (src.line ? ':' + src.line + (src.column ? ':' + src.column : '') : '');
+      dl.appendChild(el('dt', '', 'source'));
+      var dd = el('dd');
+      var href = editorHref(src);
+      if (href) {
+        var a = el('a', 'src', where);
+        a.href = href;
+        a.rel = 'noreferrer';
+        a.title = 'Open in the editor';
+        a.setAttribute('data-testid', 'source-link');
+        dd.appendChild(a);
+      } else dd.textContent = where;
+      dl.appendChild(dd);
+    }
     if (src.ownerKind || src.ownerId) kv(dl, 'owner', (src.ownerKind || '') + ' ' + (src.ownerId || ''));
     box.appendChild(dl);
     box.appendChild(el('h3', '', 'Attributes (' + (s.attributes || []).length + ')'));
@@ -468,7 +680,21 @@ table.attrs td:last-child { font-family: var(--mono); white-space: pre-wrap; }
     var s;
     try { s = JSON.parse(e.data); } catch (err) { return; }
     receive(s);
+    if (view !== 'traces') refreshRoutes();
   });
+  // Deep links from the editor: #trace=<id>[&editor=<template>].
+  function applyHash() {
+    var params = new URLSearchParams(location.hash.replace(/^#/, ''));
+    var id = params.get('trace');
+    if (id && /^[0-9a-f]{32}$/.test(id)) { selectedTrace = id; selectedSpan = ''; }
+    var tpl = params.get('editor');
+    if (!tpl || !useTemplate(tpl, false)) useTemplate(editorTemplate, false);
+    schedule();
+  }
+  applyHash();
+  window.addEventListener('hashchange', applyHash);
+  refreshRoutes();
+  setInterval(function () { if (view !== 'traces') refreshRoutes(); }, 2000);
   window.__kitTraceViewer = { spans: spans, traces: traces };
   render();
 })();
@@ -485,6 +711,8 @@ function escapeAttribute(text: string): string {
  * The viewer page. `base` is the collector mount (for example `/_kit/traces`); when '' the page derives it
  * from its own URL. `nonce` authorises the page's inline script and style under its Content-Security-Policy.
  */
-export function viewerPage(base: string, nonce: string): string {
-  return PAGE.replace('__KIT_TRACE_BASE__', escapeAttribute(base)).replace(/__KIT_NONCE__/g, escapeAttribute(nonce));
+export function viewerPage(base: string, nonce: string, sourceRoot = ''): string {
+  return PAGE.replace('__KIT_TRACE_BASE__', escapeAttribute(base))
+    .replace('__KIT_SOURCE_ROOT__', escapeAttribute(sourceRoot))
+    .replace(/__KIT_NONCE__/g, escapeAttribute(nonce));
 }

@@ -3,6 +3,7 @@
 // the client has sent), and a failure becomes an error for this request only.
 import {
   type CancellationToken,
+  CodeLensRefreshRequest,
   type CodeActionParams,
   type Connection,
   ErrorCodes,
@@ -14,9 +15,11 @@ import {
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
 import { codeActions } from './features/code-actions.js';
+import { codeLenses } from './features/code-lens.js';
 import { completion } from './features/completion.js';
 import { formatDocument } from './features/formatting.js';
 import { hover } from './features/hover.js';
+import type { LiveFigures } from './features/route-figures.js';
 import { definition, prepareRename, references, rename, RenameError } from './features/navigation.js';
 import { routesReport, treeReport, type NamedContext } from './features/reports.js';
 import { semanticTokens } from './features/semantic-tokens.js';
@@ -32,6 +35,8 @@ export interface RequestHost {
   canCreateFiles(): boolean;
   openDocumentCount(): number;
   log(message: string): void;
+  /** Live route figures of a running server (hover, CodeLens). */
+  figures: LiveFigures;
 }
 
 export function registerRequests(c: Connection, host: RequestHost): void {
@@ -63,7 +68,12 @@ export function registerRequests(c: Connection, host: RequestHost): void {
       .filter((p) => p.root !== undefined || p.ws.kitPaths().length > 0)
       .map((p) => ({ root: p.uri, name: p.name, ctx: p.ctx }));
 
-  c.onHover(onKit('hover', (p, key, q: TextDocumentPositionParams) => hover(p.ctx, key, q.position))());
+  const live = (p: KitProject, key: string) => host.figures.forFile(p.fsPathOf(key), p.root);
+  host.figures.onChange = () => {
+    if (host.figures.lensRefresh) void c.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  };
+  c.onHover(onKit('hover', (p, key, q: TextDocumentPositionParams) => hover(p.ctx, key, q.position, live(p, key)))());
+  c.onCodeLens(onKit('codeLens', (p, key) => codeLenses(p.ctx, key, live(p, key)))([]));
   c.onDefinition(onKit('definition', (p, key, q: TextDocumentPositionParams) => definition(p.ctx, key, q.position))());
   c.onReferences(
     onKit('references', (p, key, q: ReferenceParams) =>

@@ -21,6 +21,7 @@ import { URI } from 'vscode-uri';
 import { fsPathOf, isUriKey } from './convert.js';
 import { OpenDocuments } from './documents.js';
 import { SEMANTIC_LEGEND } from './features/semantic-tokens.js';
+import { LiveFigures } from './features/route-figures.js';
 import { Indexer } from './indexing.js';
 import { ProjectSet } from './projects.js';
 import { Publisher } from './publishing.js';
@@ -36,6 +37,7 @@ export interface KitServerOptions {
 
 export class KitServer {
   private readonly docs = new OpenDocuments();
+  private readonly figures = new LiveFigures();
   private readonly projects: ProjectSet;
   private readonly publisher: Publisher;
   private readonly indexer: Indexer;
@@ -85,9 +87,7 @@ export class KitServer {
     const c = this.connection;
     c.onInitialize((p) => this.initialize(p));
     c.onInitialized(() => this.initialized());
-    c.onShutdown(() => {
-      this.shuttingDown = true;
-    });
+    c.onShutdown(() => void (this.shuttingDown = true));
     c.onNotification(MALFORMED_MESSAGE, (m: MalformedMessage) => {
       void this.writer?.write({ jsonrpc: '2.0', id: m.id, error: { code: m.code, message: m.message } } as never);
     });
@@ -134,12 +134,14 @@ export class KitServer {
       canCreateFiles: () => this.canCreateFiles(),
       openDocumentCount: () => this.docs.all().length,
       log: (m) => this.log(m),
+      figures: this.figures,
     });
     c.listen();
   }
 
   private initialize(p: InitializeParams): InitializeResult {
     this.capabilities = p.capabilities;
+    this.figures.lensRefresh = p.capabilities.workspace?.codeLens?.refreshSupport === true;
     const init = (p.initializationOptions ?? {}) as { ssr?: unknown };
     if (typeof init.ssr === 'boolean') this.applySsr(init.ssr);
     const folders: WorkspaceFolder[] =
@@ -149,6 +151,7 @@ export class KitServer {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         hoverProvider: true,
+        codeLensProvider: {},
         definitionProvider: true,
         referencesProvider: true,
         renameProvider: { prepareProvider: true },
@@ -217,6 +220,7 @@ export class KitServer {
 
   /** The `kit` settings section: a change of `ssr` re-validates what depends on it. */
   private applySettings(kit: unknown): void {
+    this.figures.configure(kit);
     const ssr = (kit as { ssr?: unknown } | null | undefined)?.ssr;
     if (typeof ssr === 'boolean' && ssr !== this.options.ssr) {
       this.applySsr(ssr);

@@ -12,6 +12,7 @@ import {
   ratioSampler,
   ruleSampler,
   spanIdentity,
+  withAttributes,
   withSampler,
   withSink,
   type Sampler,
@@ -29,6 +30,7 @@ function params(traceId: string, sampledParent?: boolean): SamplingParameters {
     name: 'x',
     surface: 'backend',
     lane: 'user',
+    attributes: null,
   };
 }
 
@@ -167,6 +169,38 @@ describe('rule-based and rate-limited samplers', () => {
     assert.equal(s.shouldSample(at('check', 'guard')), false);
     assert.equal(s.shouldSample(at('GET /blog/{slug}')), true);
     assert.throws(() => ruleSampler([{} as never], alwaysOn()), /ruleSampler: rule 0 needs a sampler/);
+  });
+
+  it('matches start attributes: exact values and patterns, Maps and objects, absent keys never match', () => {
+    const s = ruleSampler(
+      [
+        { attributes: { 'http.route': /^\/admin\// }, sampler: alwaysOff() },
+        { attributes: { 'kit.page': 'home', 'kit.render': 'ssr' }, sampler: alwaysOff() },
+        { attributes: { 'http.response.status_code': 500 }, sampler: alwaysOn() },
+      ],
+      ratioSampler(0),
+    );
+    const withAttrs = (attributes: SamplingParameters['attributes']) => ({ ...at('GET /x'), attributes });
+    assert.equal(s.shouldSample(withAttrs({ 'http.route': '/admin/users' })), false);
+    assert.equal(s.shouldSample(withAttrs(new Map([['http.route', '/admin/{id}']]))), false);
+    assert.equal(s.shouldSample(withAttrs({ 'kit.page': 'home' })), false, 'fallback: one key of two is not enough');
+    assert.equal(s.shouldSample(withAttrs({ 'http.response.status_code': 500 })), true);
+    assert.equal(s.shouldSample(withAttrs({ 'http.response.status_code': '500' })), false, 'exact values are typed');
+    assert.equal(s.shouldSample(withAttrs(null)), false);
+    assert.throws(
+      () => ruleSampler([{ attributes: 'x' as never, sampler: alwaysOn() }], alwaysOn()),
+      /rule 0: attributes must be an object/,
+    );
+  });
+
+  it('sees the attributes a span starts with, through the tracer', () => {
+    const sink = collectingSink();
+    const tracer = newTracer(
+      withSink(sink),
+      withSampler(ruleSampler([{ attributes: { 'kit.page': 'noisy' }, sampler: alwaysOff() }], alwaysOn())),
+    );
+    assert.equal(tracer.start(background(), 'GET /', withAttributes({ 'kit.page': 'noisy' }))[1], NOOP_SPAN);
+    assert.notEqual(tracer.start(background(), 'GET /', withAttributes({ 'kit.page': 'home' }))[1], NOOP_SPAN);
   });
 
   it('keeps at most n spans a second, refilling continuously', () => {

@@ -113,6 +113,38 @@ describe('trace: sinks', () => {
     assert.throws(() => newRingSink(0), /newRingSink: limit must be a positive integer/);
   });
 
+  it('ring sink keeps spans within a byte budget, dropping the oldest first', async () => {
+    const tracer = newTracer();
+    const spans = [0, 1, 2, 3].map((i) => {
+      const span = tracer.start(background(), `s${i}`, withAttributes({ pad: 'x'.repeat(i === 3 ? 250 : 100) }))[1];
+      span.end();
+      return span as unknown as FinishedSpan;
+    });
+    const bytes = spans.map((s) => Buffer.byteLength(s.json()));
+    const ring = newRingSink(10, { maxBytes: bytes[0]! + bytes[1]! + bytes[2]! });
+    for (const s of spans.slice(0, 3)) ring.write(s);
+    assert.equal(ring.size, 3, 'three fit exactly');
+    assert.equal(ring.bytes, bytes[0]! + bytes[1]! + bytes[2]!);
+    ring.write(spans[3]!); // 150 bytes more than the others: the two oldest must go
+    assert.deepEqual(
+      ring.snapshots().map((s) => s.name),
+      ['s2', 's3'],
+    );
+    assert.equal(ring.dropped(), 2);
+    assert.equal(ring.bytes, bytes[2]! + bytes[3]!);
+    const tiny = newRingSink(10, { maxBytes: 1 });
+    tiny.write(spans[0]!);
+    tiny.write(spans[1]!);
+    assert.deepEqual(
+      tiny.snapshots().map((s) => s.name),
+      ['s1'],
+      'a span over the whole budget is kept alone',
+    );
+    assert.equal(newRingSink().maxBytes, 1024 * 1024);
+    assert.equal(newRingSink(4, { maxBytes: Infinity }).bytes, 0);
+    assert.throws(() => newRingSink(4, { maxBytes: 0 }), /options.maxBytes must be a positive integer or Infinity/);
+  });
+
   it('multi sink delivers to every sink even when one throws or rejects', async () => {
     const a = collectingSink();
     const b = collectingSink();

@@ -39,7 +39,7 @@ describe('trace: viewer in Chromium', function () {
   });
 
   beforeEach(async () => {
-    collector = newCollector(256, { ingestRateLimit: 1000 });
+    collector = newCollector(256, { ingestRateLimit: 1000, sourceRoot: '/home/dev/shop' });
     tracer = newTracer(withSink(collector));
     const handler = collector.handler({ prefix: MOUNT });
     server = createServer((req, res) => handler(req, res));
@@ -238,6 +238,114 @@ describe('trace: viewer in Chromium', function () {
     }
   });
 
+  /** A request span as a traced app records it, with a guard child and a handler child. */
+  async function recordRequest(route: string, status: number, opts: { ms?: number; file?: string } = {}) {
+    const [ctx, root] = tracer.start(
+      background(),
+      `POST ${route}`,
+      withLane('action'),
+      withAttributes({
+        'http.request.method': 'POST',
+        'http.route': route,
+        'kit.page': 'orders',
+        'kit.endpoint.kind': 'action',
+      }),
+    );
+    tracer.start(ctx, 'guard auth', withLane('guard'))[1].end();
+    const [, handler] = tracer.start(
+      ctx,
+      'handler Save',
+      withLane('handler'),
+      withSource({ file: opts.file ?? 'orders/handlers.ts', line: 12, column: 17 }),
+    );
+    await new Promise((r) => setTimeout(r, opts.ms ?? 2));
+    handler.end();
+    root.set('http.response.status_code', status);
+    if (status >= 500) root.setStatus('error', 'action orders.Save failed: Error: boom');
+    else if (status < 400) root.setStatus('ok');
+    root.end();
+    await tracer.flush();
+    return root.traceId;
+  }
+
+  it('lists requests with method, route, status code, duration and an error marker; lanes colour the bars', async () => {
+    await recordRequest('/orders/{id}', 200);
+    await recordRequest('/orders/pay', 500);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 2);
+    await spansShown(6);
+    const lines = await page.$$eval('[data-testid=trace-request]', (els) => els.map((e) => e.textContent ?? ''));
+    assert.match(lines[0]!, /^POST\/orders\/pay500[\d.]+(µs|ms)● error$/);
+    assert.match(lines[1]!, /^POST\/orders\/\{id\}200[\d.]+(µs|ms)$/);
+    assert.equal(await page.locator('[data-testid=error-marker]').count(), 1);
+    await page.click('[data-testid=trace-row]:nth-child(2)');
+    await page.waitForSelector('[data-testid=span-row][data-depth="1"]');
+    const bars = await page.$$eval('[data-testid=span-bar]', (els) => els.map((e) => e.className));
+    assert.deepEqual(bars, ['bar backend lane-action', 'bar backend lane-guard', 'bar backend lane-handler']);
+  });
+
+  it('links a span source into the editor: VS Code by default, another editor by setting or deep link', async () => {
+    const id = await recordRequest('/orders/{id}', 200);
+    await page.goto(`${url}${MOUNT}/viewer/#trace=${id}`);
+    await page.waitForSelector('[data-testid=span-row][data-depth="1"]');
+    await page.click('[data-testid=span-row] >> text=handler Save');
+    const href = () => page.getAttribute('[data-testid=source-link]', 'href');
+    const hrefBecomes = (want: string) =>
+      page.waitForFunction(
+        (w) => document.querySelector('[data-testid=source-link]')?.getAttribute('href') === w,
+        want,
+      );
+    assert.equal(await href(), 'vscode://file/home/dev/shop/orders/handlers.ts:12:17');
+    assert.equal(await page.textContent('[data-testid=source-link]'), 'orders/handlers.ts:12:17');
+    await page.selectOption('[data-testid=editor]', { label: 'JetBrains' });
+    await hrefBecomes('idea://open?file=/home/dev/shop/orders/handlers.ts&line=12&column=17');
+    await page.selectOption('[data-testid=editor]', 'custom');
+    await page.fill('[data-testid=editor-template]', 'javascript:alert({path})');
+    await page.press('[data-testid=editor-template]', 'Enter');
+    await page.waitForTimeout(100);
+    assert.match((await href())!, /^idea:/, 'a script URL is not accepted as a template');
+    const tpl = encodeURIComponent('zed://file{path}:{line}');
+    await page.goto(`${url}${MOUNT}/viewer/#trace=${id}&editor=${tpl}`);
+    await page.waitForSelector('[data-testid=span-row][data-depth="1"]');
+    await page.click('[data-testid=span-row] >> text=handler Save');
+    await hrefBecomes('zed://file/home/dev/shop/orders/handlers.ts:12');
+  });
+
+  it('shows per-route figures with a latency histogram, and the slowest requests', async () => {
+    await recordRequest('/orders/{id}', 200, { ms: 1 });
+    await recordRequest('/orders/{id}', 404, { ms: 1 });
+    await recordRequest('/orders/pay', 500, { ms: 30 });
+    await page.click('[data-testid=view-routes]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=route-row]').length === 2);
+    const cells = await page.$$eval('[data-testid=route-row]', (rows) =>
+      rows.map((r) =>
+        Array.from(r.querySelectorAll('td'))
+          .slice(0, 4)
+          .map((td) => td.textContent),
+      ),
+    );
+    assert.deepEqual(cells, [
+      ['POST /orders/pay', 'action', '1', '1'],
+      ['POST /orders/{id}', 'action', '2', '0'],
+    ]);
+    const bars = await page.$$eval('[data-testid=route-histogram]', (hs) => hs.map((h) => h.children.length));
+    assert.deepEqual(bars, [12, 12]);
+    // Live: a new request updates the figures without a reload.
+    await recordRequest('/orders/pay', 200);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=route-row] td:nth-child(3)')?.textContent === '2',
+    );
+    await page.click('[data-testid=view-slowest]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=slow-row]').length === 4);
+    const slow = await page.$$eval('[data-testid=slow-row]', (rs) => rs.map((r) => r.textContent ?? ''));
+    assert.ok(
+      slow.some((t) => /POST \/orders\/pay500/.test(t)),
+      JSON.stringify(slow),
+    );
+    await page.click('[data-testid=slow-row] >> text=500');
+    await page.waitForSelector('[data-testid=span-row]');
+    assert.equal(await page.getAttribute('[data-testid=view-traces]', 'aria-pressed'), 'true');
+  });
+
   it('renders span data as text: an HTML payload stays inert', async () => {
     const [ctx, root] = tracer.start(
       background(),
@@ -247,6 +355,7 @@ describe('trace: viewer in Chromium', function () {
     root.event('error', XSS_VALUE, { x: XSS_VALUE });
     root.setStatus('error', XSS_VALUE);
     tracer.start(ctx, XSS_VALUE, withSource({ file: XSS_VALUE, line: 1 }))[1].end();
+    tracer.start(ctx, 'js source', withSource({ file: 'javascript:window.__xss=4', line: 1 }))[1].end();
     root.end();
     await tracer.flush();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=trace-row]').length === 1);
@@ -261,6 +370,12 @@ describe('trace: viewer in Chromium', function () {
       scripts: document.querySelectorAll('script').length,
       text: document.body.textContent ?? '',
     }));
+    await page.click('[data-testid=span-row] >> text=js source');
+    const link = await page.getAttribute('[data-testid=source-link]', 'href');
+    assert.equal(link, 'vscode://file/home/dev/shop/javascript:window.__xss=4:1:1', 'a hostile path stays a path');
+    await page.click('[data-testid=source-link]').catch(() => undefined);
+    await page.click('[data-testid=view-routes]');
+    await page.waitForTimeout(300);
     assert.equal(state.xss, undefined, 'no injected handler or script ran');
     assert.equal(state.images, 0, 'no element was created from span data');
     assert.equal(state.scripts, 1, 'only the page script exists');

@@ -9,8 +9,9 @@ export const OVERLAY_ID = 'kit-dev-overlay';
 
 /**
  * How links open the editor: a URL template with `{file}` (the absolute path, `/`-separated and
- * starting with `/`), `{line}` and `{column}`. `vscode://file{file}:{line}:{column}` by default; `KIT_EDITOR_URL` or `--editor-url` change it
- * (`idea://open?file={file}&line={line}`, `zed://file{file}:{line}:{column}`...)..
+ * starting with `/`), `{line}` and `{column}`. `vscode://file{file}:{line}:{column}` by default;
+ * `KIT_EDITOR_URL` or `--editor-url` change it (`idea://open?file={file}&line={line}`,
+ * `zed://file{file}:{line}:{column}`...).
  */
 export const DEFAULT_EDITOR_URL = 'vscode://file{file}:{line}:{column}';
 

@@ -1,8 +1,9 @@
 // Watches the served directory for `kit dev` and hands over changed paths in batches. On Linux
 // every directory gets its own watch (inotify on a directory reports what happens to its entries,
 // whichever file object a name points at), because a watch on a file is lost when an editor saves
-// by renaming a new file over it; elsewhere Node's recursive `fs.watch` does this natively. Editors save in bursts (a temporary file renamed over the real one, a backup,
-// several files at once): a batch closes when the tree has been quiet for a few milliseconds, or
+// by renaming a new file over it; elsewhere Node's recursive `fs.watch` does this natively.
+// Editors save in bursts (a temporary file renamed over the real one, a backup, several files at
+// once): a batch closes when the tree has been quiet for a few milliseconds, or
 // at most `maxWaitMs` after its first event. Batches are handled one at a time; what changes while
 // one is being handled becomes the next. Paths under `node_modules` and dot folders (`.git`,
 // `.kit`, `.kit-types`) are not sources and are ignored, as discovery ignores them.

@@ -61,10 +61,16 @@ export async function buildApp(ws: Workspace, site: CompiledSite, opts: AppBuild
   if (!opts.appDir && !opts.binFile) throw new AppBuildError('--trace needs --app <dir> or --bin <file>');
   const outDir = resolve(opts.cwd, opts.outDir);
   const name = opts.appName ?? basename(resolve(opts.cwd, opts.appDir ?? opts.binFile ?? 'app'));
-  const table = buildRouteTable(ws, site, { cwd: opts.cwd, outDir, appName: name, trace: Boolean(opts.trace) });
   // `--bin` alone still needs an app directory to bundle from: a temporary one.
   const scratch = opts.appDir ? undefined : mkdtempSync(join(tmpdir(), 'kit-app-'));
   const appDir = opts.appDir ? resolve(opts.cwd, opts.appDir) : join(scratch!, 'app');
+  const table = buildRouteTable(ws, site, {
+    cwd: opts.cwd,
+    outDir,
+    appName: name,
+    trace: Boolean(opts.trace),
+    ...(opts.appDir ? { appDir } : {}),
+  });
   try {
     await writeApp(table, { cwd: opts.cwd, outDir, appDir });
     if (opts.binFile) await buildExecutable(table, { cwd: opts.cwd, appDir, binFile: opts.binFile });

@@ -15,7 +15,7 @@ import type {
 import { MANIFEST_VERSION } from '../../../../shared/app/manifest.js';
 import type { Template } from '../../../../shared/render/index.js';
 import type { CompiledSite } from '../build/index.js';
-import { ASSETS_MANIFEST } from '../build/index.js';
+import { ASSETS_MANIFEST, clientSourceDir } from '../build/index.js';
 import type { HandlerBinding } from '../bind/types.js';
 import { isAppConfigPath } from '../model/app-config.js';
 import { actionConstraints } from '../model/form-fields.js';
@@ -111,7 +111,12 @@ export function commonDir(paths: readonly string[], cwd: string): string {
   return parts.join('/') || '/';
 }
 
-function handlerRef(b: HandlerBinding | undefined, exportName: string, modules: Map<string, string>): HandlerRef {
+function handlerRef(
+  b: HandlerBinding | undefined,
+  exportName: string,
+  modules: Map<string, string>,
+  where: { cwd: string; root: string },
+): HandlerRef {
   if (!b) return { status: 'missing', export: exportName };
   const ref: HandlerRef = { status: b.status, export: b.functionName };
   if (b.status === 'bound' && b.module) {
@@ -119,6 +124,7 @@ function handlerRef(b: HandlerBinding | undefined, exportName: string, modules: 
     ref.signature = b.signature;
     if (b.inputType) ref.inputType = b.inputType;
     if (b.inputFields) ref.inputFields = b.inputFields.map((f) => ({ ...f }));
+    if (b.functionRange) ref.source = sourceRef(b.module, b.functionRange, where.cwd, where.root);
   }
   if (b.message) ref.message = b.message;
   return ref;
@@ -200,6 +206,8 @@ export interface RouteTableOptions {
   files?: OutputFiles;
   appName: string;
   trace: boolean;
+  /** The app directory being written (absolute): a traced build names the sources relative to it. */
+  appDir?: string;
 }
 
 export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTableOptions): RouteTable {
@@ -216,6 +224,7 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
   const root = commonDir([...moduleList, ...ws.kitPaths()], opts.cwd);
   const modules = new Map<string, string>();
   for (const m of moduleList) modules.set(m, relative(root, resolve(opts.cwd, m)).split('\\').join('/'));
+  const where = { cwd: opts.cwd, root };
 
   // ---- static files from the build's asset manifest.
   let assets: OutputFiles;
@@ -270,8 +279,10 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
       entry.errorPage = cp.errorPage;
       templates[cp.errorPage] = site.errorPages[cp.errorPage];
     }
-    if (info?.summary.server) entry.load = handlerRef(info.load, loadFunctionName(cp.pageId), modules);
+    if (info?.summary.server) entry.load = handlerRef(info.load, loadFunctionName(cp.pageId), modules, where);
     if (info) entry.source = sourceRef(info.file, info.range, opts.cwd, root);
+    const guard = info?.summary.guardDecl;
+    if (info && guard) entry.guardSource = sourceRef(info.file, guard.range, opts.cwd, root);
     pages.push(entry);
   }
 
@@ -289,9 +300,11 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
       symbol: e.symbol,
       guards: [...e.guards],
       csrf: e.csrf,
-      handler: handlerRef(e.binding, e.binding?.functionName ?? e.symbol, modules),
+      handler: handlerRef(e.binding, e.binding?.functionName ?? e.symbol, modules, where),
       source: sourceRef(e.file, e.range, opts.cwd, root),
     };
+    const guard = e.page?.summary.guardDecl;
+    if (e.page && guard) entry.guardSource = sourceRef(e.page.file, guard.range, opts.cwd, root);
     if (e.kind === 'api') {
       const cors = corsPolicy(e.page?.summary, e.symbol);
       if (cors) entry.cors = cors;
@@ -318,7 +331,12 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
     templates,
   };
   if (staticTable['404.html'] !== undefined) manifest.notFound = '404.html';
-  if (opts.trace) manifest.trace = true;
+  if (opts.trace) {
+    manifest.trace = true;
+    // Relative to the app, so the table holds no machine path; the server resolves it against its own directory.
+    if (opts.appDir !== undefined) manifest.sourceRoot = relative(opts.appDir, root).split('\\').join('/') || '.';
+    manifest.traceBridge = readFileSync(join(clientSourceDir(), 'trace-bridge.js'), 'utf8');
+  }
   const configModule = configs[0];
   return { manifest, modules, sourceRoot: root, configModule, staticFiles, notes };
 }

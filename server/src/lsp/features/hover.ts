@@ -10,7 +10,9 @@ import type { EndpointInfo, PageInfo } from '../../core/report/rows.js';
 import type { KitEntry } from '../../core/model/entries.js';
 import type { Range } from '../../../../grammar/src/ast.js';
 import { offsetOf, toRange } from '../convert.js';
+import { figuresHover } from './code-lens.js';
 import type { FeatureContext } from './context.js';
+import type { LiveReport } from './route-figures.js';
 import { locate, type RouteParamHit, type Target } from './locate.js';
 
 function code(s: string): string {
@@ -239,12 +241,14 @@ function targetMarkdown(ctx: FeatureContext, entry: KitEntry, t: Target): { md: 
   }
 }
 
-export function hover(ctx: FeatureContext, path: string, position: Position): Hover | null {
+/** `live`: the running server's route figures, shown on route and endpoint lines (`code-lens.ts`). */
+export function hover(ctx: FeatureContext, path: string, position: Position, live?: LiveReport): Hover | null {
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
-  if (!t) return null;
-  const out = targetMarkdown(ctx, entry, t);
-  if (!out) return null;
-  return { contents: { kind: MarkupKind.Markdown, value: out.md }, range: out.range ? toRange(out.range) : undefined };
+  const out = t ? targetMarkdown(ctx, entry, t) : undefined;
+  const figures = figuresHover(ctx, path, position, live);
+  if (!out && figures === undefined) return null;
+  const md = [out?.md, figures].filter((x) => x !== undefined).join('\n\n---\n\n');
+  return { contents: { kind: MarkupKind.Markdown, value: md }, range: out?.range ? toRange(out.range) : undefined };
 }

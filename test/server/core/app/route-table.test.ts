@@ -44,7 +44,14 @@ describe('app route table', function () {
     assert.equal(docs.render, 'ssr');
     assert.equal(docs.template, 'page:docs');
     assert.ok(table.manifest.templates['page:docs']);
-    assert.deepEqual(docs.load, { status: 'bound', export: 'LoadDocs', module: 'docs/handlers.ts', signature: 'load' });
+    assert.deepEqual(docs.load, {
+      status: 'bound',
+      export: 'LoadDocs',
+      module: 'docs/handlers.ts',
+      signature: 'load',
+      source: { file: 'docs/handlers.ts', line: 21, column: 23 },
+    });
+    assert.deepEqual(docs.guardSource, { file: 'docs/docs.kit', line: 5, column: 1 });
     const draft = table.manifest.pages.find((p) => p.pageId === 'draft')!;
     assert.deepEqual(draft.guards, []);
     const members = table.manifest.pages.find((p) => p.pageId === 'members')!;
