@@ -110,7 +110,8 @@ describe('grammar: view markup', () => {
   });
 
   it('let: attributes of slot content are their own form, also after an incremental re-parse', () => {
-    const markup = '<Table rows={xs} let:row>\n  <template g:slot="cell" let:value let:bad={x}>{value}</template>\n</Table>';
+    const markup =
+      '<Table rows={xs} let:row>\n  <template g:slot="cell" let:value let:bad={x}>{value}</template>\n</Table>';
     const v = view(markup);
     assert.deepEqual(v.codes, []);
     const call = elements(v.body)[0];
