@@ -304,10 +304,19 @@ export interface Attribute {
   name: string;
   nameRange: Range;
   range: Range;
-  /** `normal`, `.class` shorthand, `#id` shorthand. */
-  form: 'normal' | 'class-shorthand' | 'id-shorthand';
+  /**
+   * `normal`, `.class` shorthand, `#id` shorthand, or `let`: `let:value` on slot content (a
+   * `<template g:slot>` or a component call), which binds the slot value `value` as a local name of
+   * that content; `name` keeps the `let:` prefix (`letBinding` reads the bound name).
+   */
+  form: 'normal' | 'class-shorthand' | 'id-shorthand' | 'let';
   /** Undefined for a boolean attribute (`required`). Shorthands carry a text value. */
   value?: AttrValue;
+}
+
+/** The name a `let:` attribute binds (`value` for `let:value`); undefined for any other attribute. */
+export function letBinding(a: Attribute): string | undefined {
+  return a.form === 'let' ? a.name.slice(4) : undefined;
 }
 
 export type AttrValue =

@@ -633,7 +633,7 @@ export class MarkupParser extends EmbeddedActionsParser {
       name: name.image,
       nameRange: this.tokRange(name),
       range: this.pm.range(nameStart, this.endOf(last)),
-      form: 'normal',
+      form: name.image.startsWith('let:') ? 'let' : 'normal',
     };
     if (v === undefined) {
       if (eq !== undefined) {

@@ -1,6 +1,14 @@
 // View markup and the expression language, as unit tables.
 import assert from 'node:assert/strict';
-import { parseKit, type Attribute, type Element, type Expr, type MarkupNode } from '../../grammar/src/index.js';
+import {
+  letBinding,
+  parseKit,
+  reparseKit,
+  type Attribute,
+  type Element,
+  type Expr,
+  type MarkupNode,
+} from '../../grammar/src/index.js';
 import { assertRangesConsistent, decl, elements, slice } from './helpers.js';
 
 function view(markup: string): { source: string; body: MarkupNode[]; codes: string[] } {
@@ -99,6 +107,25 @@ describe('grammar: view markup', () => {
       ],
     );
     assert.equal(slice(v.source, label.innerRange), 'Send {n} items');
+  });
+
+  it('let: attributes of slot content are their own form, also after an incremental re-parse', () => {
+    const markup =
+      '<Table rows={xs} let:row>\n  <template g:slot="cell" let:value let:bad={x}>{value}</template>\n</Table>';
+    const v = view(markup);
+    assert.deepEqual(v.codes, []);
+    const call = elements(v.body)[0];
+    const template = elements(call.children)[0];
+    const lets = (el: Element) => el.attrs.filter((a) => a.form === 'let').map((a) => [letBinding(a), a.value?.type]);
+    assert.deepEqual(lets(call), [['row', undefined]]);
+    assert.deepEqual(lets(template), [
+      ['value', undefined],
+      ['bad', 'expr'],
+    ]);
+    assert.equal(letBinding(template.attrs[0]), undefined);
+    const file = parseKit(v.source, 'x.page.kit');
+    const next = v.source.replace('let:value', 'let:item');
+    assert.deepStrictEqual(reparseKit(file, v.source, next), parseKit(next, 'x.page.kit'));
   });
 
   it('resolves escapes in quoted values before reading interpolations, mapping ranges back', () => {

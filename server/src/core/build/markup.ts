@@ -11,7 +11,7 @@ import type {
 } from '../../../../grammar/src/ast.js';
 import { VOID_ELEMENTS } from '../../../../grammar/src/index.js';
 import { concretePath, type ParsedRoute, parseRoutePattern } from '../../../../shared/route/index.js';
-import { escapeHtml, staticHtml, URL_ATTRIBUTES } from '../../../../shared/render/index.js';
+import { decodeEntities, escapeHtml, staticHtml, URL_ATTRIBUTES } from '../../../../shared/render/index.js';
 import type { FileSummary } from '../model/summary.js';
 import { fold, push, pushIf, type PExpr, type PNode } from './proto.js';
 
@@ -66,8 +66,11 @@ export function freshNesting(): Nesting {
   return { now: 0, max: 0, slot: -1, cut: false };
 }
 
-/** Loop variables in scope: name → local slot. */
-export type Scope = ReadonlyMap<string, number>;
+/** What a name in scope stands for: a loop variable (a local slot) or a slot value bound by `let:`. */
+export type BoundName = Extract<PExpr, { k: 'local' } | { k: 'let' }>;
+
+/** Names in scope. */
+export type Scope = ReadonlyMap<string, BoundName>;
 
 const PRESERVE_SPACE = new Set(['pre', 'textarea', 'style', 'listing', 'plaintext']);
 const RAW_TEXT = new Set(['style']);
@@ -85,10 +88,10 @@ export function convertExpr(e: Expr, ctx: OwnerContext, scope: Scope): PExpr {
       return { k: 'bin', op: e.op, l: convertExpr(e.left, ctx, scope), r: convertExpr(e.right, ctx, scope) };
     case 'path': {
       const [head, ...rest] = e.path;
-      const local = scope.get(head);
+      const bound = scope.get(head);
       const value: PExpr =
-        local !== undefined
-          ? { k: 'local', i: local, p: rest }
+        bound !== undefined
+          ? { ...bound, p: rest }
           : ctx.props?.has(head)
             ? { k: 'prop', n: head, p: rest }
             : { k: 'data', p: e.path };
@@ -97,6 +100,35 @@ export function convertExpr(e: Expr, ctx: OwnerContext, scope: Scope): PExpr {
     default:
       return { k: 'lit', v: null };
   }
+}
+
+function coerce(text: string, type: string): string | number | boolean {
+  if (type === 'bool') return !/^(false|0|no|off)$/i.test(text.trim());
+  if (type === 'int' && /^[-+]?\d+$/.test(text.trim())) return Number(text);
+  if (type === 'float' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  return text;
+}
+
+/**
+ * The value an attribute passes to a component: a prop (its text coerced to the prop's `type`) or,
+ * without a type, a slot value (a bare attribute is true, text stays text).
+ */
+export function attributeExpr(a: Attribute, ctx: OwnerContext, scope: Scope, type?: string): PExpr {
+  if (!a.value) return { k: 'lit', v: type === undefined || type === 'bool' ? true : '' };
+  if (a.value.type === 'expr') return convertExpr(a.value.expr, ctx, scope);
+  const parts = a.value.parts;
+  if (parts.every((x) => x.type === 'text'))
+    return {
+      k: 'lit',
+      v: coerce(decodeEntities(parts.map((x) => (x.type === 'text' ? x.value : '')).join('')), type ?? ''),
+    };
+  if (parts.length === 1 && parts[0].type === 'interp') return convertExpr(parts[0].expr, ctx, scope);
+  return {
+    k: 'cat',
+    parts: parts.map(
+      (x): PExpr => (x.type === 'text' ? { k: 'lit', v: decodeEntities(x.value) } : convertExpr(x.expr, ctx, scope)),
+    ),
+  };
 }
 
 /** Whitespace runs that hold a line break become one line break (outside `pre` and friends). */
@@ -168,8 +200,8 @@ export function compileElement(el: Element, ctx: OwnerContext, scope: Scope, out
     const item = ctx.locals.n++;
     const index = f.index ? ctx.locals.n++ : undefined;
     const inner = new Map(scope);
-    inner.set(f.item.text, item);
-    if (f.index && index !== undefined) inner.set(f.index.text, index);
+    inner.set(f.item.text, { k: 'local', i: item, p: [] });
+    if (f.index && index !== undefined) inner.set(f.index.text, { k: 'local', i: index, p: [] });
     const body: PNode[] = [];
     compileConditional(el, ctx, inner, body, pre);
     out.push({
@@ -233,7 +265,11 @@ function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[],
     const fb: PNode[] = [];
     ctx.nesting.slot = Math.max(ctx.nesting.slot, ctx.nesting.now);
     compileNodes(el.children, ctx, scope, fb, pre, true);
-    out.push({ t: 'slot', n: (nameAttr && literalValue(nameAttr)) ?? '', fb });
+    const values = new Map<string, PExpr>();
+    for (const a of el.attrs)
+      if (a.form === 'normal' && a.name !== 'name' && !a.name.startsWith('g:'))
+        values.set(a.name, attributeExpr(a, ctx, scope));
+    out.push({ t: 'slot', n: (nameAttr && literalValue(nameAttr)) ?? '', fb, ...(values.size ? { v: values } : {}) });
     return;
   }
   if (el.name === 'template' && attr(el, 'g:slot')) {
@@ -334,6 +370,8 @@ function compileAttributes(el: Element, ctx: OwnerContext, scope: Scope, out: PN
   for (const a of el.attrs) {
     const name = a.name;
     const chunk: PNode[] = [];
+    // `let:` bindings belong to the slot content; they never reach the output.
+    if (a.form === 'let') continue;
     if (name.startsWith('g:')) {
       const lowered = lowerDirective(a, el, ctx, post !== undefined);
       if (lowered) items.push(lowered);

@@ -2,7 +2,9 @@
 // nodes that may still hold `prop` expressions (the component's props) and `slot` nodes (where the
 // caller's content goes). Instantiating it at a call site substitutes both, shifts the component's
 // loop slots past the caller's, and folds what became constant, so a page ends up as plain IR:
-// mostly static chunks.
+// mostly static chunks. Slot content compiled in the caller's scope may hold `let` expressions (the
+// values a scoped `<slot>` passes): they are replaced where the content lands, by the values that
+// `<slot>` passes, in the component's scope.
 import type { BinaryOp, Expr, Node, PathSegment, Template } from '../../../../shared/render/index.js';
 import { escapeHtml, renderTemplate, toText } from '../../../../shared/render/index.js';
 
@@ -17,7 +19,9 @@ export type PExpr =
   | { k: 'cat'; parts: PExpr[] }
   | { k: 'seg'; e: PExpr }
   /** A prop of the component being compiled, with an optional field path (`{item.title}`). */
-  | { k: 'prop'; n: string; p: string[] };
+  | { k: 'prop'; n: string; p: string[] }
+  /** A name bound by `let:` in slot content (`id` is unique per binding), with an optional field path. */
+  | { k: 'let'; id: number; p: string[] };
 
 export type PNode =
   | string
@@ -26,27 +30,45 @@ export type PNode =
   | { t: 'dattr'; n: string; e: PExpr; url?: true }
   | { t: 'if'; e: PExpr; b: PNode[] }
   | { t: 'for'; e: PExpr; item: number; index?: number; b: PNode[] }
-  /** Where a caller's slot content goes (`n` is '' for the default slot); `fb` is the fallback. */
-  | { t: 'slot'; n: string; fb: PNode[] };
+  /**
+   * Where a caller's slot content goes (`n` is '' for the default slot); `fb` is the fallback, `v`
+   * the values the slot passes to the content (`<slot name="row" value={item} />`), by name.
+   */
+  | { t: 'slot'; n: string; fb: PNode[]; v?: ReadonlyMap<string, PExpr> };
+
+/** A caller's content for one slot, and the binding ids of the slot values it takes (`let:` name → id). */
+export interface SlotContent {
+  nodes: PNode[];
+  lets?: ReadonlyMap<string, number>;
+}
 
 export interface Substitution {
-  props: ReadonlyMap<string, PExpr>;
-  /** Caller content per slot name; absent names render the fallback. */
-  slots: ReadonlyMap<string, PNode[]>;
+  /** The part's props; absent: prop expressions stay as they are. */
+  props?: ReadonlyMap<string, PExpr>;
+  /** Caller content per slot name, absent names render the fallback; absent: slot nodes stay. */
+  slots?: ReadonlyMap<string, SlotContent>;
   /** Added to the instantiated part's own loop slots. */
   base: number;
+  /** Values of `let` bindings by id; other bindings stay. */
+  lets?: ReadonlyMap<number, PExpr>;
 }
 
 const NULL: PExpr = { k: 'lit', v: null };
 
+/** A value with a field path appended (`{item.title}` where `item` stands for `v`). */
+function withPath(v: PExpr, p: readonly string[]): PExpr {
+  if (p.length === 0) return v;
+  if (v.k === 'data' || v.k === 'local' || v.k === 'prop' || v.k === 'let') return { ...v, p: [...v.p, ...p] };
+  return NULL;
+}
+
 function substExpr(e: PExpr, s: Substitution): PExpr {
   switch (e.k) {
-    case 'prop': {
-      const v = s.props.get(e.n) ?? NULL;
-      if (e.p.length === 0) return v;
-      if (v.k === 'data' || v.k === 'local') return { ...v, p: [...v.p, ...e.p] };
-      if (v.k === 'prop') return { k: 'prop', n: v.n, p: [...v.p, ...e.p] };
-      return NULL;
+    case 'prop':
+      return s.props ? withPath(s.props.get(e.n) ?? NULL, e.p) : e;
+    case 'let': {
+      const v = s.lets?.get(e.id);
+      return v ? withPath(v, e.p) : e;
     }
     case 'local':
       return s.base === 0 ? e : { k: 'local', i: e.i + s.base, p: e.p };
@@ -73,9 +95,13 @@ export function substitute(nodes: readonly PNode[], s: Substitution): PNode[] {
     }
     switch (n.t) {
       case 'slot': {
+        if (!s.slots) {
+          const v = n.v && new Map([...n.v].map(([name, e]) => [name, substExpr(e, s)]));
+          out.push({ t: 'slot', n: n.n, fb: substitute(n.fb, s), ...(v ? { v } : {}) });
+          break;
+        }
         const given = s.slots.get(n.n);
-        // Caller content is already compiled in the caller's scope: inserted, never re-walked.
-        if (given) for (const g of given) push(out, g);
+        if (given) for (const g of placeContent(given, n.v, s)) push(out, g);
         else for (const g of substitute(n.fb, s)) push(out, g);
         break;
       }
@@ -115,6 +141,22 @@ export function substitute(nodes: readonly PNode[], s: Substitution): PNode[] {
     }
   }
   return out;
+}
+
+/**
+ * Caller content for a slot. It is already compiled in the caller's scope, so it is inserted as it is,
+ * unless it takes slot values: then its `let` bindings become the values this slot passes, read in
+ * the component's scope (its props and loop slots as substituted here); a value the slot does not
+ * pass is null.
+ */
+function placeContent(given: SlotContent, values: ReadonlyMap<string, PExpr> | undefined, s: Substitution): PNode[] {
+  if (!given.lets?.size) return given.nodes;
+  const lets = new Map<number, PExpr>();
+  for (const [name, id] of given.lets) {
+    const v = values?.get(name);
+    lets.set(id, v ? substExpr(v, s) : NULL);
+  }
+  return substitute(given.nodes, { base: 0, lets });
 }
 
 /** Appends a node, merging adjacent static chunks. */
@@ -173,6 +215,8 @@ function finalExpr(e: PExpr, where: string): Expr {
   switch (e.k) {
     case 'prop':
       throw new Error(`internal: unresolved prop ${e.n} in ${where}`);
+    case 'let':
+      throw new Error(`internal: unresolved slot value in ${where}`);
     case 'not':
       return { k: 'not', e: finalExpr(e.e, where) };
     case 'bin':

@@ -4,7 +4,7 @@
 // hybrid pages per request with the same renderer.
 import { resolve } from 'node:path';
 import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl, Range } from '../../../../grammar/src/ast.js';
-import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
+import { letBinding, MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
 import { concretePaths } from '../model/concrete-paths.js';
 import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';
@@ -24,15 +24,16 @@ import { readFileSync, statSync } from 'node:fs';
 import { AssetRegistry, type SiteAsset } from './assets.js';
 import { scopeClassFor, scopeCss } from './css-scope.js';
 import {
+  attributeExpr,
+  type BoundName,
   compileElement,
   compileNodes,
-  convertExpr,
   freshNesting,
   literalValue,
   type OwnerContext,
   type Scope,
 } from './markup.js';
-import { push, substitute, toTemplate, type PExpr, type PNode } from './proto.js';
+import { push, substitute, toTemplate, type PExpr, type PNode, type SlotContent } from './proto.js';
 import { KIT_JS_PATH, KIT_JS_TAG, kitRuntimeSource } from './runtime-script.js';
 
 /** A concrete path rendered ahead of time, and the file it is written to. */
@@ -157,13 +158,6 @@ function slotChildren(call: Element): { named: Map<string, Element>; rest: Marku
   return { named, rest };
 }
 
-function coerce(text: string, type: string): string | number | boolean {
-  if (type === 'bool') return !/^(false|0|no|off)$/i.test(text.trim());
-  if (type === 'int' && /^[-+]?\d+$/.test(text.trim())) return Number(text);
-  if (type === 'float' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
-  return text;
-}
-
 class SiteCompiler {
   readonly diagnostics: Diagnostic[] = [];
   readonly assets = new AssetRegistry();
@@ -179,6 +173,8 @@ class SiteCompiler {
   private readonly ownerFiles = new WeakMap<FileSummary, ReadonlyMap<string, string>>();
   private readonly chains = new Map<string, string[]>();
   readonly errorPages = new Map<string, Template>();
+  /** Ids handed to `let:` bindings of slot content (unique per compile, so nested bindings never mix). */
+  private letIds = 0;
 
   constructor(
     private readonly ws: Workspace,
@@ -286,7 +282,7 @@ class SiteCompiler {
     }
     const props = new Map<string, PExpr>();
     for (const p of def.summary.props?.props ?? []) props.set(p.name.text, this.propValue(p, call, ctx, scope));
-    const slots = new Map<string, PNode[]>();
+    const slots = new Map<string, SlotContent>();
     const { named, rest } = slotChildren(call);
     // Slot content is measured from its own top (the component's slot decides where it lands).
     const outer = ctx.nesting;
@@ -294,17 +290,20 @@ class SiteCompiler {
     ctx.nesting = inner;
     for (const [name, el] of named) {
       const nodes: PNode[] = [];
-      if (el.name === 'template') compileNodes(el.children, ctx, scope, nodes, 0, true);
-      else compileElement(el, ctx, scope, nodes, 0);
-      slots.set(name, nodes);
+      const content = this.slotScope(el, scope);
+      if (el.name === 'template') compileNodes(el.children, ctx, content.scope, nodes, 0, true);
+      else compileElement(el, ctx, content.scope, nodes, 0);
+      slots.set(name, { nodes, lets: content.lets });
     }
     if (
       !slots.has('') &&
       rest.some((n) => n.type === 'element' || n.type === 'interp' || (n.type === 'text' && n.value.trim() !== ''))
     ) {
       const nodes: PNode[] = [];
-      compileNodes(rest, ctx, scope, nodes, 0, true);
-      slots.set('', nodes);
+      // `let:` on the call itself binds the default slot's values.
+      const content = this.slotScope(call, scope);
+      compileNodes(rest, ctx, content.scope, nodes, 0, true);
+      slots.set('', { nodes, lets: content.lets });
     }
     ctx.nesting = outer;
     const depth = part.slot >= 0 && slots.size ? Math.max(part.depth, part.slot + inner.max) : part.depth;
@@ -335,25 +334,24 @@ class SiteCompiler {
     for (const c of [key, ...part.components]) if (!facts.components.includes(c)) facts.components.push(c);
   }
 
+  /** The scope of slot content: the caller's, plus the names its `let:` attributes bind (fresh ids). */
+  private slotScope(el: Element, scope: Scope): { scope: Scope; lets?: ReadonlyMap<string, number> } {
+    let lets: Map<string, number> | undefined;
+    let inner: Map<string, BoundName> | undefined;
+    for (const a of el.attrs) {
+      const name = letBinding(a);
+      if (!name) continue;
+      const id = this.letIds++;
+      (lets ??= new Map()).set(name, id);
+      (inner ??= new Map(scope)).set(name, { k: 'let', id, p: [] });
+    }
+    return { scope: inner ?? scope, lets };
+  }
+
   private propValue(p: PropDecl, call: Element, ctx: OwnerContext, scope: Scope): PExpr {
-    const type = p.type.text;
     const a = call.attrs.find((x) => x.name === p.name.text && x.form === 'normal');
     if (!a) return { k: 'lit', v: p.default ? p.default.value : null };
-    if (!a.value) return { k: 'lit', v: type === 'bool' ? true : '' };
-    if (a.value.type === 'expr') return convertExpr(a.value.expr, ctx, scope);
-    const parts = a.value.parts;
-    if (parts.every((x) => x.type === 'text'))
-      return {
-        k: 'lit',
-        v: coerce(decodeEntities(parts.map((x) => (x.type === 'text' ? x.value : '')).join('')), type),
-      };
-    if (parts.length === 1 && parts[0].type === 'interp') return convertExpr(parts[0].expr, ctx, scope);
-    return {
-      k: 'cat',
-      parts: parts.map(
-        (x): PExpr => (x.type === 'text' ? { k: 'lit', v: decodeEntities(x.value) } : convertExpr(x.expr, ctx, scope)),
-      ),
-    };
+    return attributeExpr(a, ctx, scope, p.type.text);
   }
 
   /** Layout keys of a page, outermost first: each named layout preceded by its parents, once each. */
@@ -579,7 +577,7 @@ class SiteCompiler {
       }
       const base = ctx.locals.n;
       ctx.locals.n += part.locals;
-      body = substitute(part.nodes, { props: new Map(), slots: new Map([['', body]]), base });
+      body = substitute(part.nodes, { props: new Map(), slots: new Map([['', { nodes: body }]]), base });
       if (part.kitJs) facts.kitJs = true;
       layoutComponents.unshift(...part.components);
     }
@@ -686,7 +684,7 @@ class SiteCompiler {
     for (let i = chain.length - 1; i >= 0; i--) {
       const part = this.layoutPart(chain[i]);
       if (!part) continue;
-      body = substitute(part.nodes, { props: new Map(), slots: new Map([['', body]]), base: locals });
+      body = substitute(part.nodes, { props: new Map(), slots: new Map([['', { nodes: body }]]), base: locals });
       locals += part.locals;
       kitJs ||= part.kitJs;
     }

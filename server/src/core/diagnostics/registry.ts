@@ -263,6 +263,13 @@ export const REGISTRY = {
   invalid_prop_default: c('composition', 'error', 'A prop default must be a literal of the prop type.'),
   unknown_prop: c('composition', 'warning', 'The component declares no prop with this name.'),
   missing_prop: c('composition', 'error', 'A prop without a default must be passed.'),
+  unknown_slot: c('composition', 'warning', 'The component has no slot with this name; the content is not rendered.'),
+  unknown_slot_value: c('composition', 'error', 'The slot passes no value with this `let:` name.'),
+  invalid_slot_let: c(
+    'view',
+    'error',
+    '`let:<name>` belongs on slot content (`<template g:slot>` or a component call) and takes no value.',
+  ),
 } satisfies Record<string, CodeInfo>;
 
 export type DiagnosticCode = keyof typeof REGISTRY;

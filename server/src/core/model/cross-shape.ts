@@ -9,14 +9,19 @@
 // positions: it reads names only, and those never change in a reused node.
 import type { Element, Range } from '../../../../grammar/src/ast.js';
 import type { KitEntry } from './entries.js';
+import { slotOutlet, slotUses } from './slots.js';
 
 const callShapes = new WeakMap<Element, string>();
 
-/** A component call's part of the shape: its name and attributes, both fixed for an element object. */
+/**
+ * A component call's part of the shape: its name, attributes and the slots its content names with
+ * their `let:` names, all fixed for an element object.
+ */
 function callShape(el: Element): string {
   let shape = callShapes.get(el);
   if (shape === undefined) {
-    shape = `call ${el.name} ${el.attrs.map((a) => `${a.name}:${a.form}`).join(',')}`;
+    const slots = slotUses(el).map((u) => `${u.name}=${u.lets.map((a) => a.name).join('+')}`);
+    shape = `call ${el.name} ${el.attrs.map((a) => `${a.name}:${a.form}`).join(',')} slots ${slots.join(',')}`;
     callShapes.set(el, shape);
   }
   return shape;
@@ -85,7 +90,19 @@ function walk(e: KitEntry, parts: string[] | undefined, ranges: (Range | undefin
     if (parts) parts.push(callShape(c.element));
     r(c.range);
     for (const a of c.element.attrs) r(a.nameRange);
+    if (ranges)
+      for (const u of slotUses(c.element)) {
+        r(u.range);
+        for (const a of u.lets) r(a.nameRange);
+      }
   }
+  // Calls of a component check their slot content against its `<slot>` outlets.
+  if (s.kind === 'component')
+    for (const el of s.slotElements) {
+      const o = slotOutlet(el);
+      if (parts) parts.push(`slot ${o.name} ${o.values.map((a) => a.name).join(',')}`);
+      r(el.nameRange);
+    }
   for (const l of s.layoutDecl?.layouts ?? []) {
     if (parts) parts.push(`layout ${l.text}`);
     r(l.range);

@@ -86,6 +86,8 @@ export interface FileSummary {
   contractRefs: ContractRef[];
   /** Count of `<slot>` elements without a `name` in the view (layouts need exactly one). */
   defaultSlotCount: number;
+  /** The `<slot>` elements of the view, in document order (`slotOutlet` reads one). */
+  slotElements: Element[];
   declarations: Declaration[];
 }
 
@@ -304,6 +306,7 @@ export function summarize(file: KitFile): FileSummary {
     componentCalls: [],
     contractRefs: [],
     defaultSlotCount: 0,
+    slotElements: [],
     declarations: file.declarations,
   };
   for (const d of file.declarations) {
@@ -379,25 +382,26 @@ export function summarize(file: KitFile): FileSummary {
   for (const f of s.fragments) bodies.push(f.body);
   for (const body of bodies) {
     for (const x of VIEW_FACTS.collect(body, '', VIEW_FACT_VISITOR)) {
-      if (x === DEFAULT_SLOT) s.defaultSlotCount++;
-      else if ('kind' in x) s.contractRefs.push(x);
+      if ('type' in x) {
+        if (body === s.view?.body) s.slotElements.push(x);
+        if (!x.attrs.some((a) => a.name === 'name')) s.defaultSlotCount++;
+      } else if ('kind' in x) s.contractRefs.push(x);
       else s.componentCalls.push(x);
     }
   }
   return s;
 }
 
-const DEFAULT_SLOT = 'slot';
-
 /** What the view walk of `summarize` gathers, element by element (it depends on nothing else). */
 const VIEW_FACTS = new MarkupMemo<ViewFact>();
-type ViewFact = ComponentCall | ContractRef | typeof DEFAULT_SLOT;
+/** A component call, a contract reference or a `<slot>` element. */
+type ViewFact = ComponentCall | ContractRef | Element;
 const VIEW_FACT_VISITOR: MarkupVisitor<ViewFact> = {
   element(el, out) {
     if (el.isComponent) {
       out.push({ name: el.name, alias: el.alias, localName: el.localName, range: el.nameRange, element: el });
     }
-    if (el.name === 'slot' && !el.attrs.some((a) => a.name === 'name')) out.push(DEFAULT_SLOT);
+    if (el.name === 'slot') out.push(el);
     for (const a of el.attrs) {
       if (a.name !== 'g:command' && a.name !== 'g:query') continue;
       const ref =

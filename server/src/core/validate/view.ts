@@ -1,6 +1,6 @@
 // View markup rules: markup safety (no scripts, inline handlers or dangerous URLs), the closed set
 // of `g:` directives and their references inside the page, lanes, slots and ids.
-import type { Attribute, Element, MarkupNode, Range } from '../../../../grammar/src/ast.js';
+import { letBinding, type Attribute, type Element, type MarkupNode, type Range } from '../../../../grammar/src/ast.js';
 import { validateContractPath } from '../../../../shared/route/index.js';
 import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -268,6 +268,10 @@ function attribute(scope: ElementScope, el: Element, a: Attribute, out: ViewItem
   const report = (d: Diagnostic) => {
     out.push({ k: 'diag', d });
   };
+  if (a.form === 'let') {
+    slotLet(scope, el, a, report);
+    return;
+  }
   const lower = a.name.toLowerCase();
   if (lower.length > 2 && lower.startsWith('on') && !lower.includes(':')) {
     report(
@@ -406,6 +410,21 @@ function attribute(scope: ElementScope, el: Element, a: Attribute, out: ViewItem
       ),
     );
   }
+}
+
+/** `let:<name>` binds a slot value in slot content: where it may stand and how it is written. */
+function slotLet(scope: ElementScope, el: Element, a: Attribute, report: (d: Diagnostic) => void): void {
+  const { file, summary: s } = scope.ctx;
+  const name = letBinding(a) ?? '';
+  const problem = !(el.isComponent || el.attrs.some((x) => x.name === 'g:slot'))
+    ? `${a.name} binds a slot value, so it belongs on <template g:slot="..."> or on a component call, ` +
+      `not on <${el.name}>`
+    : !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+      ? `${a.name} needs a name: let:value binds the slot value "value"`
+      : a.value
+        ? `${a.name} takes no value: it binds the slot value "${name}" under that name`
+        : undefined;
+  if (problem) report(diag('invalid_slot_let', file.path, a.range, `${s.ownerId}: ${problem}`));
 }
 
 function contractPath(ctx: RuleContext, el: Element, attr: Attribute, report: (d: Diagnostic) => void): void {

@@ -109,6 +109,31 @@ describe('build: compileSite', () => {
     });
   });
 
+  describe('scoped slots', () => {
+    const site = compileFixture(buildFixture('scoped-slots'));
+    const data = { people: [{ name: 'Ada' }, { name: 'Bob <b>' }] };
+    const ir = JSON.parse(JSON.stringify(page(site, 'people').ir)) as Template; // what a generated app embeds
+    const html = body({ ...page(site, 'people'), ir }, {}, data);
+
+    it('gives slot content the values a <slot> inside a g:for passes, per iteration', () => {
+      assert.match(html, /<ul>\n<li>0: <b>Ada<\/b><\/li><li>1: <b>Bob &lt;b&gt;<\/b><\/li>\n<\/ul>/);
+    });
+
+    it('passes props and literals (folded at build time) and binds the default slot through let: on the call', () => {
+      assert.match(html, /<h2>People \(true\)<\/h2>/);
+      assert.match(html, /<footer><p>Note: two<\/p><\/footer>/);
+    });
+
+    it('renders the fallback, in the component scope, when a scoped slot is not given', () => {
+      assert.match(html, /<h2>Plain<\/h2>\n<ul>\n<li>Ada<\/li><li>Bob &lt;b&gt;<\/li>\n<\/ul>\n<footer><\/footer>/);
+    });
+
+    it('forwards a let-bound value into a slot of the calling component', () => {
+      assert.match(html, /<h2>Wrapped<\/h2>\n<ul>\n<li><i>Ada<\/i><\/li><li><i>Bob &lt;b&gt;<\/i><\/li>/);
+      assert.doesNotMatch(html, /let:/);
+    });
+  });
+
   describe('forms and g: directives', () => {
     const site = compileFixture(buildFixture('forms'));
 

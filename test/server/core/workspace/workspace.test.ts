@@ -70,6 +70,28 @@ describe('Workspace incremental updates', () => {
     assert.deepEqual(codes(ws.diagnosticsFor(B)), ['duplicate_route']);
   });
 
+  it('re-checks slot content when the component renames what its slot passes, and when the content changes', () => {
+    const cmp = 'ui/list.cmp.kit';
+    const caller = 'ui/people.kit';
+    const list = (value: string) =>
+      `component List\n\nview {\n  <ul><li g:for={x in xs} g:lane="server"><slot name="row" ${value}={x} /></li></ul>\n}\n`;
+    const people = (lets: string) =>
+      `route "/people"\nguard public\n\nview {\n  <List><template g:slot="row" ${lets}>{value}</template></List>\n}\n`;
+    ws.setKitFile(cmp, list('value'));
+    ws.setKitFile(caller, people('let:value'));
+    assert.deepEqual(codes(ws.diagnosticsFor(caller)), []);
+    ws.setKitFile(cmp, list('item'));
+    assert.ok(ws.flush().has(caller));
+    const [d] = ws.diagnosticsFor(caller);
+    assert.equal(d.code, 'unknown_slot_value');
+    assert.match(d.message, /passes no value "value" \(it passes item\)/);
+    ws.editKitFile(caller, '\n' + people('let:item'));
+    assert.deepEqual(codes(ws.diagnosticsFor(caller)), []);
+    ws.editKitFile(caller, people('let:iten'));
+    assert.deepEqual(codes(ws.diagnosticsFor(caller)), ['unknown_slot_value']);
+    assert.match(ws.diagnosticsFor(caller)[0].message, /did you mean let:item\?/);
+  });
+
   it('removing a file clears the cross-file diagnostics it caused and those it held', () => {
     ws.remove(A);
     const affected = ws.flush();

@@ -4,6 +4,9 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { KitEntry, WorkspaceView } from '../../model/entries.js';
 import { componentKey, layoutKey } from '../../resolve/names.js';
+import type { ComponentCall } from '../../model/summary.js';
+import { slotOutlet, slotUses } from '../../model/slots.js';
+import { closestOf, letBinding } from '../../../../../grammar/src/index.js';
 import { bucket, idOf, type BucketKey, type CrossRule } from './rule.js';
 
 /** Bucket `cuse:<pkg>.<Name>`: every call of that component resolves, with matching props. */
@@ -49,6 +52,7 @@ export function componentCalls(view: WorkspaceView, key: string): Diagnostic[] {
             ),
           );
       }
+      slotContent(e, call, def, out);
       for (const p of props) {
         if (p.default || call.element.attrs.some((a) => a.name === p.name.text)) continue;
         out.push(
@@ -64,6 +68,59 @@ export function componentCalls(view: WorkspaceView, key: string): Diagnostic[] {
     }
   }
   return out;
+}
+
+/** The slot content of one call against the component's `<slot>` outlets: slot names and `let:` names. */
+function slotContent(e: KitEntry, call: ComponentCall, def: KitEntry, out: Diagnostic[]): void {
+  const outlets = def.summary.slotElements.map(slotOutlet);
+  const owner = e.summary.ownerId;
+  for (const u of slotUses(call.element)) {
+    const shown = u.name === '' ? 'default slot' : `slot "${u.name}"`;
+    const mine = outlets.filter((o) => o.name === u.name);
+    if (mine.length === 0) {
+      const named = outlets.map((o) => o.name).filter((n) => n !== '');
+      const guess = u.name === '' ? undefined : closestOf(u.name, named);
+      out.push(
+        diag(
+          'unknown_slot',
+          e.path,
+          u.range,
+          `${owner}: component ${call.localName} has no ${shown}` +
+            (guess
+              ? `; did you mean "${guess}"?`
+              : named.length
+                ? ` (its slots: ${[...new Set(named)].join(', ')})`
+                : ''),
+          {
+            related: [
+              { file: def.path, range: def.summary.component?.range ?? call.range, message: 'component declared here' },
+            ],
+          },
+        ),
+      );
+      continue;
+    }
+    const passed = new Set(mine.flatMap((o) => o.values.map((a) => a.name)));
+    for (const a of u.lets) {
+      const name = letBinding(a) ?? '';
+      if (passed.has(name)) continue;
+      const guess = closestOf(name, passed);
+      out.push(
+        diag(
+          'unknown_slot_value',
+          e.path,
+          a.nameRange,
+          `${owner}: the ${shown} of ${call.localName} passes no value "${name}"` +
+            (guess
+              ? `; did you mean let:${guess}?`
+              : passed.size
+                ? ` (it passes ${[...passed].join(', ')})`
+                : ' (it passes none)'),
+          { related: [{ file: def.path, range: mine[0].element.nameRange, message: `${shown} declared here` }] },
+        ),
+      );
+    }
+  }
 }
 
 /** Bucket `luse:<pkg>.<id>`: every `layout` reference names a layout file. */
@@ -221,7 +278,10 @@ function keysOfCalls(e: KitEntry): BucketKey[] {
   return keys;
 }
 
-/** `unknown_component`, `unknown_prop`, `missing_prop`: calls of one component, against its declaration. */
+/**
+ * `unknown_component`, `unknown_prop`, `missing_prop`, `unknown_slot`, `unknown_slot_value`: calls of one
+ * component, against its declaration.
+ */
 export const componentCallRule: CrossRule = { family: 'cuse', kitKeys: keysOfCalls, evaluate: componentCalls };
 
 /** `component_composition_cycle`: one bucket holding every component. */
