@@ -11,6 +11,7 @@ import { cacheRule } from './cache.js';
 import { endpointsRule } from './endpoints.js';
 import { viewRule } from './view.js';
 import { componentsRule } from './components.js';
+import { namesRule } from './names.js';
 
 export const LOCAL_RULES: readonly LocalRule[] = [
   structureRule,
@@ -19,6 +20,7 @@ export const LOCAL_RULES: readonly LocalRule[] = [
   cacheRule,
   endpointsRule,
   viewRule,
+  namesRule,
   componentsRule,
 ];
 
