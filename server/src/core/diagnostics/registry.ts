@@ -210,7 +210,7 @@ export const REGISTRY = {
   ),
   missing_backend_handler: c(
     'binding',
-    'info',
+    'warning',
     'No exported handler with this name exists yet; the endpoint answers 501.',
     { fix: 'create_handler_stub' },
   ),

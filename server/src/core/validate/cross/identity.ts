@@ -2,7 +2,8 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { KitEntry, WorkspaceView } from '../../model/entries.js';
-import { bucket, idOf, type CrossRule } from './rule.js';
+import { usesInPackage } from './composition.js';
+import { bucket, type CrossRule } from './rule.js';
 
 function identityRange(e: KitEntry) {
   const s = e.summary;
@@ -76,5 +77,5 @@ export const componentNameRule: CrossRule = {
   kitKeys: (e) =>
     e.summary.kind === 'component' ? [bucket('cdef', `${e.summary.packageName}.${e.summary.ownerId}`)] : [],
   evaluate: duplicateComponents,
-  touches: (key) => [bucket('cuse', idOf(key))],
+  touches: (key, ctx) => usesInPackage(ctx, 'cuse', key),
 };
