@@ -235,6 +235,7 @@ export const REGISTRY = {
     'error',
     'An interpolation or attribute expression names nothing in scope; it would render empty.',
   ),
+  broken_internal_link: c('view', 'warning', 'A literal internal link matches no route of the workspace.'),
   unknown_action: c('view', 'error', '`g:post` names an action the page does not declare.'),
   g_post_requires_form: c('view', 'error', '`g:post` is only valid on a `<form>`.'),
   unknown_target_id: c('view', 'error', '`g:target` must reference an `id` in the same view.'),

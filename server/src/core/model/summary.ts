@@ -52,6 +52,18 @@ export interface ContractRef {
   element: Element;
 }
 
+/**
+ * A literal root-relative link of the markup: `<a href="/…">`, or the `action="/…"` of a plain form
+ * (not `g:post`, `g:command` or `g:query`, whose paths are registered routes). Values with `{…}`
+ * are not links here: what they point at is known only when they render.
+ */
+export interface InternalLink {
+  /** As written, query and fragment included. */
+  href: string;
+  method: 'GET' | 'POST';
+  range: Range;
+}
+
 export interface FileSummary {
   path: string;
   dir: string;
@@ -84,6 +96,7 @@ export interface FileSummary {
   uses: Map<string, UseDecl>;
   componentCalls: ComponentCall[];
   contractRefs: ContractRef[];
+  links: InternalLink[];
   /** Count of `<slot>` elements without a `name` in the view (layouts need exactly one). */
   defaultSlotCount: number;
   declarations: Declaration[];
@@ -303,6 +316,7 @@ export function summarize(file: KitFile): FileSummary {
     uses: new Map(),
     componentCalls: [],
     contractRefs: [],
+    links: [],
     defaultSlotCount: 0,
     declarations: file.declarations,
   };
@@ -380,6 +394,7 @@ export function summarize(file: KitFile): FileSummary {
   for (const body of bodies) {
     for (const x of VIEW_FACTS.collect(body, '', VIEW_FACT_VISITOR)) {
       if (x === DEFAULT_SLOT) s.defaultSlotCount++;
+      else if ('href' in x) s.links.push(x);
       else if ('kind' in x) s.contractRefs.push(x);
       else s.componentCalls.push(x);
     }
@@ -391,9 +406,29 @@ const DEFAULT_SLOT = 'slot';
 
 /** What the view walk of `summarize` gathers, element by element (it depends on nothing else). */
 const VIEW_FACTS = new MarkupMemo<ViewFact>();
-type ViewFact = ComponentCall | ContractRef | typeof DEFAULT_SLOT;
+type ViewFact = ComponentCall | ContractRef | InternalLink | typeof DEFAULT_SLOT;
+
+function isRootRelative(v: string): boolean {
+  return v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/\\');
+}
+
+function internalLink(el: Element): InternalLink | undefined {
+  if (el.name === 'a') {
+    const href = attrText(el, 'href');
+    return href && isRootRelative(href.value) ? { href: href.value, method: 'GET', range: href.range } : undefined;
+  }
+  if (el.name !== 'form' || el.attrs.some((a) => a.name === 'g:post' || a.name === 'g:command' || a.name === 'g:query'))
+    return undefined;
+  const action = attrText(el, 'action');
+  if (!action || !isRootRelative(action.value)) return undefined;
+  const method = attrText(el, 'method')?.value.toLowerCase() === 'post' ? 'POST' : 'GET';
+  return { href: action.value, method, range: action.range };
+}
+
 const VIEW_FACT_VISITOR: MarkupVisitor<ViewFact> = {
   element(el, out) {
+    const link = internalLink(el);
+    if (link) out.push(link);
     if (el.isComponent) {
       out.push({ name: el.name, alias: el.alias, localName: el.localName, range: el.nameRange, element: el });
     }
