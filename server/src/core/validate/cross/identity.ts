@@ -14,6 +14,9 @@ function identityRange(e: KitEntry) {
   );
 }
 
+// Which of two files is first: the members come sorted by path, the same order route conflicts use
+// within a group (`compareRegistrations`), so every duplicate across files is reported by one rule.
+
 /** Bucket `page:<id>`. */
 export function duplicatePageIds(view: WorkspaceView, key: string): Diagnostic[] {
   const pages = view.kitMembers(key).filter((e) => e.summary.kind === 'page');
