@@ -54,7 +54,7 @@ function linkKeys(links: readonly InternalLink[]): BucketKey[] {
   return [...keys];
 }
 
-/** Shape keys (`/blog/{}`, `/docs/{**}`) of every route pattern that could answer `segs`. */
+/** Shape keys (`/blog/{}`, `/docs/{**}`) of every route pattern that could answer `segs`: 2^(n+1) - 1 at most. */
 function candidateShapes(segs: readonly string[]): string[] {
   let prefixes = [''];
   const out: string[] = [];
@@ -65,7 +65,8 @@ function candidateShapes(segs: readonly string[]): string[] {
     for (const p of prefixes) next.push(`${p}/${segs[i]}`, `${p}/${PARAM_SHAPE}`);
     prefixes = next;
   }
-  return [...out, ...prefixes];
+  // The literal path first: most links name a static route, and the first match ends the search.
+  return [...prefixes, ...out];
 }
 
 function answeringRoutes(ctx: CrossContext, link: InternalLink, segs: string[]): boolean {
