@@ -298,7 +298,7 @@ describe('kit lsp over stdio', function () {
     await client.conn.sendNotification('workspace/didChangeWatchedFiles', {
       changes: [{ uri: fileUri(handlers), type: 2 }],
     });
-    assert.equal((await missing).diagnostics.find((x) => x.code === 'missing_backend_handler')?.severity, 3);
+    assert.equal((await missing).diagnostics.find((x) => x.code === 'missing_backend_handler')?.severity, 2);
     assert.equal(await client.shutdown(), 0);
   });
 

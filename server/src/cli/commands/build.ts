@@ -12,6 +12,13 @@ import { checkHuman } from '../format/check-output.js';
 import { sourceLookup } from '../sources.js';
 import { writeTypes } from '../page-types-output.js';
 
+/**
+ * Warnings and notes of one code shown in full by a build; the rest are counted in one line per
+ * code (a site with hundreds of unwritten handlers would otherwise bury the build's own output).
+ */
+const SHOWN_PER_CODE = 5;
+const HUMAN = { perCode: SHOWN_PER_CODE, listAll: 'kit check' };
+
 const FLAGS = {
   ssr: 'boolean',
   out: 'string',
@@ -120,7 +127,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     writeTypes(ws, io, 'build');
     const color = useColor(io, 'stderr');
     if (diags.some((d) => d.severity === 'error')) {
-      io.stderr.write(checkHuman(diags, source, project.kitFiles.length, color));
+      io.stderr.write(checkHuman(diags, source, project.kitFiles.length, color, HUMAN));
       return 1;
     }
     // The output directory is replaced as a whole: it must never hold the sources being built.
@@ -132,7 +139,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       );
     const site: CompiledSite = compileSite(ws, { cwd: io.cwd });
     if (site.diagnostics.length) {
-      io.stderr.write(checkHuman([...diags, ...site.diagnostics], source, project.kitFiles.length, color));
+      io.stderr.write(checkHuman([...diags, ...site.diagnostics], source, project.kitFiles.length, color, HUMAN));
       return 1;
     }
     if (diags.some((d) => d.severity === 'warning'))
@@ -142,6 +149,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
           source,
           project.kitFiles.length,
           color,
+          HUMAN,
         ),
       );
     const model = reportModel(ws, site);

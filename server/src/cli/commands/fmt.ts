@@ -49,7 +49,11 @@ formatted (--check) or could not be formatted, 2 for usage or I/O errors.
         : formatKit(text, file);
       if (result.kind === 'syntax_errors') {
         failed++;
-        for (const d of result.diagnostics) {
+        // In line order, as kit check reports: the parser finds markup errors after a view's end.
+        const inOrder = [...result.diagnostics].sort(
+          (a, b) => a.range.start.offset - b.range.start.offset || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+        );
+        for (const d of inOrder) {
           const p = reportPos(text, d.range.start);
           io.stderr.write(`${file}:${p.line}:${p.column}: error ${d.code}: ${d.message} (file left unformatted)\n`);
         }

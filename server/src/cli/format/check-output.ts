@@ -1,6 +1,7 @@
 // `kit check` output: the JSON report (schema version 1, `schemas/check.schema.json`) and the human lines.
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { paint } from '../io.js';
+import { codeFrame } from './code-frame.js';
 import {
   reportPos,
   reportRange,
@@ -47,18 +48,61 @@ export function checkJson(diags: Diagnostic[], source: SourceLookup): string {
 
 const SEVERITY_COLOR: Record<string, string> = { error: '31;1', warning: '33;1', info: '36' };
 
-export function checkHuman(diags: Diagnostic[], source: SourceLookup, fileCount: number, color: boolean): string {
+export interface HumanOptions {
+  /**
+   * Show at most this many warnings and notes of each code in full, then one line saying how many
+   * more there are (`kit build`: its output is about the build; `kit check` lists everything).
+   */
+  perCode?: number;
+  /** The command that lists everything, named in the line that stands for the rest. */
+  listAll?: string;
+}
+
+/**
+ * The human report: per diagnostic its `file:line:col: severity code: message` line (the format
+ * editors' problem matchers read), a code frame of its range, its related locations as
+ * `note:` lines and its fix hint as `= help:`, then a blank line; at the end the summary line. A
+ * pure function of the diagnostics and the sources (the dev server's error overlay shows it
+ * uncoloured).
+ */
+export function checkHuman(
+  diags: Diagnostic[],
+  source: SourceLookup,
+  fileCount: number,
+  color: boolean,
+  opts: HumanOptions = {},
+): string {
   let out = '';
+  const shown = new Map<string, number>();
+  const hidden = new Map<string, { severity: string; n: number }>();
   for (const d of diags) {
-    const p = reportPos(source(d.file), d.range.start);
+    if (opts.perCode !== undefined && d.severity !== 'error') {
+      const n = (shown.get(d.code) ?? 0) + 1;
+      shown.set(d.code, n);
+      if (n > opts.perCode) {
+        hidden.set(d.code, { severity: d.severity, n: (hidden.get(d.code)?.n ?? 0) + 1 });
+        continue;
+      }
+    }
+    const text = source(d.file);
+    const p = reportPos(text, d.range.start);
+    const mark = SEVERITY_COLOR[d.severity] ?? '0';
     out +=
       `${paint(color, '1', `${d.file}:${p.line}:${p.column}`)}: ` +
-      `${paint(color, SEVERITY_COLOR[d.severity] ?? '0', d.severity)} ${d.code}: ${d.message}\n`;
+      `${paint(color, mark, d.severity)} ${d.code}: ${d.message}\n`;
+    out += codeFrame(text, d.range, { color, mark });
     for (const r of d.related ?? []) {
       const rp = reportPos(source(r.file), r.range.start);
       out += `  ${r.file}:${rp.line}:${rp.column}: ${paint(color, '2', 'note')}: ${r.message}\n`;
     }
-    if (d.suggestion) out += `  ${paint(color, '2', 'suggestion')}: ${d.suggestion}\n`;
+    if (d.suggestion) out += `  ${paint(color, '1', '= help')}: ${d.suggestion}\n`;
+    out += '\n';
+  }
+  for (const [code, h] of hidden) {
+    const kind = h.severity === 'info' ? 'note' : h.severity;
+    out +=
+      `… and ${h.n} more ${code} ${kind}${h.n === 1 ? '' : 's'}` +
+      `${opts.listAll ? `; ${opts.listAll} lists them all` : ''}\n`;
   }
   const errors = diags.filter((d) => d.severity === 'error').length;
   const warnings = diags.filter((d) => d.severity === 'warning').length;

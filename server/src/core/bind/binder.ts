@@ -4,6 +4,7 @@
 import { posix } from 'node:path';
 import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 import { baseName, dirName } from '../model/names.js';
 import type { KitEntry, ModuleEntry } from '../model/entries.js';
 import { moduleExports, nodeRange, type ModuleExport, type ModuleExports } from './exports.js';
@@ -177,9 +178,11 @@ export class Binder {
     const declared: Found[] = [];
     const indirect: Found[] = [];
     const starFrom: string[] = [];
+    const exported: string[] = [];
     for (const m of modules) {
       const ex = this.exportsOf(m);
       if (!ex) continue;
+      exported.push(...ex.exports.named.keys());
       const named = ex.exports.named.get(t.functionName);
       if (named && named.form !== 'reexport') declared.push({ module: m, exp: named, sf: ex.sf });
       else if (named) indirect.push({ module: m, exp: named, sf: ex.sf });
@@ -296,12 +299,16 @@ export class Binder {
       ? `${baseName(t.commentModule)} does not export ${t.functionName}`
       : `no module in the directory exports ${t.functionName}`;
     const star = starFrom.length ? ` (re-exports are not followed: ${starFrom.join('; ')})` : '';
+    // A near miss (`save` for `Save`, `LoadBlogPsot`): exports of the modules this target reads, so
+    // the suggestion follows the directory's re-binding.
+    const near = didYouMean(t.functionName, exported);
     const message = required(t)
-      ? `${what} is not implemented: ${where}${star}; add it to ${stubBase} with the shape ${ACCEPTED_SHAPES[t.target]}`
+      ? `${what} is not implemented: ${where}${star}; add it to ${stubBase} with the shape ` +
+        `${ACCEPTED_SHAPES[t.target]}${near}`
       : `${what} is not declared; the fragment's static body is served (add ${t.functionName}(ctx) to ` +
         `${stubBase} to handle requests)`;
     if (required(t)) {
-      if (options.strictBindings) strict(`${where}${star}; add it to ${stubBase}`);
+      if (options.strictBindings) strict(`${where}${star}; add it to ${stubBase}${near}`);
       else diags.push(diag('missing_backend_handler', t.file, t.range, `${prefix}${message}`));
     }
     return { ...b, message, stubFile: stub };

@@ -222,7 +222,7 @@ export const REGISTRY = {
   ),
   missing_backend_handler: c(
     'binding',
-    'info',
+    'warning',
     'No exported handler with this name exists yet; the endpoint answers 501.',
     { fix: 'create_handler_stub' },
   ),
@@ -242,6 +242,12 @@ export const REGISTRY = {
     'URL attributes must not use javascript:, data:, vbscript: or protocol-relative URLs.',
   ),
   unsupported_markup_directive: c('view', 'error', 'Unknown `g:` directive.'),
+  unknown_name: c(
+    'view',
+    'error',
+    'An interpolation or attribute expression names nothing in scope; it would render empty.',
+  ),
+  broken_internal_link: c('view', 'warning', 'A literal internal link matches no route of the workspace.'),
   unknown_action: c('view', 'error', '`g:post` names an action the page does not declare.'),
   g_post_requires_form: c('view', 'error', '`g:post` is only valid on a `<form>`.'),
   unknown_target_id: c('view', 'error', '`g:target` must reference an `id` in the same view.'),

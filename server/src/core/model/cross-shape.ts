@@ -125,6 +125,11 @@ function walk(e: KitEntry, parts: string[] | undefined, ranges: (Range | undefin
     if (parts) parts.push(`contract ${c.kind} ${c.name}`);
     r(c.range);
   }
+  // broken_internal_link (buckets `link:<first segment>`) matches each literal link against the routes.
+  for (const l of s.links) {
+    if (parts) parts.push(`link ${l.method} ${l.href}`);
+    r(l.range);
+  }
   // unknown_guard (bucket `guard:<id>`, in the keys) points at each guard ID.
   const guards = s.guardDecl?.guards ?? [];
   if (parts) parts.push(`guards ${guards.length}`);

@@ -52,6 +52,18 @@ export interface ContractRef {
   element: Element;
 }
 
+/**
+ * A literal root-relative link of the markup: `<a href="/…">`, or the `action="/…"` of a plain form
+ * (not `g:post`, `g:command` or `g:query`, whose paths are registered routes). Values with `{…}`
+ * are not links here: what they point at is known only when they render.
+ */
+export interface InternalLink {
+  /** As written, query and fragment included. */
+  href: string;
+  method: 'GET' | 'POST';
+  range: Range;
+}
+
 export interface FileSummary {
   path: string;
   dir: string;
@@ -84,6 +96,7 @@ export interface FileSummary {
   uses: Map<string, UseDecl>;
   componentCalls: ComponentCall[];
   contractRefs: ContractRef[];
+  links: InternalLink[];
   /** Count of `<slot>` elements without a `name` in the view (layouts need exactly one). */
   defaultSlotCount: number;
   /** The `<slot>` elements of the view, in document order (`slotOutlet` reads one). */
@@ -305,6 +318,7 @@ export function summarize(file: KitFile): FileSummary {
     uses: new Map(),
     componentCalls: [],
     contractRefs: [],
+    links: [],
     defaultSlotCount: 0,
     slotElements: [],
     declarations: file.declarations,
@@ -385,7 +399,8 @@ export function summarize(file: KitFile): FileSummary {
       if ('type' in x) {
         if (body === s.view?.body) s.slotElements.push(x);
         if (!x.attrs.some((a) => a.name === 'name')) s.defaultSlotCount++;
-      } else if ('kind' in x) s.contractRefs.push(x);
+      } else if ('href' in x) s.links.push(x);
+      else if ('kind' in x) s.contractRefs.push(x);
       else s.componentCalls.push(x);
     }
   }
@@ -394,10 +409,30 @@ export function summarize(file: KitFile): FileSummary {
 
 /** What the view walk of `summarize` gathers, element by element (it depends on nothing else). */
 const VIEW_FACTS = new MarkupMemo<ViewFact>();
-/** A component call, a contract reference or a `<slot>` element. */
-type ViewFact = ComponentCall | ContractRef | Element;
+/** A component call, a contract reference, an internal link or a `<slot>` element. */
+type ViewFact = ComponentCall | ContractRef | InternalLink | Element;
+
+function isRootRelative(v: string): boolean {
+  return v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/\\');
+}
+
+function internalLink(el: Element): InternalLink | undefined {
+  if (el.name === 'a') {
+    const href = attrText(el, 'href');
+    return href && isRootRelative(href.value) ? { href: href.value, method: 'GET', range: href.range } : undefined;
+  }
+  if (el.name !== 'form' || el.attrs.some((a) => a.name === 'g:post' || a.name === 'g:command' || a.name === 'g:query'))
+    return undefined;
+  const action = attrText(el, 'action');
+  if (!action || !isRootRelative(action.value)) return undefined;
+  const method = attrText(el, 'method')?.value.toLowerCase() === 'post' ? 'POST' : 'GET';
+  return { href: action.value, method, range: action.range };
+}
+
 const VIEW_FACT_VISITOR: MarkupVisitor<ViewFact> = {
   element(el, out) {
+    const link = internalLink(el);
+    if (link) out.push(link);
     if (el.isComponent) {
       out.push({ name: el.name, alias: el.alias, localName: el.localName, range: el.nameRange, element: el });
     }

@@ -13,6 +13,7 @@ import { viewRule } from './view.js';
 import { componentsRule } from './components.js';
 import { assetsRule } from './assets.js';
 import { formErrorsRule } from './form-errors.js';
+import { namesRule } from './names.js';
 
 export const LOCAL_RULES: readonly LocalRule[] = [
   structureRule,
@@ -21,6 +22,7 @@ export const LOCAL_RULES: readonly LocalRule[] = [
   cacheRule,
   endpointsRule,
   viewRule,
+  namesRule,
   componentsRule,
   assetsRule,
   formErrorsRule,

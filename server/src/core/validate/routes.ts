@@ -6,6 +6,7 @@ import { decodesAs } from '../../../../shared/route/params.js';
 import { parsedRoute } from '../model/route-cache.js';
 import { MarkupMemo, type MarkupVisitor } from '../model/summary.js';
 import { diag } from '../diagnostics/registry.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 import { stringSpanRange } from '../model/ranges.js';
 import type { RuleContext } from './context.js';
 
@@ -254,7 +255,8 @@ function paramRefs(ctx: RuleContext, body: MarkupNode[], route: ParsedRoute, lab
           'unknown_route_param',
           ctx.file.path,
           e.name.range,
-          `${ctx.summary.ownerId}: param("${e.name.value}") names no parameter of ${label} "${route.pattern}"`,
+          `${ctx.summary.ownerId}: param("${e.name.value}") names no parameter of ${label} "${route.pattern}"` +
+            didYouMean(e.name.value, declared, (n) => `param("${n}")`),
         ),
       );
     }

@@ -186,7 +186,7 @@ describe('handler binding', () => {
       assert.equal(x.stubFile, 'signatures/handlers.ts');
       const [d] = diagsAbout(' Absent');
       assert.equal(d.code, 'missing_backend_handler');
-      assert.equal(d.severity, 'info');
+      assert.equal(d.severity, 'warning');
       assert.match(d.message, /add it to handlers\.ts with the shape/);
     });
 

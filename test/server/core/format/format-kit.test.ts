@@ -69,7 +69,8 @@ describe('kit formatter', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: sources.length - 1 }),
-        fc.array(fc.tuple(fc.nat(), fc.constantFrom('', ' ', '    ', '\t', '      ')), { maxLength: 30 }),
+        // Never column 0: there a keyword starts a declaration (`title string` in `props {}` would).
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(' ', '    ', '\t', '      ')), { maxLength: 30 }),
         fc.array(fc.nat(), { maxLength: 5 }),
         (i, indents, blanks) => {
           const canonical = formatted(sources[i]);

@@ -76,7 +76,7 @@ describe('Workspace incremental updates', () => {
     const list = (value: string) =>
       `component List\n\nview {\n  <ul><li g:for={x in xs} g:lane="server"><slot name="row" ${value}={x} /></li></ul>\n}\n`;
     const people = (lets: string) =>
-      `route "/people"\nguard public\n\nview {\n  <List><template g:slot="row" ${lets}>{value}</template></List>\n}\n`;
+      `route "/people"\nguard public\n\nview {\n  <List><template g:slot="row" ${lets}>{${lets.slice(4)}}</template></List>\n}\n`;
     ws.setKitFile(cmp, list('value'));
     ws.setKitFile(caller, people('let:value'));
     assert.deepEqual(codes(ws.diagnosticsFor(caller)), []);
@@ -171,6 +171,31 @@ describe('Workspace incremental updates', () => {
     );
   });
 
+  it('broken_internal_link follows edits: a page added, its route changed, the link fixed', () => {
+    const L = 'site/links.kit';
+    const broken = () => ws.diagnosticsFor(L).filter((d) => d.code === 'broken_internal_link');
+    ws.setKitFile(L, page('/links', { view: '<a href="/contact?x=1">C</a> <a href="/blog/any">B</a>' }));
+    assert.deepEqual(
+      broken().map((d) => d.message),
+      ['links: link "/contact?x=1" matches no page or GET endpoint of the workspace'],
+    );
+    ws.setKitFile(C, page('/contcat'));
+    assert.match(broken()[0].message, /; did you mean "\/contcat"\?$/);
+    ws.setKitFile(C, page('/contact'));
+    assert.deepEqual(broken(), []);
+    ws.remove(C);
+    assert.equal(broken().length, 1);
+    // A link into a dynamic route matches by shape; removing the routes of that shape breaks it.
+    ws.remove(A);
+    ws.remove(B);
+    assert.deepEqual(
+      broken().map((d) => /link "([^"]+)"/.exec(d.message)?.[1]),
+      ['/contact?x=1', '/blog/any'],
+    );
+    ws.setKitFile(L, page('/links', { view: '<a href="/links#top">C</a>' }));
+    assert.deepEqual(broken(), []);
+  });
+
   it("re-reads a directory's handler modules when a .kit file there changes the package", () => {
     ws.setModule('site/handlers.ts', '//kit:api GET /blog/{slug}\n//kit:guard public\nexport function Blog() {}\n');
     ws.flush();
@@ -235,6 +260,19 @@ const POOL: Record<string, string[]> = {
     page('/blog/{other}', { paths: 'other: "o"' }),
     page('/lib/{x}', { paths: 'x: "1"' }),
     'package app\n' + page('/lib'),
+  ],
+  'app/links.kit': [
+    page('/links', {
+      view: '<nav><a href="/blog/x">B</a> <a href="/statsu">S</a> <a href="/docs/a/b">D</a> <a href="/lib?x=1">L</a></nav>',
+    }),
+    '// moved down a line\n' +
+      page('/links', {
+        view: '<nav><a href="/blog/x">B</a> <a href="/statsu">S</a> <a href="/docs/a/b">D</a> <a href="/lib?x=1">L</a></nav>',
+      }),
+    page('/links', {
+      extra: 'layout mian\n',
+      view: '<nav><a href="/shop/c/s">S</a><form action="/lib" method="post"></form><a href="/pages/a">P</a></nav>',
+    }),
   ],
   'lib/handlers.ts': [
     '//kit:api GET /blog/{id}\n//kit:guard public\nexport function Blog() {}\n',

@@ -3,14 +3,40 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { KitEntry, WorkspaceView } from '../../model/entries.js';
+import { didYouMean } from '../../diagnostics/suggest.js';
 import { componentKey, layoutKey } from '../../resolve/names.js';
 import type { ComponentCall } from '../../model/summary.js';
 import { slotOutlet, slotUses } from '../../model/slots.js';
 import { closestOf, letBinding } from '../../../../../grammar/src/index.js';
-import { bucket, idOf, type BucketKey, type CrossRule } from './rule.js';
+import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule, type Family } from './rule.js';
+
+/** The names a package declares in a definition family (`cdef`, `ldef`): keys `<family>:<pkg>.<name>`. */
+function namesInPackage(ctx: CrossContext, family: Family, pkg: string): string[] {
+  const names: string[] = [];
+  for (const k of ctx.keysOf(family)) {
+    const id = idOf(k);
+    if (id.lastIndexOf('.') === pkg.length && id.startsWith(pkg)) names.push(id.slice(pkg.length + 1));
+  }
+  return names;
+}
+
+/** A definition bucket's package: `cdef:site.Card` → `site`. */
+function packageOfKey(key: string): string {
+  const id = idOf(key);
+  return id.slice(0, id.lastIndexOf('.'));
+}
+
+/**
+ * Every use bucket of `family` in the package of `key`. A definition joining or leaving a package
+ * changes the suggestions of every unresolved use there, not only the uses of its own name.
+ */
+export function usesInPackage(ctx: CrossContext, family: Family, key: string): BucketKey[] {
+  const pkg = packageOfKey(key);
+  return [...ctx.keysOf(family)].filter((k) => packageOfKey(k) === pkg);
+}
 
 /** Bucket `cuse:<pkg>.<Name>`: every call of that component resolves, with matching props. */
-export function componentCalls(view: WorkspaceView, key: string): Diagnostic[] {
+export function componentCalls(view: CrossContext, key: string): Diagnostic[] {
   const target = key.slice('cuse:'.length);
   const def = view.kitMembers(`cdef:${target}`).find((e) => e.summary.kind === 'component');
   const out: Diagnostic[] = [];
@@ -18,13 +44,15 @@ export function componentCalls(view: WorkspaceView, key: string): Diagnostic[] {
     for (const call of e.summary.componentCalls) {
       if (componentKey(e.summary, call) !== target) continue;
       if (!def) {
+        const pkg = target.slice(0, target.lastIndexOf('.'));
         out.push(
           diag(
             'unknown_component',
             e.path,
             call.range,
             `${e.summary.ownerId}: unknown component <${call.name}>; no component ${call.localName} is declared ` +
-              `in package ${target.slice(0, target.lastIndexOf('.'))}`,
+              `in package ${pkg}` +
+              didYouMean(call.localName, namesInPackage(view, 'cdef', pkg), (n) => `<${n}>`),
           ),
         );
         continue;
@@ -39,7 +67,8 @@ export function componentCalls(view: WorkspaceView, key: string): Diagnostic[] {
               'unknown_prop',
               e.path,
               a.nameRange,
-              `${e.summary.ownerId}: component ${call.localName} declares no prop "${a.name}"`,
+              `${e.summary.ownerId}: component ${call.localName} declares no prop "${a.name}"` +
+                didYouMean(a.name, names),
               {
                 related: [
                   {
@@ -124,11 +153,13 @@ function slotContent(e: KitEntry, call: ComponentCall, def: KitEntry, out: Diagn
 }
 
 /** Bucket `luse:<pkg>.<id>`: every `layout` reference names a layout file. */
-export function layoutRefs(view: WorkspaceView, key: string): Diagnostic[] {
+export function layoutRefs(view: CrossContext, key: string): Diagnostic[] {
   const target = key.slice('luse:'.length);
   const exists = view.kitMembers(`ldef:${target}`).some((e) => e.summary.kind === 'layout');
   if (exists) return [];
   const out: Diagnostic[] = [];
+  const pkg = target.slice(0, target.lastIndexOf('.'));
+  const near = didYouMean(target.slice(pkg.length + 1), namesInPackage(view, 'ldef', pkg));
   for (const e of view.kitMembers(key)) {
     for (const w of e.summary.layoutDecl?.layouts ?? []) {
       if (layoutKey(e.summary, w.text) !== target) continue;
@@ -138,8 +169,7 @@ export function layoutRefs(view: WorkspaceView, key: string): Diagnostic[] {
           'unknown_layout_id',
           e.path,
           w.range,
-          `${e.summary.ownerId}: unknown layout "${w.text}"; no ${w.text}.layout.kit exists in package ` +
-            `${target.slice(0, target.lastIndexOf('.'))}`,
+          `${e.summary.ownerId}: unknown layout "${w.text}"; no ${w.text}.layout.kit exists in package ${pkg}${near}`,
         ),
       );
     }
@@ -296,7 +326,7 @@ export const layoutDefRule: CrossRule = {
   family: 'ldef',
   kitKeys: (e) =>
     e.summary.kind === 'layout' ? [bucket('ldef', `${e.summary.packageName}.${e.summary.ownerId}`)] : [],
-  touches: (key) => [bucket('luse', idOf(key))],
+  touches: (key, ctx) => usesInPackage(ctx, 'luse', key),
 };
 
 /** `unknown_layout` and friends: the uses of one layout name. */

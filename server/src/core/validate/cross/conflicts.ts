@@ -6,6 +6,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { Registration } from '../../model/registrations.js';
 import { compareRegistrations, type WorkspaceView } from '../../model/entries.js';
+import { linksTouchedByRoutes } from './links.js';
 import { bucket, type BucketKey, type CrossRule } from './rule.js';
 
 function prefix(r: Registration): string {
@@ -150,6 +151,8 @@ export const methodConflictRule: CrossRule = {
   kitKeys: (e) => e.registrations.map(regKey),
   moduleKeys: (m) => m.registrations.map(regKey),
   evaluate: methodConflicts,
+  // Links resolve against every registration, and suggest the closest of all of them.
+  touches: (_key, ctx) => linksTouchedByRoutes(ctx),
 };
 
 /** `ambiguous_dynamic_route`; a bucket per first segment, and `amb:*` that pairs with all of them. */

@@ -2,7 +2,8 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { KitEntry, WorkspaceView } from '../../model/entries.js';
-import { bucket, idOf, type CrossRule } from './rule.js';
+import { usesInPackage } from './composition.js';
+import { bucket, type CrossRule } from './rule.js';
 
 function identityRange(e: KitEntry) {
   const s = e.summary;
@@ -12,6 +13,9 @@ function identityRange(e: KitEntry) {
     e.ast.declarations[0]?.range ?? { start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } }
   );
 }
+
+// Which of two files is first: the members come sorted by path, the same order route conflicts use
+// within a group (`compareRegistrations`), so every duplicate across files is reported by one rule.
 
 /** Bucket `page:<id>`. */
 export function duplicatePageIds(view: WorkspaceView, key: string): Diagnostic[] {
@@ -76,5 +80,5 @@ export const componentNameRule: CrossRule = {
   kitKeys: (e) =>
     e.summary.kind === 'component' ? [bucket('cdef', `${e.summary.packageName}.${e.summary.ownerId}`)] : [],
   evaluate: duplicateComponents,
-  touches: (key) => [bucket('cuse', idOf(key))],
+  touches: (key, ctx) => usesInPackage(ctx, 'cuse', key),
 };

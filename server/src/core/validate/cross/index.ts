@@ -5,6 +5,7 @@ import { componentCallRule, componentCycleRule, layoutCycleRule, layoutDefRule, 
 import { ambiguityRule, duplicateRouteRule, methodConflictRule } from './conflicts.js';
 import { guardConfigRule, unknownGuardRule } from './guards.js';
 import { componentNameRule, pageIdRule } from './identity.js';
+import { brokenLinkRule } from './links.js';
 import type { CrossRule, Family } from './rule.js';
 
 export const CROSS_RULES: readonly CrossRule[] = [
@@ -21,6 +22,7 @@ export const CROSS_RULES: readonly CrossRule[] = [
   unknownGuardRule,
   guardConfigRule,
   bindingRule,
+  brokenLinkRule,
 ];
 
 const BY_FAMILY = new Map<Family, CrossRule>(CROSS_RULES.map((r) => [r.family, r]));

@@ -20,6 +20,7 @@ export const FAMILIES = [
   'guard',
   'guardcfg',
   'bind',
+  'link',
 ] as const;
 
 export type Family = (typeof FAMILIES)[number];

@@ -1,0 +1,130 @@
+// `broken_internal_link`: a literal root-relative link (`<a href="/…">`, a plain form's `action`)
+// that no route of the workspace answers. Matching is by route shape through `shared/route`
+// (`matchRoute`): `/blog/any-slug` is a link into `/blog/{slug}` whatever its `paths {}` say.
+// The query and fragment are ignored; a trailing slash is ignored too (the app redirects it).
+// Not checked: links with `{…}` values (not collected), `/_kit/…` (the app's own endpoints), and a
+// last segment with a file extension that matches no route (a static file kit does not know of).
+//
+// Buckets `link:<first segment>` hold the files whose links start with that segment: editing a link
+// re-evaluates the links of its segment only. The suggested closest route may be any route, so every
+// change of a route registration (`reg:<METHOD> <shape>`) re-evaluates every link bucket
+// (`methodConflictRule.touches`); an edit inside a view that leaves the routes alone never does.
+import { matchRoute, PARAM_SHAPE, REST_SHAPE } from '../../../../../shared/route/index.js';
+import { closestOf } from '../../../../../grammar/src/index.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diag } from '../../diagnostics/registry.js';
+import type { InternalLink } from '../../model/summary.js';
+import type { Registration } from '../../model/registrations.js';
+import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from './rule.js';
+
+/** Up to this many segments a link's candidate shapes are enumerated (2^n of them). */
+const MAX_ENUMERATED_SEGMENTS = 10;
+
+/** The decoded path segments of a link (`/` is `[]`), or undefined when it cannot be a request path. */
+export function linkSegments(href: string): string[] | undefined {
+  let path = href;
+  const cut = path.search(/[?#]/);
+  if (cut >= 0) path = path.slice(0, cut);
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  if (path === '/') return [];
+  const raw = path.slice(1).split('/');
+  const out: string[] = [];
+  for (const r of raw) {
+    if (r === '') return undefined;
+    try {
+      out.push(decodeURIComponent(r));
+    } catch {
+      return undefined;
+    }
+  }
+  return out;
+}
+
+function firstSegment(href: string): string | undefined {
+  const segs = linkSegments(href);
+  return segs === undefined ? undefined : (segs[0] ?? '');
+}
+
+function linkKeys(links: readonly InternalLink[]): BucketKey[] {
+  const keys = new Set<BucketKey>();
+  for (const l of links) {
+    const first = firstSegment(l.href);
+    if (first !== undefined && first !== '_kit') keys.add(bucket('link', first));
+  }
+  return [...keys];
+}
+
+/** Shape keys (`/blog/{}`, `/docs/{**}`) of every route pattern that could answer `segs`: 2^(n+1) - 1 at most. */
+function candidateShapes(segs: readonly string[]): string[] {
+  let prefixes = [''];
+  const out: string[] = [];
+  if (segs.length === 0) return ['/'];
+  for (let i = 0; i < segs.length; i++) {
+    for (const p of prefixes) out.push(`${p}/${REST_SHAPE}`);
+    const next: string[] = [];
+    for (const p of prefixes) next.push(`${p}/${segs[i]}`, `${p}/${PARAM_SHAPE}`);
+    prefixes = next;
+  }
+  // The literal path first: most links name a static route, and the first match ends the search.
+  return [...prefixes, ...out];
+}
+
+function answeringRoutes(ctx: CrossContext, link: InternalLink, segs: string[]): boolean {
+  const matches = (r: Registration) => r.method === link.method && matchRoute(r.route, segs) !== undefined;
+  if (segs.length > MAX_ENUMERATED_SEGMENTS) return ctx.allRegistrations().some(matches);
+  for (const shape of candidateShapes(segs))
+    if (ctx.registrationsIn(bucket('reg', `${link.method} ${shape}`)).some(matches)) return true;
+  return false;
+}
+
+/** The route closest to the link: each pattern with its params filled from the link's own segments. */
+function closestRoute(ctx: CrossContext, link: InternalLink, segs: string[]): string | undefined {
+  const byText = new Map<string, string>();
+  for (const r of ctx.allRegistrations()) {
+    if (r.method !== link.method || !r.route.valid) continue;
+    const filled = r.route.segments.map((s, i) =>
+      s.kind === 'static' ? s.value : s.kind === 'rest' ? segs.slice(i).join('/') || s.name : (segs[i] ?? s.name),
+    );
+    const text = '/' + filled.join('/');
+    if (!byText.has(text)) byText.set(text, r.route.pattern);
+  }
+  const near = closestOf('/' + segs.join('/'), byText.keys());
+  return near === undefined ? undefined : byText.get(near);
+}
+
+export function brokenLinks(ctx: CrossContext, key: string): Diagnostic[] {
+  const first = idOf(key);
+  const out: Diagnostic[] = [];
+  for (const e of ctx.kitMembers(key)) {
+    for (const link of e.summary.links) {
+      const segs = linkSegments(link.href);
+      if (segs === undefined || (segs[0] ?? '') !== first || answeringRoutes(ctx, link, segs)) continue;
+      const last = segs[segs.length - 1] ?? '';
+      if (/\.[A-Za-z0-9]+$/.test(last)) continue;
+      const near = closestRoute(ctx, link, segs);
+      const what = link.method === 'GET' ? 'no page or GET endpoint' : 'no POST endpoint';
+      out.push(
+        diag(
+          'broken_internal_link',
+          e.path,
+          link.range,
+          `${e.summary.ownerId}: link "${link.href}" matches ${what} of the workspace` +
+            (near ? `; did you mean "${near}"?` : ''),
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** `broken_internal_link`: the literal links starting with one segment, against every route. */
+export const brokenLinkRule: CrossRule = {
+  family: 'link',
+  kitKeys: (e) => linkKeys(e.summary.links),
+  evaluate: brokenLinks,
+};
+
+/** What a route registration (`reg:<METHOD> <shape>`) changing re-evaluates among the links. */
+export function linksTouchedByRoutes(ctx: CrossContext): Iterable<BucketKey> {
+  return ctx.keysOf('link');
+}
