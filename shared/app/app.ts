@@ -27,7 +27,7 @@ import { methodNotAllowed, pageFile, resolvePage, servePageRequest } from './pag
 import { type PrebuiltAnswer, prebuildAnswers } from './prebuilt.js';
 import { Reply } from './reply.js';
 import { laneOf, wantsJson } from './request-kind.js';
-import { type CompiledRoutes, compileRoutes, type Modules } from './routes.js';
+import { type CompiledRoutes, compileRoutes, type Modules, refreshTemplates } from './routes.js';
 import type { AppServices } from './services.js';
 import { StaticTable, type StaticEntry, type StaticSource } from './static-files.js';
 import { beginTrace, fail, runAsync, tracePrebuilt } from './steps.js';
@@ -70,23 +70,23 @@ const HTML_TYPE = 'text/html; charset=utf-8';
 
 export class KitApp implements AppServices {
   readonly routes: CompiledRoutes;
-  readonly static: StaticTable;
+  static: StaticTable;
   readonly csrf: CsrfKeys;
   readonly guards: Map<string, Guard>;
   readonly instanceId = randomBytes(8).toString('hex');
   readonly tracer: Tracer | undefined;
   readonly traceBridge: boolean;
   readonly deadlines: Deadlines;
-  readonly errorPages: ErrorPages;
+  errorPages: ErrorPages;
   readonly bodyLimit: number;
   readonly uploads: UploadLimits;
   readonly log: (line: string) => void;
   readonly onFault: ((err: unknown, res: ServerResponse) => void) | undefined;
   private readonly collectorHandler: Handle | undefined;
-  private readonly notFoundFile: StaticEntry | undefined;
+  private notFoundFile: StaticEntry | undefined;
   private readonly healthBody: string;
   /** Whole answers by exact raw request target (see prebuild). */
-  private readonly prebuilt: Map<string, PrebuiltAnswer>;
+  private prebuilt: Map<string, PrebuiltAnswer>;
   private readonly faultScopes: boolean;
 
   constructor(options: AppOptions) {
@@ -124,6 +124,19 @@ export class KitApp implements AppServices {
       if (g !== 'public' && !this.guards.has(g))
         this.log(`kit: warning: guard ${JSON.stringify(g)} is not registered in the app config; its routes answer 403`);
     }
+  }
+
+  /**
+   * New content for the same routes: `kit dev` after an edit that changed no route, guard,
+   * endpoint, binding or built path. Templates are looked up again by their keys (the manifest
+   * must have the same pages and endpoints), built files are read from `source` anew.
+   */
+  replaceContent(m: AppManifest, source: StaticSource): void {
+    refreshTemplates(this.routes, m.templates);
+    this.static = new StaticTable(m.static, source, this.traceBridge ? injectBridge : undefined);
+    this.errorPages = new ErrorPages(m);
+    this.notFoundFile = m.notFound !== undefined ? this.static.get(m.notFound) : undefined;
+    this.prebuilt = this.prebuild(m);
   }
 
   /** The Node request listener. */

@@ -149,6 +149,27 @@ export interface CompiledRoutes {
   warnings: string[];
 }
 
+/** A page's template and whether its markup may hold a form, looked up by the page's template key. */
+function pageTemplate(
+  p: PageEntry,
+  templates: AppManifest['templates'],
+): Pick<PageRuntime, 'template' | 'templateForms'> {
+  const template = p.template !== undefined ? templates[p.template] : undefined;
+  return { template, templateForms: template !== undefined && mayContainForm(JSON.stringify(template)) };
+}
+
+/**
+ * Points compiled routes at new templates of the same keys (`KitApp.replaceContent`); routers,
+ * handlers and everything else stay as compiled.
+ */
+export function refreshTemplates(routes: CompiledRoutes, templates: AppManifest['templates']): void {
+  for (const rt of routes.pageList) Object.assign(rt, pageTemplate(rt.entry, templates));
+  for (const ep of routes.endpointList) {
+    const key = ep.entry.fragment?.template;
+    if (key !== undefined) ep.fragmentTemplate = templates[key];
+  }
+}
+
 export function compileRoutes(manifest: AppManifest, modules: Modules): CompiledRoutes {
   const warnings: string[] = [];
   const pageList: PageRuntime[] = [];
@@ -159,8 +180,7 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
       entry: p,
       parsed,
       info: pageInfo(p, parsed),
-      template: p.template !== undefined ? manifest.templates[p.template] : undefined,
-      templateForms: p.template !== undefined && mayContainForm(JSON.stringify(manifest.templates[p.template] ?? '')),
+      ...pageTemplate(p, manifest.templates),
       load: p.load ? resolveHandler('load', p.load, modules, p.load.export) : undefined,
       fileRoutes: new Map(),
       sources: pageSources(p),

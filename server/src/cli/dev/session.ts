@@ -61,6 +61,31 @@ function renderKey(p: CompiledPage): string {
   return `${JSON.stringify(p.scripts)}\u0000${p.route}\u0000${p.guards.join(',')}\u0000${p.cache}\u0000${json}`;
 }
 
+/** Whether two route tables differ in content only (templates, built files), not in routes. */
+function sameRoutes(a: RouteTable, b: RouteTable): boolean {
+  return (
+    a.configModule === b.configModule &&
+    a.manifest.notFound === b.manifest.notFound &&
+    sameData([...a.modules], [...b.modules]) &&
+    sameData(a.manifest.pages, b.manifest.pages) &&
+    sameData(a.manifest.endpoints, b.manifest.endpoints)
+  );
+}
+
+/** Deep equality of plain data (what JSON holds): the route table's rows. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (const k of ka) if (!sameData(ra[k], rb[k])) return false;
+  return true;
+}
+
 /** Page bodies rendered when the app first asks for them; assets as compiled. */
 function memorySource(site: CompiledSite): { source: StaticSource; files: string[]; cache: Record<string, string> } {
   const content = new Map<string, () => string | Uint8Array>();
@@ -253,7 +278,7 @@ export class DevSession {
       this.diffPages(this.site, site, report);
       if (hadErrors || what.full) report.reloadAll = true;
       this.site = site;
-      this.current = this.makeApp(site);
+      this.current = this.makeApp(site, !reloaded);
       // New handler versions change what loads return; new guards (the config) change every page.
       const table = this.table!;
       if (reloaded && table.configModule !== undefined && touched.has(table.configModule)) report.reloadAll = true;
@@ -281,7 +306,11 @@ export class DevSession {
     }
   }
 
-  private makeApp(site: CompiledSite): KitApp {
+  /**
+   * The app for a compiled site: the current one with new content when only templates and files
+   * changed (and the handler modules did not), which keeps its compiled routers; else a new one.
+   */
+  private makeApp(site: CompiledSite, sameModules: boolean): KitApp {
     const mem = memorySource(site);
     const table = buildRouteTable(this.ws, site, {
       cwd: this.opts.cwd,
@@ -290,7 +319,13 @@ export class DevSession {
       appName: this.opts.appName,
       trace: this.opts.tracer !== undefined,
     });
+    const before = this.table;
     this.table = table;
+    const current = this.current;
+    if (current !== undefined && before !== undefined && sameModules && sameRoutes(before, table)) {
+      current.replaceContent(table.manifest, mem.source);
+      return current;
+    }
     const loaded = this.handlers.modules.byPath;
     const modules: Record<string, Record<string, unknown>> = {};
     for (const [wsPath, key] of table.modules) {

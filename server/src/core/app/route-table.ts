@@ -14,7 +14,7 @@ import type {
 } from '../../../../shared/app/manifest.js';
 import { MANIFEST_VERSION } from '../../../../shared/app/manifest.js';
 import type { Template } from '../../../../shared/render/index.js';
-import type { CompiledSite } from '../build/index.js';
+import type { CompiledPage, CompiledSite } from '../build/index.js';
 import { ASSETS_MANIFEST, clientSourceDir } from '../build/index.js';
 import type { HandlerBinding } from '../bind/types.js';
 import { isAppConfigPath } from '../model/app-config.js';
@@ -185,6 +185,20 @@ function partialTargets(s: FileSummary, symbol: string): string[] {
   return [...out].sort();
 }
 
+/** Workspace paths relative to the source root, for the last (cwd, root) asked about. */
+let rootPaths: { cwd: string; root: string; paths: Map<string, string> } | undefined;
+
+/** A workspace path relative to the source root, `/`-separated (remembered: `kit dev` asks again per change). */
+function rootRelative(file: string, cwd: string, root: string): string {
+  if (rootPaths?.cwd !== cwd || rootPaths.root !== root) rootPaths = { cwd, root, paths: new Map() };
+  let rel = rootPaths.paths.get(file);
+  if (rel === undefined) {
+    rel = relative(root, resolve(cwd, file)).split('\\').join('/');
+    rootPaths.paths.set(file, rel);
+  }
+  return rel;
+}
+
 function sourceRef(
   file: string,
   range: Range,
@@ -192,7 +206,7 @@ function sourceRef(
   root: string,
 ): { file: string; line: number; column: number } {
   return {
-    file: relative(root, resolve(cwd, file)).split('\\').join('/'),
+    file: rootRelative(file, cwd, root),
     line: range.start.line + 1,
     column: range.start.column + 1,
   };
@@ -208,6 +222,37 @@ export interface RouteTableOptions {
   trace: boolean;
   /** The app directory being written (absolute): a traced build names the sources relative to it. */
   appDir?: string;
+}
+
+/** The output's files the app serves, by decoded request path (build metadata and unknown types left out). */
+function servedFiles(
+  assets: OutputFiles,
+  notes: string[],
+): { staticTable: Record<string, StaticFile>; staticFiles: string[] } {
+  const staticTable: Record<string, StaticFile> = {};
+  const staticFiles: string[] = [];
+  for (const file of [...assets.files].sort()) {
+    if (PRIVATE_FILES.has(file)) continue;
+    const type = CONTENT_TYPES[extension(file)];
+    if (type === undefined) {
+      notes.push(`info: app_file_not_served: ${file} has a file type the app does not serve`);
+      continue;
+    }
+    staticTable[decodeKey(file)] = { file, type, cache: assets.cache?.[file] ?? 'no-cache' };
+    staticFiles.push(file);
+  }
+  return { staticTable, staticFiles };
+}
+
+/** The built files of a page that the app serves, by the decoded request path they answer. */
+function pageFiles(cp: CompiledPage, staticTable: Record<string, StaticFile>): Record<string, string> {
+  const files: Record<string, string> = {};
+  if (cp.render === 'ssr') return files;
+  for (const pre of cp.prerender) {
+    const key = decodeKey(pre.file);
+    if (staticTable[key] !== undefined) files[decodeKey(pre.path)] = key;
+  }
+  return files;
 }
 
 export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTableOptions): RouteTable {
@@ -233,18 +278,7 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
   } catch (e) {
     throw new AppBuildError(`cannot read ${ASSETS_MANIFEST} of the static build: ${(e as Error).message}`);
   }
-  const staticTable: Record<string, StaticFile> = {};
-  const staticFiles: string[] = [];
-  for (const file of [...assets.files].sort()) {
-    if (PRIVATE_FILES.has(file)) continue;
-    const type = CONTENT_TYPES[extension(file)];
-    if (type === undefined) {
-      notes.push(`info: app_file_not_served: ${file} has a file type the app does not serve`);
-      continue;
-    }
-    staticTable[decodeKey(file)] = { file, type, cache: assets.cache?.[file] ?? 'no-cache' };
-    staticFiles.push(file);
-  }
+  const { staticTable, staticFiles } = servedFiles(assets, notes);
 
   // ---- pages.
   const templates: Record<string, Template> = {};
@@ -252,13 +286,7 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
   const pages: PageEntry[] = [];
   for (const cp of site.pages) {
     const info = byPage.get(cp.pageId);
-    const files: Record<string, string> = {};
-    if (cp.render !== 'ssr') {
-      for (const pre of cp.prerender) {
-        const key = decodeKey(pre.file);
-        if (staticTable[key] !== undefined) files[decodeKey(pre.path)] = key;
-      }
-    }
+    const files = pageFiles(cp, staticTable);
     const entry: PageEntry = {
       pageId: cp.pageId,
       package: cp.packageName,
