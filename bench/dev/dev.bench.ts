@@ -8,7 +8,9 @@
 //                   HMR channel is a Vite websocket)
 //   save → served   the same edits → the updated HTML served (polled every 2 ms): the figure both
 //                   tools have
-//   memory          the dev server's RSS after the first edit and after 1,000 edits
+//   memory          the dev server's RSS after the first edits and after 1,000 more; and, since RSS
+//                   also counts garbage not yet collected, the retained heap (after forced GCs) of
+//                   the same loop run in this process through the dev session itself
 //
 // Environment: KIT_BENCH_DEV_PAGES=1000, KIT_BENCH_DEV_EDITS=40 (timed edits per case),
 // KIT_BENCH_DEV_MEMORY_EDITS=1000, KIT_BENCH_ASTRO=0 (skip Astro; it is installed on demand into
@@ -277,7 +279,45 @@ function ratio(kit: number, other: number | undefined): string {
   return other === undefined ? '' : ` (astro ${fmt(other)} ms: ${(other / kit).toFixed(1)}×)`;
 }
 
+/** Heap retained (MB, after forced GCs) by a dev session after `warm` edits and after `memoryEdits` more. */
+async function retainedHeap(dir: string, warm: number): Promise<[number, number] | undefined> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined || memoryEdits === 0) return undefined;
+  const { DevSession } = await import('../../server/src/cli/dev/session.js');
+  const { newCollector, newTracer, withSink } = await import('../../shared/trace/index.js');
+  const collector = newCollector(1024);
+  const { session } = await DevSession.start({
+    root: dir,
+    cwd: dir,
+    ssr: true,
+    csrfSecret: '0'.repeat(64),
+    log: () => {},
+    appName: 'bench',
+    tracer: newTracer(withSink(collector)),
+    collector,
+  });
+  const file = join(dir, 'p1.kit');
+  const heap = () => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed / 1048576;
+  };
+  let first = 0;
+  for (let k = 1; k <= warm + memoryEdits; k++) {
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/page 1 v(\d+):/, (_m, n) => `page 1 v${Number(n) + 1}:`),
+    );
+    await session.apply([file]);
+    if (k === warm) first = heap();
+  }
+  const after = heap();
+  await session.close();
+  return [first, after];
+}
+
 const kit = await benchKit();
+const retained = await retainedHeap(join(work, 'kit'), edits);
 const astro = await benchAstro();
 console.log(`kit dev on ${pages} pages (+1 SSR page), ${edits} timed edits per case; astro dev 5.18 in the same run`);
 console.log(`  cold start to the first page: ${fmt(kit.startMs)} ms${ratio(kit.startMs, astro?.startMs)}`);
@@ -299,4 +339,9 @@ if (kit.rssFirst !== undefined && kit.rssAfter !== undefined)
   console.log(
     `  RSS after the first timed edits ${fmt(kit.rssFirst)} MB, after ${memoryEdits} more edits ${fmt(kit.rssAfter)} MB ` +
       `(${(((kit.rssAfter - kit.rssFirst) / kit.rssFirst) * 100).toFixed(1)}%)`,
+  );
+if (retained)
+  console.log(
+    `  retained heap of the dev session after ${edits} edits ${fmt(retained[0])} MB, after ${memoryEdits} more ` +
+      `${fmt(retained[1])} MB (${(((retained[1] - retained[0]) / retained[0]) * 100).toFixed(1)}%)`,
   );
