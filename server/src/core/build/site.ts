@@ -443,8 +443,9 @@ class SiteCompiler {
   }
 
   /**
-   * An owner's `asset` and `wasm` files, copied under content-hashed names (`assets/files/`,
-   * `assets/wasm/`), by the path as written and its `./`-less spelling. Read as bytes: images and
+   * An owner's `asset`, `wasm` and `error` files, copied under content-hashed names (`assets/files/`,
+   * `assets/wasm/`), by the path as written and its `./`-less spelling (an error document is also
+   * compiled into the error page the app renders). Read as bytes: images and
    * modules are binary. A file that cannot be read is `missing_asset` (kit check reports it first).
    */
   private filesOf(s: FileSummary): ReadonlyMap<string, string> {
@@ -452,7 +453,7 @@ class SiteCompiler {
     if (urls) return urls;
     const out = new Map<string, string>();
     for (const f of declaredFiles(s)) {
-      if (f.kind === 'error' || f.path === undefined) continue;
+      if (f.path === undefined) continue;
       const bytes = this.readFileBytes(s, f.path, f.range, f.kind);
       if (bytes === undefined) continue;
       const base = f.path.slice(f.path.lastIndexOf('/') + 1);

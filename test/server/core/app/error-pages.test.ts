@@ -4,6 +4,7 @@
 // `kit build --out` writes 404.html for static hosts.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture, repoRoot } from '../../../helpers/repo.js';
@@ -80,5 +81,17 @@ describe('app error pages', function () {
       html,
       /<header>SITE-HEADER<\/header><main class="error"><h1>Error 404<\/h1><p>Sorry: page not found\.<\/p>/,
     );
+  });
+
+  it('error documents are copied under content-hashed names and listed in kit-assets.json', () => {
+    const assets = JSON.parse(readFileSync(join(out, 'kit-assets.json'), 'utf8')) as {
+      files: string[];
+      hashes: Record<string, string>;
+    };
+    const copies = assets.files.filter((f) => /^assets\/files\/error\.[0-9a-f]{10}\.html$/.test(f));
+    assert.equal(copies.length, 1, assets.files.join(', '));
+    const source = readFileSync(join(fixture('app', 'errors'), 'error.html'));
+    assert.deepEqual(readFileSync(join(out, copies[0])), source, 'the bytes as written');
+    assert.equal(assets.hashes[copies[0]], `sha256-${createHash('sha256').update(source).digest('hex')}`);
   });
 });
