@@ -56,6 +56,9 @@ describe('kit init', function () {
         const res = await fetch(app.url + path);
         assert.equal(res.status, 200, path);
       }
+      const missing = await fetch(`${app.url}/no-such-page`, { headers: { accept: 'text/html' } });
+      assert.equal(missing.status, 404);
+      assert.match(await missing.text(), /<h1>404<\/h1>\s*<p>Sorry: page not found\.<\/p>/, "the starter's error page");
       const health = await fetch(`${app.url}/api/health`);
       assert.deepEqual(await health.json(), { ok: true, route: '/api/health', method: 'GET' });
       const account = await fetch(`${app.url}/account`, { redirect: 'manual' });
@@ -97,7 +100,7 @@ describe('kit init', function () {
     assert.equal(run('tar', ['-xzf', tarball, '-C', into, '--strip-components=1'], project).status, 0);
     const created = run(process.execPath, [join(into, 'index.js'), 'new-site'], project);
     assert.equal(created.status, 0, created.stderr);
-    assert.match(created.stdout, /created 16 files in new-site/);
+    assert.match(created.stdout, /created 17 files in new-site/);
     assert.ok(existsSync(join(project, 'new-site', 'site', 'handlers.ts')));
     const again = run(process.execPath, [join(into, 'index.js'), 'new-site'], project);
     assert.equal(again.status, 2);
