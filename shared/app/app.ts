@@ -149,8 +149,11 @@ export class KitApp implements AppServices {
       const prebuilt = this.prebuilt;
       if (head || req.method === 'GET') {
         const answer = prebuilt.get(req.url ?? '');
-        if (answer !== undefined && (this.tracer === undefined || tracePrebuilt(this, req, res, answer)))
-          if (answer.send(res, head)) return;
+        if (
+          answer !== undefined &&
+          (this.tracer === undefined ? answer.send(res, head) : tracePrebuilt(this, req, res, answer))
+        )
+          return;
       }
       const reply = new Reply(res, head);
       if (this.faultScopes)

@@ -37,7 +37,8 @@ export class PrebuiltAnswer {
     return !this.declined;
   }
 
-  send(res: ServerResponse, head: boolean): boolean {
+  /** Sends the answer (with a `Server-Timing` value when `timing` is not empty); false when not usable. */
+  send(res: ServerResponse, head: boolean, timing = ''): boolean {
     let headers = this.headers;
     if (headers === undefined) {
       if (!this.usable()) return false;
@@ -54,7 +55,7 @@ export class PrebuiltAnswer {
         'nosniff',
       ];
     }
-    res.writeHead(200, headers);
+    res.writeHead(200, timing === '' ? headers : [...headers, 'Server-Timing', timing]);
     res.end(head ? undefined : this.body);
     return true;
   }

@@ -44,6 +44,7 @@ export function beginTrace(
   route: RouteRuntime | undefined,
   lane: Lane,
   match = true,
+  timing?: { value: string },
 ): Context {
   if (app.tracer === undefined) return background();
   const info =
@@ -70,14 +71,19 @@ export function beginTrace(
   const [ctx, span] = traceRequest(app.tracer, req, info, res);
   const scope = currentFaultScope();
   if (scope !== undefined) scope.span = span;
-  if (app.traceBridge && span.isRecording()) res.setHeader('Server-Timing', serverTiming(span));
+  // A caller that writes its own header list takes the value (setHeader would make Node merge the
+  // list header by header: the slow path of `writeHead`).
+  if (app.traceBridge && span.isRecording()) {
+    if (timing !== undefined) timing.value = serverTiming(span);
+    else res.setHeader('Server-Timing', serverTiming(span));
+  }
   if (route !== undefined && match) recordMatch(app, ctx, route.entry.route, route.sources.decl);
   return ctx;
 }
 
 /**
  * The spans of a prebuilt answer in a traced app: the request span and the file's stage span.
- * False (and nothing started) when the answer cannot be used.
+ * and the answer sent. False (and nothing started) when the answer cannot be used.
  */
 export function tracePrebuilt(
   app: AppServices,
@@ -88,9 +94,10 @@ export function tracePrebuilt(
   if (!answer.usable()) return false;
   const page = answer.page;
   const lane = page === undefined || page.entry.render === 'spa' ? LaneRoute : LaneSSR;
-  const ctx = beginTrace(app, req, res, page, lane, false);
+  const timing = { value: '' };
+  const ctx = beginTrace(app, req, res, page, lane, false, timing);
   startStage(app, ctx, 'static file', LaneRoute, page?.sources.decl).end();
-  return true;
+  return answer.send(res, req.method === 'HEAD', timing.value);
 }
 
 /**
