@@ -271,6 +271,11 @@ export const REGISTRY = {
   missing_prop: c('composition', 'error', 'A prop without a default must be passed.'),
   unknown_slot: c('composition', 'warning', 'The component has no slot with this name; the content is not rendered.'),
   unknown_slot_value: c('composition', 'error', 'The slot passes no value with this `let:` name.'),
+  slot_value_not_object: c(
+    'composition',
+    'error',
+    'The slot passes a scalar (a string, number or boolean prop, or a text) for this `let:` name: it has no fields.',
+  ),
   invalid_slot_let: c(
     'view',
     'error',

@@ -9,7 +9,7 @@
 // positions: it reads names only, and those never change in a reused node.
 import type { Element, Range } from '../../../../grammar/src/ast.js';
 import type { KitEntry } from './entries.js';
-import { slotOutlet, slotUses } from './slots.js';
+import { slotOutlet, slotUses, slotValueKind, type SlotValueKind } from './slots.js';
 
 const callShapes = new WeakMap<Element, string>();
 
@@ -20,11 +20,18 @@ const callShapes = new WeakMap<Element, string>();
 function callShape(el: Element): string {
   let shape = callShapes.get(el);
   if (shape === undefined) {
-    const slots = slotUses(el).map((u) => `${u.name}=${u.lets.map((a) => a.name).join('+')}`);
+    // Field reads of `let:` names in slot content are checked against the component's slot values.
+    const slots = slotUses(el).map(
+      (u) => `${u.name}=${u.lets.map((a) => a.name).join('+')}/${u.fieldReads.map((f) => f.path.join('.')).join('+')}`,
+    );
     shape = `call ${el.name} ${el.attrs.map((a) => `${a.name}:${a.form}`).join(',')} slots ${slots.join(',')}`;
     callShapes.set(el, shape);
   }
   return shape;
+}
+
+function kindShape(k: SlotValueKind): string {
+  return k.k === 'prop' ? `prop:${k.prop}` : k.k;
 }
 
 const shapes = new WeakMap<KitEntry, string>();
@@ -94,13 +101,15 @@ function walk(e: KitEntry, parts: string[] | undefined, ranges: (Range | undefin
       for (const u of slotUses(c.element)) {
         r(u.range);
         for (const a of u.lets) r(a.nameRange);
+        for (const f of u.fieldReads) r(f.range);
       }
   }
   // Calls of a component check their slot content against its `<slot>` outlets.
   if (s.kind === 'component')
     for (const el of s.slotElements) {
       const o = slotOutlet(el);
-      if (parts) parts.push(`slot ${o.name} ${o.values.map((a) => a.name).join(',')}`);
+      if (parts)
+        parts.push(`slot ${o.name} ${o.values.map((a) => `${a.name}=${kindShape(slotValueKind(a))}`).join(',')}`);
       r(el.nameRange);
     }
   for (const l of s.layoutDecl?.layouts ?? []) {

@@ -92,6 +92,26 @@ describe('Workspace incremental updates', () => {
     assert.match(ws.diagnosticsFor(caller)[0].message, /did you mean let:item\?/);
   });
 
+  it('a field read of a slot value follows what the component passes: a scalar prop, then page data', () => {
+    const cmp = 'ui/card.cmp.kit';
+    const caller = 'ui/cards.kit';
+    const card = (value: string) =>
+      `component Card\n\nprops {\n  title string\n}\n\nview {\n  <slot name="head" value={${value}} />\n}\n`;
+    ws.setKitFile(cmp, card('title'));
+    ws.setKitFile(
+      caller,
+      'route "/cards"\nguard public\n\nview {\n  <Card title="x"><template g:slot="head" let:value>{value.name}' +
+        '</template></Card>\n}\n',
+    );
+    assert.deepEqual(codes(ws.diagnosticsFor(caller)), ['slot_value_not_object']);
+    assert.match(ws.diagnosticsFor(caller)[0].message, /passes a string \(prop title\) as value: it has no field name/);
+    ws.setKitFile(cmp, card('person'));
+    assert.ok(ws.flush().has(caller));
+    assert.deepEqual(codes(ws.diagnosticsFor(caller)), []);
+    ws.editKitFile(cmp, card('title'));
+    assert.deepEqual(codes(ws.diagnosticsFor(caller)), ['slot_value_not_object']);
+  });
+
   it('removing a file clears the cross-file diagnostics it caused and those it held', () => {
     ws.remove(A);
     const affected = ws.flush();

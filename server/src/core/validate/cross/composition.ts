@@ -6,8 +6,9 @@ import type { KitEntry, WorkspaceView } from '../../model/entries.js';
 import { didYouMean } from '../../diagnostics/suggest.js';
 import { componentKey, layoutKey } from '../../resolve/names.js';
 import type { ComponentCall } from '../../model/summary.js';
-import { slotOutlet, slotUses } from '../../model/slots.js';
+import { slotOutlet, slotUses, slotValueKind, type SlotOutlet, type SlotUse } from '../../model/slots.js';
 import { closestOf, letBinding } from '../../../../../grammar/src/index.js';
+import type { Attribute } from '../../../../../grammar/src/ast.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule, type Family } from './rule.js';
 
 /** The names a package declares in a definition family (`cdef`, `ldef`): keys `<family>:<pkg>.<name>`. */
@@ -99,6 +100,47 @@ export function componentCalls(view: CrossContext, key: string): Diagnostic[] {
   return out;
 }
 
+/**
+ * `slot_value_not_object`: a field read of a `let:` name (`{value.title}`) where every outlet of
+ * the slot passes a value with no fields: a scalar prop (`value={caption}`, `caption string`), a
+ * text or a bare boolean. Values read from page data are not known here and not checked.
+ */
+function valueFields(
+  e: KitEntry,
+  call: ComponentCall,
+  def: KitEntry,
+  u: SlotUse,
+  outlets: readonly SlotOutlet[],
+  out: Diagnostic[],
+): void {
+  const props = new Map((def.summary.props?.props ?? []).map((p) => [p.name.text, p.type.text]));
+  const scalar = (a: Attribute): string | undefined => {
+    const k = slotValueKind(a);
+    if (k.k === 'text') return 'a text';
+    if (k.k === 'bool') return 'a boolean';
+    if (k.k === 'prop') {
+      const type = props.get(k.prop);
+      return type === undefined ? undefined : `${type === 'int' ? 'an' : 'a'} ${type} (prop ${k.prop})`;
+    }
+    return undefined;
+  };
+  for (const f of u.fieldReads) {
+    const values = outlets.flatMap((o) => o.values.filter((a) => a.name === f.name));
+    const kinds = values.map(scalar);
+    if (values.length === 0 || kinds.some((k) => k === undefined)) continue;
+    out.push(
+      diag(
+        'slot_value_not_object',
+        e.path,
+        f.range,
+        `${e.summary.ownerId}: {${f.path.join('.')}} reads a field of ${f.name}, but ${call.localName} passes ` +
+          `${kinds[0]} as ${f.name}: it has no field ${f.path[1]}`,
+        { related: [{ file: def.path, range: values[0].nameRange, message: `${f.name} passed here` }] },
+      ),
+    );
+  }
+}
+
 /** The slot content of one call against the component's `<slot>` outlets: slot names and `let:` names. */
 function slotContent(e: KitEntry, call: ComponentCall, def: KitEntry, out: Diagnostic[]): void {
   const outlets = def.summary.slotElements.map(slotOutlet);
@@ -130,6 +172,7 @@ function slotContent(e: KitEntry, call: ComponentCall, def: KitEntry, out: Diagn
       continue;
     }
     const passed = new Set(mine.flatMap((o) => o.values.map((a) => a.name)));
+    valueFields(e, call, def, u, mine, out);
     for (const a of u.lets) {
       const name = letBinding(a) ?? '';
       if (passed.has(name)) continue;
