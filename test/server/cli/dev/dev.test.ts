@@ -129,6 +129,25 @@ describe('kit dev', function () {
     assert.ok(!home.namesSince(from).includes('reload'), 'no reload for a style-only change');
   });
 
+  it('a change to a css file a page reads swaps that stylesheet in the tabs of that page', async () => {
+    const post = await tap('/blog/first');
+    const home = await tap('/');
+    const homeFrom = home.events.length;
+    const before = (await text(dev.url + '/blog/first')).body;
+    const oldHref = /href="(\/assets\/css\/post\.[0-9a-f]+\.css)"/.exec(before)?.[1];
+    assert.ok(oldHref, 'the css file is linked');
+    const css = post.next('css');
+    edit(join(dir, 'blog', 'post.css'), 'rgb(1, 2, 3)', 'rgb(4, 5, 6)');
+    const pairs = JSON.parse((await css).data) as [string, string][];
+    assert.deepEqual(
+      pairs.map(([a]) => a),
+      [oldHref],
+    );
+    assert.match((await text(dev.url + pairs[0][1])).body, /rgb\(4, 5, 6\)/);
+    await sleep(100);
+    assert.deepEqual(home.namesSince(homeFrom), [], 'a page without the file heard nothing');
+  });
+
   it('sees saves by rename, bursts, created and deleted files, and renamed directories', async () => {
     // An editor that writes a temporary file and renames it over the original.
     const about = join(dir, 'about.kit');
