@@ -1,0 +1,62 @@
+// esbuild plugins shared by kit's bundles: the CLI (scripts/bundle.mjs, ES modules) and the VS Code
+// extension's language server (client/scripts/build.mjs, CommonJS). Each rewrites a source module
+// whose loading trick a bundler cannot follow; the unbundled `tsc` output keeps the original.
+import { readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/**
+ * The core loads the TypeScript compiler lazily with `createRequire(...)('typescript')` (through V8's
+ * code cache, core/bind/ts.ts), which a bundler cannot follow. In a bundle that carries TypeScript
+ * inside it the loader becomes a plain `require`, which esbuild bundles and still initialises only on
+ * first use. (The CLI bundle leaves TypeScript external and keeps the original loader.)
+ */
+export const bundledTypeScript = {
+  name: 'bundled-typescript',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]core[\\/]bind[\\/]ts\.ts$/ }, () => ({
+      contents: "export function typescript() { return require('typescript'); }\n",
+      loader: 'ts',
+    }));
+  },
+};
+
+/**
+ * The grammar loads Chevrotain's pre-built module with a top-level `await` (grammar/src/chevrotain.ts):
+ * the bundler can neither follow the computed URL nor (in CommonJS) hold the `await`. In a bundle the
+ * module re-exports the same names from the package, which esbuild bundles into one file anyway.
+ */
+export const bundledChevrotain = {
+  name: 'bundled-chevrotain',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]grammar[\\/]src[\\/]chevrotain\.ts$/ }, (args) => {
+      const names = /export const \{([^}]*)\} = await load\(\);/.exec(readFileSync(args.path, 'utf8'))?.[1];
+      if (!names) throw new Error(`${args.path}: the export line the bundler rewrites was not found`);
+      return { contents: `export {${names}} from 'chevrotain';\n`, loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * Modules find files relative to `import.meta.url` (the starter templates, the app runtime under
+ * `out/shared/`, the read-ahead worker, the TypeScript package). In an ES module bundle written to
+ * `outdir` each source module keeps the URL its `tsc` output has (`out/<path>.js`, which ships beside
+ * the bundle), so those look-ups find what they found before.
+ */
+export function unbundledModuleUrls(root, outdir) {
+  return {
+    name: 'unbundled-module-urls',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, (args) => {
+        const rel = relative(root, args.path);
+        const text = readFileSync(args.path, 'utf8');
+        if (rel.startsWith('..') || rel.split(sep).includes('node_modules') || !text.includes('import.meta.url'))
+          return undefined;
+        const compiled = relative(outdir, join(root, 'out', rel.replace(/\.ts$/, '.js')))
+          .split(sep)
+          .join('/');
+        const url = `new URL(${JSON.stringify(compiled)}, import.meta.url).href`;
+        return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
+      });
+    },
+  };
+}
