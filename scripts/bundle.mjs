@@ -28,7 +28,9 @@ export async function bundleCli(outdir = bundleDir) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
+    // Positions only: Node maps stack traces without the sources' text, which would double the size.
     sourcemap: 'linked',
+    sourcesContent: false,
     // Bundled CommonJS packages (the language server's) `require` Node's own modules, which an ES
     // module has no `require` for; `createRequire` in every chunk would cost start-up time.
     banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
@@ -37,6 +39,9 @@ export async function bundleCli(outdir = bundleDir) {
     plugins: [bundledChevrotain, unbundledModuleUrls(root, outdir)],
     logLevel: 'warning',
     legalComments: 'none',
+    // Less for V8 to parse at every start; names stay (stack traces, `constructor.name`).
+    minifyWhitespace: true,
+    minifySyntax: true,
   });
 }
 

@@ -2,6 +2,7 @@
 // extension's language server (client/scripts/build.mjs, CommonJS). Each rewrites a source module
 // whose loading trick a bundler cannot follow; the unbundled `tsc` output keeps the original.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 
 /**
@@ -40,9 +41,11 @@ export const bundledChevrotain = {
  * Modules find files relative to `import.meta.url` (the starter templates, the app runtime under
  * `out/shared/`, the read-ahead worker, the TypeScript package). In an ES module bundle written to
  * `outdir` each source module keeps the URL its `tsc` output has (`out/<path>.js`, which ships beside
- * the bundle), so those look-ups find what they found before.
+ * the bundle), so those look-ups find what they found before. Only the expression is replaced, found
+ * with TypeScript's parser: the same words inside a string (generated code) stay as they are.
  */
 export function unbundledModuleUrls(root, outdir) {
+  const ts = createRequire(import.meta.url)('typescript');
   return {
     name: 'unbundled-module-urls',
     setup(b) {
@@ -55,7 +58,22 @@ export function unbundledModuleUrls(root, outdir) {
           .split(sep)
           .join('/');
         const url = `new URL(${JSON.stringify(compiled)}, import.meta.url).href`;
-        return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
+        const spans = [];
+        const visit = (node) => {
+          if (
+            ts.isPropertyAccessExpression(node) &&
+            ts.isMetaProperty(node.expression) &&
+            node.expression.keywordToken === ts.SyntaxKind.ImportKeyword &&
+            node.name.text === 'url'
+          )
+            spans.push([node.getStart(file), node.getEnd()]);
+          else ts.forEachChild(node, visit);
+        };
+        const file = ts.createSourceFile(args.path, text, ts.ScriptTarget.Latest, true);
+        visit(file);
+        let contents = text;
+        for (const [start, end] of spans.reverse()) contents = contents.slice(0, start) + url + contents.slice(end);
+        return { contents, loader: 'ts' };
       });
     },
   };
