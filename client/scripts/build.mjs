@@ -8,40 +8,10 @@ import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledChevrotain, bundledTypeScript } from '../../scripts/esbuild-plugins.mjs';
 
 export const clientDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(clientDir, '..');
-
-/**
- * The core loads the TypeScript compiler lazily with `createRequire(...)('typescript')`, which a
- * bundler cannot follow. In the bundle the loader becomes a plain `require`, which esbuild bundles
- * and still initialises only on first use.
- */
-const bundledTypeScript = {
-  name: 'bundled-typescript',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]core[\\/]bind[\\/]ts\.ts$/ }, () => ({
-      contents: "export function typescript() { return require('typescript'); }\n",
-      loader: 'ts',
-    }));
-  },
-};
-
-/**
- * The grammar loads Chevrotain's pre-built module with a top-level `await` (grammar/src/chevrotain.ts),
- * which a CommonJS bundle cannot hold. In the bundle the module re-exports the same names from the
- * package, which esbuild bundles into one file anyway.
- */
-const bundledChevrotain = {
-  name: 'bundled-chevrotain',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]grammar[\\/]src[\\/]chevrotain\.ts$/ }, (args) => {
-      const names = /export const \{([^}]*)\} = await load\(\);/.exec(readFileSync(args.path, 'utf8'))?.[1];
-      if (!names) throw new Error(`${args.path}: the export line the bundler rewrites was not found`);
-      return { contents: `export {${names}} from 'chevrotain';\n`, loader: 'ts' };
-    });
-  },
-};
 
 /** Writes the bundles and the grammar files into `dist`. */
 export async function bundle(dist = join(clientDir, 'dist'), { minify = false } = {}) {

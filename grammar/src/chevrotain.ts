@@ -2,8 +2,9 @@
 // hundred separate modules, which made loading it most of every `kit` command's start-up; the same
 // package also ships its code as one pre-built module (`lib/chevrotain.mjs`, same version), which
 // loads in a few milliseconds. That file is not in the package's `exports`, so it is found next to
-// the entry point; if it is missing the entry point is used. Bundlers (the VS Code extension's
-// esbuild build) replace this module with a plain re-export (client/scripts/build.mjs).
+// the entry point; if it is missing the entry point is used. The bundles (the CLI's, the VS Code
+// extension's) replace this module with a plain re-export (scripts/esbuild-plugins.mjs), which
+// reads the export line below.
 import type * as Chevrotain from 'chevrotain';
 
 async function load(): Promise<typeof Chevrotain> {

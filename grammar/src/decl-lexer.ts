@@ -3,6 +3,7 @@
 import type { TokenType } from 'chevrotain';
 import { createToken, Lexer } from './chevrotain.js';
 import { startCharsExcept } from './char-hints.js';
+import { lazyLexer } from './lazy-setup.js';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\f\v\uFEFF]+/, group: Lexer.SKIPPED });
 export const Newline = createToken({ name: 'Newline', pattern: /\r\n?|\n/, line_breaks: true });
@@ -47,9 +48,12 @@ export const declTokens: TokenType[] = [
   Junk,
 ];
 
-export const declLexer = new Lexer(declTokens, {
-  positionTracking: 'onlyOffset',
-  ensureOptimizations: true,
-  // Every character matches some token, so lexing never fails; keep the checks cheap at start-up.
-  skipValidations: true,
-});
+export const declLexer = lazyLexer(
+  () =>
+    new Lexer(declTokens, {
+      positionTracking: 'onlyOffset',
+      ensureOptimizations: true,
+      // Every character matches some token, so lexing never fails; keep the checks cheap at start-up.
+      skipValidations: true,
+    }),
+);

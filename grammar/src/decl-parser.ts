@@ -2,7 +2,8 @@
 // missing parts (they come back as `undefined` and the builder reports them with the declaration's own
 // usage message); anything unexpected is left to Chevrotain, whose errors the builder converts.
 import type { IOrAlt, IToken } from 'chevrotain';
-import { EmbeddedActionsParser, tokenMatcher } from './chevrotain.js';
+import { tokenMatcher } from './chevrotain.js';
+import { LazyAnalysedParser } from './lazy-setup.js';
 import {
   Arrow,
   Colon,
@@ -124,7 +125,7 @@ function isKeywordTail(t: IToken): boolean {
 
 // Alternatives and repetition bodies are built once, not on every rule call (Chevrotain accepts
 // them as values); per-call results go through fields. Actions run outside the recording phase only.
-export class DeclParser extends EmbeddedActionsParser {
+export class DeclParser extends LazyAnalysedParser {
   private items: IToken[] = [];
   private errorsOut: EndpointLine['errors'] = [];
   private corsOut: EndpointLine['cors'] = [];
@@ -134,7 +135,6 @@ export class DeclParser extends EmbeddedActionsParser {
 
   constructor() {
     super(declTokens, { recoveryEnabled: true, maxLookahead: 3, skipValidations: true });
-    this.performSelfAnalysis();
   }
 
   /**

@@ -2,7 +2,8 @@
 // the `item[, i] in items` form of `g:for`. Parsed by its own Chevrotain parser over the tokens
 // between `{` and `}`; anything it cannot read becomes an `InvalidExpr` plus a diagnostic.
 import type { IToken } from 'chevrotain';
-import { EmbeddedActionsParser, EOF, tokenMatcher } from './chevrotain.js';
+import { EOF, tokenMatcher } from './chevrotain.js';
+import { LazyAnalysedParser } from './lazy-setup.js';
 import type { Expr, ForExpr, Range } from './ast.js';
 import {
   AndAnd,
@@ -47,14 +48,13 @@ export interface ExprSource {
   doc: string;
 }
 
-export class ExprParser extends EmbeddedActionsParser {
+export class ExprParser extends LazyAnalysedParser {
   src!: ExprSource;
   /** A problem the grammar accepts but the language does not (a call other than `param`). */
   problem: { token: IToken; message: string } | undefined;
 
   constructor() {
     super(markupTokens, { recoveryEnabled: false, maxLookahead: 3, skipValidations: true });
-    this.performSelfAnalysis();
   }
 
   private r(start: number, end: number): Range {

@@ -4,6 +4,7 @@
 import type { TokenType } from 'chevrotain';
 import { createToken, Lexer } from './chevrotain.js';
 import { startCharsExcept } from './char-hints.js';
+import { lazyLexer } from './lazy-setup.js';
 
 const anyButSpace = startCharsExcept(' \t\f\v\r\n');
 
@@ -154,8 +155,11 @@ export const markupTokens: TokenType[] = [
   ...exprMode,
 ];
 
-export const markupLexer = new Lexer(markupLexerDefinition, {
-  positionTracking: 'onlyOffset',
-  ensureOptimizations: true,
-  skipValidations: true,
-});
+export const markupLexer = lazyLexer(
+  () =>
+    new Lexer(markupLexerDefinition, {
+      positionTracking: 'onlyOffset',
+      ensureOptimizations: true,
+      skipValidations: true,
+    }),
+);

@@ -2,7 +2,7 @@
 // tags; its actions assemble the element tree with an explicit stack, so a missing or mismatched
 // closing tag costs one diagnostic and never the rest of the view.
 import type { IOrAlt, IToken } from 'chevrotain';
-import { EmbeddedActionsParser } from './chevrotain.js';
+import { LazyAnalysedParser } from './lazy-setup.js';
 import type {
   Attribute,
   Element,
@@ -83,7 +83,7 @@ export function blockSyntaxMessage(image: string): string {
   );
 }
 
-export class MarkupParser extends EmbeddedActionsParser {
+export class MarkupParser extends LazyAnalysedParser {
   private doc = '';
   private base = 0;
   private pm!: PosMaker;
@@ -97,7 +97,6 @@ export class MarkupParser extends EmbeddedActionsParser {
 
   constructor() {
     super(markupTokens, { recoveryEnabled: true, maxLookahead: 2, skipValidations: true });
-    this.performSelfAnalysis();
   }
 
   // One rule for the whole body: tags and attributes are inlined because a sub-rule call costs more

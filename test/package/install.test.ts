@@ -1,7 +1,8 @@
 // kit as somebody else's project gets it: `npm pack`, installed into a fresh project without the
 // network (from npm's cache, which `npm ci` filled), then the installed `kit` checks and builds a
 // site and the generated server answers. Also the package's size budget: at most 5 MB packed and
-// 40 MB installed with its dependencies.
+// 42 MB installed with its dependencies (40 MB before the bundled CLI: out/bundle adds its 1.2 MB of
+// code, which repeats the compiled modules the package exports, and 1 MB of source maps).
 import { strict as assert } from 'node:assert';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,13 +36,15 @@ describe('package: npm pack, offline install, kit from node_modules', function (
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it('ships the compiled output, schemas and browser scripts, and no tests, fixtures or benches', () => {
+  it('ships the bundle, the compiled output, schemas and browser scripts, and no tests, fixtures or benches', () => {
     const files = JSON.parse(run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], repoRoot).stdout) as {
       files: { path: string }[];
     }[];
     const paths = files[0].files.map((f) => f.path);
     for (const p of [
       'bin/kit.js',
+      'out/bundle/kit.js',
+      'out/bundle/kit.js.map',
       'out/server/src/cli/main.js',
       'out/shared/app/index.js',
       'out/shared/app/index.d.ts',
@@ -51,18 +54,22 @@ describe('package: npm pack, offline install, kit from node_modules', function (
       'LICENSE',
     ])
       assert.ok(paths.includes(p), `${p} is in the package`);
-    const stray = paths.filter((p) => /(^|\/)(test|bench|fixtures)\//.test(p) || p.endsWith('.map'));
+    // Source maps ship for the bundle only (its stack traces under KIT_DEBUG); the compiled tree's
+    // maps would point at sources the package does not hold.
+    const stray = paths.filter(
+      (p) => /(^|\/)(test|bench|fixtures)\//.test(p) || (p.endsWith('.map') && !p.startsWith('out/bundle/')),
+    );
     assert.deepEqual(stray, []);
   });
 
-  it('stays within 5 MB packed and 40 MB installed', () => {
+  it('stays within 5 MB packed and 42 MB installed', () => {
     const packed = statSync(tarball).size;
     const installed = sizeOf(join(project, 'node_modules'));
     console.log(
       `      package: ${(packed / MB).toFixed(2)} MB packed, ${(installed / MB).toFixed(1)} MB installed with dependencies`,
     );
     assert.ok(packed <= 5 * MB, `packed ${packed} bytes`);
-    assert.ok(installed <= 40 * MB, `installed ${installed} bytes`);
+    assert.ok(installed <= 42 * MB, `installed ${installed} bytes`);
   });
 
   it('runs kit --version, kit check and kit build --app from node_modules, and the app answers', async () => {

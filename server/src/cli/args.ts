@@ -1,5 +1,5 @@
 // A small, strict argument parser: known flags only, clear errors naming the offending argument.
-import { closestOf } from '../../../grammar/src/index.js';
+import { closestOf } from '../../../grammar/src/keywords.js';
 
 export class UsageError extends Error {
   constructor(message: string) {

@@ -1,0 +1,84 @@
+// esbuild plugins shared by kit's bundles: the CLI (scripts/bundle.mjs, ES modules) and the VS Code
+// extension's language server (client/scripts/build.mjs, CommonJS). Each rewrites a source module
+// whose loading trick a bundler cannot follow; the unbundled `tsc` output keeps the original.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+
+/**
+ * The core loads the TypeScript compiler lazily with `createRequire(...)('typescript')` (through V8's
+ * code cache, core/bind/ts.ts), which a bundler cannot follow. In a bundle that carries TypeScript
+ * inside it the loader becomes a plain `require`, which esbuild bundles and still initialises only on
+ * first use. (The CLI bundle leaves TypeScript external and keeps the original loader.)
+ */
+export const bundledTypeScript = {
+  name: 'bundled-typescript',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]core[\\/]bind[\\/]ts\.ts$/ }, () => ({
+      contents: "export function typescript() { return require('typescript'); }\n",
+      loader: 'ts',
+    }));
+  },
+};
+
+/**
+ * The grammar loads Chevrotain's pre-built module with a top-level `await` (grammar/src/chevrotain.ts),
+ * which a bundler cannot follow (a computed URL) and a CommonJS bundle cannot hold. In a bundle the
+ * module re-exports the same names from the package's minified pre-built module (same version, same
+ * code, less than half the bytes to parse at start-up than bundling its sources), or from its entry
+ * point when that file is missing.
+ */
+export const bundledChevrotain = {
+  name: 'bundled-chevrotain',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]grammar[\\/]src[\\/]chevrotain\.ts$/ }, (args) => {
+      const names = /export const \{([^}]*)\} = await load\(\);/.exec(readFileSync(args.path, 'utf8'))?.[1];
+      if (!names) throw new Error(`${args.path}: the export line the bundler rewrites was not found`);
+      const prebuilt = join(dirname(createRequire(args.path).resolve('chevrotain')), '..', 'chevrotain.min.mjs');
+      const from = existsSync(prebuilt) ? prebuilt : 'chevrotain';
+      return { contents: `export {${names}} from ${JSON.stringify(from)};\n`, loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * Modules find files relative to `import.meta.url` (the starter templates, the app runtime under
+ * `out/shared/`, the read-ahead worker, the TypeScript package). In an ES module bundle written to
+ * `outdir` each source module keeps the URL its `tsc` output has (`out/<path>.js`, which ships beside
+ * the bundle), so those look-ups find what they found before. Only the expression is replaced, found
+ * with TypeScript's parser: the same words inside a string (generated code) stay as they are.
+ */
+export function unbundledModuleUrls(root, outdir) {
+  const ts = createRequire(import.meta.url)('typescript');
+  return {
+    name: 'unbundled-module-urls',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, (args) => {
+        const rel = relative(root, args.path);
+        const text = readFileSync(args.path, 'utf8');
+        if (rel.startsWith('..') || rel.split(sep).includes('node_modules') || !text.includes('import.meta.url'))
+          return undefined;
+        const compiled = relative(outdir, join(root, 'out', rel.replace(/\.ts$/, '.js')))
+          .split(sep)
+          .join('/');
+        const url = `new URL(${JSON.stringify(compiled)}, import.meta.url).href`;
+        const spans = [];
+        const visit = (node) => {
+          if (
+            ts.isPropertyAccessExpression(node) &&
+            ts.isMetaProperty(node.expression) &&
+            node.expression.keywordToken === ts.SyntaxKind.ImportKeyword &&
+            node.name.text === 'url'
+          )
+            spans.push([node.getStart(file), node.getEnd()]);
+          else ts.forEachChild(node, visit);
+        };
+        const file = ts.createSourceFile(args.path, text, ts.ScriptTarget.Latest, true);
+        visit(file);
+        let contents = text;
+        for (const [start, end] of spans.reverse()) contents = contents.slice(0, start) + url + contents.slice(end);
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
