@@ -5,13 +5,14 @@
 // files instead of a few hundred modules. ES modules with linked source maps (`KIT_DEBUG=1` turns
 // them on for stack traces). Packages that resolve files of their own at run time (TypeScript,
 // esbuild, postject, playwright-core) stay external, found in node_modules as before; the compiled
-// `out/` tree stays beside the bundle (the package's exports, the generated apps' runtime).
+// `out/` tree stays beside the bundle (the package's exports, the generated apps' runtime, which
+// the bundle imports from there: see `sharedRuntimeExternal`).
 // Usage: node scripts/bundle.mjs   (after `tsc -b`; `npm run build` runs both)
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundledChevrotain, unbundledModuleUrls } from './esbuild-plugins.mjs';
+import { bundledChevrotain, sharedRuntimeExternal, unbundledModuleUrls } from './esbuild-plugins.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bundleDir = join(root, 'out', 'bundle');
@@ -36,7 +37,7 @@ export async function bundleCli(outdir = bundleDir) {
     banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
     define: { 'process.env.KIT_VERSION': JSON.stringify(version) },
     external: ['typescript', 'esbuild', 'postject', 'playwright-core'],
-    plugins: [bundledChevrotain, unbundledModuleUrls(root, outdir)],
+    plugins: [bundledChevrotain, sharedRuntimeExternal(root, outdir), unbundledModuleUrls(root, outdir)],
     logLevel: 'warning',
     legalComments: 'none',
     // Less for V8 to parse at every start; names stay (stack traces, `constructor.name`).

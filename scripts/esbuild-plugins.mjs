@@ -82,3 +82,26 @@ export function unbundledModuleUrls(root, outdir) {
     },
   };
 }
+
+/**
+ * The runtime of generated apps (`shared/`) stays outside the CLI bundle, imported from its compiled
+ * files: `kit dev` serves with it and loads the user's handlers against those very files, so both
+ * must be one instance (a `SafeHtml` a handler returns, a `Tracer` the config exports, are checked
+ * with `instanceof`). `shared/client` holds browser scripts read as files, not imported.
+ */
+export function sharedRuntimeExternal(root, outdir) {
+  const shared = join(root, 'shared') + sep;
+  return {
+    name: 'shared-runtime-external',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const abs = join(args.resolveDir, args.path);
+        if (!abs.startsWith(shared) || abs.startsWith(join(shared, 'client') + sep)) return undefined;
+        const compiled = relative(outdir, join(root, 'out', relative(root, abs)))
+          .split(sep)
+          .join('/');
+        return { path: compiled.startsWith('.') ? compiled : `./${compiled}`, external: true };
+      });
+    },
+  };
+}

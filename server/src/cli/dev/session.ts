@@ -225,8 +225,10 @@ export class DevSession {
       modules = true;
     }
     // Anything else that changed may be a css/js file a page reads, or a helper a handler imports.
+    // An editor's temporary file, made and gone within the batch, is nothing.
     for (const path of changed) {
       if (touched.has(path) || path.endsWith('.kit')) continue;
+      if (!existsSync(resolve(cwd, path)) && !this.site?.pages.some((p) => p.dependsOn.includes(path))) continue;
       touched.add(path);
       if (/\.(m?[jt]s|tsx?|jsx?)$/.test(path)) modules = true;
     }

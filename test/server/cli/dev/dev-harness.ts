@@ -5,9 +5,10 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixture, outDir } from '../../../helpers/repo.js';
+import { fixture, repoRoot } from '../../../helpers/repo.js';
 
-export const CLI = join(outDir, 'server', 'src', 'cli', 'main.js');
+/** The installed command (the bundle), as users run it. */
+export const CLI = join(repoRoot, 'bin', 'kit.js');
 
 const temps: string[] = [];
 process.once('exit', () => {
