@@ -1,10 +1,11 @@
 // `g:error="field"`: where a failed submission's message for a field shows. The name must be a
 // field of the form the element sits in (a named input, textarea or select of it), or, outside any
 // form, of a form of the view posting to an action; otherwise the message could never show.
-import type { Attribute, Element, MarkupNode } from '../../../../grammar/src/ast.js';
+import type { Attribute, Element } from '../../../../grammar/src/ast.js';
 import { closestOf } from '../../../../grammar/src/keywords.js';
 import { diag } from '../diagnostics/registry.js';
 import { controlName, formControls, postSymbol } from '../model/form-fields.js';
+import { MarkupMemo, type MarkupVisitor } from '../model/summary.js';
 import type { RuleContext } from './context.js';
 
 function literalAttrValue(a: Attribute): string | undefined {
@@ -16,20 +17,37 @@ function fieldsOf(form: Element): Set<string> {
   return new Set(formControls(form.children).map(controlName));
 }
 
+/** A form of the view, or an element with `g:error`, in document order. */
+type FormItem = { k: 'form'; el: Element; post: boolean } | { k: 'error'; el: Element };
+
+const FORM_ITEMS: MarkupVisitor<FormItem> = {
+  element(el, out) {
+    // g:error on a form itself belongs to the form around it: its item comes before the form's.
+    if (el.attrs.some((a) => a.name === 'g:error')) out.push({ k: 'error', el });
+    if (el.name === 'form') out.push({ k: 'form', el, post: postSymbol(el) !== undefined });
+  },
+};
+
+/** Remembered per element (an edit inside a long view walks only what it changed). */
+const FORM_MEMO = new MarkupMemo<FormItem>();
+
 export function formErrorsRule(ctx: RuleContext): void {
   const { file, summary: s } = ctx;
   if (!s.view || file.kind !== 'page') return;
   const postForms: Element[] = [];
   const errors: { el: Element; form: Element | undefined }[] = [];
-  const walk = (nodes: readonly MarkupNode[], form: Element | undefined): void => {
-    for (const n of nodes) {
-      if (n.type !== 'element') continue;
-      if (n.name === 'form' && postSymbol(n) !== undefined) postForms.push(n);
-      if (n.attrs.some((a) => a.name === 'g:error')) errors.push({ el: n, form });
-      walk(n.children, n.name === 'form' ? n : form);
+  // Items come each element's own before its children's: the innermost open form is the last one
+  // whose range has not ended.
+  const open: Element[] = [];
+  for (const x of FORM_MEMO.collect(s.view.body, '', FORM_ITEMS)) {
+    const at = x.el.range.start.offset;
+    while (open.length && open[open.length - 1].range.end.offset <= at) open.pop();
+    if (x.k === 'form') {
+      if (x.post) postForms.push(x.el);
+      open.push(x.el);
     }
-  };
-  walk(s.view.body, undefined);
+    else errors.push({ el: x.el, form: open[open.length - 1] });
+  }
   if (errors.length === 0) return;
   let anyForm: Set<string> | undefined;
   for (const { el, form } of errors) {
