@@ -45,8 +45,7 @@ export function formErrorsRule(ctx: RuleContext): void {
     if (x.k === 'form') {
       if (x.post) postForms.push(x.el);
       open.push(x.el);
-    }
-    else errors.push({ el: x.el, form: open[open.length - 1] });
+    } else errors.push({ el: x.el, form: open[open.length - 1] });
   }
   if (errors.length === 0) return;
   let anyForm: Set<string> | undefined;
