@@ -31,9 +31,18 @@ const FORM_ITEMS: MarkupVisitor<FormItem> = {
 /** Remembered per element (an edit inside a long view walks only what it changed). */
 const FORM_MEMO = new MarkupMemo<FormItem>();
 
+/** Elements with `g:error` alone: views without any (most) are done after a walk of what changed. */
+const ERROR_ITEMS: MarkupVisitor<true> = {
+  element(el, out) {
+    if (el.attrs.some((a) => a.name === 'g:error')) out.push(true);
+  },
+};
+const ERROR_MEMO = new MarkupMemo<true>();
+
 export function formErrorsRule(ctx: RuleContext): void {
   const { file, summary: s } = ctx;
   if (!s.view || file.kind !== 'page') return;
+  if (ERROR_MEMO.collect(s.view.body, '', ERROR_ITEMS).length === 0) return;
   const postForms: Element[] = [];
   const errors: { el: Element; form: Element | undefined }[] = [];
   // Items come each element's own before its children's: the innermost open form is the last one

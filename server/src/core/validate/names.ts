@@ -25,52 +25,73 @@ function readsData(attrName: string): boolean {
   return (!attrName.startsWith('g:') && !attrName.startsWith('let:')) || attrName === 'g:if';
 }
 
-function exprRefs(e: Expr, out: NameItem[]): void {
+/** Paths read by `e` whose first name is not `known` (names every scope of the file has). */
+function exprRefs(e: Expr, known: ReadonlySet<string>, out: NameItem[]): void {
   switch (e.type) {
     case 'path':
-      out.push({ k: 'ref', expr: e });
+      if (!known.has(e.path[0])) out.push({ k: 'ref', expr: e });
       break;
     case 'not':
-      exprRefs(e.expr, out);
+      exprRefs(e.expr, known, out);
       break;
     case 'binary':
-      exprRefs(e.left, out);
-      exprRefs(e.right, out);
+      exprRefs(e.left, known, out);
+      exprRefs(e.right, known, out);
       break;
     case 'for':
-      exprRefs(e.collection, out);
+      exprRefs(e.collection, known, out);
       break;
     default:
       break;
   }
 }
 
-function attrRefs(el: Element, out: NameItem[]): void {
+function attrRefs(el: Element, known: ReadonlySet<string>, out: NameItem[]): void {
   for (const a of el.attrs) {
     if (!a.value || !readsData(a.name)) continue;
-    if (a.value.type === 'expr') exprRefs(a.value.expr, out);
-    else for (const p of a.value.parts) if (p.type === 'interp') exprRefs(p.expr, out);
+    if (a.value.type === 'expr') exprRefs(a.value.expr, known, out);
+    else for (const p of a.value.parts) if (p.type === 'interp') exprRefs(p.expr, known, out);
   }
 }
 
-const NAME_VISITOR: MarkupVisitor<NameItem> = {
-  element(el, out) {
-    const f = el.attrs.find((a) => a.name === 'g:for');
-    // The collection is read outside the loop; the element's other attributes and its children inside.
-    if (f?.value?.type === 'expr' && f.value.expr.type === 'for') {
-      const loop = f.value.expr;
-      exprRefs(loop.collection, out);
-      out.push({ k: 'for', names: loop.index ? [loop.item.text, loop.index.text] : [loop.item.text], el });
-    }
-    // Slot content's `let:` names are locals of its children, as loop variables are.
-    const lets = el.attrs.map(letBinding).filter((n): n is string => n !== undefined);
-    if (lets.length > 0) out.push({ k: 'for', names: lets, el });
-    attrRefs(el, out);
-  },
-  node(n, out) {
-    if (n.type === 'interp') exprRefs(n.expr, out);
-  },
-};
+/**
+ * What the check needs of each element: the paths whose first name the owner does not give (the
+ * rest are fine wherever they are, and most reads are of those: leaving them out keeps the memo's
+ * folds empty, so an edit inside a long view costs what it changed), and where `g:for` loops and
+ * `let:` content open a scope.
+ */
+function nameVisitor(known: ReadonlySet<string>): MarkupVisitor<NameItem> {
+  return {
+    element(el, out) {
+      const f = el.attrs.find((a) => a.name === 'g:for');
+      // The collection is read outside the loop; the element's other attributes and its children inside.
+      if (f?.value?.type === 'expr' && f.value.expr.type === 'for') {
+        const loop = f.value.expr;
+        exprRefs(loop.collection, known, out);
+        out.push({ k: 'for', names: loop.index ? [loop.item.text, loop.index.text] : [loop.item.text], el });
+      }
+      // Slot content's `let:` names are locals of its children, as loop variables are.
+      const lets = el.attrs.map(letBinding).filter((n): n is string => n !== undefined);
+      if (lets.length > 0) out.push({ k: 'for', names: lets, el });
+      attrRefs(el, known, out);
+    },
+    node(n, out) {
+      if (n.type === 'interp') exprRefs(n.expr, known, out);
+    },
+  };
+}
+
+/** Visitors by the owner's names (the memo's context): a file's names rarely change between edits. */
+const VISITORS = new Map<string, MarkupVisitor<NameItem>>();
+
+function visitorFor(key: string, names: readonly string[]): MarkupVisitor<NameItem> {
+  let v = VISITORS.get(key);
+  if (v === undefined) {
+    if (VISITORS.size >= 64) VISITORS.delete(VISITORS.keys().next().value!);
+    VISITORS.set(key, (v = nameVisitor(new Set(names))));
+  }
+  return v;
+}
 
 const NAME_REFS = new MarkupMemo<NameItem>();
 
@@ -102,7 +123,8 @@ function checkNames(ctx: RuleContext, body: MarkupNode[], owner: OwnerScope, whe
   const { file, summary: s } = ctx;
   const top = new Set(owner.names);
   const loops: { names: string[]; end: number }[] = [];
-  for (const x of NAME_REFS.collect(body, '', NAME_VISITOR)) {
+  const key = owner.names.join('\u0000');
+  for (const x of NAME_REFS.collect(body, key, visitorFor(key, owner.names))) {
     const at = x.k === 'ref' ? x.expr.range.start.offset : x.el.range.start.offset;
     while (loops.length && loops[loops.length - 1].end <= at) loops.pop();
     if (x.k === 'for') {
