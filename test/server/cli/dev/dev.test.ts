@@ -269,6 +269,25 @@ describe('kit dev: restarts and stopping', function () {
     assert.match(dev.out(), /kit dev: stopped\n$/);
   });
 
+  it('started on sources with errors, every answer is the overlay until they are fixed', async () => {
+    const dir = copyFixture('dev', 'site');
+    edit(join(dir, 'about.kit'), '<h1>About page</h1>', '<Nope />');
+    const dev = await startDev(dir, ['--ssr']);
+    try {
+      await eventually(async () => assert.match(dev.err(), /about\.kit:\d+:\d+: error unknown_component/));
+      const r = await fetch(dev.url + '/');
+      assert.equal(r.status, 500);
+      const body = await r.text();
+      assert.match(body, /id="kit-dev-overlay"[\s\S]*unknown_component/);
+      assert.ok(body.includes('<script type="module" src="/_kit/dev/client.js"></script>'), 'the tab reloads itself');
+      edit(join(dir, 'about.kit'), '<Nope />', '<h1>About page</h1>');
+      await eventually(async () => assert.equal((await fetch(dev.url + '/')).status, 200));
+      assert.match(await (await fetch(dev.url + '/about')).text(), /About page/);
+    } finally {
+      await dev.stop();
+    }
+  });
+
   it('bad arguments are one clear line and exit 2', () => {
     const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'dev', ...args], { encoding: 'utf8' });
     let r = run('no/such/dir');
