@@ -4,7 +4,7 @@
 // the same depth. Values are escaped with the renderer's `escapeHtml`; password and file inputs
 // never get a value back, and hidden inputs keep the value the page rendered.
 import { escapeHtml } from '../render/index.js';
-import { decodeBasicEntities, readStartTag, type Tag } from './html-forms.js';
+import { decodeBasicEntities, RAW_TEXT_ELEMENTS, readStartTag, type Tag } from './html-forms.js';
 
 /** Where an element sits in `html`: its start tag at `start..openEnd`, its end tag at `closeStart..end`. */
 export interface ElementRange {
@@ -15,6 +15,8 @@ export interface ElementRange {
   end: number;
 }
 
+// HTML's void elements (no end tag). The grammar knows the same list (`VOID_ELEMENTS`), but the app
+// runtime imports nothing outside `shared/`: it is what generated apps vendor.
 const VOID = new Set([
   'area',
   'base',
@@ -30,8 +32,22 @@ const VOID = new Set([
   'track',
   'wbr',
 ]);
-const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title']);
+const RAW_TEXT: ReadonlySet<string> = new Set(RAW_TEXT_ELEMENTS);
 const TAG = /<(!--|\/?[A-Za-z][A-Za-z0-9:-]*)/g;
+
+/**
+ * `html` in lower case, made once per document: every element lookup of a re-render searches the
+ * same document again.
+ */
+let lastHtml = '';
+let lastLower = '';
+function lowerOf(html: string): string {
+  if (html !== lastHtml) {
+    lastHtml = html;
+    lastLower = html.toLowerCase();
+  }
+  return lastLower;
+}
 
 /** Calls `visit` for each start tag of `html` between `from` and `to`, skipping comments and raw text. */
 function eachStartTag(html: string, from: number, to: number, visit: (tag: Tag, at: number) => boolean | void): void {
@@ -51,7 +67,7 @@ function eachStartTag(html: string, from: number, to: number, visit: (tag: Tag, 
     if (visit(tag, m.index) === true) return;
     re.lastIndex = tag.end;
     if (RAW_TEXT.has(tag.name)) {
-      const close = html.toLowerCase().indexOf('</' + tag.name, tag.end);
+      const close = lowerOf(html).indexOf('</' + tag.name, tag.end);
       if (close < 0) return;
       re.lastIndex = close;
     }
@@ -61,7 +77,7 @@ function eachStartTag(html: string, from: number, to: number, visit: (tag: Tag, 
 /** The end of the element whose start tag is `tag` (at `start`). */
 function closeOf(html: string, tag: Tag, start: number): ElementRange {
   if (VOID.has(tag.name)) return { tag, start, openEnd: tag.end, closeStart: tag.end, end: tag.end };
-  const lower = html.toLowerCase();
+  const lower = lowerOf(html);
   const re = new RegExp(`<(/?)${tag.name}(?=[\\s/>])`, 'g');
   re.lastIndex = tag.end;
   let depth = 1;

@@ -97,9 +97,22 @@ export function isSameOriginAction(action: string | undefined): boolean {
   return true;
 }
 
-// The only places the scan stops: comments, form start tags and raw-text elements (whose content
-// is text, so a `<form` inside it is not a form). Other tags are skipped without being parsed.
-const INTERESTING = /<(?:!--|(form|script|style|textarea|title|xmp|iframe|noembed|noframes|noscript)(?=[\s/>]))/gi;
+/** Elements whose content is text, not markup: a `<form` (or any tag) inside one is not a tag. */
+export const RAW_TEXT_ELEMENTS: readonly string[] = [
+  'script',
+  'style',
+  'textarea',
+  'title',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'noscript',
+];
+
+// The only places the scan stops: comments, form start tags and raw-text elements. Other tags are
+// skipped without being parsed.
+const INTERESTING = new RegExp(`<(?:!--|(form|${RAW_TEXT_ELEMENTS.join('|')})(?=[\\s/>]))`, 'gi');
 
 /**
  * Offsets (just after the start tag) where the CSRF field belongs, in document order. Comments
