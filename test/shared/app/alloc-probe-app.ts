@@ -3,12 +3,9 @@
 // `KitApp.handle` with request and response objects that do nothing (so that what is counted is
 // the app's own work, not Node's sockets), and whether any collection ran meanwhile.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GCProfiler } from 'node:v8';
 import { KitApp } from '../../../shared/app/app.js';
+import { bytesPerCall } from '../../helpers/alloc.js';
 import type { AppManifest } from '../../../shared/app/manifest.js';
-
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error('alloc-probe-app needs --expose-gc');
 
 const manifest: AppManifest = {
   version: 1,
@@ -47,21 +44,5 @@ function loop(n: number): void {
   for (let i = 0; i < n; i++) app.handle(req, res);
 }
 
-for (let k = 0; k < 100; k++) loop(5_000);
-await new Promise((r) => setTimeout(r, 50));
-let best = Infinity;
-let collectionsSeen = 0;
-for (let round = 0; round < 5 && best > 0.01; round++) {
-  gc();
-  const profiler = new GCProfiler();
-  profiler.start();
-  const before = process.memoryUsage().heapUsed;
-  loop(CALLS);
-  const after = process.memoryUsage().heapUsed;
-  const collections = profiler.stop().statistics.length;
-  if (collections > 0) collectionsSeen = collections;
-  else if ((after - before) / CALLS < best) best = (after - before) / CALLS;
-}
-process.stdout.write(
-  JSON.stringify({ bytesPerRequest: best, collections: best === Infinity ? collectionsSeen : 0, sent }),
-);
+const { bytesPerCall: bytesPerRequest, collections } = await bytesPerCall(loop, CALLS);
+process.stdout.write(JSON.stringify({ bytesPerRequest, collections, sent }));

@@ -2,21 +2,15 @@
 // (`KitApp.handle`, the prebuilt answer) allocates nothing at all per request, so neither does
 // anything the tracing code does on that path.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { runProbe } from '../../helpers/alloc.js';
 import { outDir } from '../../helpers/repo.js';
 
 describe('app: allocation per request with tracing off', () => {
   it('a static GET allocates nothing per request over half a million requests', function () {
     this.timeout(60_000);
     const probe = join(outDir, 'test', 'shared', 'app', 'alloc-probe-app.js');
-    const r = spawnSync(
-      process.execPath,
-      ['--expose-gc', '--min-semi-space-size=64', '--max-semi-space-size=64', probe],
-      { encoding: 'utf8' },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    const { bytesPerRequest, collections, sent } = JSON.parse(r.stdout) as {
+    const { bytesPerRequest, collections, sent } = runProbe(probe) as {
       bytesPerRequest: number;
       collections: number;
       sent: number;

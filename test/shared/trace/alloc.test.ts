@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { runProbe } from '../../helpers/alloc.js';
 import { outDir } from '../../helpers/repo.js';
 
 describe('trace: allocation of disabled spans', () => {
   it('alwaysOff start/end allocates nothing over a million calls', function () {
     this.timeout(60_000);
     const probe = join(outDir, 'test', 'shared', 'trace', 'alloc-probe.js');
-    const r = spawnSync(
-      process.execPath,
-      ['--expose-gc', '--min-semi-space-size=64', '--max-semi-space-size=64', probe],
-      { encoding: 'utf8' },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    const results = JSON.parse(r.stdout) as Record<string, { bytesPerCall: number; collections: number }>;
+    const results = runProbe(probe) as Record<string, { bytesPerCall: number; collections: number }>;
     for (const [ctx, { bytesPerCall, collections }] of Object.entries(results)) {
       assert.equal(collections, 0, `${ctx}: no garbage collection ran during a million disabled spans`);
       // The smallest allocation per call would show as 16 bytes per call; the bound leaves room for the few
