@@ -2,11 +2,9 @@
 // a failed partial submission swaps the re-rendered form in place (values kept, errors shown,
 // focus on the first invalid field), and an upload runs in the background without blocking the page.
 import { strict as assert } from 'node:assert';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.js';
 import { startApp, type RunningApp } from '../../server/core/app/built-app.js';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('forms that round-trip in Chromium', function () {
   this.timeout(240000);
@@ -15,12 +13,8 @@ describe('forms that round-trip in Chromium', function () {
   let page: Page;
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is required for browser tests (apt-get install chromium)`);
     app = await startApp('node');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

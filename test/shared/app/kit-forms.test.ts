@@ -1,11 +1,9 @@
 // kit-forms.js in real headless Chromium against the built fixture app: a `data-kit-target` form
 // posts in the background (with the injected CSRF field) and the answer is swapped into its target.
 import { strict as assert } from 'node:assert';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.js';
 import { startApp, type RunningApp } from '../../server/core/app/built-app.js';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('kit-forms.js partial forms in Chromium', function () {
   this.timeout(240000);
@@ -14,12 +12,8 @@ describe('kit-forms.js partial forms in Chromium', function () {
   let page: Page;
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is required for browser tests (apt-get install chromium)`);
     app = await startApp('node');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

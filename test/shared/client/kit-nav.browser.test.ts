@@ -2,15 +2,13 @@
 // of test/fixtures/build/browser) served by a plain static server. Chromium is required: a machine
 // without /usr/bin/chromium fails this suite.
 import { strict as assert } from 'node:assert';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.js';
 import { runCli } from '../../../server/src/cli/run.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { buildFixture, EXAMPLE_SITE, removeDir, tempDir } from '../../server/core/build/helpers.js';
 import { serveStatic, type StaticServer } from './static-server.js';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 type KitWindow = Window & { __marker?: number; __events?: string[]; kit?: { navigate(href: string): Promise<void> } };
 
@@ -36,10 +34,6 @@ describe('kit.js in a browser', function () {
   const requestsTo = (path: string) => server.requests.filter((r) => r.path === path);
 
   before(async () => {
-    assert.ok(
-      existsSync(CHROMIUM),
-      `Chromium is required for the browser tests: ${CHROMIUM} is missing (Debian: apt-get install chromium)`,
-    );
     tmp = tempDir('browser');
     const out = join(tmp, 'dist');
     let stderr = '';
@@ -51,10 +45,7 @@ describe('kit.js in a browser', function () {
     });
     assert.equal(code, 0, stderr);
     server = await serveStatic(out);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 800, height: 600 } });
     page = await context.newPage();
   });

@@ -130,11 +130,4 @@ export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Headless Chromium for the browser tests; a missing browser fails loudly. */
-export async function launchChromium(): Promise<import('playwright-core').Browser> {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-}
+export { launchChromium } from '../../helpers/chromium.js';

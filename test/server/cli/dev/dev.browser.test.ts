@@ -2,13 +2,12 @@
 // position), a stylesheet change applies without a navigation, the error overlay comes and goes,
 // the client follows SPA navigations, and a form left open across a restart still posts.
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../../helpers/chromium.js';
 import { copyFixture, startDev, type DevProcess } from './dev-harness.js';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 function edit(file: string, from: string, to: string): void {
   const text = readFileSync(file, 'utf8');
@@ -36,14 +35,10 @@ describe('kit dev in Chromium', function () {
   let port: number;
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `Chromium is required: ${CHROMIUM} is missing (Debian: apt-get install chromium)`);
     dir = copyFixture('dev', 'site');
     port = await freePort();
     dev = await startDev(dir, ['--ssr', '--port', String(port)]);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 800, height: 600 } })).newPage();
   });
   after(async () => {
