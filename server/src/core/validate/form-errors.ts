@@ -2,8 +2,8 @@
 // field of the form the element sits in (a named input, textarea or select of it), or, outside any
 // form, of a form of the view posting to an action; otherwise the message could never show.
 import type { Attribute, Element } from '../../../../grammar/src/ast.js';
-import { closestOf } from '../../../../grammar/src/keywords.js';
 import { diag } from '../diagnostics/registry.js';
+import { didYouMean } from '../diagnostics/suggest.js';
 import { controlName, formControls, postSymbol } from '../model/form-fields.js';
 import { MarkupMemo, type MarkupVisitor } from '../model/summary.js';
 import type { RuleContext } from './context.js';
@@ -83,14 +83,14 @@ export function formErrorsRule(ctx: RuleContext): void {
       where = 'any g:post form of the view';
     }
     if (fields.has(field)) continue;
-    const near = closestOf(field, fields);
     ctx.report(
       diag(
         'unknown_error_field',
         file.path,
         a.value!.range,
         `${s.ownerId}: g:error="${field}" names no field of ${where} (no input, textarea or select ` +
-          `name="${field}")${near ? `; did you mean "${near}"?` : ''}`,
+          `name="${field}")` +
+          didYouMean(field, fields),
       ),
     );
   }

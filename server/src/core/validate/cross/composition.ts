@@ -7,7 +7,7 @@ import { didYouMean } from '../../diagnostics/suggest.js';
 import { componentKey, layoutKey } from '../../resolve/names.js';
 import type { ComponentCall } from '../../model/summary.js';
 import { slotOutlet, slotUses, slotValueKind, type SlotOutlet, type SlotUse } from '../../model/slots.js';
-import { closestOf, letBinding } from '../../../../../grammar/src/index.js';
+import { letBinding } from '../../../../../grammar/src/index.js';
 import type { Attribute } from '../../../../../grammar/src/ast.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule, type Family } from './rule.js';
 
@@ -150,18 +150,14 @@ function slotContent(e: KitEntry, call: ComponentCall, def: KitEntry, out: Diagn
     const mine = outlets.filter((o) => o.name === u.name);
     if (mine.length === 0) {
       const named = outlets.map((o) => o.name).filter((n) => n !== '');
-      const guess = u.name === '' ? undefined : closestOf(u.name, named);
+      const guess = u.name === '' ? '' : didYouMean(u.name, named);
       out.push(
         diag(
           'unknown_slot',
           e.path,
           u.range,
           `${owner}: component ${call.localName} has no ${shown}` +
-            (guess
-              ? `; did you mean "${guess}"?`
-              : named.length
-                ? ` (its slots: ${[...new Set(named)].join(', ')})`
-                : ''),
+            (guess || (named.length ? ` (its slots: ${[...new Set(named)].join(', ')})` : '')),
           {
             related: [
               { file: def.path, range: def.summary.component?.range ?? call.range, message: 'component declared here' },
@@ -176,18 +172,14 @@ function slotContent(e: KitEntry, call: ComponentCall, def: KitEntry, out: Diagn
     for (const a of u.lets) {
       const name = letBinding(a) ?? '';
       if (passed.has(name)) continue;
-      const guess = closestOf(name, passed);
+      const guess = didYouMean(name, passed, (n) => `let:${n}`);
       out.push(
         diag(
           'unknown_slot_value',
           e.path,
           a.nameRange,
           `${owner}: the ${shown} of ${call.localName} passes no value "${name}"` +
-            (guess
-              ? `; did you mean let:${guess}?`
-              : passed.size
-                ? ` (it passes ${[...passed].join(', ')})`
-                : ' (it passes none)'),
+            (guess || (passed.size ? ` (it passes ${[...passed].join(', ')})` : ' (it passes none)')),
           { related: [{ file: def.path, range: mine[0].element.nameRange, message: `${shown} declared here` }] },
         ),
       );

@@ -4,13 +4,13 @@
 // config modules; a config change re-evaluates every `guard:` bucket.
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
+import { didYouMean } from '../../diagnostics/suggest.js';
 import { isAppConfigPath, registeredGuards } from '../../model/app-config.js';
 import type { HandlerModuleSummary } from '../../model/handler-modules.js';
 import { baseName } from '../../model/names.js';
 import type { FileSummary } from '../../model/summary.js';
 import type { WorkspaceView } from '../../model/entries.js';
 import { bucket, type BucketKey, type CrossRule } from './rule.js';
-import { closestOf } from '../../../../../grammar/src/index.js';
 
 const GUARD_CONFIG_KEY = 'guardcfg';
 const PUBLIC = 'public';
@@ -38,12 +38,10 @@ export function unknownGuards(ws: WorkspaceView, key: string): Diagnostic[] {
     registered.push(...r.ids);
   }
   // A config change re-evaluates every guard bucket (`guardConfigRule`), so the suggestion follows it.
-  const near = closestOf(id, registered);
   const where =
     configs.length === 0
       ? 'no kit.config.ts (or .mts, .js, .mjs) beside the .kit files or at the project root registers guards'
-      : `${configs.map((c) => baseName(c.path)).join(', ')} does not register it` +
-        (near ? `; did you mean "${near}"?` : '');
+      : `${configs.map((c) => baseName(c.path)).join(', ')} does not register it` + didYouMean(id, registered);
   const out: Diagnostic[] = [];
   for (const e of ws.kitMembers(key)) {
     const s = e.summary;
