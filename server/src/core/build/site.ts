@@ -3,7 +3,7 @@
 // build renders the result to files; the generated app embeds the same IR and renders SSR and
 // hybrid pages per request with the same renderer.
 import { resolve } from 'node:path';
-import type { CssDecl, Element, JsDecl, MarkupNode, PropDecl, Range } from '../../../../grammar/src/ast.js';
+import type { Element, MarkupNode, PropDecl } from '../../../../grammar/src/ast.js';
 import { letBinding, MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
 import { concretePaths } from '../model/concrete-paths.js';
@@ -11,18 +11,16 @@ import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../..
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { effectiveCachePolicy } from '../model/cache-policy.js';
-import { dirName } from '../model/names.js';
 import type { FileSummary, RenderMode } from '../model/summary.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { KitEntry } from '../model/entries.js';
 import { componentKey, layoutKey } from '../resolve/names.js';
-import { typescript } from '../bind/ts.js';
-import { displayPath, SourceError } from '../project/discover.js';
+import { SourceError } from '../project/discover.js';
 import { readSourceFile } from '../project/read-source.js';
 import { declaredFiles } from '../model/asset-files.js';
-import { readFileSync, statSync } from 'node:fs';
 import { AssetRegistry, type SiteAsset } from './assets.js';
-import { scopeClassFor, scopeCss } from './css-scope.js';
+import { OwnerAssets } from './owner-assets.js';
+import { scopeClassFor } from './css-scope.js';
 import {
   attributeExpr,
   type BoundName,
@@ -161,16 +159,11 @@ function slotChildren(call: Element): { named: Map<string, Element>; rest: Marku
 class SiteCompiler {
   readonly diagnostics: Diagnostic[] = [];
   readonly assets = new AssetRegistry();
+  private readonly owned: OwnerAssets;
   private readonly components = new Map<string, KitEntry>();
   private readonly layouts = new Map<string, KitEntry>();
   private readonly componentParts = new Map<string, Part | null>();
   private readonly layoutParts = new Map<string, Part>();
-  /** Per owner summary: its stylesheets and its scripts (computed once each). */
-  private readonly ownerCss = new WeakMap<FileSummary, string[]>();
-  private readonly ownerJs = new WeakMap<FileSummary, string[]>();
-  /** Per owner summary: the css/js/asset files it read (display paths). */
-  private readonly ownerReads = new WeakMap<FileSummary, string[]>();
-  private readonly ownerFiles = new WeakMap<FileSummary, ReadonlyMap<string, string>>();
   private readonly chains = new Map<string, string[]>();
   readonly errorPages = new Map<string, Template>();
   /** Ids handed to `let:` bindings of slot content (unique per compile, so nested bindings never mix). */
@@ -180,6 +173,7 @@ class SiteCompiler {
     private readonly ws: Workspace,
     private readonly cwd: string,
   ) {
+    this.owned = new OwnerAssets(cwd, this.assets, this.diagnostics);
     for (const e of ws.allKit()) {
       const key = `${e.summary.packageName}.${e.summary.ownerId}`;
       if (e.summary.kind === 'component' && !this.components.has(key)) this.components.set(key, e);
@@ -201,7 +195,7 @@ class SiteCompiler {
       props: opts.props,
       slots: opts.slots,
       route: opts.route,
-      assetUrls: this.filesOf(s),
+      assetUrls: this.owned.filesOf(s),
       locals: { n: 0 },
       facts: { kitJs: false, components: [] },
       nesting: freshNesting(),
@@ -395,158 +389,6 @@ class SiteCompiler {
     return out;
   }
 
-  // ---- assets ---------------------------------------------------------------------------------
-
-  /** Remembers that `s`'s output was made from the file at `abs` (a page's `dependsOn`). */
-  private noteRead(s: FileSummary, abs: string): void {
-    let read = this.ownerReads.get(s);
-    if (read === undefined) this.ownerReads.set(s, (read = []));
-    read.push(displayPath(abs, this.cwd));
-  }
-
-  /** A css or js file: read by the sources' rules (a regular file within 8 MiB), else a diagnostic. */
-  private readSource(s: FileSummary, file: string, decl: CssDecl | JsDecl, what: string): string | undefined {
-    const abs = resolve(this.cwd, dirName(s.path), file);
-    this.noteRead(s, abs);
-    try {
-      return readSourceFile(abs, file).text;
-    } catch (e) {
-      if (!(e instanceof SourceError)) throw e;
-      const why = e.reason ?? 'error';
-      this.diagnostics.push(
-        diag(
-          'missing_asset_file',
-          s.path,
-          decl.range,
-          `${s.ownerId}: ${what} "${file}" cannot be read (${why === 'ENOENT' ? 'no such file' : why})`,
-        ),
-      );
-      return undefined;
-    }
-  }
-
-  private jsModule(s: FileSummary, decl: JsDecl): string | undefined {
-    const file = decl.file.value;
-    const src = this.readSource(s, file, decl, 'js module');
-    if (src === undefined) return undefined;
-    const base = file.replace(/^.*[\\/]/, '').replace(/\.(m?[jt]s)$/, '');
-    let code = src;
-    if (/\.m?ts$/.test(file)) {
-      // Types are stripped with the TypeScript compiler kit already depends on, loaded only when needed.
-      const ts = typescript();
-      code = ts.transpileModule(src, {
-        compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
-        fileName: file,
-      }).outputText;
-    }
-    return this.assets.hashed('js', base, 'js', code);
-  }
-
-  /**
-   * An owner's `asset`, `wasm` and `error` files, copied under content-hashed names (`assets/files/`,
-   * `assets/wasm/`), by the path as written and its `./`-less spelling (an error document is also
-   * compiled into the error page the app renders). Read as bytes: images and
-   * modules are binary. A file that cannot be read is `missing_asset` (kit check reports it first).
-   */
-  private filesOf(s: FileSummary): ReadonlyMap<string, string> {
-    let urls = this.ownerFiles.get(s);
-    if (urls) return urls;
-    const out = new Map<string, string>();
-    for (const f of declaredFiles(s)) {
-      if (f.path === undefined) continue;
-      const bytes = this.readFileBytes(s, f.path, f.range, f.kind);
-      if (bytes === undefined) continue;
-      const base = f.path.slice(f.path.lastIndexOf('/') + 1);
-      const dot = base.lastIndexOf('.');
-      const url = this.assets.hashed(
-        f.kind === 'wasm' ? 'wasm' : 'files',
-        dot > 0 ? base.slice(0, dot) : base,
-        dot > 0 ? base.slice(dot + 1).toLowerCase() : 'bin',
-        bytes,
-      );
-      out.set(f.written, url);
-      out.set(f.written.replace(/^(\.\/)+/, ''), url);
-      out.set('./' + f.written.replace(/^(\.\/)+/, ''), url);
-    }
-    this.ownerFiles.set(s, (urls = out));
-    return urls;
-  }
-
-  private readFileBytes(s: FileSummary, path: string, range: Range, what: string): Uint8Array | undefined {
-    const abs = resolve(this.cwd, path);
-    this.noteRead(s, abs);
-    try {
-      if (!statSync(abs).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
-      return readFileSync(abs);
-    } catch (e) {
-      const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as NodeJS.ErrnoException).code;
-      this.diagnostics.push(
-        diag('missing_asset', s.path, range, `${s.ownerId}: ${what} ${path} cannot be read (${why})`),
-      );
-      return undefined;
-    }
-  }
-
-  /** Stylesheets an owner brings, in declaration order: its scoped `style {}` and its `css "./x.css"` file. */
-  private stylesheetsOf(s: FileSummary): string[] {
-    return this.cachedAssets(this.ownerCss, s, () => {
-      const out: string[] = [];
-      for (const d of s.declarations) {
-        if (d.kind === 'style') {
-          const css = scopeCss(d.css, scopeClassFor(s.kind, s.packageName, s.ownerId));
-          if (css.trim() !== '')
-            out.push(this.assets.hashed('css', `${s.kind}-${s.packageName}-${s.ownerId}`, 'css', css));
-        } else if (d.kind === 'css' && d.file) {
-          const src = this.readSource(s, d.file.value, d, 'css file');
-          if (src !== undefined)
-            out.push(this.assets.hashed('css', d.file.value.replace(/^.*[\\/]/, '').replace(/\.css$/, ''), 'css', src));
-        }
-      }
-      return out;
-    });
-  }
-
-  /** Module scripts an owner brings (`js "./x.js"`). */
-  private scriptsOf(s: FileSummary): string[] {
-    return this.cachedAssets(this.ownerJs, s, () => {
-      const out: string[] = [];
-      for (const d of s.declarations) {
-        if (d.kind !== 'js') continue;
-        const href = this.jsModule(s, d);
-        if (href) out.push(href);
-      }
-      return out;
-    });
-  }
-
-  private cachedAssets(cache: WeakMap<FileSummary, string[]>, s: FileSummary, make: () => string[]): string[] {
-    let v = cache.get(s);
-    if (!v) cache.set(s, (v = make()));
-    return v;
-  }
-
-  /** `css` names of a page: `default` (no `css` line), `page`, `none`, or `<name>` = `<name>.css` beside the page. */
-  private pageStylesheets(page: FileSummary, owners: FileSummary[]): string[] {
-    const decls = page.declarations.filter((d): d is CssDecl => d.kind === 'css' && !d.file);
-    const names = decls.length ? decls.flatMap((d) => d.names.map((w) => w.text)) : ['default'];
-    const out: string[] = [];
-    const add = (href: string) => {
-      if (!out.includes(href)) out.push(href);
-    };
-    if (names.includes('none')) return out;
-    if (names.includes('default')) for (const o of owners) for (const h of this.stylesheetsOf(o)) add(h);
-    else if (names.includes('page')) for (const h of this.stylesheetsOf(page)) add(h);
-    for (const d of decls) {
-      for (const w of d.names) {
-        if (w.text === 'default' || w.text === 'page' || w.text === 'none') continue;
-        const file = `${w.text}.css`;
-        const src = this.readSource(page, file, d, 'css selection');
-        if (src !== undefined) add(this.assets.hashed('css', w.text, 'css', src));
-      }
-    }
-    return out;
-  }
-
   // ---- pages ----------------------------------------------------------------------------------
 
   compilePage(e: KitEntry): CompiledPage | undefined {
@@ -590,9 +432,9 @@ class SiteCompiler {
       ...componentKeys.map((k) => this.components.get(k)!.summary),
       s,
     ];
-    const stylesheets = this.pageStylesheets(s, owners);
+    const stylesheets = this.owned.pageStylesheets(s, owners);
     const scripts: string[] = [];
-    for (const o of owners) for (const h of this.scriptsOf(o)) if (!scripts.includes(h)) scripts.push(h);
+    for (const o of owners) for (const h of this.owned.scriptsOf(o)) if (!scripts.includes(h)) scripts.push(h);
 
     const title =
       s.meta.title?.value ??
@@ -608,7 +450,7 @@ class SiteCompiler {
       scripts,
     );
     const dependsOn: string[] = [];
-    for (const o of owners) for (const f of [o.path, ...(this.ownerReads.get(o) ?? [])]) dependsOn.push(f);
+    for (const o of owners) for (const f of [o.path, ...this.owned.readsOf(o)]) dependsOn.push(f);
     const doc: PNode[] = [head];
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
@@ -690,8 +532,8 @@ class SiteCompiler {
       kitJs ||= part.kitJs;
     }
     const layouts = chain.map((k) => this.layouts.get(k)?.summary).filter((l) => l !== undefined);
-    const stylesheets = [...new Set(layouts.flatMap((l) => this.stylesheetsOf(l)))];
-    const scripts = [...new Set(layouts.flatMap((l) => this.scriptsOf(l)))];
+    const stylesheets = [...new Set(layouts.flatMap((l) => this.owned.stylesheetsOf(l)))];
+    const scripts = [...new Set(layouts.flatMap((l) => this.owned.scriptsOf(l)))];
     const title = [...layouts].reverse().find((l) => l.meta.title)?.meta.title?.value ?? 'Error';
     const doc: PNode[] = [documentStart({ title }, stylesheets, kitJs, scripts)];
     for (const n of body) push(doc, n);
