@@ -192,7 +192,14 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   tell(first, true);
 
   const apply = async (paths: Set<string>): Promise<void> => {
-    const r = await session.apply(paths);
+    let r: ChangeReport;
+    try {
+      r = await session.apply(paths);
+    } catch (e) {
+      // Not the user's mistake (those are diagnostics): kit's own. The last version keeps serving.
+      opts.err(`kit dev: a change could not be applied (the previous version keeps serving): ${describeThrown(e)}`);
+      return;
+    }
     overlay = overlayFor(r);
     live.setOverlay(overlay);
     const tabs = r.errors.length ? 0 : live.notify(r);

@@ -75,6 +75,11 @@ export interface CompiledPage {
    * one of them changes.
    */
   dependsOn: string[];
+  /**
+   * Every asset URL the page's document and its error page may reference: its stylesheets and
+   * scripts, and what its owners bring (`kit dev` carries them over when it reuses the page).
+   */
+  assets: string[];
   /** Key into `CompiledSite.errorPages`: the error page this page's errors are answered with. */
   errorPage?: string;
 }
@@ -451,6 +456,14 @@ class SiteCompiler {
     );
     const dependsOn: string[] = [];
     for (const o of owners) for (const f of [o.path, ...this.owned.readsOf(o)]) dependsOn.push(f);
+    const assets = new Set([...stylesheets, ...scripts]);
+    for (const o of owners)
+      for (const href of [
+        ...this.owned.stylesheetsOf(o),
+        ...this.owned.scriptsOf(o),
+        ...this.owned.filesOf(o).values(),
+      ])
+        assets.add(href);
     const doc: PNode[] = [head];
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
@@ -473,6 +486,7 @@ class SiteCompiler {
       stylesheets,
       scripts,
       dependsOn: [...new Set(dependsOn)],
+      assets: [...assets],
       ...this.errorPageField(s),
     };
   }
@@ -622,7 +636,9 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
     if (e.summary.kind !== 'page') continue;
     const old = before?.get(e.path);
     if (old !== undefined && !old.dependsOn.some((f) => previous!.changed.has(f))) {
-      for (const href of [...old.stylesheets, ...old.scripts]) c.assets.adopt(assetsBefore!.get(href));
+      for (const href of old.assets) c.assets.adopt(assetsBefore!.get(href));
+      if (old.errorPage !== undefined && !c.errorPages.has(old.errorPage))
+        c.errorPages.set(old.errorPage, previous!.site.errorPages[old.errorPage]);
       pages.push(old);
       fragments.push(...c.compileFragments(e));
       continue;

@@ -184,9 +184,9 @@ describe('kit dev', function () {
     const shown = JSON.parse((await overlay).data) as string;
     await line;
     assert.match(shown, /id="kit-dev-overlay"/);
-    assert.match(shown, /home\.kit:12:4<\/a>: error unknown_component/);
-    assert.match(shown, /href="vscode:\/\/file\/[^"]+\/home\.kit:12:4"/);
-    assert.match(dev.err(), /home\.kit:12:4: error unknown_component/);
+    assert.match(shown, /home\.kit:14:4<\/a>: error unknown_component/);
+    assert.match(shown, /href="vscode:\/\/file\/[^"]+\/home\.kit:14:4"/);
+    assert.match(dev.err(), /home\.kit:14:4: error unknown_component/);
     const page = await text(dev.url + '/about');
     assert.equal(page.status, 200, 'the last good version keeps serving');
     assert.match(page.body, /id="kit-dev-overlay"[\s\S]*unknown_component[\s\S]*<\/body>/);
@@ -220,6 +220,13 @@ describe('kit dev', function () {
     edit(handlers, "return { greeting: 'Hello v3' ;", "return { greeting: 'Hello v3' };");
     await clear;
     await eventually(async () => assert.match((await text(dev.url + '/contact')).body, /<h1>Hello v3<\/h1>/));
+    // Pages taken over as they were keep what they bring: the layout's error page, the asset files.
+    const missing = await fetch(dev.url + '/no-such-page', { headers: { accept: 'text/html' } });
+    assert.equal(missing.status, 404);
+    assert.match(await missing.text(), /<h1>404<\/h1><p>Sorry: page not found\.<\/p>/);
+    const logo = /src="(\/assets\/files\/logo\.[0-9a-f]+\.svg)"/.exec((await text(dev.url + '/')).body)?.[1];
+    assert.ok(logo, 'the asset reference is rewritten');
+    assert.equal((await fetch(dev.url + logo)).status, 200);
   });
 
   it('a handler that throws answers 500 with its source-mapped stack in the overlay', async () => {
