@@ -171,6 +171,8 @@ class SiteCompiler {
   private readonly layoutParts = new Map<string, Part>();
   private readonly chains = new Map<string, string[]>();
   readonly errorPages = new Map<string, Template>();
+  /** The stylesheet and script URLs of each error page (a page reusing it keeps them). */
+  private readonly errorPageAssets = new Map<string, string[]>();
   /** Ids handed to `let:` bindings of slot content (unique per compile, so nested bindings never mix). */
   private letIds = 0;
 
@@ -456,20 +458,15 @@ class SiteCompiler {
     );
     const dependsOn: string[] = [];
     for (const o of owners) for (const f of [o.path, ...this.owned.readsOf(o)]) dependsOn.push(f);
+    // Only what was registered for this page already: asking for more would register it.
     const assets = new Set([...stylesheets, ...scripts]);
-    for (const o of owners)
-      for (const href of [
-        ...this.owned.stylesheetsOf(o),
-        ...this.owned.scriptsOf(o),
-        ...this.owned.filesOf(o).values(),
-      ])
-        assets.add(href);
+    for (const o of owners) for (const href of this.owned.filesOf(o).values()) assets.add(href);
     const doc: PNode[] = [head];
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
 
     const cache = effectiveCachePolicy(s.cache?.value.value, s.revalidate?.value.text);
-    return {
+    const page: CompiledPage = {
       pageId: s.ownerId,
       packageName: s.packageName,
       source: s.path,
@@ -486,9 +483,13 @@ class SiteCompiler {
       stylesheets,
       scripts,
       dependsOn: [...new Set(dependsOn)],
-      assets: [...assets],
+      assets: [],
       ...this.errorPageField(s),
     };
+    for (const href of page.errorPage !== undefined ? (this.errorPageAssets.get(page.errorPage) ?? []) : [])
+      assets.add(href);
+    page.assets = [...assets];
+    return page;
   }
 
   // ---- error pages ----------------------------------------------------------------------------
@@ -553,6 +554,7 @@ class SiteCompiler {
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
     this.errorPages.set(key, toTemplate(doc, locals, key));
+    this.errorPageAssets.set(key, [...stylesheets, ...scripts]);
     return key;
   }
 
