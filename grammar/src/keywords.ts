@@ -79,24 +79,58 @@ export const FOREIGN_DECLARATIONS: ReadonlySet<string> = new Set([
   'import',
 ]);
 
-/** Levenshtein distance, bounded: answers `max + 1` as soon as the distance exceeds `max`. */
+/** Rows of `editDistance`, reused: it runs once per candidate of every suggestion. */
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
+/**
+ * Levenshtein distance, bounded: answers `max + 1` as soon as the distance exceeds `max`. Only the
+ * band of cells within `max` of the diagonal can hold a distance of `max` or less, so only it is
+ * computed (cells outside count as `max + 1`).
+ */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = new Array<number>(b.length + 1);
-  let cur = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let rowMin = cur[0];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (cur[j] < rowMin) rowMin = cur[j];
-    }
-    if (rowMin > max) return max + 1;
-    [prev, cur] = [cur, prev];
+  if (a === b) return 0;
+  const over = max + 1;
+  if (rowA.length <= b.length) {
+    rowA = new Int32Array(b.length * 2 + 2);
+    rowB = new Int32Array(b.length * 2 + 2);
   }
-  return prev[b.length];
+  let prev = rowA;
+  let cur = rowB;
+  for (let j = 0; j <= b.length; j++) prev[j] = j <= max ? j : over;
+  for (let i = 1; i <= a.length; i++) {
+    const from = Math.max(1, i - max);
+    const to = Math.min(b.length, i + max);
+    cur[0] = i <= max ? i : over;
+    if (from > 1) cur[from - 1] = over;
+    let rowMin = from === 1 ? cur[0] : over;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = from; j <= to; j++) {
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
+      let v = prev[j - 1] + cost;
+      const up = prev[j] + 1;
+      if (up < v) v = up;
+      const left = cur[j - 1] + 1;
+      if (left < v) v = left;
+      if (v > over) v = over;
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (to < b.length) cur[to + 1] = over;
+    if (rowMin > max) return over;
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
+  return prev[b.length] > max ? over : prev[b.length];
+}
+
+/** The edit distance from `word` to `candidate` (case-insensitive) when it is small enough for a typo (see `closestOf`). */
+export function typoDistance(word: string, candidate: string): number | undefined {
+  const max = word.length <= 3 ? 1 : 2;
+  const d = editDistance(word.toLowerCase(), candidate.toLowerCase(), max);
+  return d > max ? undefined : d;
 }
 
 /**
@@ -104,13 +138,11 @@ export function editDistance(a: string, b: string, max: number): number {
  * one edit for words of up to three characters, two for longer ones.
  */
 export function closestOf(word: string, candidates: Iterable<string>): string | undefined {
-  const w = word.toLowerCase();
-  const max = w.length <= 3 ? 1 : 2;
   let best: string | undefined;
-  let bestDist = max + 1;
+  let bestDist = Number.POSITIVE_INFINITY;
   for (const k of candidates) {
-    const d = editDistance(w, k.toLowerCase(), max);
-    if (d < bestDist) {
+    const d = typoDistance(word, k);
+    if (d !== undefined && d < bestDist) {
       bestDist = d;
       best = k;
     }

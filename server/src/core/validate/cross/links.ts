@@ -10,11 +10,11 @@
 // change of a route registration (`reg:<METHOD> <shape>`) re-evaluates every link bucket
 // (`methodConflictRule.touches`); an edit inside a view that leaves the routes alone never does.
 import { matchRoute, PARAM_SHAPE, REST_SHAPE } from '../../../../../shared/route/index.js';
-import { closestOf } from '../../../../../grammar/src/index.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { InternalLink } from '../../model/summary.js';
 import type { Registration } from '../../model/registrations.js';
+import { closestRoute } from './near-route.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from './rule.js';
 
 /** Up to this many segments a link's candidate shapes are enumerated (2^n of them). */
@@ -77,21 +77,6 @@ function answeringRoutes(ctx: CrossContext, link: InternalLink, segs: string[]):
   return false;
 }
 
-/** The route closest to the link: each pattern with its params filled from the link's own segments. */
-function closestRoute(ctx: CrossContext, link: InternalLink, segs: string[]): string | undefined {
-  const byText = new Map<string, string>();
-  for (const r of ctx.allRegistrations()) {
-    if (r.method !== link.method || !r.route.valid) continue;
-    const filled = r.route.segments.map((s, i) =>
-      s.kind === 'static' ? s.value : s.kind === 'rest' ? segs.slice(i).join('/') || s.name : (segs[i] ?? s.name),
-    );
-    const text = '/' + filled.join('/');
-    if (!byText.has(text)) byText.set(text, r.route.pattern);
-  }
-  const near = closestOf('/' + segs.join('/'), byText.keys());
-  return near === undefined ? undefined : byText.get(near);
-}
-
 export function brokenLinks(ctx: CrossContext, key: string): Diagnostic[] {
   const first = idOf(key);
   const out: Diagnostic[] = [];
@@ -101,7 +86,7 @@ export function brokenLinks(ctx: CrossContext, key: string): Diagnostic[] {
       if (segs === undefined || (segs[0] ?? '') !== first || answeringRoutes(ctx, link, segs)) continue;
       const last = segs[segs.length - 1] ?? '';
       if (/\.[A-Za-z0-9]+$/.test(last)) continue;
-      const near = closestRoute(ctx, link, segs);
+      const near = closestRoute(ctx.allRegistrations(), link.method, link.href, segs);
       const what = link.method === 'GET' ? 'no page or GET endpoint' : 'no POST endpoint';
       out.push(
         diag(

@@ -1,0 +1,87 @@
+// The route suggested for a broken link: a route answering the link but for one static segment,
+// which is a typo of the link's. Indexed once per set of registrations, so a site with thousands of
+// broken links among thousands of routes compares each link with a handful of routes, not all.
+import { strict as assert } from 'node:assert';
+import { closestRoute } from '../../../../../server/src/core/validate/cross/near-route.js';
+import { linkSegments } from '../../../../../server/src/core/validate/cross/links.js';
+import { parsedRoute } from '../../../../../server/src/core/model/route-cache.js';
+import type { Registration } from '../../../../../server/src/core/model/registrations.js';
+import { Workspace } from '../../../../../server/src/core/workspace/workspace.js';
+
+function regs(patterns: string[], method = 'GET'): Registration[] {
+  return patterns.map((p, order) => ({
+    kind: 'page',
+    source: 'kit',
+    method,
+    route: parsedRoute(p),
+    owner: `page p${order}`,
+    file: `site/p${order}.kit`,
+    range: { start: { offset: 0, line: 1, column: 1 }, end: { offset: 1, line: 1, column: 2 } },
+    order,
+  }));
+}
+
+function near(list: Registration[], href: string, method = 'GET'): string | undefined {
+  const segs = linkSegments(href);
+  assert.ok(segs, href);
+  return closestRoute(list, method, href, segs);
+}
+
+describe('closestRoute (the suggestion of broken_internal_link)', () => {
+  const routes = regs(['/contact', '/blog/{slug}', '/docs/{path...}', '/shop/{id}/reviews', '/about/team']);
+
+  it('finds a typo in any one static segment, with params filled by the link', () => {
+    assert.equal(near(routes, '/contcat'), '/contact');
+    assert.equal(near(routes, '/blgo/hello-world'), '/blog/{slug}');
+    assert.equal(near(routes, '/shop/42/reveiws'), '/shop/{id}/reviews');
+    assert.equal(near(routes, '/about/taem?x=1#y'), '/about/team');
+  });
+
+  it('finds a typo in the static prefix of a rest route', () => {
+    assert.equal(near(routes, '/dcos/guide/install'), '/docs/{path...}');
+  });
+
+  it('suggests nothing for a link two segments off, too far off, or of another method', () => {
+    assert.equal(near(routes, '/abut/taem'), undefined);
+    assert.equal(near(routes, '/completely-different'), undefined);
+    assert.equal(near(routes, '/contcat', 'POST'), undefined);
+    assert.equal(near(routes, '/'), undefined);
+  });
+
+  it('prefers the nearest route, then the first declared', () => {
+    const list = regs(['/blog-x', '/blogs', '/blog']);
+    assert.equal(near(list, '/blogg'), '/blogs');
+    assert.equal(near(regs(['/cart', '/card']), '/carx'), '/cart');
+    assert.equal(near(regs(['/card', '/cart']), '/carx'), '/card');
+  });
+
+  it('finds the one near route among thousands, for every link', () => {
+    const many = regs(Array.from({ length: 5000 }, (_, i) => `/section-${i % 10}/page-${i}`));
+    for (let i = 0; i < 5000; i += 7)
+      assert.equal(near(many, `/section-${i % 10}/pgae-${i}`), `/section-${i % 10}/page-${i}`);
+  });
+});
+
+describe('broken_internal_link suggestions follow the routes', () => {
+  it('a route added, renamed or removed changes the suggestion as a fresh load sees it', () => {
+    const links = 'route "/links"\nguard public\n\nview {\n  <a href="/contcat">C</a>\n}\n';
+    const contact = (p: string) => `route "${p}"\nguard public\n\nview {\n  <main>C</main>\n}\n`;
+    const w = new Workspace({ ssr: false });
+    w.setKitFile('site/links.kit', links);
+    const message = () =>
+      w
+        .diagnosticsFor('site/links.kit')
+        .filter((d) => d.code === 'broken_internal_link')
+        .map((d) => d.message);
+    assert.equal(message().length, 1);
+    assert.ok(!message()[0].includes('did you mean'));
+    w.setKitFile('site/contact.kit', contact('/contact'));
+    assert.match(message()[0], /did you mean "\/contact"\?$/);
+    w.setKitFile('site/contact.kit', contact('/contcats'));
+    assert.match(message()[0], /did you mean "\/contcats"\?$/);
+    w.setKitFile('site/contact.kit', contact('/contcat'));
+    assert.deepEqual(message(), []);
+    w.remove('site/contact.kit');
+    assert.ok(!message()[0].includes('did you mean'));
+  });
+});
