@@ -3,6 +3,6 @@ export * from './ast.js';
 export { parseKit, reparseKit, isReparseable, lexOnly, fileKindFromPath, type ParseOptions } from './parse-file.js';
 export { positionAt, offsetAt, Span } from './text-lines.js';
 export { valueOffset } from './string-literal.js';
-export { closestOf, DECLARATION_KEYWORDS, typoDistance, VOID_ELEMENTS } from './keywords.js';
+export { closestOf, DECLARATION_KEYWORDS, editDistance, typoBound, typoDistance, VOID_ELEMENTS } from './keywords.js';
 export { SYNTAX_CODES, type SyntaxCode } from './diagnostics.js';
 export { MAX_MARKUP_DEPTH } from './markup-parser.js';

@@ -126,9 +126,14 @@ export function editDistance(a: string, b: string, max: number): number {
   return prev[b.length] > max ? over : prev[b.length];
 }
 
+/** How many edits still make a typo of `word`: one for words of up to three characters, two for longer ones. */
+export function typoBound(word: string): number {
+  return word.length <= 3 ? 1 : 2;
+}
+
 /** The edit distance from `word` to `candidate` (case-insensitive) when it is small enough for a typo (see `closestOf`). */
 export function typoDistance(word: string, candidate: string): number | undefined {
-  const max = word.length <= 3 ? 1 : 2;
+  const max = typoBound(word);
   const d = editDistance(word.toLowerCase(), candidate.toLowerCase(), max);
   return d > max ? undefined : d;
 }

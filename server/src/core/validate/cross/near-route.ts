@@ -5,7 +5,7 @@
 // out (`/blog/{}` gives `0:4:·/{}` and nothing for the param); a link looks up, for each of its
 // segments, the shapes it could take at the other positions (literal or `{}`), as
 // `answeringRoutes` does. Rest routes are few and compared one by one.
-import { typoDistance } from '../../../../../grammar/src/index.js';
+import { editDistance, typoBound, typoDistance } from '../../../../../grammar/src/index.js';
 import { PARAM_SHAPE } from '../../../../../shared/route/index.js';
 import type { Registration } from '../../model/registrations.js';
 
@@ -13,14 +13,22 @@ import type { Registration } from '../../model/registrations.js';
 const MAX_SEGMENTS = 8;
 
 interface NearIndex {
-  /** `<METHOD> <hole position>:<shape with the hole>` → the registrations with a static segment there, in global order. */
-  holes: Map<string, Registration[]>;
+  /**
+   * `<METHOD> <hole position>:<length>:<shape with the hole>` → the registrations with a static
+   * segment of that length there (and that segment in lower case), in global order.
+   */
+  holes: Map<string, Hole[]>;
   /** Registrations ending in a rest param, in global order. */
   rest: Registration[];
   /** Position of each registration in the global order, for ties. */
   rank: Map<Registration, number>;
   /** Answers already given, by `<METHOD> <href>`. */
   memo: Map<string, string | undefined>;
+}
+
+interface Hole {
+  reg: Registration;
+  lower: string;
 }
 
 const HOLE = '\u00b7';
@@ -52,9 +60,10 @@ function build(regs: readonly Registration[]): NearIndex {
         s.value.length,
         parts.map((p, i) => (i === at ? HOLE : p)),
       );
+      const hole = { reg: r, lower: s.value.toLowerCase() };
       const list = index.holes.get(key);
-      if (list) list.push(r);
-      else index.holes.set(key, [r]);
+      if (list) list.push(hole);
+      else index.holes.set(key, [hole]);
     }
   });
   return index;
@@ -123,16 +132,17 @@ export function closestRoute(
   let best: Candidate | undefined;
   if (segs.length <= MAX_SEGMENTS) {
     for (let at = 0; at < segs.length; at++) {
-      const near = segs[at].length <= 3 ? 1 : 2;
+      const word = segs[at].toLowerCase();
+      const bound = typoBound(word);
       for (const shape of shapesAround(segs, at)) {
-        for (let length = Math.max(0, segs[at].length - near); length <= segs[at].length + near; length++)
-          for (const reg of index.holes.get(holeKey(method, at, length, shape)) ?? []) {
-            const s = reg.route.segments[at];
-            const distance = s.kind === 'static' ? typoDistance(segs[at], s.value) : undefined;
-            if (distance === undefined) continue;
-            const c = { reg, distance };
+        for (let length = Math.max(0, word.length - bound); length <= word.length + bound; length++) {
+          for (const hole of index.holes.get(holeKey(method, at, length, shape)) ?? []) {
+            const distance = editDistance(word, hole.lower, bound);
+            if (distance > bound) continue;
+            const c = { reg: hole.reg, distance };
             if (better(best, c, index.rank)) best = c;
           }
+        }
       }
     }
   }
