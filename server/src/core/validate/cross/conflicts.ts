@@ -99,6 +99,23 @@ function ambiguous(cur: Registration, prev: Registration): Diagnostic {
   );
 }
 
+function pushAt(m: Map<number, number[]>, key: number, value: number): void {
+  const list = m.get(key);
+  if (list) list.push(value);
+  else m.set(key, [value]);
+}
+
+/** Two ascending index lists as one. */
+function mergeAscending(a: readonly number[], b: readonly number[]): readonly number[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && a[i] < b[j]) ? a[i++] : b[j++]);
+  return out;
+}
+
 /**
  * Bucket `amb:<first segment>`: pairs inside the bucket. Bucket `amb:*` (first segment dynamic):
  * pairs inside it and with every other registration, since a leading param overlaps any bucket.
@@ -107,23 +124,28 @@ export function ambiguities(view: WorkspaceView, key: string): Diagnostic[] {
   const inBucket = view.registrationsIn(key).filter((r) => ambiguityBucket(r) === key);
   const others = key === 'amb:*' ? view.allRegistrations().filter((r) => ambiguityBucket(r) !== 'amb:*') : [];
   const out: Diagnostic[] = [];
-  // Two static routes are never ambiguous (ambiguousOverlap needs a dynamic side), so a static
-  // registration is only paired with the dynamic ones before it: O(n·dynamic), not O(n²), in the
-  // same order as the full pairwise loop.
-  const dynamicBefore: number[] = [];
+  // Two static routes are never ambiguous (ambiguousOverlap needs a dynamic side), and two routes
+  // without a rest param overlap only with as many segments: each registration is paired with the
+  // earlier ones of its length (the dynamic ones only, for a static one) and the earlier rest
+  // routes, in the order of the full pairwise loop: O(n·similar), not O(n²).
+  const before = new Map<number, number[]>();
+  const dynamicBefore = new Map<number, number[]>();
+  const restBefore: number[] = [];
   for (let i = 0; i < inBucket.length; i++) {
     const cur = inBucket[i];
-    if (cur.route.isDynamic) {
-      for (let j = 0; j < i; j++) {
-        const prev = inBucket[j];
-        if (overlapping(cur, prev)) out.push(ambiguous(cur, prev));
-      }
-      dynamicBefore.push(i);
-    } else {
-      for (const j of dynamicBefore) {
-        const prev = inBucket[j];
-        if (overlapping(cur, prev)) out.push(ambiguous(cur, prev));
-      }
+    const r = cur.route;
+    const length = r.segments.length;
+    const earlier = r.hasRest
+      ? Array.from({ length: i }, (_, j) => j)
+      : mergeAscending((r.isDynamic ? before : dynamicBefore).get(length) ?? [], restBefore);
+    for (const j of earlier) {
+      const prev = inBucket[j];
+      if (overlapping(cur, prev)) out.push(ambiguous(cur, prev));
+    }
+    if (r.hasRest) restBefore.push(i);
+    else {
+      pushAt(before, length, i);
+      if (r.isDynamic) pushAt(dynamicBefore, length, i);
     }
   }
   for (const star of key === 'amb:*' ? inBucket : []) {
