@@ -69,6 +69,23 @@ function candidateShapes(segs: readonly string[]): string[] {
   return [...prefixes, ...out];
 }
 
+/**
+ * Answers already found, per set of registrations (a new set is a new array: the workspace's
+ * `allRegistrations()` is rebuilt whenever a registration may have changed): a site links to the
+ * same few paths from most of its pages.
+ */
+const answered = new WeakMap<readonly Registration[], Map<string, boolean>>();
+
+function isAnswered(ctx: CrossContext, link: InternalLink, segs: string[]): boolean {
+  const regs = ctx.allRegistrations();
+  let memo = answered.get(regs);
+  if (!memo) answered.set(regs, (memo = new Map()));
+  const key = `${link.method} ${segs.join('/')}`;
+  let yes = memo.get(key);
+  if (yes === undefined) memo.set(key, (yes = answeringRoutes(ctx, link, segs)));
+  return yes;
+}
+
 function answeringRoutes(ctx: CrossContext, link: InternalLink, segs: string[]): boolean {
   const matches = (r: Registration) => r.method === link.method && matchRoute(r.route, segs) !== undefined;
   if (segs.length > MAX_ENUMERATED_SEGMENTS) return ctx.allRegistrations().some(matches);
@@ -83,7 +100,7 @@ export function brokenLinks(ctx: CrossContext, key: string): Diagnostic[] {
   for (const e of ctx.kitMembers(key)) {
     for (const link of e.summary.links) {
       const segs = linkSegments(link.href);
-      if (segs === undefined || (segs[0] ?? '') !== first || answeringRoutes(ctx, link, segs)) continue;
+      if (segs === undefined || (segs[0] ?? '') !== first || isAnswered(ctx, link, segs)) continue;
       const last = segs[segs.length - 1] ?? '';
       if (/\.[A-Za-z0-9]+$/.test(last)) continue;
       const near = closestRoute(ctx.allRegistrations(), link.method, link.href, segs);
