@@ -32,7 +32,8 @@ import { fileURLToPath } from 'node:url';
 import { astroSite, kitSite } from './site-gen.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, '..', '..', 'server', 'src', 'cli', 'main.js');
+// The installed command: bin/kit.js runs the bundle, as users do.
+const cli = join(here, '..', '..', '..', 'bin', 'kit.js');
 
 function repoRoot(): string {
   let dir = here;

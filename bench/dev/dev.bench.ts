@@ -24,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { astroSite, kitSite } from '../build/site-gen.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, '..', '..', 'server', 'src', 'cli', 'main.js');
+// The installed command: bin/kit.js runs the bundle, as users do.
+const cli = join(here, '..', '..', '..', 'bin', 'kit.js');
 const root = join(here, '..', '..', '..');
 const work = join(root, '.bench-work', 'dev');
 const pages = Number(process.env.KIT_BENCH_DEV_PAGES ?? 1000);

@@ -174,7 +174,7 @@ export const methodConflictRule: CrossRule = {
   moduleKeys: (m) => m.registrations.map(regKey),
   evaluate: methodConflicts,
   // Links resolve against every registration, and suggest the closest of all of them.
-  touches: (_key, ctx) => linksTouchedByRoutes(ctx),
+  touches: (key, ctx) => linksTouchedByRoutes(key, ctx),
 };
 
 /** `ambiguous_dynamic_route`; a bucket per first segment, and `amb:*` that pairs with all of them. */

@@ -6,14 +6,15 @@
 // last segment with a file extension that matches no route (a static file kit does not know of).
 //
 // Buckets `link:<first segment>` hold the files whose links start with that segment: editing a link
-// re-evaluates the links of its segment only. The suggested closest route may be any route, so every
-// change of a route registration (`reg:<METHOD> <shape>`) re-evaluates every link bucket
+// re-evaluates the links of its segment only. A route registration (`reg:<METHOD> <shape>`) joining
+// or leaving re-evaluates the link buckets it may answer or be suggested for
 // (`methodConflictRule.touches`); an edit inside a view that leaves the routes alone never does.
 import { matchRoute, PARAM_SHAPE, REST_SHAPE } from '../../../../../shared/route/index.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { InternalLink } from '../../model/summary.js';
 import type { Registration } from '../../model/registrations.js';
+import { typoDistance } from '../../../../../grammar/src/index.js';
 import { closestRoute } from './near-route.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from './rule.js';
 
@@ -126,7 +127,20 @@ export const brokenLinkRule: CrossRule = {
   evaluate: brokenLinks,
 };
 
-/** What a route registration (`reg:<METHOD> <shape>`) changing re-evaluates among the links. */
-export function linksTouchedByRoutes(ctx: CrossContext): Iterable<BucketKey> {
-  return ctx.keysOf('link');
+/**
+ * What a route registration (`reg:<METHOD> <shape>`) joining or leaving re-evaluates among the
+ * links: the links that start with the shape's first segment (it may answer them) and those whose
+ * first segment is a typo of it (it may become, or stop being, their suggestion). A route whose
+ * first segment is a param may answer or be suggested for any link.
+ */
+export function linksTouchedByRoutes(regKey: BucketKey, ctx: CrossContext): Iterable<BucketKey> {
+  const shape = idOf(regKey).slice(idOf(regKey).indexOf(' ') + 1);
+  const first = shape.split('/')[1] ?? '';
+  if (first.startsWith('{')) return ctx.keysOf('link');
+  const out: BucketKey[] = [];
+  for (const k of ctx.keysOf('link')) {
+    const id = idOf(k);
+    if (id === first || (id !== '' && first !== '' && typoDistance(id, first) !== undefined)) out.push(k);
+  }
+  return out;
 }

@@ -85,3 +85,56 @@ describe('broken_internal_link suggestions follow the routes', () => {
     assert.ok(!message()[0].includes('did you mean'));
   });
 });
+
+describe('broken_internal_link buckets a route change re-evaluates', () => {
+  const page = (route: string, links: string[]) =>
+    `route "${route}"\nguard public\n\nview {\n${links.map((l) => `  <a href="${l}">L</a>\n`).join('')}}\n`;
+  const files: Record<string, string> = {
+    'site/a.kit': page('/a', ['/blog/one', '/shop/cart']),
+    'site/b.kit': page('/b', ['/blgo/two', '/docs/x']),
+    'site/c.kit': page('/c', ['/shop/hat', '/about']),
+    'site/d.kit': page('/d', ['/docs/y', '/']),
+  };
+
+  function load(extra: Record<string, string> = {}): Workspace {
+    const w = new Workspace({ ssr: false });
+    for (const [f, t] of Object.entries({ ...files, ...extra }).sort()) w.setKitFile(f, t);
+    w.flush();
+    return w;
+  }
+
+  const links = (w: Workspace) => w.allDiagnostics().filter((d) => d.code === 'broken_internal_link');
+
+  /** Buckets evaluated when a page with `route` joins the workspace. */
+  function evaluatedFor(route: string): number {
+    const w = load();
+    const before = w.stats().evaluations;
+    w.setKitFile('site/new.kit', page(route, []));
+    w.flush();
+    return w.stats().evaluations - before;
+  }
+
+  it('a route re-evaluates the links starting with its first segment and their typos only', () => {
+    const none = evaluatedFor('/unrelated/{slug}');
+    assert.equal(evaluatedFor('/blog/{slug}') - none, 2, 'link:blog and link:blgo');
+    assert.equal(evaluatedFor('/shop/{item}') - none, 1, 'link:shop');
+    assert.equal(evaluatedFor('/{section}/{slug}') - none, 6, 'every link bucket');
+    const w = load();
+    w.setKitFile('site/blog.kit', page('/blog/{slug}', []));
+    assert.deepEqual(links(w), links(load({ 'site/blog.kit': page('/blog/{slug}', []) })));
+    assert.ok(
+      links(w).some((d) => d.message.includes('"/blgo/two"') && d.message.includes('did you mean "/blog/{slug}"')),
+    );
+    assert.ok(!links(w).some((d) => d.message.includes('"/blog/one"')));
+  });
+
+  it('a route whose first segment is a param re-evaluates every link bucket, as a fresh load sees it', () => {
+    const w = load();
+    w.setKitFile('site/any.kit', page('/{section}/{slug}', []));
+    const fresh = load({ 'site/any.kit': page('/{section}/{slug}', []) });
+    assert.deepEqual(links(w), links(fresh));
+    assert.ok(!links(w).some((d) => d.message.includes('"/shop/cart"')));
+    w.remove('site/any.kit');
+    assert.deepEqual(links(w), links(load()));
+  });
+});
