@@ -83,6 +83,8 @@ export class Workspace implements WorkspaceView {
   /** Per `.kit` file: the buckets whose facts point into it at a place that is not visible. */
   private readonly positional = new Map<string, Set<string>>();
   private readonly pending = new Set<string>();
+  /** Pending buckets whose rule has `touches`, expanded at the next flush. */
+  private readonly touched = new Set<string>();
   /** Files whose diagnostics may have changed since the last flush. */
   private readonly changed = new Set<string>();
   /** Files whose diagnostics may have changed since the last `takeAffected()`. */
@@ -317,11 +319,22 @@ export class Workspace implements WorkspaceView {
     this.allRegsCache = undefined;
   }
 
-  /** A bucket's members changed: it is re-evaluated, and so are the buckets its rule says depend on it. */
+  /**
+   * A bucket's members changed: it is re-evaluated, and so are the buckets its rule says depend on
+   * it. Which those are is asked at the next flush (`expandTouched`), of the workspace as the edits
+   * left it: a rule may then compare the bucket with what it was when last evaluated.
+   */
   private touch(key: string): void {
     this.pending.add(key);
-    const touches = crossRule(familyOf(key))?.touches;
-    if (touches) for (const k of touches(key as BucketKey, this.context)) this.pending.add(k);
+    if (crossRule(familyOf(key))?.touches) this.touched.add(key);
+  }
+
+  private expandTouched(): void {
+    for (const key of this.touched) {
+      const touches = crossRule(familyOf(key))?.touches;
+      if (touches) for (const k of touches(key as BucketKey, this.context)) this.pending.add(k);
+    }
+    this.touched.clear();
   }
 
   private join(path: string, keys: string[]): void {
@@ -362,6 +375,7 @@ export class Workspace implements WorkspaceView {
       this.bulk = false;
       for (const k of this.index.keys()) this.pending.add(k);
     }
+    this.expandTouched();
     if (!opts.defer) {
       for (const k of this.deferred) this.pending.add(k);
       this.deferred.clear();

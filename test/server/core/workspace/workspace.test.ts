@@ -248,6 +248,10 @@ const POOL: Record<string, string[]> = {
     // An invalid route registers nothing, but its handlers are still bound.
     'route "relative"\nguard public\n\nact Save POST\n\nview {\n  <main>x</main>\n}\n',
     'route "relative"\nguard public\n\nact   Save POST\nact Extra POST\n\nview {\n  <main>x</main>\n}\n',
+    // The routes of the first version under another page ID, and the same shape under another name:
+    // links see the second change (their suggestion names the pattern), not the first.
+    'page renamed\n' + page('/blog/{slug}', { paths: 'slug: "a"' }),
+    page('/blog/{post}', { paths: 'post: "a"' }),
   ],
   'app/kit.config.ts': [
     'export const guards = {\n  "auth.required": () => true,\n};\n',
@@ -285,6 +289,7 @@ const POOL: Record<string, string[]> = {
     page('/links', {
       view: '<nav><a href="/blog/x">B</a> <a href="/statsu">S</a> <a href="/docs/a/b">D</a> <a href="/lib?x=1">L</a></nav>',
     }),
+    page('/links', { view: '<nav><a href="/blgo/x">B</a> <a href="/shp/c/s">S</a></nav>' }),
     '// moved down a line\n' +
       page('/links', {
         view: '<nav><a href="/blog/x">B</a> <a href="/statsu">S</a> <a href="/docs/a/b">D</a> <a href="/lib?x=1">L</a></nav>',

@@ -6,7 +6,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { Registration } from '../../model/registrations.js';
 import { compareRegistrations, type WorkspaceView } from '../../model/entries.js';
-import { linksTouchedByRoutes } from './links.js';
+import { linksTouchedByRoutes, noteRoutes } from './links.js';
 import { bucket, type BucketKey, type CrossRule } from './rule.js';
 
 function prefix(r: Registration): string {
@@ -172,7 +172,10 @@ export const methodConflictRule: CrossRule = {
   family: 'reg',
   kitKeys: (e) => e.registrations.map(regKey),
   moduleKeys: (m) => m.registrations.map(regKey),
-  evaluate: methodConflicts,
+  evaluate: (ctx, key) => {
+    noteRoutes(ctx, key);
+    return methodConflicts(ctx, key);
+  },
   // Links resolve against every registration, and suggest the closest of all of them.
   touches: (key, ctx) => linksTouchedByRoutes(key, ctx),
 };

@@ -14,8 +14,9 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { InternalLink } from '../../model/summary.js';
 import type { Registration } from '../../model/registrations.js';
+import type { WorkspaceView } from '../../model/entries.js';
 import { typoDistance } from '../../../../../grammar/src/index.js';
-import { closestRoute } from './near-route.js';
+import { closestRoute, nearIndex, type NearIndex } from './near-route.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from './rule.js';
 
 /** Up to this many segments a link's candidate shapes are enumerated (2^n of them). */
@@ -71,16 +72,29 @@ function candidateShapes(segs: readonly string[]): string[] {
 }
 
 /**
- * Answers already found, per set of registrations (a new set is a new array: the workspace's
- * `allRegistrations()` is rebuilt whenever a registration may have changed): a site links to the
- * same few paths from most of its pages.
+ * What links learnt of the workspace's routes, for one version of them: whether a path is answered
+ * (a site links to the same few paths from most of its pages) and the index of near routes. A new
+ * version starts when a `reg:` bucket's routes change (`linksTouchedByRoutes` sees every change).
  */
-const answered = new WeakMap<readonly Registration[], Map<string, boolean>>();
+interface RouteMemo {
+  version: number;
+  answered: Map<string, boolean>;
+  near?: NearIndex;
+}
+
+/** Per workspace (its rule context). */
+const routeVersions = new WeakMap<object, number>();
+const memos = new WeakMap<object, RouteMemo>();
+
+function memoOf(ctx: CrossContext): RouteMemo {
+  const version = routeVersions.get(ctx) ?? 0;
+  let memo = memos.get(ctx);
+  if (!memo || memo.version !== version) memos.set(ctx, (memo = { version, answered: new Map() }));
+  return memo;
+}
 
 function isAnswered(ctx: CrossContext, link: InternalLink, segs: string[]): boolean {
-  const regs = ctx.allRegistrations();
-  let memo = answered.get(regs);
-  if (!memo) answered.set(regs, (memo = new Map()));
+  const memo = memoOf(ctx).answered;
   const key = `${link.method} ${segs.join('/')}`;
   let yes = memo.get(key);
   if (yes === undefined) memo.set(key, (yes = answeringRoutes(ctx, link, segs)));
@@ -104,7 +118,8 @@ export function brokenLinks(ctx: CrossContext, key: string): Diagnostic[] {
       if (segs === undefined || (segs[0] ?? '') !== first || isAnswered(ctx, link, segs)) continue;
       const last = segs[segs.length - 1] ?? '';
       if (/\.[A-Za-z0-9]+$/.test(last)) continue;
-      const near = closestRoute(ctx.allRegistrations(), link.method, link.href, segs);
+      const memo = memoOf(ctx);
+      const near = closestRoute((memo.near ??= nearIndex(ctx.allRegistrations())), link.method, link.href, segs);
       const what = link.method === 'GET' ? 'no page or GET endpoint' : 'no POST endpoint';
       out.push(
         diag(
@@ -127,13 +142,42 @@ export const brokenLinkRule: CrossRule = {
   evaluate: brokenLinks,
 };
 
+/** Per workspace (its rule context): the routes of each `reg:` bucket as the links last saw them. */
+const routesSeen = new WeakMap<object, Map<string, string>>();
+
+/** What of a `reg:` bucket's registrations links read: the patterns, and where each is declared (ties). */
+function routesOf(ctx: WorkspaceView, regKey: string): string {
+  let out = '';
+  for (const r of ctx.registrationsIn(regKey))
+    if (`reg:${r.method} ${r.route.shapeKey}` === regKey) out += `${r.route.pattern} ${r.file} ${r.order}\n`;
+  return out;
+}
+
+function seenBy(ctx: WorkspaceView): Map<string, string> {
+  let seen = routesSeen.get(ctx);
+  if (!seen) routesSeen.set(ctx, (seen = new Map()));
+  return seen;
+}
+
+/** Called as a `reg:` bucket is evaluated: what its routes are when none of its changes was seen yet. */
+export function noteRoutes(ctx: WorkspaceView, regKey: string): void {
+  const seen = seenBy(ctx);
+  if (!seen.has(regKey)) seen.set(regKey, routesOf(ctx, regKey));
+}
+
 /**
  * What a route registration (`reg:<METHOD> <shape>`) joining or leaving re-evaluates among the
- * links: the links that start with the shape's first segment (it may answer them) and those whose
- * first segment is a typo of it (it may become, or stop being, their suggestion). A route whose
- * first segment is a param may answer or be suggested for any link.
+ * links: nothing when the bucket's routes are what they were (a page ID or a guard edited beside
+ * them); else the links that start with the shape's first segment (the bucket may answer them) and
+ * those whose first segment is a typo of it (it may become, or stop being, their suggestion). A
+ * route whose first segment is a param may answer or be suggested for any link.
  */
 export function linksTouchedByRoutes(regKey: BucketKey, ctx: CrossContext): Iterable<BucketKey> {
+  const seen = seenBy(ctx);
+  const now = routesOf(ctx, regKey);
+  if (seen.get(regKey) === now) return [];
+  seen.set(regKey, now);
+  routeVersions.set(ctx, (routeVersions.get(ctx) ?? 0) + 1);
   const shape = idOf(regKey).slice(idOf(regKey).indexOf(' ') + 1);
   const first = shape.split('/')[1] ?? '';
   if (first.startsWith('{')) return ctx.keysOf('link');

@@ -1,7 +1,7 @@
 // The route a broken link most likely meant: one whose pattern answers the link except for one
 // static segment, and that segment is a typo of the link's (`typoDistance`). Comparing the link with
 // every route cost O(links × routes) edit distances (40 s for 7,000 broken links among 5,000 pages),
-// so routes are indexed once per set of registrations by their shape with one static segment left
+// so routes are indexed once per version of the workspace's routes (`links.ts` keeps it) by their shape with one static segment left
 // out (`/blog/{}` gives `0:4:·/{}` and nothing for the param); a link looks up, for each of its
 // segments, the shapes it could take at the other positions (literal or `{}`), as
 // `answeringRoutes` does. Rest routes are few and compared one by one.
@@ -12,7 +12,7 @@ import type { Registration } from '../../model/registrations.js';
 /** Up to this many segments a link's shapes are enumerated (n · 2^(n-1) lookups); longer links get no suggestion. */
 const MAX_SEGMENTS = 8;
 
-interface NearIndex {
+export interface NearIndex {
   /**
    * `<METHOD> <hole position>:<length>:<shape with the hole>` → the registrations with a static
    * segment of that length there (and that segment in lower case), in global order.
@@ -32,14 +32,14 @@ interface Hole {
 }
 
 const HOLE = '\u00b7';
-const indexes = new WeakMap<readonly Registration[], NearIndex>();
 
 /** The static segment left out is keyed by its length too: a typo changes it by at most two. */
 function holeKey(method: string, at: number, length: number, parts: readonly string[]): string {
   return `${method} ${at}:${length}:/${parts.join('/')}`;
 }
 
-function build(regs: readonly Registration[]): NearIndex {
+/** The index of `regs` (the workspace's registrations in global order: the first declared wins a tie). */
+export function nearIndex(regs: readonly Registration[]): NearIndex {
   const index: NearIndex = { holes: new Map(), rest: [], rank: new Map(), memo: new Map() };
   regs.forEach((r, i) => {
     if (!r.route.valid) return;
@@ -115,18 +115,13 @@ function nearRest(index: NearIndex, method: string, segs: readonly string[], bes
   return best;
 }
 
-/**
- * The pattern of the route closest to a link that no route answers (`segs`: its decoded segments),
- * among `regs` (the workspace's registrations in global order: the first declared wins a tie).
- */
+/** The pattern of the route closest to a link that no route answers (`segs`: its decoded segments). */
 export function closestRoute(
-  regs: readonly Registration[],
+  index: NearIndex,
   method: string,
   href: string,
   segs: readonly string[],
 ): string | undefined {
-  let index = indexes.get(regs);
-  if (!index) indexes.set(regs, (index = build(regs)));
   const memoKey = `${method} ${href}`;
   if (index.memo.has(memoKey)) return index.memo.get(memoKey);
   let best: Candidate | undefined;

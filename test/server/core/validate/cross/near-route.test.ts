@@ -2,7 +2,7 @@
 // which is a typo of the link's. Indexed once per set of registrations, so a site with thousands of
 // broken links among thousands of routes compares each link with a handful of routes, not all.
 import { strict as assert } from 'node:assert';
-import { closestRoute } from '../../../../../server/src/core/validate/cross/near-route.js';
+import { closestRoute, nearIndex, type NearIndex } from '../../../../../server/src/core/validate/cross/near-route.js';
 import { linkSegments } from '../../../../../server/src/core/validate/cross/links.js';
 import { parsedRoute } from '../../../../../server/src/core/model/route-cache.js';
 import type { Registration } from '../../../../../server/src/core/model/registrations.js';
@@ -21,10 +21,14 @@ function regs(patterns: string[], method = 'GET'): Registration[] {
   }));
 }
 
+const indexes = new WeakMap<Registration[], NearIndex>();
+
 function near(list: Registration[], href: string, method = 'GET'): string | undefined {
   const segs = linkSegments(href);
   assert.ok(segs, href);
-  return closestRoute(list, method, href, segs);
+  let index = indexes.get(list);
+  if (!index) indexes.set(list, (index = nearIndex(list)));
+  return closestRoute(index, method, href, segs);
 }
 
 describe('closestRoute (the suggestion of broken_internal_link)', () => {
