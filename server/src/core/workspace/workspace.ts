@@ -75,6 +75,8 @@ export class Workspace implements WorkspaceView {
   private readonly kits = new Map<string, KitEntry>();
   private readonly modules = new Map<string, ModuleEntry>();
   private readonly index = new Map<string, Set<string>>();
+  /** The keys of `index` by family (rules ask for a family's keys on every change that touches it). */
+  private readonly familyKeys = new Map<Family, Set<string>>();
   /** Cross-file facts per bucket key, and per file for lookup. */
   private readonly crossByKey = new Map<string, Fact[]>();
   private readonly crossByFile = new Map<string, Map<string, Fact[]>>();
@@ -341,7 +343,10 @@ export class Workspace implements WorkspaceView {
     const bulk = this.bulk;
     for (const k of keys) {
       let set = this.index.get(k);
-      if (!set) this.index.set(k, (set = new Set()));
+      if (!set) {
+        this.index.set(k, (set = new Set()));
+        addTo(this.familyKeys, familyOf(k), k);
+      }
       set.add(path);
       if (!bulk) this.touch(k);
     }
@@ -352,7 +357,10 @@ export class Workspace implements WorkspaceView {
       const set = this.index.get(k);
       if (set) {
         set.delete(path);
-        if (set.size === 0) this.index.delete(k);
+        if (set.size === 0) {
+          this.index.delete(k);
+          this.familyKeys.get(familyOf(k))?.delete(k);
+        }
       }
       this.touch(k);
     }
@@ -450,8 +458,8 @@ export class Workspace implements WorkspaceView {
     keysOf: (family) => this.keysOf(family),
   };
 
-  private *keysOf(family: Family): Iterable<BucketKey> {
-    for (const k of this.index.keys()) if (familyOf(k) === family) yield k as BucketKey;
+  private keysOf(family: Family): Iterable<BucketKey> {
+    return (this.familyKeys.get(family) ?? []) as Iterable<BucketKey>;
   }
 
   private bindDirectory(dir: string): Diagnostic[] {

@@ -21,9 +21,16 @@ function namesInPackage(ctx: CrossContext, family: Family, pkg: string): string[
   return names;
 }
 
-/** A definition bucket's package: `cdef:site.Card` → `site`. */
-function packageOfKey(key: string): string {
+/** What a use bucket is about: `cuse:site.Card` and `ccall:site.Card@site/home.kit` → `site.Card`. */
+function useTarget(key: string): string {
   const id = idOf(key);
+  const at = id.indexOf('@');
+  return at < 0 ? id : id.slice(0, at);
+}
+
+/** A definition or use bucket's package: `cdef:site.Card` → `site`. */
+function packageOfKey(key: string): string {
+  const id = useTarget(key);
   return id.slice(0, id.lastIndexOf('.'));
 }
 
@@ -36,9 +43,13 @@ export function usesInPackage(ctx: CrossContext, family: Family, key: string): B
   return [...ctx.keysOf(family)].filter((k) => packageOfKey(k) === pkg);
 }
 
-/** Bucket `cuse:<pkg>.<Name>`: every call of that component resolves, with matching props. */
+/**
+ * Bucket `ccall:<pkg>.<Name>@<file>`: every call of that component in that file resolves, with
+ * matching props. A bucket per calling file, so that an edit of one page re-checks its own calls,
+ * not those of every page that calls the same component.
+ */
 export function componentCalls(view: CrossContext, key: string): Diagnostic[] {
-  const target = key.slice('cuse:'.length);
+  const target = useTarget(key);
   const def = view.kitMembers(`cdef:${target}`).find((e) => e.summary.kind === 'component');
   const out: Diagnostic[] = [];
   for (const e of view.kitMembers(key)) {
@@ -334,20 +345,34 @@ export function layoutCycles(view: WorkspaceView): Diagnostic[] {
   return out;
 }
 
-function keysOfCalls(e: KitEntry): BucketKey[] {
-  const keys: BucketKey[] = [];
+/** The components a file calls, as `<pkg>.<Name>` (once each). */
+function calledComponents(e: KitEntry): Set<string> {
+  const out = new Set<string>();
   for (const c of e.summary.componentCalls) {
     const k = componentKey(e.summary, c);
-    if (k) keys.push(bucket('cuse', k));
+    if (k) out.add(k);
   }
-  return keys;
+  return out;
 }
 
 /**
- * `unknown_component`, `unknown_prop`, `missing_prop`, `unknown_slot`, `unknown_slot_value`: calls of one
- * component, against its declaration.
+ * Bucket `cuse:<pkg>.<Name>`: the files that call a component. Nothing is checked per bucket (the
+ * calls are, per file, in `ccall`); the language server reads it (references, hover).
  */
-export const componentCallRule: CrossRule = { family: 'cuse', kitKeys: keysOfCalls, evaluate: componentCalls };
+export const componentUseRule: CrossRule = {
+  family: 'cuse',
+  kitKeys: (e) => [...calledComponents(e)].map((k) => bucket('cuse', k)),
+};
+
+/**
+ * `unknown_component`, `unknown_prop`, `missing_prop`, `unknown_slot`, `unknown_slot_value`: the
+ * calls of one component in one file, against its declaration.
+ */
+export const componentCallRule: CrossRule = {
+  family: 'ccall',
+  kitKeys: (e) => [...calledComponents(e)].map((k) => bucket('ccall', `${k}@${e.path}`)),
+  evaluate: componentCalls,
+};
 
 /** `component_composition_cycle`: one bucket holding every component. */
 export const componentCycleRule: CrossRule = {

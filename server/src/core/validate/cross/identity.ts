@@ -74,11 +74,11 @@ export const pageIdRule: CrossRule = {
   evaluate: duplicatePageIds,
 };
 
-/** `duplicate_component_name`; a component's calls resolve against this bucket (`cuse`). */
+/** `duplicate_component_name`; a component's calls resolve against this bucket (`ccall`). */
 export const componentNameRule: CrossRule = {
   family: 'cdef',
   kitKeys: (e) =>
     e.summary.kind === 'component' ? [bucket('cdef', `${e.summary.packageName}.${e.summary.ownerId}`)] : [],
   evaluate: duplicateComponents,
-  touches: (key, ctx) => usesInPackage(ctx, 'cuse', key),
+  touches: (key, ctx) => usesInPackage(ctx, 'ccall', key),
 };

@@ -16,7 +16,7 @@ import type { InternalLink } from '../../model/summary.js';
 import type { Registration } from '../../model/registrations.js';
 import type { WorkspaceView } from '../../model/entries.js';
 import { typoDistance } from '../../../../../grammar/src/index.js';
-import { closestRoute, nearIndex, type NearIndex } from './near-route.js';
+import { NearRoutes } from './near-route.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from './rule.js';
 
 /** Up to this many segments a link's candidate shapes are enumerated (2^n of them). */
@@ -79,12 +79,22 @@ function candidateShapes(segs: readonly string[]): string[] {
 interface RouteMemo {
   version: number;
   answered: Map<string, boolean>;
-  near?: NearIndex;
 }
 
 /** Per workspace (its rule context). */
 const routeVersions = new WeakMap<object, number>();
 const memos = new WeakMap<object, RouteMemo>();
+/** Per workspace: the near-route index, made at the first suggestion and then kept up to date. */
+const nearRoutes = new WeakMap<object, NearRoutes>();
+
+function nearOf(ctx: CrossContext): NearRoutes {
+  let near = nearRoutes.get(ctx);
+  if (!near) {
+    nearRoutes.set(ctx, (near = new NearRoutes()));
+    for (const key of ctx.keysOf('reg')) near.set(key, routesIn(ctx, key));
+  }
+  return near;
+}
 
 function memoOf(ctx: CrossContext): RouteMemo {
   const version = routeVersions.get(ctx) ?? 0;
@@ -118,8 +128,7 @@ export function brokenLinks(ctx: CrossContext, key: string): Diagnostic[] {
       if (segs === undefined || (segs[0] ?? '') !== first || isAnswered(ctx, link, segs)) continue;
       const last = segs[segs.length - 1] ?? '';
       if (/\.[A-Za-z0-9]+$/.test(last)) continue;
-      const memo = memoOf(ctx);
-      const near = closestRoute((memo.near ??= nearIndex(ctx.allRegistrations())), link.method, link.href, segs);
+      const near = nearOf(ctx).closest(link.method, link.href, segs);
       const what = link.method === 'GET' ? 'no page or GET endpoint' : 'no POST endpoint';
       out.push(
         diag(
@@ -145,11 +154,15 @@ export const brokenLinkRule: CrossRule = {
 /** Per workspace (its rule context): the routes of each `reg:` bucket as the links last saw them. */
 const routesSeen = new WeakMap<object, Map<string, string>>();
 
+/** The registrations of a `reg:` bucket (its members' other registrations left out). */
+function routesIn(ctx: WorkspaceView, regKey: string): Registration[] {
+  return ctx.registrationsIn(regKey).filter((r) => `reg:${r.method} ${r.route.shapeKey}` === regKey);
+}
+
 /** What of a `reg:` bucket's registrations links read: the patterns, and where each is declared (ties). */
-function routesOf(ctx: WorkspaceView, regKey: string): string {
+function routesOf(regs: readonly Registration[]): string {
   let out = '';
-  for (const r of ctx.registrationsIn(regKey))
-    if (`reg:${r.method} ${r.route.shapeKey}` === regKey) out += `${r.route.pattern} ${r.file} ${r.order}\n`;
+  for (const r of regs) out += `${r.route.pattern} ${r.file} ${r.order}\n`;
   return out;
 }
 
@@ -162,7 +175,7 @@ function seenBy(ctx: WorkspaceView): Map<string, string> {
 /** Called as a `reg:` bucket is evaluated: what its routes are when none of its changes was seen yet. */
 export function noteRoutes(ctx: WorkspaceView, regKey: string): void {
   const seen = seenBy(ctx);
-  if (!seen.has(regKey)) seen.set(regKey, routesOf(ctx, regKey));
+  if (!seen.has(regKey)) seen.set(regKey, routesOf(routesIn(ctx, regKey)));
 }
 
 /**
@@ -174,10 +187,12 @@ export function noteRoutes(ctx: WorkspaceView, regKey: string): void {
  */
 export function linksTouchedByRoutes(regKey: BucketKey, ctx: CrossContext): Iterable<BucketKey> {
   const seen = seenBy(ctx);
-  const now = routesOf(ctx, regKey);
+  const regs = routesIn(ctx, regKey);
+  const now = routesOf(regs);
   if (seen.get(regKey) === now) return [];
   seen.set(regKey, now);
   routeVersions.set(ctx, (routeVersions.get(ctx) ?? 0) + 1);
+  nearRoutes.get(ctx)?.set(regKey, regs);
   const shape = idOf(regKey).slice(idOf(regKey).indexOf(' ') + 1);
   const first = shape.split('/')[1] ?? '';
   if (first.startsWith('{')) return ctx.keysOf('link');

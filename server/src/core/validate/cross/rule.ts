@@ -13,6 +13,7 @@ export const FAMILIES = [
   'page',
   'cdef',
   'cuse',
+  'ccall',
   'cgraph',
   'ldef',
   'luse',

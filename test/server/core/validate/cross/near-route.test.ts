@@ -2,7 +2,7 @@
 // which is a typo of the link's. Indexed once per set of registrations, so a site with thousands of
 // broken links among thousands of routes compares each link with a handful of routes, not all.
 import { strict as assert } from 'node:assert';
-import { closestRoute, nearIndex, type NearIndex } from '../../../../../server/src/core/validate/cross/near-route.js';
+import { NearRoutes } from '../../../../../server/src/core/validate/cross/near-route.js';
 import { linkSegments } from '../../../../../server/src/core/validate/cross/links.js';
 import { parsedRoute } from '../../../../../server/src/core/model/route-cache.js';
 import type { Registration } from '../../../../../server/src/core/model/registrations.js';
@@ -21,14 +21,31 @@ function regs(patterns: string[], method = 'GET'): Registration[] {
   }));
 }
 
-const indexes = new WeakMap<Registration[], NearIndex>();
+const regKey = (r: Registration) => `reg:${r.method} ${r.route.shapeKey}`;
 
-function near(list: Registration[], href: string, method = 'GET'): string | undefined {
+/** The index of `list`, filled one `reg:` bucket at a time as the workspace does. */
+function indexOf(list: Registration[]): NearRoutes {
+  const byKey = new Map<string, Registration[]>();
+  for (const r of list) {
+    const rs = byKey.get(regKey(r));
+    if (rs) rs.push(r);
+    else byKey.set(regKey(r), [r]);
+  }
+  const index = new NearRoutes();
+  for (const [key, rs] of byKey) index.set(key, rs);
+  return index;
+}
+
+const indexes = new WeakMap<Registration[], NearRoutes>();
+
+function near(list: Registration[], href: string, method = 'GET', index?: NearRoutes): string | undefined {
   const segs = linkSegments(href);
   assert.ok(segs, href);
-  let index = indexes.get(list);
-  if (!index) indexes.set(list, (index = nearIndex(list)));
-  return closestRoute(index, method, href, segs);
+  if (!index) {
+    index = indexes.get(list);
+    if (!index) indexes.set(list, (index = indexOf(list)));
+  }
+  return index.closest(method, href, segs);
 }
 
 describe('closestRoute (the suggestion of broken_internal_link)', () => {
@@ -57,6 +74,20 @@ describe('closestRoute (the suggestion of broken_internal_link)', () => {
     assert.equal(near(list, '/blogg'), '/blogs');
     assert.equal(near(regs(['/cart', '/card']), '/carx'), '/cart');
     assert.equal(near(regs(['/card', '/cart']), '/carx'), '/card');
+  });
+
+  it('follows a route bucket replaced or emptied', () => {
+    const list = regs(['/contact', '/cart']);
+    const index = indexOf(list);
+    assert.equal(near(list, '/contcat', 'GET', index), '/contact');
+    index.set(regKey(list[0]), []);
+    assert.equal(near(list, '/contcat', 'GET', index), undefined);
+    const moved = regs(['/contcats']);
+    index.set(regKey(moved[0]), moved);
+    assert.equal(near(list, '/contcat', 'GET', index), '/contcats');
+    index.set(regKey(moved[0]), []);
+    index.set(regKey(list[0]), [list[0]]);
+    assert.equal(near(list, '/contcat', 'GET', index), '/contact');
   });
 
   it('finds the one near route among thousands, for every link', () => {
