@@ -72,12 +72,27 @@ interface Found {
   sf: TS.SourceFile;
 }
 
+/**
+ * A `.kit` file's bindings as last computed, and under what: they hold while no module changed
+ * (`Binder.moduleVersion`), with the same options and package. A directory re-binds whenever one of
+ * its files changes shape; the other files' targets then bind exactly as before.
+ */
+interface FileBound {
+  moduleVersion: number;
+  condition: string;
+  bindings: HandlerBinding[];
+  diagnostics: Diagnostic[];
+}
+
 export class Binder {
   readonly program: BindingProgram;
   private readonly exportCache = new WeakMap<TS.SourceFile, ModuleExports>();
   /** Directories each directory read while binding (`alias.Name` contracts of other packages). */
   private readonly dependsOn = new Map<string, Set<string>>();
   private readonly importPaths = new Map<string, string>();
+  /** Bumped by every module change: what a file bound to may have changed. */
+  private moduleVersion = 0;
+  private readonly bound = new WeakMap<KitEntry, FileBound>();
 
   constructor(cwd?: string) {
     this.program = new BindingProgram(cwd);
@@ -93,10 +108,12 @@ export class Binder {
 
   setModule(path: string, text: string): void {
     this.program.set(path, text);
+    this.moduleVersion++;
   }
 
   removeModule(path: string): void {
     this.program.delete(path);
+    this.moduleVersion++;
   }
 
   /** Directories whose bindings read modules of `dir` (to re-bind them when those modules change). */
@@ -117,20 +134,34 @@ export class Binder {
   bindDirectory(scope: BindScope, options: BindOptions = {}): DirectoryBinding {
     const packageName =
       scope.kits.find((k) => k.summary.packageDecl)?.summary.packageName ?? (baseName(scope.dir) || 'main');
-    const targets: BindTarget[] = [];
-    for (const k of scope.kits) targets.push(...kitTargets(k));
-    for (const m of scope.modules) targets.push(...commentTargets(m, packageName));
     const out: DirectoryBinding = { dir: scope.dir, files: [], diagnostics: [] };
     this.dependsOn.delete(scope.dir);
-    if (targets.length === 0) return out;
     const byFile = new Map<string, HandlerBinding[]>();
     const deps = new Set<string>();
-    for (const t of targets) {
-      const b = this.bindTarget(t, scope, packageName, options, out.diagnostics, deps);
+    const bind = (t: BindTarget, diagnostics: Diagnostic[]): HandlerBinding => {
+      const b = this.bindTarget(t, scope, packageName, options, diagnostics, deps);
       let list = byFile.get(t.file);
       if (!list) byFile.set(t.file, (list = []));
       list.push(b);
+      return b;
+    };
+    const condition = `${packageName}\u0000${options.strictBindings === true}`;
+    for (const k of scope.kits) {
+      const was = this.bound.get(k);
+      if (was && was.moduleVersion === this.moduleVersion && was.condition === condition) {
+        if (was.bindings.length) byFile.set(k.path, [...was.bindings]);
+        for (const d of was.diagnostics) out.diagnostics.push(d);
+        continue;
+      }
+      const targets = kitTargets(k);
+      const diagnostics: Diagnostic[] = [];
+      const bindings = targets.map((t) => bind(t, diagnostics));
+      for (const d of diagnostics) out.diagnostics.push(d);
+      // A contract of another package reads which directories declare that package: not kept.
+      if (!targets.some((t) => t.otherPackage !== undefined))
+        this.bound.set(k, { moduleVersion: this.moduleVersion, condition, bindings, diagnostics });
     }
+    for (const m of scope.modules) for (const t of commentTargets(m, packageName)) bind(t, out.diagnostics);
     if (deps.size) this.dependsOn.set(scope.dir, deps);
     out.files = [...byFile.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -48,6 +48,30 @@ function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey
   return [...keys];
 }
 
+/**
+ * What a reader sees of a diagnostic, as a string. Remembered per diagnostic object: a rule that
+ * keeps its results (the binder, for unchanged files) hands the same objects back.
+ */
+const signatureCache = new WeakMap<Diagnostic, string>();
+
+function signatureOf(d: Diagnostic): string {
+  let sig = signatureCache.get(d);
+  if (sig === undefined) {
+    sig = `${d.code}\u0001${d.severity}\u0001${d.message}\u0001${placeOf(d.range)}\u0001${d.suggestion ?? ''}`;
+    for (const r of d.related ?? []) sig += `\u0001${r.file}\u0002${placeOf(r.range)}\u0002${r.message}`;
+    signatureCache.set(d, sig);
+  }
+  return sig;
+}
+
+/** A range with what a reader sees of it (lines, columns) and what identifies it (offsets). */
+function placeOf(r: {
+  start: { offset: number; line: number; column: number };
+  end: { offset: number; line: number; column: number };
+}): string {
+  return `${r.start.offset}:${r.start.line}:${r.start.column}-${r.end.offset}:${r.end.line}:${r.end.column}`;
+}
+
 function byPath(a: { path: string }, b: { path: string }): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
@@ -396,19 +420,39 @@ export class Workspace implements WorkspaceView {
     this.pending.clear();
     if (keys.length) this.revisionCount++;
     for (const key of keys) {
-      for (const f of this.crossByKey.get(key) ?? []) this.forget(key, f, affected);
+      const before = this.crossByKey.get(key) ?? [];
+      // A file whose facts of this bucket read the same as before is not affected: re-evaluating a
+      // directory's bindings must not make every file of the directory re-published.
+      const was = before.length ? this.signatures(before) : undefined;
+      for (const f of before) this.forget(key, f);
       const fresh = this.index.has(key) ? this.evaluate(key).map((d) => toFact(d, this.kitOf)) : [];
       if (fresh.length) this.crossByKey.set(key, fresh);
       else this.crossByKey.delete(key);
-      for (const f of fresh) this.remember(key, f, affected);
+      for (const f of fresh) this.remember(key, f);
+      if (was === undefined) {
+        for (const f of fresh) affected.add(f.diagnostic.file);
+        continue;
+      }
+      const now = this.signatures(fresh);
+      for (const [file, sig] of now) if (was.get(file) !== sig) affected.add(file);
+      for (const [file, sig] of was) if (now.get(file) !== sig) affected.add(file);
     }
     for (const f of affected) this.affected.add(f);
     return affected;
   }
 
-  private remember(key: string, f: Fact, affected: Set<string>): void {
+  /** Per file: its facts among `facts`, as a reader would see them now, as one string. */
+  private signatures(facts: readonly Fact[]): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const f of facts) {
+      const d = resolveFact(f, this.kitOf);
+      out.set(d.file, (out.get(d.file) ?? '') + signatureOf(d) + '\u0000');
+    }
+    return out;
+  }
+
+  private remember(key: string, f: Fact): void {
     const file = f.diagnostic.file;
-    affected.add(file);
     let m = this.crossByFile.get(file);
     if (!m) this.crossByFile.set(file, (m = new Map()));
     let list = m.get(key);
@@ -418,8 +462,7 @@ export class Workspace implements WorkspaceView {
     for (const p of f.positional ?? []) addTo(this.positional, p, key);
   }
 
-  private forget(key: string, f: Fact, affected: Set<string>): void {
-    affected.add(f.diagnostic.file);
+  private forget(key: string, f: Fact): void {
     this.crossByFile.get(f.diagnostic.file)?.delete(key);
     for (const p of filesOf(f)) this.mentions.get(p)?.delete(key);
     for (const p of f.positional ?? []) this.positional.get(p)?.delete(key);
