@@ -131,7 +131,7 @@ export function typoBound(word: string): number {
   return word.length <= 3 ? 1 : 2;
 }
 
-/** The edit distance from `word` to `candidate` (case-insensitive) when it is small enough for a typo (see `closestOf`). */
+/** The edit distance from `word` to `candidate` (case-insensitive) when small enough for a typo (`closestOf`). */
 export function typoDistance(word: string, candidate: string): number | undefined {
   const max = typoBound(word);
   const d = editDistance(word.toLowerCase(), candidate.toLowerCase(), max);
