@@ -3,7 +3,7 @@
 // meanwhile, then every diagnostic but handler binding is published (`kit/status` ready), then
 // binding, the TypeScript compiler's part (`kit/status` bound).
 import type { Connection } from 'vscode-languageserver/node';
-import { reduceMemory } from './memory.js';
+import { growYoungGenerationAtOnce, reduceMemory } from './memory.js';
 import { discoverSources } from '../core/project/discover.js';
 import { ReadAhead } from '../core/project/read-ahead.js';
 import type { OpenDocuments } from './documents.js';
@@ -93,6 +93,6 @@ export class Indexer {
     if (!p.ws.hasPendingWork) p.ws.releaseBinder();
     await connection.sendNotification('kit/status', status('bound'));
     // Indexing leaves a lot of garbage; give it back once everything is published.
-    await reduceMemory();
+    if (await reduceMemory()) growYoungGenerationAtOnce();
   }
 }
