@@ -3,15 +3,19 @@
 // quiet. The inspector protocol's `HeapProfiler.collectGarbage` asks for that collection now (V8's
 // low-memory notification: full collections that compact the old generation and shrink the young
 // one, which `global.gc` does not), in this thread, without a debugger attached.
-import { Session } from 'node:inspector';
 import { setFlagsFromString } from 'node:v8';
 
-/** Runs a memory-reducing collection; resolves false when this Node has no inspector (nothing ran). */
-export function reduceMemory(): Promise<boolean> {
+/** Runs a memory-reducing collection; resolves false when it could not run (a Node without inspector). */
+export async function reduceMemory(): Promise<boolean> {
+  let inspector: typeof import('node:inspector');
+  try {
+    inspector = await import('node:inspector');
+  } catch {
+    return false;
+  }
   return new Promise((resolve) => {
-    let session: Session;
     try {
-      session = new Session();
+      const session = new inspector.Session();
       session.connect();
       session.post('HeapProfiler.collectGarbage', (err) => {
         // Disconnecting inside the session's own callback never returns: after it.
