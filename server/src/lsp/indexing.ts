@@ -3,6 +3,7 @@
 // meanwhile, then every diagnostic but handler binding is published (`kit/status` ready), then
 // binding, the TypeScript compiler's part (`kit/status` bound).
 import type { Connection } from 'vscode-languageserver/node';
+import { growYoungGenerationAtOnce, reduceMemory } from './memory.js';
 import { discoverSources } from '../core/project/discover.js';
 import { ReadAhead } from '../core/project/read-ahead.js';
 import type { OpenDocuments } from './documents.js';
@@ -87,9 +88,11 @@ export class Indexer {
     await connection.sendNotification('kit/status', status('ready'));
     await turn();
     this.host.settle();
+    // The compiler's state is most of the memory binding took; edits re-bind a directory at a time,
+    // re-parsing just its modules.
+    if (!p.ws.hasPendingWork) p.ws.releaseBinder();
     await connection.sendNotification('kit/status', status('bound'));
-    // Indexing leaves a lot of garbage; give it back once everything is published, when the host
-    // allows (the extension starts the server with --expose-gc).
-    (globalThis as { gc?: () => void }).gc?.();
+    // Indexing leaves a lot of garbage; give it back once everything is published.
+    if (await reduceMemory()) growYoungGenerationAtOnce();
   }
 }

@@ -119,7 +119,17 @@ export function registerRequests(c: Connection, host: RequestHost): void {
       const all = host.projects.all();
       const files = all.reduce((n, p) => n + p.ws.kitPaths().length, 0);
       const modules = all.reduce((n, p) => n + p.ws.modulePaths().length, 0);
-      return { rss: mem.rss, heapUsed: mem.heapUsed, files, modules, openDocuments: host.openDocumentCount() };
+      // Handler modules whose TypeScript syntax tree is held (binding forgets them once a folder is bound).
+      const parsedModules = all.reduce((n, p) => n + p.ws.bindingStats().held, 0);
+      return {
+        rss: mem.rss,
+        heapUsed: mem.heapUsed,
+        heapTotal: mem.heapTotal,
+        files,
+        modules,
+        parsedModules,
+        openDocuments: host.openDocumentCount(),
+      };
     }),
   );
 }

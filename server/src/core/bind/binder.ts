@@ -116,6 +116,11 @@ export class Binder {
     this.moduleVersion++;
   }
 
+  /** Forgets what the compiler built (`BindingProgram.release`); results already returned stay valid. */
+  release(): void {
+    this.program.release();
+  }
+
   /** Directories whose bindings read modules of `dir` (to re-bind them when those modules change). */
   dependents(dir: string): string[] {
     const out: string[] = [];

@@ -72,6 +72,13 @@ export class BindingProgram {
     return this.files.size;
   }
 
+  /** Modules whose parsed form is held (none after `release()` until binding reads them again). */
+  get parsedHeld(): number {
+    let n = 0;
+    for (const f of this.files.values()) if (f.source) n++;
+    return n;
+  }
+
   /** Runs `fn` and adds its duration to the compiler time. */
   timed<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
@@ -91,6 +98,20 @@ export class BindingProgram {
     const f = this.files.get(name);
     if (!f) return undefined;
     return this.parse(name, f);
+  }
+
+  /**
+   * Forgets everything parsed and checked (the module texts stay): the next question parses the
+   * modules it reads again, and a type checker is built anew when one is needed. (The compiler
+   * module itself stays loaded: optimised code of ours that inlined its functions keeps it alive.)
+   */
+  release(): void {
+    for (const f of this.files.values()) f.source = undefined;
+    this.disk.clear();
+    this.program = undefined;
+    this.checker = undefined;
+    this.lib = undefined;
+    this.stale = true;
   }
 
   private parse(name: string, f: ModuleFile): TS.SourceFile {

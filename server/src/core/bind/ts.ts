@@ -8,6 +8,10 @@
 // Node version and architecture, the file's path and size, and TypeScript's own version (npm gives
 // every installed file the same modification time, so that says nothing). Any failure (no cache
 // directory, a read-only install) falls back to a plain `require`: the cache only saves time.
+//
+// V8 also rejects a cache made under other flags (`--expose-gc`, which the editor extension starts the
+// language server with, and the command line does not): each set of Node options has a file of its
+// own, or the two would overwrite each other's cache on every start.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,15 +37,25 @@ function loadTypeScript(): typeof TS {
   }
 }
 
-/** `node_modules/.cache/kit/typescript-<key>.v8` for `node_modules/typescript/lib/typescript.js`. */
-export function codeCacheFile(file: string): string {
+/**
+ * `node_modules/.cache/kit/typescript-<key>.<flags>.v8` for `node_modules/typescript/lib/typescript.js`:
+ * `key` names the source, `flags` the options the process runs with (`optionNames`).
+ */
+export function codeCacheFile(file: string, options: readonly string[] = optionNames()): string {
   const pkgDir = dirname(dirname(file));
   const version = (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version?: unknown }).version;
-  const key = createHash('sha256')
-    .update([process.version, process.arch, file, statSync(file).size, String(version)].join('\0'))
-    .digest('hex')
-    .slice(0, 16);
-  return join(dirname(pkgDir), '.cache', 'kit', `typescript-${key}.v8`);
+  const hash = (parts: readonly unknown[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
+  const key = hash([process.version, process.arch, file, statSync(file).size, String(version)]).slice(0, 16);
+  return join(dirname(pkgDir), '.cache', 'kit', `typescript-${key}.${hash(options).slice(0, 8)}.v8`);
+}
+
+/**
+ * The names of the Node options of this process (command line and NODE_OPTIONS), sorted: values are
+ * left out, since some name a file per run (`--cpu-prof-dir=...`).
+ */
+export function optionNames(): string[] {
+  const all = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return [...new Set(all.filter((a) => a.startsWith('-')).map((a) => a.split('=')[0]))].sort();
 }
 
 /**
@@ -74,7 +88,8 @@ export function loadWithCodeCache(file: string, cacheFile: string): unknown {
 
 /**
  * Writes the cache atomically (a reader sees the old file or the new one), then removes the caches
- * of earlier versions: `typescript-<old key>.v8` beside `typescript-<key>.v8`.
+ * of earlier versions: `typescript-<old key>[.<flags>].v8` beside `typescript-<key>.<flags>.v8`
+ * (those of other flags for this version stay).
  */
 function writeCache(cacheFile: string, data: Buffer): void {
   const tmp = `${cacheFile}.${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -82,11 +97,14 @@ function writeCache(cacheFile: string, data: Buffer): void {
     mkdirSync(dirname(cacheFile), { recursive: true });
     writeFileSync(tmp, data);
     renameSync(tmp, cacheFile);
-    const name = basename(cacheFile);
-    const prefix = name.slice(0, name.lastIndexOf('-') + 1);
+    // A name without flags (`<module>-<key>.v8`) is from before caches had them: its version part
+    // is never this one's.
+    const versionOf = (name: string) => (name.split('.').length > 2 ? name.slice(0, name.indexOf('.')) : name);
+    const version = versionOf(basename(cacheFile));
+    const prefix = version.slice(0, version.lastIndexOf('-') + 1);
     if (prefix === '') return;
     for (const other of readdirSync(dirname(cacheFile))) {
-      if (other !== name && other.startsWith(prefix) && other.endsWith('.v8'))
+      if (other.startsWith(prefix) && other.endsWith('.v8') && versionOf(other) !== version)
         unlinkSync(join(dirname(cacheFile), other));
     }
   } catch {

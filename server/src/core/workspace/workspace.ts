@@ -581,9 +581,18 @@ export class Workspace implements WorkspaceView {
     return moved ? { ...fb, handlers } : fb;
   }
 
+  /**
+   * Lets the binder forget its parsed modules and, when no other workspace binds, the TypeScript
+   * compiler (a long-lived model between bursts of binding: the language server once a folder is
+   * bound). Bindings stay; the next re-binding parses the modules it reads again.
+   */
+  releaseBinder(): void {
+    this.binder.release();
+  }
+
   /** Time spent in the TypeScript compiler API and Programs built, for benchmarks and diagnostics. */
-  bindingStats(): { compilerMs: number; programs: number; parsed: number } {
-    return { ...this.binder.program.stats };
+  bindingStats(): { compilerMs: number; programs: number; parsed: number; held: number } {
+    return { ...this.binder.program.stats, held: this.binder.program.parsedHeld };
   }
 
   // ---- queries ------------------------------------------------------------------------------

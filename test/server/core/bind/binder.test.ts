@@ -314,11 +314,40 @@ describe('incremental binding in a workspace', () => {
     assert.equal(findBinding(w.bindingFor('a/a.kit'), 'action', 'Save')?.status, 'missing');
   });
 
+  it('after releaseBinder, edits re-bind with the same results as a fresh load', () => {
+    // The fixture's bindings read input types through relative imports and result types through the
+    // type checker: everything the released state held.
+    const fresh = (edit: (w: Workspace) => void) => {
+      const p = loadProject(['.'], { ssr: true }, root);
+      edit(p.workspace);
+      return p.workspace;
+    };
+    const facts = (w: Workspace) =>
+      JSON.stringify([w.allDiagnostics(), [...w.kitPaths(), ...w.modulePaths()].map((f) => w.bindingFor(f))]);
+    const w = fresh(() => undefined);
+    w.flush();
+    assert.ok(w.bindingStats().held > 0);
+    w.releaseBinder();
+    assert.equal(w.bindingStats().held, 0);
+    assert.equal(facts(w), facts(fresh(() => undefined)), 'results survive the release');
+    const handlers = w.module('signatures/handlers.ts')!.text;
+    const edits = (x: Workspace) => {
+      // The load's result loses its field (the checker's part), a handler gains a bad parameter.
+      x.setModule('signatures/handlers.ts', handlers.replace('{ title: string }', '{ name: string }'));
+      x.setModule('other/handlers.ts', `${x.module('other/handlers.ts')!.text}\nexport const late = 1;\n`);
+    };
+    edits(w);
+    const after = facts(w);
+    assert.match(after, /load_missing_field/);
+    assert.equal(after, facts(fresh(edits)));
+    assert.ok(w.bindingStats().held > 0, 'the modules binding read are parsed again');
+  });
+
   it('a workspace without handler modules never loads the compiler', () => {
     const w = new Workspace({ ssr: true });
     w.setKitFile('a/a.kit', page('a'));
     w.flush();
     assert.equal(findBinding(w.bindingFor('a/a.kit'), 'action', 'Save')?.status, 'missing');
-    assert.deepEqual(w.bindingStats(), { compilerMs: 0, programs: 0, parsed: 0 });
+    assert.deepEqual(w.bindingStats(), { compilerMs: 0, programs: 0, parsed: 0, held: 0 });
   });
 });

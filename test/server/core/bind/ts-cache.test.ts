@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { codeCacheFile, loadWithCodeCache, typescript } from '../../../../server/src/core/bind/ts.js';
 
 interface Probe {
@@ -61,9 +61,16 @@ describe('core/bind: TypeScript through the code cache', () => {
     const caches = join(dir, 'versions');
     mkdirSync(caches);
     writeFileSync(join(caches, 'lib-0000000000000001.v8'), 'an earlier version');
-    writeFileSync(join(caches, 'other-0000000000000001.v8'), 'another module: kept');
-    assert.equal((loadWithCodeCache(v2, join(caches, 'lib-0000000000000002.v8')) as { v: number }).v, 2);
-    assert.deepEqual(readdirSync(caches).sort(), ['lib-0000000000000002.v8', 'other-0000000000000001.v8']);
+    writeFileSync(join(caches, 'lib-0000000000000002.v8'), 'this version, from before caches named flags');
+    writeFileSync(join(caches, 'lib-0000000000000001.bbbbbbbb.v8'), 'an earlier version, other flags');
+    writeFileSync(join(caches, 'lib-0000000000000002.bbbbbbbb.v8'), 'this version, other flags: kept');
+    writeFileSync(join(caches, 'other-0000000000000001.aaaaaaaa.v8'), 'another module: kept');
+    assert.equal((loadWithCodeCache(v2, join(caches, 'lib-0000000000000002.aaaaaaaa.v8')) as { v: number }).v, 2);
+    assert.deepEqual(readdirSync(caches).sort(), [
+      'lib-0000000000000002.aaaaaaaa.v8',
+      'lib-0000000000000002.bbbbbbbb.v8',
+      'other-0000000000000001.aaaaaaaa.v8',
+    ]);
   });
 
   it('loads even where the cache cannot be written', () => {
@@ -84,9 +91,14 @@ describe('core/bind: TypeScript through the code cache', () => {
     );
     assert.equal(sf.statements.length, 1);
     assert.ok(ts.isFunctionDeclaration(sf.statements[0]));
+    const installed = req.resolve('typescript');
     assert.match(
-      codeCacheFile(req.resolve('typescript')),
-      /[\\/]node_modules[\\/]\.cache[\\/]kit[\\/]typescript-[0-9a-f]{16}\.v8$/,
+      codeCacheFile(installed),
+      /[\\/]node_modules[\\/]\.cache[\\/]kit[\\/]typescript-[0-9a-f]{16}\.[0-9a-f]{8}\.v8$/,
     );
+    // V8 rejects a cache made under other flags: each set of option names has its own file.
+    const withGc = codeCacheFile(installed, ['--expose-gc']);
+    assert.notEqual(withGc, codeCacheFile(installed, []));
+    assert.equal(basename(withGc).split('.')[0], basename(codeCacheFile(installed, [])).split('.')[0]);
   });
 });

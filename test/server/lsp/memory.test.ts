@@ -1,0 +1,98 @@
+// What the language server lets go once a folder is indexed (the binder's parsed modules), and that
+// nothing changes for it: edits afterwards publish what a server started on the edited folder does.
+import { strict as assert } from 'node:assert';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixture } from '../../helpers/repo.js';
+import { fileUri, LspClient } from './helpers/lsp-client.js';
+
+interface Stats {
+  rss: number;
+  heapUsed: number;
+  parsedModules: number;
+}
+
+/** A server on `dir`, once its folder is indexed and bound. */
+async function boundServer(dir: string): Promise<LspClient> {
+  const client = LspClient.start();
+  await client.initialize([dir], { sendInitialized: false });
+  const bound = client.waitForStatuses(1, 30000, 'bound');
+  await client.conn.sendNotification('initialized', {});
+  await bound;
+  return client;
+}
+
+/** Every file's published diagnostics and the routes report (bindings included), as the client has them. */
+async function published(client: LspClient): Promise<string> {
+  // A request settles first: everything the server had to publish has arrived when it answers.
+  const routes = await client.request<unknown>('kit/routes', {});
+  const files = [...client.diagnostics.entries()]
+    .map(([uri, d]) => [uri, d.diagnostics] as const)
+    .filter(([, ds]) => ds.length > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify({ files, routes }, null, 1);
+}
+
+describe('kit lsp memory after indexing', function () {
+  this.timeout(60000);
+  let dir: string;
+  const clients: LspClient[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kit-lsp-mem-'));
+    cpSync(fixture('bind'), dir, { recursive: true });
+  });
+
+  afterEach(() => {
+    for (const c of clients.splice(0)) if (c.child.exitCode === null) c.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('forgets the parsed handler modules once bound; later edits publish what a fresh server does', async () => {
+    const client = await boundServer(dir);
+    clients.push(client);
+    const indexed = await client.request<Stats>('kit/stats', {});
+    assert.equal(indexed.parsedModules, 0, 'binding state is released after the first binding');
+    assert.match(await published(client), /unsupported_backend_signature/);
+
+    // A module edit needing the type checker (the load's result loses its field) and one re-binding
+    // by syntax alone (a handler gains a third parameter), then a .kit edit that adds an endpoint.
+    const handlers = join(dir, 'signatures', 'handlers.ts');
+    const loaded = fileUri(join(dir, 'signatures', 'loaded.kit'));
+    writeFileSync(
+      handlers,
+      readFileSync(handlers, 'utf8')
+        .replace('{ title: string }', '{ name: string }')
+        .replace(
+          'export function Plain(ctx: unknown): Response',
+          'export function Plain(ctx: unknown, a: string, b: string): Response',
+        ),
+    );
+    const missingField = client.waitForDiagnostics(loaded, (d) =>
+      d.diagnostics.some((x) => x.code === 'load_missing_field'),
+    );
+    await client.conn.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: fileUri(handlers), type: 2 }],
+    });
+    await missingField;
+    const other = join(dir, 'other', 'other.kit');
+    writeFileSync(other, readFileSync(other, 'utf8').replace(/\nview \{/, '\nact Later POST "/other/later"\n\nview {'));
+    const later = client.waitForDiagnostics(fileUri(other), (d) =>
+      d.diagnostics.some((x) => String(x.message).includes('Later')),
+    );
+    await client.conn.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: fileUri(other), type: 2 }],
+    });
+    await later;
+    const edited = await published(client);
+    assert.ok((await client.request<Stats>('kit/stats', {})).parsedModules > 0, 'the modules are parsed again');
+
+    const fresh = await boundServer(dir);
+    clients.push(fresh);
+    assert.equal(edited, await published(fresh));
+    assert.match(edited, /Plain has an unsupported signature/);
+    assert.match(edited, /load_missing_field/);
+    assert.match(edited, /action handler Later is not implemented/);
+  });
+});
