@@ -64,6 +64,14 @@ function signatureOf(d: Diagnostic): string {
   return sig;
 }
 
+/** Whether a fact's diagnostic or one of its related locations is in `file`. */
+function pointsInto(f: Fact, file: string): boolean {
+  const d = f.diagnostic;
+  if (d.file === file) return true;
+  if (d.related) for (const r of d.related) if (r.file === file) return true;
+  return false;
+}
+
 /** A range with what a reader sees of it (lines, columns) and what identifies it (offsets). */
 function placeOf(r: {
   start: { offset: number; line: number; column: number };
@@ -251,9 +259,11 @@ export class Workspace implements WorkspaceView {
       this.anchorLateFacts(path);
       this.kits.set(path, entry);
       for (const k of this.positional.get(path) ?? []) this.pending.add(k);
+      // Only the facts pointing into this file can have moved (a directory's bindings hold thousands
+      // that point elsewhere).
       for (const k of this.mentions.get(path) ?? [])
         for (const f of this.crossByKey.get(k) ?? [])
-          if (placesMoved(f, this.kitOf)) this.changed.add(f.diagnostic.file);
+          if (pointsInto(f, path) && placesMoved(f, this.kitOf)) this.changed.add(f.diagnostic.file);
       this.replaceSorted(entry);
       this.allRegsCache = undefined;
       return;
