@@ -7,7 +7,7 @@ import { didYouMean } from '../../diagnostics/suggest.js';
 import { componentKey, layoutKey } from '../../resolve/names.js';
 import type { ComponentCall } from '../../model/summary.js';
 import { slotOutlet, slotUses, slotValueKind, type SlotOutlet, type SlotUse } from '../../model/slots.js';
-import { letBinding } from '../../../../../grammar/src/index.js';
+import { letBinding, typoDistance } from '../../../../../grammar/src/index.js';
 import type { Attribute } from '../../../../../grammar/src/ast.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule, type Family } from './rule.js';
 
@@ -41,6 +41,31 @@ function packageOfKey(key: string): string {
 export function usesInPackage(ctx: CrossContext, family: Family, key: string): BucketKey[] {
   const pkg = packageOfKey(key);
   return [...ctx.keysOf(family)].filter((k) => packageOfKey(k) === pkg);
+}
+
+/**
+ * What a component definition joining or leaving (`cdef:<pkg>.<Name>`) re-evaluates among the calls:
+ * the calls of that name, and the unresolved calls of the package whose name is a typo of it (it
+ * may become, or stop being, their suggestion). A call that resolves to another definition reads
+ * that definition only: a keystroke in a component's name must not re-check every call of the
+ * package.
+ */
+export function callsTouchedByDefinition(ctx: CrossContext, defKey: string): BucketKey[] {
+  const target = idOf(defKey);
+  const pkg = packageOfKey(defKey);
+  const name = target.slice(pkg.length + 1);
+  const out: BucketKey[] = [];
+  for (const k of ctx.keysOf('ccall')) {
+    const t = useTarget(k);
+    if (t === target) out.push(k);
+    else if (
+      packageOfKey(k) === pkg &&
+      typoDistance(t.slice(pkg.length + 1), name) !== undefined &&
+      ctx.kitMembers(`cdef:${t}`).length === 0
+    )
+      out.push(k);
+  }
+  return out;
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { KitEntry, WorkspaceView } from '../../model/entries.js';
-import { usesInPackage } from './composition.js';
+import { callsTouchedByDefinition } from './composition.js';
 import { bucket, type CrossRule } from './rule.js';
 
 function identityRange(e: KitEntry) {
@@ -80,5 +80,5 @@ export const componentNameRule: CrossRule = {
   kitKeys: (e) =>
     e.summary.kind === 'component' ? [bucket('cdef', `${e.summary.packageName}.${e.summary.ownerId}`)] : [],
   evaluate: duplicateComponents,
-  touches: (key, ctx) => usesInPackage(ctx, 'ccall', key),
+  touches: (key, ctx) => callsTouchedByDefinition(ctx, key),
 };
