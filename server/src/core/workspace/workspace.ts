@@ -402,9 +402,9 @@ export class Workspace implements WorkspaceView {
 
   /**
    * Re-validates the buckets touched since the last flush. Returns the files whose diagnostics may
-   * have changed: the files set or removed since then, and the files that held or now hold
-   * diagnostics of those buckets (a bucket member with neither keeps its diagnostics); they are
-   * also kept for `takeAffected()`, so that a query's flush loses nothing.
+   * have changed: the files set or removed since then, and the files whose facts of those buckets
+   * read differently now; they are also kept for `takeAffected()`, so that a query's flush loses
+   * nothing.
    * `defer` leaves matching buckets for the next flush without it (the language server publishes
    * its first diagnostics before binding, the slow part, runs); queries flush only when other
    * buckets are pending, so deferred ones wait until then.
