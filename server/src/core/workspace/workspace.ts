@@ -64,6 +64,13 @@ function signatureOf(d: Diagnostic): string {
   return sig;
 }
 
+/** Two lists of the same strings (mostly the same string objects: `signatureOf` remembers them). */
+function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  if (a === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Whether a fact's diagnostic or one of its related locations is in `file`. */
 function pointsInto(f: Fact, file: string): boolean {
   const d = f.diagnostic;
@@ -444,19 +451,21 @@ export class Workspace implements WorkspaceView {
         continue;
       }
       const now = this.signatures(fresh);
-      for (const [file, sig] of now) if (was.get(file) !== sig) affected.add(file);
-      for (const [file, sig] of was) if (now.get(file) !== sig) affected.add(file);
+      for (const [file, sig] of now) if (!sameList(was.get(file), sig)) affected.add(file);
+      for (const [file, sig] of was) if (!now.has(file)) affected.add(file);
     }
     for (const f of affected) this.affected.add(f);
     return affected;
   }
 
   /** Per file: its facts among `facts`, as a reader would see them now, as one string. */
-  private signatures(facts: readonly Fact[]): Map<string, string> {
-    const out = new Map<string, string>();
+  private signatures(facts: readonly Fact[]): Map<string, string[]> {
+    const out = new Map<string, string[]>();
     for (const f of facts) {
       const d = resolveFact(f, this.kitOf);
-      out.set(d.file, (out.get(d.file) ?? '') + signatureOf(d) + '\u0000');
+      const list = out.get(d.file);
+      if (list) list.push(signatureOf(d));
+      else out.set(d.file, [signatureOf(d)]);
     }
     return out;
   }
