@@ -452,7 +452,7 @@ export class Workspace implements WorkspaceView {
       }
       const now = this.signatures(fresh);
       for (const [file, sig] of now) if (!sameList(was.get(file), sig)) affected.add(file);
-      for (const [file, sig] of was) if (!now.has(file)) affected.add(file);
+      for (const file of was.keys()) if (!now.has(file)) affected.add(file);
     }
     for (const f of affected) this.affected.add(f);
     return affected;
