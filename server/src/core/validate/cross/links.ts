@@ -73,8 +73,9 @@ function candidateShapes(segs: readonly string[]): string[] {
 
 /**
  * What links learnt of the workspace's routes, for one version of them: whether a path is answered
- * (a site links to the same few paths from most of its pages) and the index of near routes. A new
- * version starts when a `reg:` bucket's routes change (`linksTouchedByRoutes` sees every change).
+ * (a site links to the same few paths from most of its pages). A new version starts when a `reg:`
+ * bucket's routes change (`linksTouchedByRoutes` sees every change, and updates the near-route
+ * index with it).
  */
 interface RouteMemo {
   version: number;
