@@ -7,6 +7,7 @@ import { diag } from '../../diagnostics/registry.js';
 import type { Registration } from '../../model/registrations.js';
 import { compareRegistrations, type WorkspaceView } from '../../model/entries.js';
 import { linksTouchedByRoutes, noteRoutes } from './links.js';
+import { regKey, registrationsOfReg } from './reg-bucket.js';
 import { bucket, type BucketKey, type CrossRule } from './rule.js';
 
 function prefix(r: Registration): string {
@@ -47,8 +48,8 @@ function exempt(a: Registration, b: Registration): boolean {
 }
 
 /** Bucket `reg:<METHOD> <shape>`: the same method and path claimed twice. */
-export function methodConflicts(view: WorkspaceView, key: string): Diagnostic[] {
-  const regs = view.registrationsIn(key).filter((r) => `reg:${r.method} ${r.route.shapeKey}` === key);
+/** `route_method_conflict` among the registrations of one `reg:` bucket (`registrationsOfReg`). */
+function methodConflicts(regs: readonly Registration[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (let i = 1; i < regs.length; i++) {
     const r = regs[i];
@@ -158,8 +159,6 @@ export function ambiguities(view: WorkspaceView, key: string): Diagnostic[] {
   return out;
 }
 
-const regKey = (r: Registration): BucketKey => bucket('reg', `${r.method} ${r.route.shapeKey}`);
-
 /** `duplicate_route`: two pages with the same route shape. */
 export const duplicateRouteRule: CrossRule = {
   family: 'route',
@@ -173,8 +172,9 @@ export const methodConflictRule: CrossRule = {
   kitKeys: (e) => e.registrations.map(regKey),
   moduleKeys: (m) => m.registrations.map(regKey),
   evaluate: (ctx, key) => {
-    noteRoutes(ctx, key);
-    return methodConflicts(ctx, key);
+    const regs = registrationsOfReg(ctx, key);
+    noteRoutes(ctx, key, regs);
+    return methodConflicts(regs);
   },
   // Links resolve against every registration, and suggest the closest of all of them.
   touches: (key, ctx) => linksTouchedByRoutes(key, ctx),

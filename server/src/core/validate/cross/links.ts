@@ -17,6 +17,7 @@ import type { Registration } from '../../model/registrations.js';
 import type { WorkspaceView } from '../../model/entries.js';
 import { typoDistance } from '../../../../../grammar/src/index.js';
 import { NearRoutes } from './near-route.js';
+import { registrationsOfReg } from './reg-bucket.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from './rule.js';
 
 /** Up to this many segments a link's candidate shapes are enumerated (2^n of them). */
@@ -72,43 +73,39 @@ function candidateShapes(segs: readonly string[]): string[] {
 }
 
 /**
- * What links learnt of the workspace's routes, for one version of them: whether a path is answered
- * (a site links to the same few paths from most of its pages). A new version starts when a `reg:`
- * bucket's routes change (`linksTouchedByRoutes` sees every change, and updates the near-route
- * index with it).
+ * What links know of one workspace's routes (per rule context): each `reg:` bucket's routes as
+ * they last saw them, whether a path is answered (a site links to the same few paths from most of
+ * its pages), and the near-route index, made at the first suggestion. `linksTouchedByRoutes` sees
+ * every change of a `reg:` bucket: it forgets the answers and updates the index.
  */
-interface RouteMemo {
-  version: number;
+interface RouteKnowledge {
+  seen: Map<string, string>;
   answered: Map<string, boolean>;
+  near?: NearRoutes;
 }
 
-/** Per workspace (its rule context). */
-const routeVersions = new WeakMap<object, number>();
-const memos = new WeakMap<object, RouteMemo>();
-/** Per workspace: the near-route index, made at the first suggestion and then kept up to date. */
-const nearRoutes = new WeakMap<object, NearRoutes>();
+const knowledge = new WeakMap<object, RouteKnowledge>();
+
+function knowledgeOf(ctx: WorkspaceView): RouteKnowledge {
+  let k = knowledge.get(ctx);
+  if (!k) knowledge.set(ctx, (k = { seen: new Map(), answered: new Map() }));
+  return k;
+}
 
 function nearOf(ctx: CrossContext): NearRoutes {
-  let near = nearRoutes.get(ctx);
-  if (!near) {
-    nearRoutes.set(ctx, (near = new NearRoutes()));
-    for (const key of ctx.keysOf('reg')) near.set(key, routesIn(ctx, key));
+  const k = knowledgeOf(ctx);
+  if (!k.near) {
+    k.near = new NearRoutes();
+    for (const key of ctx.keysOf('reg')) k.near.set(key, registrationsOfReg(ctx, key));
   }
-  return near;
-}
-
-function memoOf(ctx: CrossContext): RouteMemo {
-  const version = routeVersions.get(ctx) ?? 0;
-  let memo = memos.get(ctx);
-  if (!memo || memo.version !== version) memos.set(ctx, (memo = { version, answered: new Map() }));
-  return memo;
+  return k.near;
 }
 
 function isAnswered(ctx: CrossContext, link: InternalLink, segs: string[]): boolean {
-  const memo = memoOf(ctx).answered;
+  const answered = knowledgeOf(ctx).answered;
   const key = `${link.method} ${segs.join('/')}`;
-  let yes = memo.get(key);
-  if (yes === undefined) memo.set(key, (yes = answeringRoutes(ctx, link, segs)));
+  let yes = answered.get(key);
+  if (yes === undefined) answered.set(key, (yes = answeringRoutes(ctx, link, segs)));
   return yes;
 }
 
@@ -152,14 +149,6 @@ export const brokenLinkRule: CrossRule = {
   evaluate: brokenLinks,
 };
 
-/** Per workspace (its rule context): the routes of each `reg:` bucket as the links last saw them. */
-const routesSeen = new WeakMap<object, Map<string, string>>();
-
-/** The registrations of a `reg:` bucket (its members' other registrations left out). */
-function routesIn(ctx: WorkspaceView, regKey: string): Registration[] {
-  return ctx.registrationsIn(regKey).filter((r) => `reg:${r.method} ${r.route.shapeKey}` === regKey);
-}
-
 /** What of a `reg:` bucket's registrations links read: the patterns, and where each is declared (ties). */
 function routesOf(regs: readonly Registration[]): string {
   let out = '';
@@ -167,16 +156,13 @@ function routesOf(regs: readonly Registration[]): string {
   return out;
 }
 
-function seenBy(ctx: WorkspaceView): Map<string, string> {
-  let seen = routesSeen.get(ctx);
-  if (!seen) routesSeen.set(ctx, (seen = new Map()));
-  return seen;
-}
-
-/** Called as a `reg:` bucket is evaluated: what its routes are when none of its changes was seen yet. */
-export function noteRoutes(ctx: WorkspaceView, regKey: string): void {
-  const seen = seenBy(ctx);
-  if (!seen.has(regKey)) seen.set(regKey, routesOf(routesIn(ctx, regKey)));
+/**
+ * Called as a `reg:` bucket is evaluated, with its registrations: what its routes are, when links
+ * have seen none of its changes yet (the workspace's first load).
+ */
+export function noteRoutes(ctx: WorkspaceView, regKey: string, regs: readonly Registration[]): void {
+  const seen = knowledgeOf(ctx).seen;
+  if (!seen.has(regKey)) seen.set(regKey, routesOf(regs));
 }
 
 /**
@@ -187,13 +173,13 @@ export function noteRoutes(ctx: WorkspaceView, regKey: string): void {
  * route whose first segment is a param may answer or be suggested for any link.
  */
 export function linksTouchedByRoutes(regKey: BucketKey, ctx: CrossContext): Iterable<BucketKey> {
-  const seen = seenBy(ctx);
-  const regs = routesIn(ctx, regKey);
+  const k = knowledgeOf(ctx);
+  const regs = registrationsOfReg(ctx, regKey);
   const now = routesOf(regs);
-  if (seen.get(regKey) === now) return [];
-  seen.set(regKey, now);
-  routeVersions.set(ctx, (routeVersions.get(ctx) ?? 0) + 1);
-  nearRoutes.get(ctx)?.set(regKey, regs);
+  if (k.seen.get(regKey) === now) return [];
+  k.seen.set(regKey, now);
+  k.answered.clear();
+  k.near?.set(regKey, regs);
   const shape = idOf(regKey).slice(idOf(regKey).indexOf(' ') + 1);
   const first = shape.split('/')[1] ?? '';
   if (first.startsWith('{')) return ctx.keysOf('link');

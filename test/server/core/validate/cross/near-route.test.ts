@@ -3,6 +3,7 @@
 // broken links among thousands of routes compares each link with a handful of routes, not all.
 import { strict as assert } from 'node:assert';
 import { NearRoutes } from '../../../../../server/src/core/validate/cross/near-route.js';
+import { regKey } from '../../../../../server/src/core/validate/cross/reg-bucket.js';
 import { linkSegments } from '../../../../../server/src/core/validate/cross/links.js';
 import { parsedRoute } from '../../../../../server/src/core/model/route-cache.js';
 import type { Registration } from '../../../../../server/src/core/model/registrations.js';
@@ -20,8 +21,6 @@ function regs(patterns: string[], method = 'GET'): Registration[] {
     order,
   }));
 }
-
-const regKey = (r: Registration) => `reg:${r.method} ${r.route.shapeKey}`;
 
 /** The index of `list`, filled one `reg:` bucket at a time as the workspace does. */
 function indexOf(list: Registration[]): NearRoutes {
