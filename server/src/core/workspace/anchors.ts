@@ -186,6 +186,14 @@ export function placesMoved(f: Fact, kitOf: KitOf): boolean {
   return true;
 }
 
+/** Whether a fact's diagnostic or one of its related locations is in `file` (`filesOf`, without a list). */
+export function pointsInto(f: Fact, file: string): boolean {
+  const d = f.diagnostic;
+  if (d.file === file) return true;
+  if (d.related) for (const r of d.related) if (r.file === file) return true;
+  return false;
+}
+
 /** Every file a fact points into: its own, then those of its related locations. */
 export function filesOf(f: Fact): string[] {
   return filesOfDiagnostic(f.diagnostic);

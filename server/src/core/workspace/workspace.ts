@@ -33,10 +33,12 @@ import {
   type Fact,
   type KitOf,
   placesMoved,
+  pointsInto,
   rangeAt,
   resolveFact,
   toFact,
 } from './anchors.js';
+import { changedFiles, readings } from './fact-changes.js';
 
 /** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
 function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
@@ -46,45 +48,6 @@ function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey
     for (const k of ks ?? []) keys.add(k);
   }
   return [...keys];
-}
-
-/**
- * What a reader sees of a diagnostic, as a string. Remembered per diagnostic object: a rule that
- * keeps its results (the binder, for unchanged files) hands the same objects back.
- */
-const signatureCache = new WeakMap<Diagnostic, string>();
-
-function signatureOf(d: Diagnostic): string {
-  let sig = signatureCache.get(d);
-  if (sig === undefined) {
-    sig = `${d.code}\u0001${d.severity}\u0001${d.message}\u0001${placeOf(d.range)}\u0001${d.suggestion ?? ''}`;
-    for (const r of d.related ?? []) sig += `\u0001${r.file}\u0002${placeOf(r.range)}\u0002${r.message}`;
-    signatureCache.set(d, sig);
-  }
-  return sig;
-}
-
-/** Two lists of the same strings (mostly the same string objects: `signatureOf` remembers them). */
-function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
-  if (a === undefined || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Whether a fact's diagnostic or one of its related locations is in `file`. */
-function pointsInto(f: Fact, file: string): boolean {
-  const d = f.diagnostic;
-  if (d.file === file) return true;
-  if (d.related) for (const r of d.related) if (r.file === file) return true;
-  return false;
-}
-
-/** A range with what a reader sees of it (lines, columns) and what identifies it (offsets). */
-function placeOf(r: {
-  start: { offset: number; line: number; column: number };
-  end: { offset: number; line: number; column: number };
-}): string {
-  return `${r.start.offset}:${r.start.line}:${r.start.column}-${r.end.offset}:${r.end.line}:${r.end.column}`;
 }
 
 function byPath(a: { path: string }, b: { path: string }): number {
@@ -440,7 +403,7 @@ export class Workspace implements WorkspaceView {
       const before = this.crossByKey.get(key) ?? [];
       // A file whose facts of this bucket read the same as before is not affected: re-evaluating a
       // directory's bindings must not make every file of the directory re-published.
-      const was = before.length ? this.signatures(before) : undefined;
+      const was = before.length ? readings(before, this.kitOf) : undefined;
       for (const f of before) this.forget(key, f);
       const fresh = this.index.has(key) ? this.evaluate(key).map((d) => toFact(d, this.kitOf)) : [];
       if (fresh.length) this.crossByKey.set(key, fresh);
@@ -450,24 +413,10 @@ export class Workspace implements WorkspaceView {
         for (const f of fresh) affected.add(f.diagnostic.file);
         continue;
       }
-      const now = this.signatures(fresh);
-      for (const [file, sig] of now) if (!sameList(was.get(file), sig)) affected.add(file);
-      for (const file of was.keys()) if (!now.has(file)) affected.add(file);
+      changedFiles(was, readings(fresh, this.kitOf), affected);
     }
     for (const f of affected) this.affected.add(f);
     return affected;
-  }
-
-  /** Per file: its facts among `facts`, as a reader would see them now, as one string. */
-  private signatures(facts: readonly Fact[]): Map<string, string[]> {
-    const out = new Map<string, string[]>();
-    for (const f of facts) {
-      const d = resolveFact(f, this.kitOf);
-      const list = out.get(d.file);
-      if (list) list.push(signatureOf(d));
-      else out.set(d.file, [signatureOf(d)]);
-    }
-    return out;
   }
 
   private remember(key: string, f: Fact): void {
