@@ -188,14 +188,7 @@ export class DevSession {
     let full = false;
     let modules = false;
     const touched = new Set<string>();
-    const kitNow = new Set(found.kitFiles);
-    for (const path of ws.kitPaths()) {
-      if (!kitNow.has(path)) {
-        ws.remove(path);
-        touched.add(path);
-        full = true;
-      }
-    }
+    if (this.removeGone(ws.kitPaths(), found.kitFiles, touched)) full = true;
     for (const path of found.kitFiles) {
       const old = ws.kit(path);
       if (old !== undefined && !changed.has(path) && !this.underChangedDir(path, changed)) continue;
@@ -211,14 +204,7 @@ export class DevSession {
       } else continue;
       touched.add(path);
     }
-    const modulesNow = new Set(found.modules);
-    for (const path of ws.modulePaths()) {
-      if (!modulesNow.has(path)) {
-        ws.remove(path);
-        touched.add(path);
-        modules = true;
-      }
-    }
+    if (this.removeGone(ws.modulePaths(), found.modules, touched)) modules = true;
     for (const path of found.modules) {
       const old = ws.module(path);
       if (old !== undefined && !changed.has(path) && !this.underChangedDir(path, changed)) continue;
@@ -237,6 +223,19 @@ export class DevSession {
       if (/\.(m?[jt]s|tsx?|jsx?)$/.test(path)) modules = true;
     }
     return this.rebuild(touched, { modules, full }, started);
+  }
+
+  /** Removes the files of `known` that discovery no longer finds (`present`); true when any went. */
+  private removeGone(known: string[], present: string[], touched: Set<string>): boolean {
+    const now = new Set(present);
+    let gone = false;
+    for (const path of known) {
+      if (now.has(path)) continue;
+      this.ws.remove(path);
+      touched.add(path);
+      gone = true;
+    }
+    return gone;
   }
 
   private underChangedDir(path: string, changed: Set<string>): boolean {
