@@ -2,37 +2,14 @@
 // a failed partial submission swaps the re-rendered form in place (values kept, errors shown,
 // focus on the first invalid field), and an upload runs in the background without blocking the page.
 import { strict as assert } from 'node:assert';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../helpers/chromium.js';
-import { startApp, type RunningApp } from '../../server/core/app/built-app.js';
+import type { Page } from 'playwright-core';
+import { useFormPage } from './form-page.js';
 
 describe('forms that round-trip in Chromium', function () {
   this.timeout(240000);
-  let app: RunningApp;
-  let browser: Browser;
   let page: Page;
-
-  before(async () => {
-    app = await startApp('node');
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
-  beforeEach(async () => {
-    page = await browser.newPage();
-    await page.goto(app.url + '/signup');
-    await page.evaluate(() => {
-      const w = window as unknown as { marker: string; events: string[] };
-      w.marker = 'still here';
-      w.events = [];
-      for (const name of ['kit:form-invalid', 'kit:after-swap', 'kit:request-error'])
-        document.addEventListener(name, () => w.events.push(name));
-    });
-  });
-  afterEach(async () => {
-    await page?.close();
+  useFormPage({ path: '/signup', events: ['kit:form-invalid', 'kit:after-swap', 'kit:request-error'] }, (p) => {
+    page = p;
   });
 
   it('a 422 swaps the re-rendered form in place: values kept, errors shown, focus on the invalid field', async () => {

@@ -1,42 +1,18 @@
 // kit-forms.js in real headless Chromium against the built fixture app: a `data-kit-target` form
 // posts in the background (with the injected CSRF field) and the answer is swapped into its target.
 import { strict as assert } from 'node:assert';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../helpers/chromium.js';
-import { startApp, type RunningApp } from '../../server/core/app/built-app.js';
+import type { Page } from 'playwright-core';
+import { useFormPage } from './form-page.js';
 
 describe('kit-forms.js partial forms in Chromium', function () {
   this.timeout(240000);
-  let app: RunningApp;
-  let browser: Browser;
   let page: Page;
-
-  before(async () => {
-    app = await startApp('node');
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
-  beforeEach(async () => {
-    page = await browser.newPage();
-    await page.goto(app.url + '/contact');
-    await page.evaluate(() => {
-      const w = window as unknown as { marker: string; events: unknown[] };
-      w.marker = 'still here';
-      w.events = [];
-      for (const name of ['kit:before-request', 'kit:after-swap', 'kit:request-error']) {
-        document.addEventListener(name, (e) => {
-          const d = (e as CustomEvent).detail as { swap?: string; status?: number; target?: Element };
-          w.events.push(JSON.parse(JSON.stringify({ name, swap: d.swap, status: d.status, target: d.target?.id })));
-        });
-      }
-    });
-  });
-  afterEach(async () => {
-    await page?.close();
-  });
+  useFormPage(
+    { path: '/contact', events: ['kit:before-request', 'kit:after-swap', 'kit:request-error'], detail: true },
+    (p) => {
+      page = p;
+    },
+  );
 
   it('submits in the background and swaps the answer into the target', async () => {
     await page.fill('input[name="name"]', 'Ann');
