@@ -155,3 +155,24 @@ export function compare(
 export function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
+
+/** The static page both HTTP benchmarks serve: a home page of 18 paragraphs, cached for a minute. */
+export const STATIC_HOME_KIT = `package bench
+
+page home
+route "/"
+guard public
+title "Bench home"
+cache "public, max-age=60"
+
+view {
+  <main>
+    <h1>Static page</h1>
+${Array.from(
+  { length: 18 },
+  (_, i) =>
+    `    <p>Paragraph ${i + 1}: kit builds pages ahead of time and serves them from memory with their cache policy.</p>`,
+).join('\n')}
+  </main>
+}
+`;

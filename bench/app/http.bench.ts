@@ -7,33 +7,23 @@
 // Medians of several rounds after warm-up; rounds alternate the servers.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApp, compare, fmt, SERVERS, startServer, workDir, writeFiles, type Server } from './http-harness.js';
+import {
+  buildApp,
+  compare,
+  fmt,
+  SERVERS,
+  startServer,
+  workDir,
+  writeFiles,
+  type Server,
+  STATIC_HOME_KIT,
+} from './http-harness.js';
 
 const ROUNDS = Number(process.env.KIT_BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.KIT_BENCH_SECONDS ?? 3);
 
-const paragraphs = Array.from(
-  { length: 18 },
-  (_, i) =>
-    `    <p>Paragraph ${i + 1}: kit builds pages ahead of time and serves them from memory with their cache policy.</p>`,
-).join('\n');
-
 const SITE: Record<string, string> = {
-  'src/home.kit': `package bench
-
-page home
-route "/"
-guard public
-title "Bench home"
-cache "public, max-age=60"
-
-view {
-  <main>
-    <h1>Static page</h1>
-${paragraphs}
-  </main>
-}
-`,
+  'src/home.kit': STATIC_HOME_KIT,
   'src/report.kit': `package bench
 
 page report

@@ -3,32 +3,22 @@
 // span, collector ingest and route figures, the bridge tag in the HTML), each server in its own
 // process and the load generator (100 connections) in another. Target: traced ≥ 0.8× untraced.
 import { join } from 'node:path';
-import { buildApp, compare, fmt, startServer, workDir, writeFiles, type Server } from '../app/http-harness.js';
+import {
+  buildApp,
+  compare,
+  fmt,
+  startServer,
+  workDir,
+  writeFiles,
+  type Server,
+  STATIC_HOME_KIT,
+} from '../app/http-harness.js';
 
 const ROUNDS = Number(process.env.KIT_BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.KIT_BENCH_SECONDS ?? 3);
 
-const paragraphs = Array.from(
-  { length: 18 },
-  (_, i) => `    <p>Paragraph ${i + 1}: kit builds pages ahead of time and serves them from memory.</p>`,
-).join('\n');
-
 const SITE: Record<string, string> = {
-  'src/home.kit': `package bench
-
-page home
-route "/"
-guard public
-title "Bench home"
-cache "public, max-age=60"
-
-view {
-  <main>
-    <h1>Static page</h1>
-${paragraphs}
-  </main>
-}
-`,
+  'src/home.kit': STATIC_HOME_KIT,
 };
 
 async function main(): Promise<void> {
