@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BuildContext, Message, Plugin } from 'esbuild';
+import type { BuildContext, Message, OutputFile, Plugin } from 'esbuild';
 import { KIT_PACKAGE } from '../../core/app/package-name.js';
 import { kitOutRoot, loadEsbuild } from '../../core/app/write-app.js';
 
@@ -77,11 +77,21 @@ export class HandlerLoader {
    * On a compile or load error the previous version stays current and the problem is returned.
    */
   async load(paths: readonly string[]): Promise<CompileProblem | undefined> {
+    return (await this.begin(paths))();
+  }
+
+  /**
+   * `load` in two steps: resolves once esbuild (a process of its own) has the build request, with
+   * the function that waits for its output and imports it. Synchronous work the caller does in
+   * between (loading the workspace at start) runs beside the compile, on the other core.
+   */
+  async begin(paths: readonly string[]): Promise<() => Promise<CompileProblem | undefined>> {
     const version = ++this.version;
-    if (paths.length === 0) {
-      this.current = { byPath: new Map(), version };
-      return undefined;
-    }
+    if (paths.length === 0)
+      return async () => {
+        this.current = { byPath: new Map(), version };
+        return undefined;
+      };
     const esbuild = await loadEsbuild();
     const key = paths.join('\n');
     if (this.context === undefined || key !== this.contextKey) {
@@ -105,13 +115,27 @@ export class HandlerLoader {
         write: false,
       });
     }
-    let outputs;
-    try {
-      outputs = (await this.context.rebuild()).outputFiles ?? [];
-    } catch (e) {
-      const errors = (e as { errors?: Message[] }).errors;
-      return { message: errors ? formatMessages(errors, this.cwd) : String((e as Error).message ?? e) };
-    }
+    // Settled into a value at once: a failure must not count as unhandled while the caller is busy.
+    const built = this.context.rebuild().then(
+      (r) => ({ outputs: r.outputFiles ?? [] }),
+      (e: unknown) => ({ error: e }),
+    );
+    return async () => {
+      const r = await built;
+      if ('error' in r) {
+        const errors = (r.error as { errors?: Message[] }).errors;
+        return { message: errors ? formatMessages(errors, this.cwd) : String((r.error as Error)?.message ?? r.error) };
+      }
+      return this.install(paths, r.outputs, version);
+    };
+  }
+
+  /** Writes a build's output to a version directory and imports it from there. */
+  private async install(
+    paths: readonly string[],
+    outputs: readonly OutputFile[],
+    version: number,
+  ): Promise<CompileProblem | undefined> {
     // The version directory is a sibling of the (virtual) outdir at the same depth, so the source
     // maps' paths, relative to the outdir, lead back to the sources from there too.
     const dir = join(this.scratch, 'out');

@@ -18,7 +18,7 @@ import { discoverSources, displayPath, SourceError } from '../../core/project/di
 import { loadProject } from '../../core/project/load.js';
 import { readSourceFile } from '../../core/project/read-source.js';
 import type { Workspace } from '../../core/workspace/workspace.js';
-import { HandlerLoader } from './handler-loader.js';
+import { HandlerLoader, type CompileProblem } from './handler-loader.js';
 
 export interface DevSessionOptions {
   /** The directory `kit dev` serves (absolute). */
@@ -126,17 +126,25 @@ export class DevSession {
   private constructor(
     private readonly opts: DevSessionOptions,
     ws: Workspace,
+    handlers: HandlerLoader,
   ) {
     this.ws = ws;
-    this.handlers = new HandlerLoader(opts.cwd);
+    this.handlers = handlers;
   }
 
   /** Loads the sources and builds the first app (or records why it cannot). */
   static async start(opts: DevSessionOptions): Promise<{ session: DevSession; report: ChangeReport }> {
     const started = performance.now();
-    const project = loadProject([opts.root], { ssr: opts.ssr, strictBindings: false }, opts.cwd);
-    const session = new DevSession(opts, project.workspace);
-    const report = await session.rebuild(new Set(), { modules: true, full: true }, started);
+    const sources = discoverSources([opts.root], opts.cwd);
+    const handlers = new HandlerLoader(opts.cwd);
+    // esbuild compiles the handler modules in its own process while this one parses the .kit files.
+    const modules = [...sources.modules].sort();
+    const compiled = await handlers.begin(modules);
+    const project = loadProject([opts.root], { ssr: opts.ssr, strictBindings: false }, opts.cwd, { sources });
+    const session = new DevSession(opts, project.workspace, handlers);
+    // The workspace holds every module discovery found (one it cannot read too, with its diagnostic).
+    const early = modules.join('\n') === project.workspace.modulePaths().join('\n') ? compiled : undefined;
+    const report = await session.rebuild(new Set(), { modules: true, full: true }, started, early);
     return { session, report };
   }
 
@@ -247,6 +255,7 @@ export class DevSession {
     touched: Set<string>,
     what: { modules: boolean; full: boolean },
     started: number,
+    compiled?: () => Promise<CompileProblem | undefined>,
   ): Promise<ChangeReport> {
     const ws = this.ws;
     const report: ChangeReport = {
@@ -271,7 +280,7 @@ export class DevSession {
     let reloaded = false;
     if (what.modules || moduleKey !== this.modulePaths) {
       this.modulePaths = moduleKey;
-      const problem = await this.handlers.load(ws.modulePaths());
+      const problem = await (compiled ? compiled() : this.handlers.load(ws.modulePaths()));
       this.handlerProblem = problem?.message;
       reloaded = problem === undefined && this.current !== undefined;
     }

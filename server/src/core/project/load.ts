@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { Workspace, type WorkspaceLoadOptions } from '../workspace/workspace.js';
 import type { CheckOptions } from '../model/options.js';
-import { discoverSources } from './discover.js';
+import { discoverSources, type DiscoveredSources } from './discover.js';
 import { diskFiles } from './disk-files.js';
 import { ReadAhead } from './read-ahead.js';
 import { readSourceFile, type SourceText } from './read-source.js';
@@ -23,16 +23,19 @@ function read(path: string, cwd: string, ahead: ReadAhead, index: number): Sourc
 
 /**
  * `load.releaseMarkup` for commands that read no markup after validation (`kit check`, the
- * reports): see `WorkspaceLoadOptions`.
+ * reports): see `WorkspaceLoadOptions`. `load.sources`: what discovery of `inputs` already found.
  */
 export function loadProject(
   inputs: string[],
   options: CheckOptions,
   cwd: string = process.cwd(),
-  load: Pick<WorkspaceLoadOptions, 'releaseMarkup'> = {},
+  load: Pick<WorkspaceLoadOptions, 'releaseMarkup'> & { sources?: DiscoveredSources } = {},
 ): LoadedProject {
-  const { kitFiles, modules } = discoverSources(inputs, cwd);
-  const workspace = new Workspace({ files: diskFiles(cwd), ...options }, cwd, { incremental: false, ...load });
+  const { kitFiles, modules } = load.sources ?? discoverSources(inputs, cwd);
+  const workspace = new Workspace({ files: diskFiles(cwd), ...options }, cwd, {
+    incremental: false,
+    releaseMarkup: load.releaseMarkup,
+  });
   // Modules after kit files so that their package names come from `package` declarations.
   const ahead = new ReadAhead([...kitFiles, ...modules].map((f) => resolve(cwd, f)));
   try {

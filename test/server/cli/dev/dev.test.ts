@@ -295,6 +295,25 @@ describe('kit dev: restarts and stopping', function () {
     }
   });
 
+  it('started with a handler module that does not compile, it says so and serves once it compiles', async () => {
+    const dir = copyFixture('dev', 'site');
+    const handlers = join(dir, 'handlers.ts');
+    edit(handlers, "return { greeting: 'Hello v1' };", "return { greeting: 'Hello v1' ;");
+    const dev = await startDev(dir, ['--ssr']);
+    try {
+      await eventually(async () =>
+        assert.match(dev.err(), /a handler module does not compile[\s\S]*handlers\.ts:\d+:\d+: error: /),
+      );
+      const page = await (await fetch(dev.url + '/')).text();
+      assert.match(page, /id="kit-dev-overlay"[\s\S]*a handler module does not compile/);
+      edit(handlers, "return { greeting: 'Hello v1' ;", "return { greeting: 'Hello v1' };");
+      await eventually(async () => assert.match(await (await fetch(dev.url + '/contact')).text(), /Hello v1/));
+      assert.match(dev.out(), /handler modules compile again/);
+    } finally {
+      await dev.stop();
+    }
+  });
+
   it('bad arguments are one clear line and exit 2', () => {
     const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'dev', ...args], { encoding: 'utf8' });
     let r = run('no/such/dir');
