@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundles the VS Code extension: the client (`dist/extension.js`, `vscode` left external) and the
 // language server with everything it needs, TypeScript's compiler included (`dist/server.js`, and
-// `dist/read-ahead-worker.js` for its file-reading thread), all CommonJS for VS Code's Node;
+// `dist/read-ahead-worker.js` for its file-reading thread, `dist/bind-worker.js` for the thread that
+// binds handlers while a large folder is indexed), all CommonJS for VS Code's Node;
 // copies the TextMate grammar and language configuration into `dist/syntaxes/`.
 // Usage: node client/scripts/build.mjs [--minify]  (writes client/dist)
 import { build } from 'esbuild';
@@ -49,6 +50,16 @@ export async function bundle(dist = join(clientDir, 'dist'), { minify = false } 
     ...common,
     entryPoints: [join(root, 'server', 'src', 'core', 'project', 'read-ahead-worker.ts')],
     outfile: join(dist, 'read-ahead-worker.js'),
+  });
+  // The thread that binds handler modules while the server indexes a large folder
+  // (core/bind/bind-host.ts), with a TypeScript compiler of its own.
+  await build({
+    ...common,
+    entryPoints: [join(root, 'server', 'src', 'core', 'bind', 'bind-worker.ts')],
+    outfile: join(dist, 'bind-worker.js'),
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [bundledTypeScript, bundledChevrotain],
   });
   for (const f of ['kit.tmLanguage.json', 'language-configuration.json'])
     copyFileSync(join(root, 'syntaxes', f), join(dist, 'syntaxes', f));

@@ -69,6 +69,7 @@ describe('VS Code extension', function () {
         'extension/dist/extension.js',
         'extension/dist/server.js',
         'extension/dist/read-ahead-worker.js',
+        'extension/dist/bind-worker.js',
         'extension/dist/syntaxes/kit.tmLanguage.json',
         'extension/dist/syntaxes/language-configuration.json',
       ].sort(),
@@ -133,6 +134,18 @@ describe('VS Code extension', function () {
       assert.equal(await c.shutdown(), 0);
     } finally {
       if (c.child.exitCode === null) c.kill();
+    }
+    // The binding worker's own bundle (dist/bind-worker.js) binds the folder while it is indexed.
+    const w = LspClient.start({ script, cwd: work, env: { KIT_BIND_WORKER: '1' } });
+    try {
+      await w.initialize([fixture('lsp', 'site')], { sendInitialized: false });
+      const bound = w.waitForStatuses(1, 30000, 'bound');
+      await w.conn.sendNotification('initialized', {});
+      await bound;
+      assert.ok((await w.request<{ prebound: number }>('kit/stats', {})).prebound > 0, 'the worker bound');
+      assert.equal(await w.shutdown(), 0);
+    } finally {
+      if (w.child.exitCode === null) w.kill();
     }
   });
 

@@ -121,6 +121,8 @@ export function registerRequests(c: Connection, host: RequestHost): void {
       const modules = all.reduce((n, p) => n + p.ws.modulePaths().length, 0);
       // Handler modules whose TypeScript syntax tree is held (binding forgets them once a folder is bound).
       const parsedModules = all.reduce((n, p) => n + p.ws.bindingStats().held, 0);
+      // Directories whose bindings a binding worker made (`bind-host.ts`).
+      const prebound = all.reduce((n, p) => n + p.ws.stats().prebound, 0);
       return {
         rss: mem.rss,
         heapUsed: mem.heapUsed,
@@ -128,6 +130,7 @@ export function registerRequests(c: Connection, host: RequestHost): void {
         files,
         modules,
         parsedModules,
+        prebound,
         openDocuments: host.openDocumentCount(),
       };
     }),

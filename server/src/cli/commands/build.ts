@@ -1,7 +1,7 @@
 // `kit build [--ssr] --out <dir> [--strict-bindings] <files or directories>`
 import { relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProject } from '../../core/project/load.js';
+import { loadProjectAsync } from '../../core/project/load.js';
 import { compileSite, OutputError, writeStaticSiteAsync, type CompiledSite } from '../../core/build/index.js';
 import { buildReportModel, endpointRows, routeInfo, type ReportModel } from '../../core/report/rows.js';
 import type { Workspace } from '../../core/workspace/workspace.js';
@@ -116,7 +116,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     const appProblem = app?.appPreflight(io.cwd, flags.app as string | undefined, flags.bin as string | undefined);
     if (appProblem) throw new UsageError(`kit build: ${appProblem}`);
     const out = flags.out;
-    const project = loadProject(
+    const project = await loadProjectAsync(
       positionals,
       { ssr: Boolean(flags.ssr), strictBindings: Boolean(flags['strict-bindings']) },
       io.cwd,

@@ -1,6 +1,6 @@
 // `kit inspect <ir|endpoint-graph|asset-graph|tree> [--json] [--ssr] [<files or directories>]`
 // Debugging views of the workspace. They describe sources as they are, errors included.
-import { loadProject } from '../../core/project/load.js';
+import { loadProjectAsync } from '../../core/project/load.js';
 import { assetGraph } from '../../core/report/asset-graph.js';
 import { endpointGraph } from '../../core/report/endpoint-graph.js';
 import { inspectIr } from '../../core/report/ir.js';
@@ -41,7 +41,7 @@ Options:
     const build = TARGETS[target];
     if (!build)
       throw new UsageError(`kit inspect: unknown target "${target}"; use one of ${Object.keys(TARGETS).join(', ')}`);
-    const project = loadProject(inputs.length ? inputs : ['.'], { ssr: Boolean(flags.ssr) }, io.cwd);
+    const project = await loadProjectAsync(inputs.length ? inputs : ['.'], { ssr: Boolean(flags.ssr) }, io.cwd);
     writeJson(io, build(project.workspace));
     return 0;
   },

@@ -1,7 +1,7 @@
 // `kit routes [--ssr] [--format json|table] <files or directories>`: the versioned route table.
 // Also holds what the report commands share: argument handling and loading with error gating.
 import { performance } from 'node:perf_hooks';
-import { loadProject, type LoadedProject } from '../../core/project/load.js';
+import { loadProjectAsync, type LoadedProject } from '../../core/project/load.js';
 import { routeReport } from '../../core/report/rows.js';
 import { formatTable } from '../../core/report/table.js';
 import type { Command } from '../command.js';
@@ -39,12 +39,12 @@ export function parseReportArgs(argv: string[], command: string): ReportArgs {
  * Loads the sources of a report. Reports describe what a build would serve, so sources with
  * errors give no report: the errors go to stderr and the command exits 1.
  */
-export function loadForReport(
+export async function loadForReport(
   args: Pick<ReportArgs, 'ssr' | 'inputs'>,
   io: CliIO,
   command: string,
-): LoadedProject | undefined {
-  const project = loadProject(args.inputs, { ssr: args.ssr }, io.cwd, { releaseMarkup: true });
+): Promise<LoadedProject | undefined> {
+  const project = await loadProjectAsync(args.inputs, { ssr: args.ssr }, io.cwd, { releaseMarkup: true });
   const errors = project.workspace.allDiagnostics().filter((d) => d.severity === 'error');
   if (errors.length === 0) return project;
   const source = sourceLookup(project.workspace);
@@ -86,7 +86,7 @@ export async function runReport<R>(
 ): Promise<number> {
   const args = parseReportArgs(argv, command.name);
   const started = performance.now();
-  const project = loadForReport(args, io, command.name);
+  const project = await loadForReport(args, io, command.name);
   if (!project) return 1;
   const r = report(project.workspace);
   if (args.format === 'table') io.stdout.write(formatTable(rows(r)));

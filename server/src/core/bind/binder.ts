@@ -6,11 +6,11 @@ import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 import { baseName, dirName } from '../model/names.js';
-import type { KitEntry, ModuleEntry } from '../model/entries.js';
+import type { CommentEndpoint } from '../model/handler-modules.js';
 import { moduleExports, nodeRange, type ModuleExport, type ModuleExports } from './exports.js';
 import { BindingProgram } from './program.js';
 import { ACCEPTED_SHAPES, classifyExport, missingResultFields } from './signature.js';
-import { commentTargets, kitTargets, type BindTarget } from './targets.js';
+import { commentTargets, type BindTarget } from './targets.js';
 import type { FileBinding, HandlerBinding } from './types.js';
 import type { TS } from './ts.js';
 
@@ -19,15 +19,34 @@ export interface BindOptions {
   strictBindings?: boolean;
 }
 
-/** What the workspace lends the binder for one directory. */
+/**
+ * A `.kit` file as the binder sees it: its targets (asked for only when its bindings are not kept),
+ * and the object its bindings are kept for while no module changes (none: they are not kept).
+ */
+export interface BindKit {
+  path: string;
+  targets(): readonly BindTarget[];
+  keep?: object;
+}
+
+/** A handler module as the binder sees it: its `//kit:` comment endpoints; its text is `setModule`'s. */
+export interface BindModule {
+  path: string;
+  endpoints: readonly CommentEndpoint[];
+}
+
+/**
+ * One directory to bind, as plain data (`bind-scope.ts` makes it from the workspace's entries; a
+ * binding worker receives it by message).
+ */
 export interface BindScope {
   dir: string;
-  /** `.kit` files of the directory. */
-  kits: KitEntry[];
-  /** Handler modules of the directory. */
-  modules: ModuleEntry[];
+  /** The directory's package: a `.kit` file's `package` declaration, else the directory's name. */
+  packageName: string;
+  kits: BindKit[];
+  modules: BindModule[];
   /** Directories whose `.kit` files declare `package <name>`, with their modules (for `alias.Name` contracts). */
-  packageModules(name: string): { dirs: string[]; modules: ModuleEntry[] };
+  packageModules(name: string): { dirs: string[]; modules: BindModule[] };
 }
 
 export interface DirectoryBinding {
@@ -60,14 +79,14 @@ export function importPathFrom(fromDir: string, modulePath: string): string {
 
 const STUB_PREFERENCE = ['handlers.ts', 'handlers.mts', 'handlers.js', 'handlers.mjs'];
 
-function stubFile(dir: string, modules: ModuleEntry[]): string {
+function stubFile(dir: string, modules: readonly BindModule[]): string {
   const names = modules.map((m) => baseName(m.path));
   const pick = STUB_PREFERENCE.find((n) => names.includes(n)) ?? names[0] ?? 'handlers.ts';
   return dir === '.' ? pick : `${dir}/${pick}`;
 }
 
 interface Found {
-  module: ModuleEntry;
+  module: BindModule;
   exp: ModuleExport;
   sf: TS.SourceFile;
 }
@@ -92,7 +111,7 @@ export class Binder {
   private readonly importPaths = new Map<string, string>();
   /** Bumped by every module change: what a file bound to may have changed. */
   private moduleVersion = 0;
-  private readonly bound = new WeakMap<KitEntry, FileBound>();
+  private readonly bound = new WeakMap<object, FileBound>();
 
   constructor(cwd?: string) {
     this.program = new BindingProgram(cwd);
@@ -116,6 +135,12 @@ export class Binder {
     this.moduleVersion++;
   }
 
+  /** Parses `paths` and builds the type checker now, before binding asks (a worker warming up). */
+  warm(paths: readonly string[]): void {
+    for (const p of paths) this.program.sourceFile(p);
+    this.program.typeChecker();
+  }
+
   /** Forgets what the compiler built (`BindingProgram.release`); results already returned stay valid. */
   release(): void {
     this.program.release();
@@ -128,7 +153,7 @@ export class Binder {
     return out;
   }
 
-  private exportsOf(m: ModuleEntry): { sf: TS.SourceFile; exports: ModuleExports } | undefined {
+  private exportsOf(m: BindModule): { sf: TS.SourceFile; exports: ModuleExports } | undefined {
     const sf = this.program.sourceFile(m.path);
     if (!sf) return undefined;
     let ex = this.exportCache.get(sf);
@@ -137,8 +162,7 @@ export class Binder {
   }
 
   bindDirectory(scope: BindScope, options: BindOptions = {}): DirectoryBinding {
-    const packageName =
-      scope.kits.find((k) => k.summary.packageDecl)?.summary.packageName ?? (baseName(scope.dir) || 'main');
+    const packageName = scope.packageName;
     const out: DirectoryBinding = { dir: scope.dir, files: [], diagnostics: [] };
     this.dependsOn.delete(scope.dir);
     const byFile = new Map<string, HandlerBinding[]>();
@@ -152,19 +176,19 @@ export class Binder {
     };
     const condition = `${packageName}\u0000${options.strictBindings === true}`;
     for (const k of scope.kits) {
-      const was = this.bound.get(k);
+      const was = k.keep && this.bound.get(k.keep);
       if (was && was.moduleVersion === this.moduleVersion && was.condition === condition) {
         if (was.bindings.length) byFile.set(k.path, [...was.bindings]);
         for (const d of was.diagnostics) out.diagnostics.push(d);
         continue;
       }
-      const targets = kitTargets(k);
+      const targets = k.targets();
       const diagnostics: Diagnostic[] = [];
       const bindings = targets.map((t) => bind(t, diagnostics));
       for (const d of diagnostics) out.diagnostics.push(d);
       // A contract of another package reads which directories declare that package: not kept.
-      if (!targets.some((t) => t.otherPackage !== undefined))
-        this.bound.set(k, { moduleVersion: this.moduleVersion, condition, bindings, diagnostics });
+      if (k.keep && !targets.some((t) => t.otherPackage !== undefined))
+        this.bound.set(k.keep, { moduleVersion: this.moduleVersion, condition, bindings, diagnostics });
     }
     for (const m of scope.modules) for (const t of commentTargets(m, packageName)) bind(t, out.diagnostics);
     if (deps.size) this.dependsOn.set(scope.dir, deps);

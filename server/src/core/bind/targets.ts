@@ -1,7 +1,8 @@
 // What a directory needs bound: the handler symbols of its pages' `act`/`api`/`fragment` lines,
 // `Load<PageID>` of pages with `server {}`, the `g:command`/`g:query` contracts of their views,
 // and the functions under the `//kit:` endpoint comments of its modules.
-import type { KitEntry, ModuleEntry } from '../model/entries.js';
+import type { KitEntry } from '../model/entries.js';
+import type { CommentEndpoint } from '../model/handler-modules.js';
 import { loadFunctionName } from '../model/names.js';
 import { packageOfUse } from '../resolve/names.js';
 import type { FieldPath } from '../../../../grammar/src/ast.js';
@@ -52,8 +53,11 @@ export function kitTargets(e: KitEntry): BindTarget[] {
   return out;
 }
 
-export function commentTargets(m: ModuleEntry, packageName: string): BindTarget[] {
-  return m.summary.endpoints.map((e) => ({
+export function commentTargets(
+  m: { path: string; endpoints: readonly CommentEndpoint[] },
+  packageName: string,
+): BindTarget[] {
+  return m.endpoints.map((e) => ({
     target: e.kind === 'act' ? 'action' : 'api',
     name: e.functionName,
     functionName: e.functionName,

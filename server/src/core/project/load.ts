@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { Workspace, type WorkspaceLoadOptions } from '../workspace/workspace.js';
 import type { CheckOptions } from '../model/options.js';
+import { BindWorker, useBindWorker } from '../bind/bind-host.js';
 import { discoverSources, type DiscoveredSources } from './discover.js';
 import { diskFiles } from './disk-files.js';
 import { ReadAhead } from './read-ahead.js';
@@ -13,6 +14,12 @@ export interface LoadedProject {
   modules: string[];
 }
 
+/**
+ * `releaseMarkup` for commands that read no markup after validation (`kit check`, the reports):
+ * see `WorkspaceLoadOptions`. `sources`: what discovery of the inputs already found.
+ */
+export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup'> & { sources?: DiscoveredSources };
+
 const CLEAN: SourceText['diagnostics'] = [];
 
 function read(path: string, cwd: string, ahead: ReadAhead, index: number): SourceText {
@@ -21,23 +28,16 @@ function read(path: string, cwd: string, ahead: ReadAhead, index: number): Sourc
   return readSourceFile(resolve(cwd, path), path);
 }
 
-/**
- * `load.releaseMarkup` for commands that read no markup after validation (`kit check`, the
- * reports): see `WorkspaceLoadOptions`. `load.sources`: what discovery of `inputs` already found.
- */
-export function loadProject(
-  inputs: string[],
-  options: CheckOptions,
-  cwd: string = process.cwd(),
-  load: Pick<WorkspaceLoadOptions, 'releaseMarkup'> & { sources?: DiscoveredSources } = {},
-): LoadedProject {
-  const { kitFiles, modules } = load.sources ?? discoverSources(inputs, cwd);
-  const workspace = new Workspace({ files: diskFiles(cwd), ...options }, cwd, {
-    incremental: false,
-    releaseMarkup: load.releaseMarkup,
-  });
+/** Reads and sets every file; `moduleTexts`: modules already read, by path. */
+function fill(
+  workspace: Workspace,
+  { kitFiles, modules }: DiscoveredSources,
+  cwd: string,
+  moduleTexts?: ReadonlyMap<string, SourceText>,
+): void {
   // Modules after kit files so that their package names come from `package` declarations.
-  const ahead = new ReadAhead([...kitFiles, ...modules].map((f) => resolve(cwd, f)));
+  const unread = moduleTexts ? [] : modules;
+  const ahead = new ReadAhead([...kitFiles, ...unread].map((f) => resolve(cwd, f)));
   try {
     let i = 0;
     for (const f of kitFiles) {
@@ -45,12 +45,80 @@ export function loadProject(
       workspace.setKitFile(f, text, undefined, diagnostics);
     }
     for (const m of modules) {
-      const { text, diagnostics } = read(m, cwd, ahead, i++);
+      const { text, diagnostics } = moduleTexts?.get(m) ?? read(m, cwd, ahead, i++);
       workspace.setModule(m, text, diagnostics);
     }
   } finally {
     ahead.close();
   }
+}
+
+function newWorkspace(options: CheckOptions, cwd: string, load: LoadOptions): Workspace {
+  return new Workspace({ files: diskFiles(cwd), ...options }, cwd, {
+    incremental: false,
+    releaseMarkup: load.releaseMarkup,
+  });
+}
+
+export function loadProject(
+  inputs: string[],
+  options: CheckOptions,
+  cwd: string = process.cwd(),
+  load: LoadOptions = {},
+): LoadedProject {
+  const found = load.sources ?? discoverSources(inputs, cwd);
+  const workspace = newWorkspace(options, cwd, load);
+  fill(workspace, found, cwd);
   workspace.flush();
-  return { workspace, kitFiles, modules };
+  return { workspace, kitFiles: found.kitFiles, modules: found.modules };
+}
+
+/** The modules' texts, or undefined when one cannot be read (the load reports it in its own order). */
+function readModules(modules: readonly string[], cwd: string): Map<string, SourceText> | undefined {
+  const out = new Map<string, SourceText>();
+  try {
+    for (const m of modules) out.set(m, readSourceFile(resolve(cwd, m), m));
+  } catch {
+    return undefined;
+  }
+  return out;
+}
+
+/**
+ * `loadProject` with handler binding on the machine's other core when the workspace is large enough
+ * (`bind-host.ts`): a worker loads the TypeScript compiler and the handler modules while this thread
+ * parses the `.kit` files, then binds while this thread runs the other cross-file rules. The result
+ * is the same workspace, whoever bound.
+ */
+export async function loadProjectAsync(
+  inputs: string[],
+  options: CheckOptions,
+  cwd: string = process.cwd(),
+  load: LoadOptions = {},
+): Promise<LoadedProject> {
+  const found = load.sources ?? discoverSources(inputs, cwd);
+  const texts = useBindWorker(found.kitFiles.length, found.modules.length)
+    ? readModules(found.modules, cwd)
+    : undefined;
+  const worker =
+    texts &&
+    BindWorker.start({
+      cwd,
+      strictBindings: options.strictBindings,
+      modules: [...texts].map(([path, t]) => ({ path, text: t.text })),
+    });
+  if (!worker) return loadProject(inputs, options, cwd, { ...load, sources: found });
+  const workspace = newWorkspace(options, cwd, load);
+  try {
+    fill(workspace, found, cwd, texts);
+    const job = workspace.prebindJob();
+    const bound = worker.bind(job.scopes);
+    workspace.flush({ defer: (k) => k.startsWith('bind:') });
+    const results = await bound;
+    if (results) job.accept(results);
+  } finally {
+    void worker.close();
+  }
+  workspace.flush();
+  return { workspace, kitFiles: found.kitFiles, modules: found.modules };
 }

@@ -16,7 +16,8 @@ import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { releaseMarkup } from '../model/markup-release.js';
 import { crossShape } from '../model/cross-shape.js';
 import { baseName, dirName } from '../model/names.js';
-import { Binder, type DirectoryBinding } from '../bind/binder.js';
+import { Binder, type BindScope, type DirectoryBinding } from '../bind/binder.js';
+import { bindScope } from '../bind/bind-scope.js';
 import type { FileBinding, HandlerBinding } from '../bind/types.js';
 import {
   CROSS_RULES,
@@ -39,6 +40,7 @@ import {
   toFact,
 } from './anchors.js';
 import { changedFiles, readings } from './fact-changes.js';
+import { Prebound, type PrebindDir, type PrebindJob } from './prebound.js';
 
 /** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
 function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
@@ -113,6 +115,7 @@ export class Workspace implements WorkspaceView {
   /** Handler binding: one Program over all modules, results per directory (bucket `bind:<dir>`). */
   private readonly binder: Binder;
   private readonly bindings = new Map<string, DirectoryBinding>();
+  private readonly prebound = new Prebound();
   /** Where each binding's `range` is among its `.kit` file's visible ranges (see `anchors.ts`). */
   private readonly bindingAnchors = new WeakMap<HandlerBinding, number>();
 
@@ -141,8 +144,8 @@ export class Workspace implements WorkspaceView {
   }
 
   /** Buckets evaluated so far (for tests and benchmarks: an edit that moves positions evaluates none). */
-  stats(): { evaluations: number } {
-    return { evaluations: this.evaluations };
+  stats(): { evaluations: number; prebound: number } {
+    return { evaluations: this.evaluations, prebound: this.prebound.taken };
   }
 
   // ---- updates ------------------------------------------------------------------------------
@@ -161,7 +164,10 @@ export class Workspace implements WorkspaceView {
       e.local = e.readIssues?.length ? [...e.readIssues, ...local] : local;
       this.changed.add(e.path);
     }
-    if (strictChanged) for (const k of this.keysOf('bind')) this.pending.add(k);
+    if (strictChanged) {
+      this.prebound.invalidate();
+      for (const k of this.keysOf('bind')) this.pending.add(k);
+    }
   }
 
   /**
@@ -271,6 +277,7 @@ export class Workspace implements WorkspaceView {
     if (readIssues.length) entry.readIssues = readIssues;
     this.changed.add(path);
     this.binder.setModule(path, text);
+    this.prebound.invalidate();
     this.touchBindingDependents(path);
     if (old) this.leave(path, old.keys);
     this.modules.set(path, entry);
@@ -289,6 +296,7 @@ export class Workspace implements WorkspaceView {
     this.leave(path, old.keys);
     if (this.modules.has(path)) {
       this.binder.removeModule(path);
+      this.prebound.invalidate();
       this.touchBindingDependents(path);
     }
     this.kits.delete(path);
@@ -473,28 +481,47 @@ export class Workspace implements WorkspaceView {
     return (this.familyKeys.get(family) ?? []) as Iterable<BucketKey>;
   }
 
+  private bindScopeOf(dir: string, kits: KitEntry[], modules: ModuleEntry[]): BindScope {
+    return bindScope(dir, kits, modules, (name) => {
+      const dirs = [
+        ...new Set(
+          this.allKit()
+            .filter((e) => e.summary.packageName === name)
+            .map((e) => e.summary.dir),
+        ),
+      ];
+      return { dirs, modules: dirs.flatMap((d) => this.moduleMembers(`bind:${d}`)) };
+    });
+  }
+
   private bindDirectory(dir: string): Diagnostic[] {
     const key = `bind:${dir}`;
-    const result = this.binder.bindDirectory(
-      {
-        dir,
-        kits: this.kitMembers(key),
-        modules: this.moduleMembers(key),
-        packageModules: (name) => {
-          const dirs = [
-            ...new Set(
-              this.allKit()
-                .filter((e) => e.summary.packageName === name)
-                .map((e) => e.summary.dir),
-            ),
-          ];
-          return { dirs, modules: dirs.flatMap((d) => this.moduleMembers(`bind:${d}`)) };
-        },
-      },
-      { strictBindings: this.checkOptions.strictBindings },
-    );
+    const kits = this.kitMembers(key);
+    const modules = this.moduleMembers(key);
+    const result =
+      this.prebound.take(dir, kits, modules) ??
+      this.binder.bindDirectory(this.bindScopeOf(dir, kits, modules), {
+        strictBindings: this.checkOptions.strictBindings,
+      });
     this.bindings.set(dir, result);
     return result.diagnostics;
+  }
+
+  /**
+   * What a binding worker may bind now (`bind/bind-host.ts`), with `accept` for its answers (see
+   * `prebound.ts`). Directories whose contracts name other packages (`alias.Name`) bind here, where
+   * what they read is tracked for re-binding.
+   */
+  prebindJob(): PrebindJob {
+    const dirs: PrebindDir[] = [];
+    for (const key of this.keysOf('bind')) {
+      const kits = this.kitMembers(key);
+      const modules = this.moduleMembers(key);
+      const scope = this.bindScopeOf(key.slice('bind:'.length), kits, modules);
+      if (scope.kits.some((k) => k.targets().some((t) => t.otherPackage !== undefined))) continue;
+      dirs.push({ scope, kits, modules });
+    }
+    return this.prebound.job(dirs);
   }
 
   /** A module change also re-binds directories that bind to it from another package (`alias.Name` contracts). */

@@ -27,6 +27,8 @@ export interface StartOptions {
   script?: string;
   /** Options for the server's Node.js (the extension starts it with `--expose-gc`). */
   nodeArgs?: string[];
+  /** Variables added to the server's environment. */
+  env?: Record<string, string>;
 }
 
 export const FULL_CAPABILITIES: ClientCapabilities = {
@@ -118,6 +120,7 @@ export class LspClient {
       ],
       {
         cwd: opts.cwd,
+        env: opts.env ? { ...process.env, ...opts.env } : undefined,
         stdio: ['pipe', 'pipe', 'pipe'],
       },
     );

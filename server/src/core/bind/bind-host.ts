@@ -1,0 +1,92 @@
+// Binding on the machine's other core. The TypeScript part of a cold load (loading the compiler,
+// parsing every handler module, building the type checker, checking each handler's signature)
+// runs in a worker thread (`bind-worker.ts`) while the main thread parses the `.kit` files and runs
+// the other cross-file rules; the main thread then takes the bindings as if it had made them.
+// The worker runs the very `Binder` the main thread would, on the same module texts, so its
+// answers are the same (ranges come back as plain objects, which is what every reader expects of
+// a `Range`). A worker that cannot start, throws or dies answers nothing: the caller binds in its
+// own thread, as it does without a worker.
+import { Worker } from 'node:worker_threads';
+import type { BindModule, BindScope, DirectoryBinding } from './binder.js';
+import type { BindTarget } from './targets.js';
+
+/** Fewer `.kit` files than this bind in the main thread: a thread starts in about 50 ms. */
+export const BIND_WORKER_MIN_FILES = 200;
+
+export interface BindWorkerData {
+  cwd: string;
+  strictBindings?: boolean;
+  modules: { path: string; text: string }[];
+}
+
+/** A `BindScope` as data: targets listed, the other packages it reads looked up ahead. */
+export interface PlainScope {
+  dir: string;
+  packageName: string;
+  kits: { path: string; targets: BindTarget[] }[];
+  modules: BindModule[];
+  packages: Record<string, { dirs: string[]; modules: BindModule[] }>;
+}
+
+/** Whether a load should bind on a worker: `KIT_BIND_WORKER=0` never, `=1` always, else by size. */
+export function useBindWorker(kitFiles: number, modules: number, env = process.env): boolean {
+  if (modules === 0 || env.KIT_BIND_WORKER === '0') return false;
+  return env.KIT_BIND_WORKER === '1' || kitFiles >= BIND_WORKER_MIN_FILES;
+}
+
+function plainScope(s: BindScope): PlainScope {
+  const kits = s.kits.map((k) => ({ path: k.path, targets: [...k.targets()] }));
+  const packages: PlainScope['packages'] = {};
+  for (const k of kits)
+    for (const t of k.targets)
+      if (t.otherPackage !== undefined && !(t.otherPackage in packages))
+        packages[t.otherPackage] = s.packageModules(t.otherPackage);
+  return { dir: s.dir, packageName: s.packageName, kits, modules: s.modules, packages };
+}
+
+export class BindWorker {
+  private readonly failed: Promise<undefined>;
+
+  private constructor(private readonly worker: Worker) {
+    // Settles only when the worker fails, whichever moment that is.
+    this.failed = new Promise((resolve) => {
+      worker.once('error', () => resolve(undefined));
+      worker.once('exit', () => resolve(undefined));
+    });
+  }
+
+  /**
+   * Starts a worker on the modules' texts (undefined when no thread can start). `heapMb` caps its
+   * heap (`KIT_BIND_WORKER_HEAP_MB`); a worker that runs out of it dies and answers nothing.
+   */
+  static start(data: BindWorkerData & { heapMb?: number }, env = process.env): BindWorker | undefined {
+    const { heapMb = Number(env.KIT_BIND_WORKER_HEAP_MB) || undefined, ...workerData } = data;
+    try {
+      const url = new URL('./bind-worker.js', import.meta.url);
+      const resourceLimits = heapMb ? { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 1 } : undefined;
+      return new BindWorker(new Worker(url, { workerData, resourceLimits }));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Binds `scopes` on the worker. Answers the bindings by directory, or undefined when the worker
+   * failed (the caller binds in its own thread).
+   */
+  bind(scopes: readonly BindScope[]): Promise<Map<string, DirectoryBinding> | undefined> {
+    const answer = new Promise<Map<string, DirectoryBinding>>((resolve) => {
+      this.worker.once('message', (json: string) => {
+        const list = JSON.parse(json) as DirectoryBinding[];
+        resolve(new Map(list.map((b) => [b.dir, b])));
+      });
+    });
+    // JSON: `Span` ranges become plain `{ start, end }` (structured clone would drop their getters).
+    this.worker.postMessage(JSON.stringify(scopes.map(plainScope)));
+    return Promise.race([answer, this.failed]);
+  }
+
+  close(): Promise<number> {
+    return this.worker.terminate();
+  }
+}

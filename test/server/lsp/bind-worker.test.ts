@@ -1,0 +1,69 @@
+// The language server's cold index with binding on a worker thread (`bind-host.ts`): it publishes
+// what a server binding in its own thread publishes, and edits afterwards re-bind in the server's
+// thread exactly as a fresh server on the edited folder binds.
+import { strict as assert } from 'node:assert';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixture } from '../../helpers/repo.js';
+import { fileUri, LspClient } from './helpers/lsp-client.js';
+
+async function boundServer(dir: string, worker: '0' | '1'): Promise<LspClient> {
+  const client = LspClient.start({ env: { KIT_BIND_WORKER: worker } });
+  await client.initialize([dir], { sendInitialized: false });
+  const bound = client.waitForStatuses(1, 30000, 'bound');
+  await client.conn.sendNotification('initialized', {});
+  await bound;
+  return client;
+}
+
+async function published(client: LspClient): Promise<string> {
+  const routes = await client.request<unknown>('kit/routes', {});
+  const files = [...client.diagnostics.entries()]
+    .map(([uri, d]) => [uri, d.diagnostics] as const)
+    .filter(([, ds]) => ds.length > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify({ files, routes }, null, 1);
+}
+
+describe('kit lsp: binding on a worker thread while indexing', function () {
+  this.timeout(60000);
+  let dir: string;
+  const clients: LspClient[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kit-lsp-bindworker-'));
+    cpSync(fixture('bind'), dir, { recursive: true });
+  });
+
+  afterEach(() => {
+    for (const c of clients.splice(0)) if (c.child.exitCode === null) c.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes what an own-thread server publishes, and edits re-bind as a fresh server binds', async () => {
+    const client = await boundServer(dir, '1');
+    const own = await boundServer(dir, '0');
+    clients.push(client, own);
+    const stats = await client.request<{ prebound: number }>('kit/stats', {});
+    assert.ok(stats.prebound > 0, 'the worker bound');
+    assert.equal((await own.request<{ prebound: number }>('kit/stats', {})).prebound, 0);
+    const first = await published(client);
+    assert.match(first, /unsupported_backend_signature/);
+    assert.equal(first, await published(own));
+
+    const handlers = join(dir, 'signatures', 'handlers.ts');
+    const loaded = fileUri(join(dir, 'signatures', 'loaded.kit'));
+    writeFileSync(handlers, readFileSync(handlers, 'utf8').replace('{ title: string }', '{ name: string }'));
+    const missingField = client.waitForDiagnostics(loaded, (d) =>
+      d.diagnostics.some((x) => x.code === 'load_missing_field'),
+    );
+    await client.conn.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: fileUri(handlers), type: 2 }],
+    });
+    await missingField;
+    const fresh = await boundServer(dir, '0');
+    clients.push(fresh);
+    assert.equal(await published(client), await published(fresh));
+  });
+});
