@@ -3,8 +3,10 @@
 //   2. the real command, cold: `kit check --ssr --json <dir>` as a child process, its wall time minus
 //      the same command's start-up (measured on an empty directory in the same run: Node, module
 //      loading, argument parsing), its CPU time, and its retained heap after loading measured in a
-//      separate child that loads the workspace once (one case per process, as performance.md asks).
-// Medians of three runs each. Environment: KIT_BENCH_SIZES=1000,5000 to choose sizes.
+//      separate child that loads the workspace once (one case per process, as performance.md asks);
+//   3. the same sites with a handler module per directory, binding on a worker thread (the default
+//      from 200 files) against binding in the main thread (`KIT_BIND_WORKER=0`), runs interleaved.
+// Medians of three runs each (five for 3). Environment: KIT_BENCH_SIZES=1000,5000 to choose sizes.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,10 +30,10 @@ interface Run {
 }
 
 /** Wall and CPU time (user + system, from the child's resource usage) of one `kit` invocation. */
-function runKit(args: string[], probe: string, usageFile: string): Run {
+function runKit(args: string[], probe: string, usageFile: string, env: NodeJS.ProcessEnv = {}): Run {
   const t = process.hrtime.bigint();
   const r = spawnSync(process.execPath, ['--require', probe, cli, ...args], {
-    env: { ...process.env, KIT_BENCH_USAGE: usageFile },
+    env: { ...process.env, ...env, KIT_BENCH_USAGE: usageFile },
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   });
@@ -123,6 +125,23 @@ try {
     const heapTarget = n === 5000 ? ' (target ≤ 150 MB; Langium peer 361 MB)' : n === 10000 ? ' (target < 400 MB)' : '';
     console.log(
       `${n} files: kit check ${wall.toFixed(0)} ms wall, ${(wall - startWall).toFixed(0)} ms after start-up (${target}), ${cpu.toFixed(0)} ms CPU; retained heap ${heapMb.toFixed(0)} MB${heapTarget}; ${diagnostics} diagnostics; lexing-only baseline ${lexMs.toFixed(0)} ms → check/lex ratio ${((wall - startWall) / lexMs).toFixed(2)}`,
+    );
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  for (const n of sizes) {
+    const dir = join(work, `handlers-${n}`);
+    writeSite(dir, generateSite(n, { handlers: true }));
+    const runs: Record<'0' | '1', Run[]> = { '0': [], '1': [] };
+    for (let r = 0; r < 5; r++)
+      for (const w of ['1', '0'] as const)
+        runs[w].push(runKit(['check', '--ssr', '--json', dir], probe, usageFile, { KIT_BIND_WORKER: w }));
+    const wall = (w: '0' | '1') => median(runs[w].map((r) => r.wallMs));
+    const cpu = (w: '0' | '1') => median(runs[w].map((r) => r.cpuMs));
+    console.log(
+      `${n} files with ${n / 10} handler modules: binding on a worker ${wall('1').toFixed(0)} ms wall ` +
+        `(${cpu('1').toFixed(0)} ms CPU), in the main thread ${wall('0').toFixed(0)} ms wall ` +
+        `(${cpu('0').toFixed(0)} ms CPU) → ${(wall('0') / wall('1')).toFixed(2)}×`,
     );
     rmSync(dir, { recursive: true, force: true });
   }
