@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `kit` command: the bundled CLI (out/bundle/kit.js, written by scripts/bundle.mjs), which loads
-// a handful of files where the compiled modules (out/server/src/cli/main.js) are a few hundred.
-// KIT_DEBUG turns on source maps first, so stack traces name the TypeScript sources.
-if (process.env.KIT_DEBUG) process.setSourceMapsEnabled(true);
-await import('../out/bundle/kit.js');
+// The `kit` command: runs the bundled CLI (out/bundle/kit.cjs, written by scripts/bundle.mjs) through
+// V8's code cache (out/bundle/start.cjs, from server/src/cli/start.ts). CommonJS (bin/package.json):
+// Node starts a CommonJS entry faster than an ES module one, and caches compiled code for it only.
+const { join } = require('node:path');
+require('../out/bundle/start.cjs').start(join(__dirname, '..', 'out', 'bundle', 'kit.cjs'));

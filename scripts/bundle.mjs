@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Bundles the `kit` command line into `out/bundle/`: `kit.js` (what bin/kit.js runs) with the code
-// every command needs, and one chunk per lazily loaded part (each command, the language server, the
-// TypeScript binder, the app builder, `kit dev`), so `kit --version` and `kit check` load one or two
-// files instead of a few hundred modules. ES modules with linked source maps (`KIT_DEBUG=1` turns
-// them on for stack traces). Packages that resolve files of their own at run time (TypeScript,
-// esbuild, postject, playwright-core) stay external, found in node_modules as before; the compiled
-// `out/` tree stays beside the bundle (the package's exports, the generated apps' runtime, which
-// the bundle imports from there: see `sharedRuntimeExternal`).
+// Bundles the `kit` command line into `out/bundle/`: `kit.cjs`, the whole CLI in one CommonJS file,
+// and `start.cjs`, the few functions bin/kit.js requires to run it through V8's code cache
+// (cli/start.ts; Node 20 caches compiled code for CommonJS only, and compiling is most of what
+// starting costs). Lazily loaded parts (each command, the language server, the TypeScript binder,
+// the app builder, `kit dev`) stay lazy inside the file: esbuild turns each `import()` of a bundled
+// module into a function that initialises it on first use, so `kit --version` runs no grammar code.
+// Linked source maps (`KIT_DEBUG=1` turns them on for stack traces). Packages that resolve files of
+// their own at run time (TypeScript, esbuild, postject, playwright-core) stay external, found in
+// node_modules as before; the compiled `out/` tree stays beside the bundle (the package's exports,
+// the generated apps' runtime, which the bundle requires from there: see `sharedRuntimeExternal`).
 // Usage: node scripts/bundle.mjs   (after `tsc -b`; `npm run build` runs both)
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
@@ -17,33 +19,50 @@ import { bundledChevrotain, sharedRuntimeExternal, unbundledModuleUrls } from '.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bundleDir = join(root, 'out', 'bundle');
 
-/** Writes `out/bundle/kit.js`, its chunks and their source maps. */
+/** Writes `out/bundle/kit.cjs`, `out/bundle/start.cjs` and their source maps. */
 export async function bundleCli(outdir = bundleDir) {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
   rmSync(outdir, { recursive: true, force: true });
-  await build({
-    entryPoints: { kit: join(root, 'server', 'src', 'cli', 'main.ts') },
+  const options = {
     outdir,
+    outExtension: { '.js': '.cjs' },
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     // Positions only: Node maps stack traces without the sources' text, which would double the size.
     sourcemap: 'linked',
     sourcesContent: false,
-    // Bundled CommonJS packages (the language server's) `require` Node's own modules, which an ES
-    // module has no `require` for; `createRequire` in every chunk would cost start-up time.
-    banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
-    define: { 'process.env.KIT_VERSION': JSON.stringify(version) },
-    external: ['typescript', 'esbuild', 'postject', 'playwright-core'],
-    plugins: [bundledChevrotain, sharedRuntimeExternal(root, outdir), unbundledModuleUrls(root, outdir)],
     logLevel: 'warning',
     legalComments: 'none',
     // Less for V8 to parse at every start; names stay (stack traces, `constructor.name`).
     minifyWhitespace: true,
     minifySyntax: true,
-  });
+  };
+  await Promise.all([
+    build({
+      ...options,
+      entryPoints: { kit: join(root, 'server', 'src', 'cli', 'main.ts') },
+      define: { 'process.env.KIT_VERSION': JSON.stringify(version) },
+      // `__kit_import` is the loader's (see `unbundledModuleUrls`); Node's own loader (KIT_DEBUG) has
+      // none, and there `import()` works.
+      banner: { js: '"use strict";var __kit_import = __kit_import || ((specifier) => import(specifier));' },
+      // The language server's packages (a third of the bundle's size, read at every start) are
+      // required from node_modules by `kit lsp` alone.
+      external: [
+        'typescript',
+        'esbuild',
+        'postject',
+        'playwright-core',
+        'vscode-languageserver',
+        'vscode-languageserver-textdocument',
+        'vscode-uri',
+      ],
+      plugins: [bundledChevrotain, sharedRuntimeExternal(root, outdir), unbundledModuleUrls(root, outdir, 'cjs')],
+    }),
+    // Loaded by Node itself: its `import()` is the one the bundle's `__kit_import` calls.
+    build({ ...options, entryPoints: { start: join(root, 'server', 'src', 'cli', 'start.ts') } }),
+  ]);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,5 +1,5 @@
-// esbuild plugins shared by kit's bundles: the CLI (scripts/bundle.mjs, ES modules) and the VS Code
-// extension's language server (client/scripts/build.mjs, CommonJS). Each rewrites a source module
+// esbuild plugins shared by kit's bundles: the CLI (scripts/bundle.mjs) and the VS Code extension's
+// language server (client/scripts/build.mjs), both CommonJS. Each rewrites a source module
 // whose loading trick a bundler cannot follow; the unbundled `tsc` output keeps the original.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,40 +43,56 @@ export const bundledChevrotain = {
 
 /**
  * Modules find files relative to `import.meta.url` (the starter templates, the app runtime under
- * `out/shared/`, the read-ahead worker, the TypeScript package). In an ES module bundle written to
- * `outdir` each source module keeps the URL its `tsc` output has (`out/<path>.js`, which ships beside
- * the bundle), so those look-ups find what they found before. Only the expression is replaced, found
- * with TypeScript's parser: the same words inside a string (generated code) stay as they are.
+ * `out/shared/`, the read-ahead worker, the TypeScript package). In a bundle written to `outdir` each
+ * source module keeps the URL its `tsc` output has (`out/<path>.js`, which ships beside the bundle),
+ * so those look-ups find what they found before. Only the expression is replaced, found with
+ * TypeScript's parser: the same words inside a string (generated code) stay as they are.
+ *
+ * A CommonJS bundle (`format` 'cjs', run through V8's code cache by server/src/core/bind/code-cache.ts)
+ * has no `import.meta`: its own location is `__filename`. And code compiled by `vm.Script` cannot
+ * call `import()` in Node 20 without its experimental module API, so the `import()`s esbuild leaves
+ * in place (of packages and of computed URLs: the user's handler modules) call `__kit_import`, which
+ * the loader passes in, instead; the `import()`s of bundled modules esbuild turns into functions.
  */
-export function unbundledModuleUrls(root, outdir) {
+export function unbundledModuleUrls(root, outdir, format = 'esm') {
+  const base = format === 'cjs' ? 'require("node:url").pathToFileURL(__filename)' : 'import.meta.url';
   const ts = createRequire(import.meta.url)('typescript');
+  const isImportMetaUrl = (node) =>
+    ts.isPropertyAccessExpression(node) &&
+    ts.isMetaProperty(node.expression) &&
+    node.expression.keywordToken === ts.SyntaxKind.ImportKeyword &&
+    node.name.text === 'url';
+  const isUnbundledImport = (node) =>
+    format === 'cjs' &&
+    ts.isCallExpression(node) &&
+    node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+    !(ts.isStringLiteral(node.arguments[0]) && node.arguments[0].text.startsWith('.'));
   return {
     name: 'unbundled-module-urls',
     setup(b) {
       b.onLoad({ filter: /\.ts$/ }, (args) => {
         const rel = relative(root, args.path);
         const text = readFileSync(args.path, 'utf8');
-        if (rel.startsWith('..') || rel.split(sep).includes('node_modules') || !text.includes('import.meta.url'))
-          return undefined;
+        const rewrites = text.includes('import.meta.url') || (format === 'cjs' && text.includes('import('));
+        if (rel.startsWith('..') || rel.split(sep).includes('node_modules') || !rewrites) return undefined;
         const compiled = relative(outdir, join(root, 'out', rel.replace(/\.ts$/, '.js')))
           .split(sep)
           .join('/');
-        const url = `new URL(${JSON.stringify(compiled)}, import.meta.url).href`;
-        const spans = [];
+        const url = `new URL(${JSON.stringify(compiled)}, ${base}).href`;
+        const edits = [];
         const visit = (node) => {
-          if (
-            ts.isPropertyAccessExpression(node) &&
-            ts.isMetaProperty(node.expression) &&
-            node.expression.keywordToken === ts.SyntaxKind.ImportKeyword &&
-            node.name.text === 'url'
-          )
-            spans.push([node.getStart(file), node.getEnd()]);
-          else ts.forEachChild(node, visit);
+          if (isImportMetaUrl(node)) edits.push([node.getStart(file), node.getEnd(), url]);
+          else {
+            if (isUnbundledImport(node))
+              edits.push([node.expression.getStart(file), node.expression.getEnd(), '__kit_import']);
+            ts.forEachChild(node, visit);
+          }
         };
         const file = ts.createSourceFile(args.path, text, ts.ScriptTarget.Latest, true);
         visit(file);
         let contents = text;
-        for (const [start, end] of spans.reverse()) contents = contents.slice(0, start) + url + contents.slice(end);
+        for (const [start, end, by] of edits.sort((x, y) => y[0] - x[0]))
+          contents = contents.slice(0, start) + by + contents.slice(end);
         return { contents, loader: 'ts' };
       });
     },
@@ -85,18 +101,24 @@ export function unbundledModuleUrls(root, outdir) {
 
 /**
  * The runtime of generated apps (`shared/`) stays outside the CLI bundle, imported from its compiled
- * files: `kit dev` serves with it and loads the user's handlers against those very files, so both
- * must be one instance (a `SafeHtml` a handler returns, a `Tracer` the config exports, are checked
- * with `instanceof`). `shared/client` holds browser scripts read as files, not imported.
+ * files (ES modules, which the CommonJS bundle `require`s: Node 20.19 loads them in its ES module
+ * loader, so an `import()` of the same file gives the same module): `kit dev` serves with it and
+ * loads the user's handlers against those very files, so both must be one instance (a `SafeHtml` a
+ * handler returns, a `Tracer` the config exports, are checked with `instanceof`). `shared/client`
+ * holds browser scripts read as files, not imported. What every `kit check` uses is bundled:
+ * `shared/route` and `shared/render/url-safety` are pure functions and constants, with no state
+ * and no class the runtime checks with `instanceof` (the route errors are thrown and caught by the
+ * handlers' own copy), and requiring them would start the ES module loader (~10 ms) at every check.
  */
 export function sharedRuntimeExternal(root, outdir) {
   const shared = join(root, 'shared') + sep;
+  const bundled = [join('client', ''), join('route', ''), join('render', 'url-safety.js')].map((p) => join(shared, p));
   return {
     name: 'shared-runtime-external',
     setup(b) {
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         const abs = join(args.resolveDir, args.path);
-        if (!abs.startsWith(shared) || abs.startsWith(join(shared, 'client') + sep)) return undefined;
+        if (!abs.startsWith(shared) || bundled.some((dir) => abs.startsWith(dir))) return undefined;
         const compiled = relative(outdir, join(root, 'out', relative(root, abs)))
           .split(sep)
           .join('/');

@@ -12,7 +12,8 @@ const UNIT_NS: Record<string, bigint> = {
   h: 3_600_000_000_000n,
 };
 const MAX_DURATION_NS = 2n ** 63n - 1n;
-const TERM = /([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)/y;
+// µ (micro sign) and μ (Greek mu) escaped: the bundled CLI stays ASCII text (test/bin/kit.test.ts).
+const TERM = /([0-9]*)(?:\.([0-9]*))?(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/y;
 
 /**
  * Whole seconds from `300` or any Go duration (`time.ParseDuration`: `60s`, `5m`, `1h30m`, `1.5m`,

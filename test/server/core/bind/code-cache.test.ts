@@ -1,11 +1,13 @@
-// TypeScript is compiled through V8's code cache: the module must behave exactly as when required,
-// and a missing, stale or damaged cache only costs time.
+// A CommonJS module compiled through V8's code cache (the TypeScript compiler, the `kit` command's
+// bundle: test/bin/code-cache.test.ts) must behave exactly as when required, and a missing, stale or
+// damaged cache only costs time.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { codeCacheFile, loadWithCodeCache, typescript } from '../../../../server/src/core/bind/ts.js';
+import { codeCacheName, loadWithCodeCache } from '../../../../server/src/core/bind/code-cache.js';
+import { codeCacheFile, typescript } from '../../../../server/src/core/bind/ts.js';
 
 interface Probe {
   base: string;
@@ -14,7 +16,7 @@ interface Probe {
   twice(x: number): number;
 }
 
-describe('core/bind: TypeScript through the code cache', () => {
+describe('core/bind: modules through the code cache', () => {
   let dir: string;
   let file: string;
   let cache: string;
@@ -77,6 +79,29 @@ describe('core/bind: TypeScript through the code cache', () => {
     writeFileSync(join(dir, 'blocker'), 'a file where the cache directory would go');
     const m = loadWithCodeCache(file, join(dir, 'blocker', 'm.v8')) as Probe;
     assert.equal(m.twice(6), 12);
+  });
+
+  it('writes to the first of several places that can be written, and reads from there', () => {
+    const late = join(dir, 'lib', 'late.js');
+    writeFileSync(late, 'exports.late = () => 7;\n');
+    const places = [join(dir, 'blocker', 'late.v8'), join(dir, 'second', 'late.v8')];
+    assert.equal((loadWithCodeCache(late, places) as { late(): number }).late(), 7);
+    const written = statSync(places[1]).mtimeMs;
+    assert.equal((loadWithCodeCache(late, places) as { late(): number }).late(), 7);
+    assert.equal(statSync(places[1]).mtimeMs, written, 'read, not rewritten');
+  });
+
+  it('names a cache by its source and by the names of the Node options', () => {
+    const name = codeCacheName('kit', ['v20', 'x64', '/a/kit.cjs', 100], ['--expose-gc']);
+    assert.match(name, /^kit-[0-9a-f]{16}\.[0-9a-f]{8}\.v8$/);
+    assert.equal(codeCacheName('kit', ['v20', 'x64', '/a/kit.cjs', 100], ['--expose-gc']), name);
+    assert.notEqual(
+      codeCacheName('kit', ['v20', 'x64', '/a/kit.cjs', 101], ['--expose-gc']).split('.')[0],
+      name.split('.')[0],
+    );
+    const other = codeCacheName('kit', ['v20', 'x64', '/a/kit.cjs', 100], []);
+    assert.equal(other.split('.')[0], name.split('.')[0]);
+    assert.notEqual(other, name);
   });
 
   it('gives the same TypeScript as require, and keys its cache by the installed file', () => {

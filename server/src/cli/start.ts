@@ -1,0 +1,41 @@
+// How `kit` starts (bin/kit.js requires this module's CommonJS bundle, out/bundle/start.cjs): it runs
+// the CLI's bundle (out/bundle/kit.cjs, whose entry is cli/main.ts) compiled through V8's code cache
+// (core/bind/code-cache.ts), which Node 20 has for CommonJS only. Compiling the bundle is most of what
+// starting costs, and the cache is written when the first run exits, so it holds the functions that
+// run compiled, not just the bundle's top level. It lives beside the bundle (`.cache/`, left out of
+// the package), or in the user's cache directory where the install cannot be written; with neither,
+// kit runs without one.
+//
+// KIT_DEBUG loads the bundle through Node's own loader instead, with source maps on: stack traces
+// then name the TypeScript sources (Node maps only the files its loader compiled).
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { codeCacheName, loadWithCodeCache } from '../core/bind/code-cache.js';
+
+/** Where the cache of `bundle` may go, in order: beside it, then in the user's cache directory. */
+export function bundleCacheFiles(bundle: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const { size, mtimeMs } = statSync(bundle);
+  // The modification time tells rebuilds of one version apart (V8 would take a cache of another
+  // bundle of the same length).
+  const name = codeCacheName(basename(bundle, '.cjs'), [process.version, process.arch, bundle, size, mtimeMs]);
+  const userCache = env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return [join(dirname(bundle), '.cache', name), join(userCache, 'kit', name)];
+}
+
+/** Runs the CLI's bundle (its top level runs the command line). */
+export function start(bundle: string): void {
+  if (process.env.KIT_DEBUG) {
+    process.setSourceMapsEnabled(true);
+    createRequire(bundle)(bundle);
+    return;
+  }
+  let caches: string[];
+  try {
+    caches = bundleCacheFiles(bundle);
+  } catch {
+    caches = [];
+  }
+  loadWithCodeCache(bundle, caches, 'at-exit');
+}
