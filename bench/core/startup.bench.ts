@@ -2,7 +2,8 @@
 // `kit check` on an empty directory, `kit check` on a 10-file site and `kit build --out` on a
 // 10-page site, interleaved in one run so that the machine's state weighs on all alike, each printed
 // with its difference to `node -e 0` (Node's own start-up, which kit cannot cut).
-// The kit measured is bin/kit.js (the bundle). KIT_BENCH_COMPARE names another build's entry (an
+// The kit measured is bin/kit.js (the bundle, through V8's code cache: the unmeasured first round
+// writes the cache, as a user's first run does). KIT_BENCH_COMPARE names another build's entry (an
 // earlier commit's `bin/kit.js` or `out/server/src/cli/main.js`, say), measured the same way in the
 // same run for before/after figures. KIT_BENCH_RUNS: runs per case (default 15, at least 15).
 import { spawnSync } from 'node:child_process';
@@ -63,7 +64,8 @@ function wallMs(c: Case): number {
 
 try {
   const times = new Map<Case, number[]>(cases.map((c) => [c, []]));
-  for (const c of cases) wallMs(c); // one unmeasured round: the page cache holds every file read
+  // One unmeasured round: the page cache holds every file read, kit's code cache is written.
+  for (const c of cases) wallMs(c);
   for (let r = 0; r < RUNS; r++) for (const c of cases) times.get(c)?.push(wallMs(c));
   const node = median(times.get(cases[0]) ?? []);
   const width = Math.max(...cases.map((c) => c.label.length));
