@@ -72,14 +72,27 @@ describe('bin/kit.js: the code cache', function () {
   });
 
   it('a damaged cache is ignored and replaced', () => {
-    assert.equal(run(['--version']).status, 0);
+    const first = run(['check', errors]);
+    assert.equal(first.status, 1, first.stderr);
     const cache = only(kit.cacheDir);
     writeFileSync(cache, 'not a V8 code cache at all');
-    const r = run(['check', errors]);
-    assert.equal(r.status, 1, r.stderr);
-    assert.match(r.stdout, /bad\.kit:\d+:\d+: error /);
-    assert.equal(r.stderr, '');
+    assert.deepEqual(run(['check', errors]), first);
+    assert.match(first.stdout, /bad\.kit:\d+:\d+: error /);
     assert.notEqual(readFileSync(cache, 'latin1'), 'not a V8 code cache at all');
+  });
+
+  it('each command has a cache of its own; --version, --help and unknown words share one', () => {
+    assert.equal(run(['check', errors]).status, 1);
+    const check = only(kit.cacheDir);
+    const { mtimeMs } = statSync(check);
+    assert.equal(run(['--version']).status, 0);
+    assert.equal(run(['--help']).status, 0);
+    assert.equal(run(['chekc']).status, 2);
+    assert.equal(run(['routes', '--help']).status, 0);
+    const names = caches(kit.cacheDir).map((f) => f.slice(0, f.indexOf('-')));
+    assert.deepEqual(names.sort(), ['check', 'kit', 'routes']);
+    assert.equal(run(['check', errors]).status, 1);
+    assert.equal(statSync(check).mtimeMs, mtimeMs, "kit check's cache holds what kit check compiled");
   });
 
   it('a rebuilt bundle gets a new cache and the old one is removed', () => {

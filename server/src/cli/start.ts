@@ -2,9 +2,11 @@
 // the CLI's bundle (out/bundle/kit.cjs, whose entry is cli/main.ts) compiled through V8's code cache
 // (core/bind/code-cache.ts), which Node 20 has for CommonJS only. Compiling the bundle is most of what
 // starting costs, and the cache is written when the first run exits, so it holds the functions that
-// run compiled, not just the bundle's top level. It lives beside the bundle (`.cache/`, left out of
-// the package), or in the user's cache directory where the install cannot be written; with neither,
-// kit runs without one.
+// run compiled, not just the bundle's top level. Each command has a cache of its own, named before
+// any command's code is loaded (`check-<key>.<flags>.v8`; `kit-...` for `--version`, `--help`): one
+// shared cache would hold what the first run happened to compile (after a first `kit --version`,
+// `kit check` took 16 ms more). It lives beside the bundle (`.cache/`, left out of the package), or
+// in the user's cache directory where the install cannot be written; with neither, kit runs without.
 //
 // KIT_DEBUG loads the bundle through Node's own loader instead, with source maps on: stack traces
 // then name the TypeScript sources (Node maps only the files its loader compiled).
@@ -13,13 +15,22 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { codeCacheName, loadWithCodeCache } from '../core/bind/code-cache.js';
+import { COMMAND_NAMES } from './commands/names.js';
 
-/** Where the cache of `bundle` may go, in order: beside it, then in the user's cache directory. */
-export function bundleCacheFiles(bundle: string, env: NodeJS.ProcessEnv = process.env): string[] {
+/**
+ * Where the cache of `bundle` for a run with `argv` may go, in order: beside it, then in the user's
+ * cache directory.
+ */
+export function bundleCacheFiles(
+  bundle: string,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
   const { size, mtimeMs } = statSync(bundle);
+  const stem = COMMAND_NAMES.find((name) => name === argv[0]) ?? basename(bundle, '.cjs');
   // The modification time tells rebuilds of one version apart (V8 would take a cache of another
   // bundle of the same length).
-  const name = codeCacheName(basename(bundle, '.cjs'), [process.version, process.arch, bundle, size, mtimeMs]);
+  const name = codeCacheName(stem, [process.version, process.arch, bundle, size, mtimeMs]);
   const userCache = env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return [join(dirname(bundle), '.cache', name), join(userCache, 'kit', name)];
 }
@@ -33,7 +44,7 @@ export function start(bundle: string): void {
   }
   let caches: string[];
   try {
-    caches = bundleCacheFiles(bundle);
+    caches = bundleCacheFiles(bundle, process.argv.slice(2));
   } catch {
     caches = [];
   }
