@@ -115,6 +115,28 @@ describe('bin/kit.js: the code cache', function () {
     assert.equal(statSync(cache).mtimeMs, mtimeMs, 'and is used from there');
   });
 
+  it('installs sharing the user cache directory keep their own caches', () => {
+    const other = installCopy();
+    try {
+      for (const install of [kit, other]) writeFileSync(install.cacheDir, 'no cache beside this bundle');
+      const shared = { XDG_CACHE_HOME: userCache, KIT_DEBUG: '' };
+      const spawn = (install: InstallCopy) =>
+        spawnSync(process.execPath, [install.bin, '--version'], {
+          env: { ...process.env, ...shared },
+          encoding: 'utf8',
+        });
+      assert.equal(spawn(kit).status, 0);
+      const mine = only(join(userCache, 'kit'));
+      const { mtimeMs } = statSync(mine);
+      assert.equal(spawn(other).status, 0);
+      assert.equal(caches(join(userCache, 'kit')).length, 2, 'the other install added its own');
+      assert.equal(spawn(kit).status, 0);
+      assert.equal(statSync(mine).mtimeMs, mtimeMs, 'and left this one in place');
+    } finally {
+      other.remove();
+    }
+  });
+
   it('runs where no cache can be written at all', () => {
     writeFileSync(kit.cacheDir, 'a file where the cache directory would go');
     writeFileSync(userCache, 'a file where the user cache directory would go');

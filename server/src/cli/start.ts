@@ -3,7 +3,7 @@
 // (core/bind/code-cache.ts), which Node 20 has for CommonJS only. Compiling the bundle is most of what
 // starting costs, and the cache is written when the first run exits, so it holds the functions that
 // run compiled, not just the bundle's top level. Each command has a cache of its own, named before
-// any command's code is loaded (`check-<key>.<flags>.v8`; `kit-...` for `--version`, `--help`): one
+// any command's code is loaded (`check-<install>-<key>.<flags>.v8`; `kit-...` for `--version`): one
 // shared cache would hold what the first run happened to compile (after a first `kit --version`,
 // `kit check` took 16 ms more). It lives beside the bundle (`.cache/`, left out of the package), or
 // in the user's cache directory where the install cannot be written; with neither, kit runs without.
@@ -14,7 +14,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { codeCacheName, loadWithCodeCache } from '../core/bind/code-cache.js';
+import { codeCacheName, loadWithCodeCache, shortHash } from '../core/bind/code-cache.js';
 import { COMMAND_NAMES } from './commands/names.js';
 
 /**
@@ -27,7 +27,9 @@ export function bundleCacheFiles(
   env: NodeJS.ProcessEnv = process.env,
 ): string[] {
   const { size, mtimeMs } = statSync(bundle);
-  const stem = COMMAND_NAMES.find((name) => name === argv[0]) ?? basename(bundle, '.cjs');
+  const command = COMMAND_NAMES.find((name) => name === argv[0]) ?? basename(bundle, '.cjs');
+  // The user's cache directory may serve several installs: each replaces only its own earlier caches.
+  const stem = `${command}-${shortHash([bundle], 8)}`;
   // The modification time tells rebuilds of one version apart (V8 would take a cache of another
   // bundle of the same length).
   const name = codeCacheName(stem, [process.version, process.arch, bundle, size, mtimeMs]);

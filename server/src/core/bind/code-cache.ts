@@ -26,7 +26,7 @@ export function codeCacheName(
   parts: readonly unknown[],
   options: readonly string[] = optionNames(),
 ): string {
-  return `${stem}-${hash(parts, 16)}.${hash(options, 8)}.v8`;
+  return `${stem}-${shortHash(parts, 16)}.${shortHash(options, 8)}.v8`;
 }
 
 /**
@@ -74,7 +74,8 @@ export function loadWithCodeCache(
   const wrapped = `(function (exports, require, module, __filename, __dirname, __kit_import) { ${source}\n})`;
   const script = new Script(wrapped, { filename: file, cachedData });
   const save = () => {
-    for (const candidate of candidates) if (writeCache(candidate, script.createCachedData())) return;
+    const data = script.createCachedData();
+    for (const candidate of candidates) if (writeCache(candidate, data)) return;
   };
   const stale = cachedData === undefined || script.cachedDataRejected === true;
   if (stale && write === 'at-exit') process.once('exit', save);
@@ -130,7 +131,7 @@ function writeCache(cacheFile: string, data: Buffer): boolean {
 }
 
 /** `digits` hex digits of FNV-1a over `parts` (32-bit lanes, each seeded with its number). */
-function hash(parts: readonly unknown[], digits: number): string {
+export function shortHash(parts: readonly unknown[], digits: number): string {
   const text = parts.join('\0');
   let out = '';
   for (let lane = 0; out.length < digits; lane++) {
