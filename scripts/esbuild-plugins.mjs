@@ -112,7 +112,7 @@ export function unbundledModuleUrls(root, outdir, format = 'esm') {
  */
 export function sharedRuntimeExternal(root, outdir) {
   const shared = join(root, 'shared') + sep;
-  const bundled = [join('client', ''), join('route', ''), join('render', 'url-safety.js')].map((p) => join(shared, p));
+  const bundled = [join(shared, 'client') + sep, join(shared, 'route') + sep, join(shared, 'render', 'url-safety.js')];
   return {
     name: 'shared-runtime-external',
     setup(b) {
