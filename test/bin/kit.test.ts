@@ -94,6 +94,20 @@ describe('bin/kit.js (the bundled CLI)', function () {
     assert.match(human.stdout, /bad\.kit:\d+:\d+: error /);
   });
 
+  it('binds on a worker thread started from the bundle, with the answers of the main thread', () => {
+    const run = (worker: string) =>
+      spawnSync(process.execPath, [bin, 'routes', '--ssr', '.'], {
+        cwd: fixture('bind'),
+        encoding: 'utf8',
+        env: { ...process.env, KIT_BIND_STATS: '1', KIT_BIND_WORKER: worker },
+      });
+    const [there, here] = [run('1'), run('0')];
+    assert.equal(there.status, 0, there.stderr);
+    assert.match(there.stderr, /; 2 directories bound on a worker thread\n/);
+    assert.doesNotMatch(here.stderr, /worker thread/);
+    assert.equal(there.stdout, here.stdout);
+  });
+
   it('kit init and kit build --app find the starter and the app runtime beside the bundle', () => {
     const init = kit(bin, ['init', 'site'], work);
     assert.equal(init.status, 0, init.stderr);

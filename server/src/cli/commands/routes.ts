@@ -64,10 +64,13 @@ export function bindStats(project: LoadedProject, io: CliIO, command: string, st
   if (!io.env.KIT_BIND_STATS) return;
   const s = project.workspace.bindingStats();
   const total = performance.now() - started;
+  const prebound = project.workspace.stats().prebound;
   io.stderr.write(
     `kit ${command}: ${total.toFixed(0)} ms, of which ${s.compilerMs.toFixed(0)} ms ` +
       `(${((100 * s.compilerMs) / total).toFixed(0)}%) in the TypeScript compiler API; ${s.programs} ts.Program, ` +
-      `${s.parsed} modules parsed\n`,
+      `${s.parsed} modules parsed` +
+      (prebound ? `; ${prebound} director${prebound === 1 ? 'y' : 'ies'} bound on a worker thread` : '') +
+      '\n',
   );
 }
 
