@@ -22,7 +22,11 @@ export async function bundleCli(outdir = bundleDir) {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: { kit: join(root, 'server', 'src', 'cli', 'main.ts') },
+    entryPoints: {
+      kit: join(root, 'server', 'src', 'cli', 'main.ts'),
+      // The loading threads of core/project/parse-pool.ts, found beside the chunk that starts them.
+      'parse-worker': join(root, 'server', 'src', 'core', 'project', 'parse-worker.ts'),
+    },
     outdir,
     bundle: true,
     splitting: true,

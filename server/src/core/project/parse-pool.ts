@@ -1,0 +1,241 @@
+// Parsing a workspace's `.kit` files on every core. The files are cut into batches, one ordered
+// queue that the main thread and the loading threads (`parse-worker.ts`) claim from alike; each
+// loading thread posts its batches back as plain data (trees without markup, summaries,
+// registrations, local diagnostics), while the main thread parses the batches it claims itself.
+// The main thread installs every file in the queue's order, whoever analysed it, so the workspace,
+// and all output, is the same as one thread's whatever the scheduling.
+//
+// The main thread never waits for a loading thread that has stopped: a batch held by a thread
+// that ended, or that shows no progress for a while, is parsed by the main thread. Parsing is
+// deterministic, so doing a batch twice changes nothing but the time.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { parseKit } from '../../../../grammar/src/index.js';
+import type { CheckOptions } from '../model/options.js';
+import { analyseKit } from '../workspace/analyse-kit.js';
+import {
+  deadSlot,
+  DONE,
+  dropMarkup,
+  NEXT,
+  progressSlot,
+  stateSlots,
+  STOP,
+  unpackAnalysis,
+  type PooledKit,
+} from './parse-shared.js';
+import type { Fault, ParsedBatch, ParseJob, ParseWorkerData } from './parse-worker.js';
+import { readSourceFile } from './read-source.js';
+import { reviveSpans } from './revive-spans.js';
+
+/** Files per batch: small enough to share the work out evenly, large enough that messages stay few. */
+const BATCH = 32;
+/** How long the main thread waits for a loading thread that shows no progress before doing its batch. */
+const PATIENCE_MS = 250;
+/** The same for a batch no thread holds yet (only when the main thread claims none: a test hook). */
+const START_PATIENCE_MS = 10_000;
+
+/** How a load uses threads. */
+export interface PoolSettings {
+  /** Threads that parse, the main thread included (1: no loading thread). */
+  threads: number;
+  /** Fewer `.kit` files than this are loaded by the main thread alone. */
+  minFiles: number;
+}
+
+/**
+ * Below this many `.kit` files one thread loads them: a loading thread's start-up, and the main
+ * thread's share of its work (receiving the trees), cost more than the parsing it takes over
+ * (measured: see docs/architecture.md).
+ */
+export const POOL_MIN_FILES = 5000;
+
+function positiveInteger(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
+/**
+ * `KIT_WORKERS`: threads that parse (default: one per core); `KIT_WORKERS_MIN_FILES`: the
+ * threshold (default `POOL_MIN_FILES`).
+ */
+export function poolSettings(env: NodeJS.ProcessEnv = process.env): PoolSettings {
+  return {
+    threads: positiveInteger(env.KIT_WORKERS) ?? availableParallelism(),
+    minFiles: positiveInteger(env.KIT_WORKERS_MIN_FILES) ?? POOL_MIN_FILES,
+  };
+}
+
+/** The files, and the options they are analysed under: `files` is the disk, relative to `cwd`. */
+export interface PoolJob {
+  files: readonly { path: string; abs: string }[];
+  options: CheckOptions;
+  cwd: string;
+}
+
+/**
+ * The loading thread's module. In the CLI bundle `import.meta.url` names this module's unbundled
+ * output (`scripts/esbuild-plugins.mjs`), whose worker would load a few hundred modules, while
+ * `import.meta.filename` names the bundle's chunk, beside which `scripts/bundle.mjs` writes the
+ * worker's own bundle; unbundled, both name this module's output, beside the worker's.
+ */
+function workerFile(): string | undefined {
+  // Not set in a CommonJS bundle (the editor extension's): there `import.meta.url` is the bundle's.
+  const here = (import.meta.filename as string | undefined) ?? fileURLToPath(import.meta.url);
+  const file = join(dirname(here), 'parse-worker.js');
+  return existsSync(file) ? file : undefined;
+}
+
+/**
+ * Test hook, `KIT_TEST_PARSE_POOL`: `threads` has the main thread claim no batch, so that the
+ * loading threads hold them all; `exit:<n>` and `hang:<n>` do the same, and the first loading
+ * thread then exits, or hangs, while holding batch n (having analysed part of it).
+ */
+export function testHook(env: NodeJS.ProcessEnv = process.env): { threadsOnly: boolean; fault?: Fault } {
+  const v = env.KIT_TEST_PARSE_POOL ?? '';
+  const m = /^(exit|hang):(\d+)$/.exec(v);
+  if (m) return { threadsOnly: true, fault: { kind: m[1] as Fault['kind'], batch: Number(m[2]) } };
+  return { threadsOnly: v === 'threads' };
+}
+
+interface Loader {
+  worker: Worker;
+  port: MessagePort;
+}
+
+/**
+ * Analyses `job.files` on `threads` threads and hands each file to `install` in order, synchronously:
+ * its analysis, or undefined when it could not be read or decoded cleanly (the caller reads it
+ * itself, and reports what it finds in its own words, in order). Answers how many files the
+ * loading threads analysed, or undefined, having installed nothing, when none could be started.
+ */
+export function analyseInPool(
+  job: PoolJob,
+  threads: number,
+  install: (index: number, file: PooledKit | undefined) => void,
+): number | undefined {
+  const file = workerFile();
+  if (!file || threads < 2) return undefined;
+  const batches = Math.ceil(job.files.length / BATCH);
+  const state = new SharedArrayBuffer(4 * stateSlots(threads - 1));
+  const owners = new SharedArrayBuffer(4 * batches);
+  const at = new Int32Array(state);
+  const owner = new Int32Array(owners);
+  // The probe of the disk is made again on the other side (a function does not cross threads).
+  const parseJob: ParseJob = {
+    files: job.files,
+    options: { ...job.options, files: undefined },
+    cwd: job.cwd,
+    batch: BATCH,
+  };
+  const hook = testHook();
+  const loaders: Loader[] = [];
+  for (let id = 0; id < threads - 1; id++) {
+    const { port1, port2 } = new MessageChannel();
+    const data: ParseWorkerData = { id, port: port2, state, owners, job: parseJob, fault: id ? undefined : hook.fault };
+    try {
+      const worker = new Worker(file, { workerData: data, transferList: [port2] });
+      worker.unref();
+      // A failing thread only means the main thread parses its batches.
+      worker.on('error', () => undefined);
+      loaders.push({ worker, port: port1 });
+    } catch {
+      port1.close();
+      break;
+    }
+  }
+  if (!loaders.length) return undefined;
+
+  const done = new Map<number, (PooledKit | null)[]>();
+  let received = 0;
+  const drain = () => {
+    for (const l of loaders)
+      for (let m = receiveMessageOnPort(l.port); m; m = receiveMessageOnPort(l.port)) {
+        const { batch, files } = m.message as ParsedBatch;
+        if (done.has(batch)) continue;
+        received += files.length;
+        reviveSpans(files);
+        for (const f of files) if (f) unpackAnalysis(f.analysis);
+        done.set(batch, files);
+      }
+  };
+  const own = (b: number) => {
+    const out: (PooledKit | null)[] = [];
+    for (let i = b * BATCH; i < Math.min(job.files.length, (b + 1) * BATCH); i++) out.push(analyseHere(job, i));
+    done.set(b, out);
+  };
+  /** Waits for batch `b`, held by a loading thread; false when the main thread should do it. */
+  const wait = (b: number): boolean => {
+    let idle = 0;
+    let progress = -1;
+    for (;;) {
+      const seen = Atomics.load(at, DONE);
+      drain();
+      if (done.has(b)) return true;
+      // No holder yet: a thread claiming it this instant, or (test hook) none started so far.
+      const id = Atomics.load(owner, b) - 1;
+      const gone = id < 0 ? loaders.every((_, k) => Atomics.load(at, deadSlot(k))) : Atomics.load(at, deadSlot(id));
+      if (gone) return false;
+      const p = id < 0 ? -1 : Atomics.load(at, progressSlot(id));
+      if (p !== progress) {
+        progress = p;
+        idle = 0;
+      }
+      if (idle >= (id < 0 ? START_PATIENCE_MS : PATIENCE_MS)) return false;
+      const t = performance.now();
+      Atomics.wait(at, DONE, seen, 20);
+      idle += performance.now() - t;
+    }
+  };
+
+  try {
+    // Once a loading thread has let it down, the main thread waits for none: the pool stops, and
+    // whatever has not arrived is parsed here.
+    let stopped = false;
+    for (let b = 0; b < batches; b++) {
+      while (!done.has(b)) {
+        drain();
+        if (done.has(b)) break;
+        const claimed = hook.threadsOnly ? batches : Atomics.add(at, NEXT, 1);
+        if (claimed < batches) own(claimed);
+        else if (stopped || !wait(b)) {
+          stopped = true;
+          Atomics.store(at, STOP, 1);
+          own(b);
+        }
+      }
+      const files = done.get(b)!;
+      done.delete(b);
+      for (let k = 0; k < files.length; k++) install(b * BATCH + k, files[k] ?? undefined);
+    }
+  } finally {
+    Atomics.store(at, STOP, 1);
+    for (const l of loaders) {
+      l.port.close();
+      void l.worker.terminate();
+    }
+  }
+  return received;
+}
+
+/**
+ * The main thread's own analysis of file `i`, its markup dropped at once as the loading threads'
+ * is (not when it is installed, a few batches later); null when it reads with problems.
+ */
+function analyseHere(job: PoolJob, i: number): PooledKit | null {
+  const { path, abs } = job.files[i];
+  let text: string;
+  try {
+    const read = readSourceFile(abs, path);
+    if (read.diagnostics.length) return null;
+    text = read.text;
+  } catch {
+    return null;
+  }
+  const analysis = analyseKit(parseKit(text, path, { incremental: false }), job.options);
+  dropMarkup(analysis.ast);
+  return { text, analysis };
+}
