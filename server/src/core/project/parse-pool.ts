@@ -47,11 +47,11 @@ export interface PoolSettings {
 }
 
 /**
- * Below this many `.kit` files one thread loads them: a loading thread's start-up, and the main
- * thread's share of its work (receiving the trees), cost more than the parsing it takes over
- * (measured: see docs/architecture.md).
+ * Below this many `.kit` files one thread loads them even when more may: a loading thread's start
+ * and the main thread's share of its work (receiving the trees) cost about what it saves at 1,000
+ * files (see docs/architecture.md).
  */
-export const POOL_MIN_FILES = 5000;
+export const POOL_MIN_FILES = 1000;
 
 function positiveInteger(value: string | undefined): number | undefined {
   const n = Number(value);
@@ -59,14 +59,14 @@ function positiveInteger(value: string | undefined): number | undefined {
 }
 
 /**
- * `KIT_WORKERS`: threads that parse (default: one per core); `KIT_WORKERS_MIN_FILES`: the
- * threshold (default `POOL_MIN_FILES`).
+ * `KIT_WORKERS`: threads that parse, a number or `auto` (one per core); unset, one. Measured on
+ * two shared cores, a loading thread made `kit check` slower at every size (it takes CPU time
+ * from the main thread, whose work it barely reduces), so threads are asked for, not assumed.
+ * `KIT_WORKERS_MIN_FILES`: the threshold (default `POOL_MIN_FILES`).
  */
 export function poolSettings(env: NodeJS.ProcessEnv = process.env): PoolSettings {
-  return {
-    threads: positiveInteger(env.KIT_WORKERS) ?? availableParallelism(),
-    minFiles: positiveInteger(env.KIT_WORKERS_MIN_FILES) ?? POOL_MIN_FILES,
-  };
+  const threads = env.KIT_WORKERS === 'auto' ? availableParallelism() : (positiveInteger(env.KIT_WORKERS) ?? 1);
+  return { threads, minFiles: positiveInteger(env.KIT_WORKERS_MIN_FILES) ?? POOL_MIN_FILES };
 }
 
 /** The files, and the options they are analysed under: `files` is the disk, relative to `cwd`. */
@@ -106,78 +106,133 @@ interface Loader {
   port: MessagePort;
 }
 
+/** Receives a file in order: its analysis, or undefined when it must be read by the caller. */
+export type InstallPooled = (index: number, file: PooledKit | undefined) => void;
+
 /**
- * Analyses `job.files` on `threads` threads and hands each file to `install` in order, synchronously:
- * its analysis, or undefined when it could not be read or decoded cleanly (the caller reads it
- * itself, and reports what it finds in its own words, in order). Answers how many files the
- * loading threads analysed, or undefined, having installed nothing, when none could be started.
+ * A load in progress: `step` hands the next batch over, so that a caller with requests to answer
+ * meanwhile (the language server) can take turns; `analyseInPool` runs it to the end.
  */
-export function analyseInPool(
-  job: PoolJob,
-  threads: number,
-  install: (index: number, file: PooledKit | undefined) => void,
-): number | undefined {
-  const file = workerFile();
-  if (!file || threads < 2) return undefined;
-  const batches = Math.ceil(job.files.length / BATCH);
-  const state = new SharedArrayBuffer(4 * stateSlots(threads - 1));
-  const owners = new SharedArrayBuffer(4 * batches);
-  const at = new Int32Array(state);
-  const owner = new Int32Array(owners);
-  // The probe of the disk is made again on the other side (a function does not cross threads).
-  const parseJob: ParseJob = {
-    files: job.files,
-    options: { ...job.options, files: undefined },
-    cwd: job.cwd,
-    batch: BATCH,
-  };
-  const hook = testHook();
-  const loaders: Loader[] = [];
-  for (let id = 0; id < threads - 1; id++) {
-    const { port1, port2 } = new MessageChannel();
-    const data: ParseWorkerData = { id, port: port2, state, owners, job: parseJob, fault: id ? undefined : hook.fault };
-    try {
-      const worker = new Worker(file, { workerData: data, transferList: [port2] });
-      worker.unref();
-      // A failing thread only means the main thread parses its batches.
-      worker.on('error', () => undefined);
-      loaders.push({ worker, port: port1 });
-    } catch {
-      port1.close();
-      break;
+export class ParsePool {
+  private readonly batches: number;
+  private readonly at: Int32Array;
+  private readonly owner: Int32Array;
+  private readonly hook = testHook();
+  private readonly done = new Map<number, (PooledKit | null)[]>();
+  private next = 0;
+  /** Once a loading thread has let it down, the main thread waits for none: the pool stops. */
+  private stopped = false;
+  private closed = false;
+  /** Files analysed by the loading threads so far. */
+  received = 0;
+
+  /** Starts the loading threads; undefined when none can be started (no worker module, 1 thread). */
+  static start(job: PoolJob, threads: number): ParsePool | undefined {
+    const file = workerFile();
+    if (!file || threads < 2) return undefined;
+    const pool = new ParsePool(job, file, threads - 1);
+    if (pool.loaders.length) return pool;
+    pool.close();
+    return undefined;
+  }
+
+  private readonly loaders: Loader[] = [];
+
+  private constructor(
+    private readonly job: PoolJob,
+    file: string,
+    count: number,
+  ) {
+    this.batches = Math.ceil(job.files.length / BATCH);
+    const state = new SharedArrayBuffer(4 * stateSlots(count));
+    const owners = new SharedArrayBuffer(4 * this.batches);
+    this.at = new Int32Array(state);
+    this.owner = new Int32Array(owners);
+    // The probe of the disk is made again on the other side (a function does not cross threads).
+    const options = { ...job.options, files: undefined };
+    const parseJob: ParseJob = { files: job.files, options, cwd: job.cwd, batch: BATCH };
+    for (let id = 0; id < count; id++) {
+      const { port1, port2 } = new MessageChannel();
+      const fault = id ? undefined : this.hook.fault;
+      const data: ParseWorkerData = { id, port: port2, state, owners, job: parseJob, fault };
+      try {
+        const worker = new Worker(file, { workerData: data, transferList: [port2] });
+        worker.unref();
+        // A failing thread only means the main thread parses its batches.
+        worker.on('error', () => undefined);
+        this.loaders.push({ worker, port: port1 });
+      } catch {
+        port1.close();
+        break;
+      }
     }
   }
-  if (!loaders.length) return undefined;
 
-  const done = new Map<number, (PooledKit | null)[]>();
-  let received = 0;
-  const drain = () => {
-    for (const l of loaders)
+  /** Hands the next batch's files to `install`, in order; false once every file has been handed over. */
+  step(install: InstallPooled): boolean {
+    const b = this.next;
+    if (b >= this.batches) return false;
+    while (!this.done.has(b)) {
+      this.drain();
+      if (this.done.has(b)) break;
+      const claimed = this.hook.threadsOnly ? this.batches : Atomics.add(this.at, NEXT, 1);
+      if (claimed < this.batches) this.own(claimed);
+      else if (this.stopped || !this.wait(b)) {
+        this.stopped = true;
+        Atomics.store(this.at, STOP, 1);
+        this.own(b);
+      }
+    }
+    const files = this.done.get(b)!;
+    this.done.delete(b);
+    this.next++;
+    for (let k = 0; k < files.length; k++) install(b * BATCH + k, files[k] ?? undefined);
+    return this.next < this.batches;
+  }
+
+  /** Stops the loading threads (the files not handed over are dropped). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    Atomics.store(this.at, STOP, 1);
+    for (const l of this.loaders) {
+      l.port.close();
+      void l.worker.terminate();
+    }
+  }
+
+  private drain(): void {
+    for (const l of this.loaders)
       for (let m = receiveMessageOnPort(l.port); m; m = receiveMessageOnPort(l.port)) {
         const { batch, files } = m.message as ParsedBatch;
-        if (done.has(batch)) continue;
-        received += files.length;
+        if (this.done.has(batch) || batch < this.next) continue;
+        this.received += files.length;
         reviveSpans(files);
         for (const f of files) if (f) unpackAnalysis(f.analysis);
-        done.set(batch, files);
+        this.done.set(batch, files);
       }
-  };
-  const own = (b: number) => {
+  }
+
+  private own(b: number): void {
     const out: (PooledKit | null)[] = [];
-    for (let i = b * BATCH; i < Math.min(job.files.length, (b + 1) * BATCH); i++) out.push(analyseHere(job, i));
-    done.set(b, out);
-  };
+    for (let i = b * BATCH; i < Math.min(this.job.files.length, (b + 1) * BATCH); i++)
+      out.push(analyseHere(this.job, i));
+    this.done.set(b, out);
+  }
+
   /** Waits for batch `b`, held by a loading thread; false when the main thread should do it. */
-  const wait = (b: number): boolean => {
+  private wait(b: number): boolean {
+    const at = this.at;
     let idle = 0;
     let progress = -1;
     for (;;) {
       const seen = Atomics.load(at, DONE);
-      drain();
-      if (done.has(b)) return true;
+      this.drain();
+      if (this.done.has(b)) return true;
       // No holder yet: a thread claiming it this instant, or (test hook) none started so far.
-      const id = Atomics.load(owner, b) - 1;
-      const gone = id < 0 ? loaders.every((_, k) => Atomics.load(at, deadSlot(k))) : Atomics.load(at, deadSlot(id));
+      const id = Atomics.load(this.owner, b) - 1;
+      const gone =
+        id < 0 ? this.loaders.every((_, k) => Atomics.load(at, deadSlot(k))) : Atomics.load(at, deadSlot(id));
       if (gone) return false;
       const p = id < 0 ? -1 : Atomics.load(at, progressSlot(id));
       if (p !== progress) {
@@ -189,36 +244,24 @@ export function analyseInPool(
       Atomics.wait(at, DONE, seen, 20);
       idle += performance.now() - t;
     }
-  };
-
-  try {
-    // Once a loading thread has let it down, the main thread waits for none: the pool stops, and
-    // whatever has not arrived is parsed here.
-    let stopped = false;
-    for (let b = 0; b < batches; b++) {
-      while (!done.has(b)) {
-        drain();
-        if (done.has(b)) break;
-        const claimed = hook.threadsOnly ? batches : Atomics.add(at, NEXT, 1);
-        if (claimed < batches) own(claimed);
-        else if (stopped || !wait(b)) {
-          stopped = true;
-          Atomics.store(at, STOP, 1);
-          own(b);
-        }
-      }
-      const files = done.get(b)!;
-      done.delete(b);
-      for (let k = 0; k < files.length; k++) install(b * BATCH + k, files[k] ?? undefined);
-    }
-  } finally {
-    Atomics.store(at, STOP, 1);
-    for (const l of loaders) {
-      l.port.close();
-      void l.worker.terminate();
-    }
   }
-  return received;
+}
+
+/**
+ * Analyses `job.files` on `threads` threads and hands each file to `install` in order, synchronously:
+ * its analysis, or undefined when it could not be read or decoded cleanly (the caller reads it
+ * itself, and reports what it finds in its own words, in order). Answers how many files the
+ * loading threads analysed, or undefined, having installed nothing, when none could be started.
+ */
+export function analyseInPool(job: PoolJob, threads: number, install: InstallPooled): number | undefined {
+  const pool = ParsePool.start(job, threads);
+  if (!pool) return undefined;
+  try {
+    while (pool.step(install));
+  } finally {
+    pool.close();
+  }
+  return pool.received;
 }
 
 /**
