@@ -10,7 +10,7 @@
 // Usage: node scripts/bundle.mjs   (after `tsc -b`; `npm run build` runs both)
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledChevrotain, sharedRuntimeExternal, unbundledModuleUrls } from './esbuild-plugins.mjs';
 
@@ -24,7 +24,7 @@ export async function bundleCli(outdir = bundleDir) {
   await build({
     entryPoints: {
       kit: join(root, 'server', 'src', 'cli', 'main.ts'),
-      // The loading threads of core/project/parse-pool.ts, found beside the chunk that starts them.
+      // The loading threads of core/project/parse-pool.ts (see `define`).
       'parse-worker': join(root, 'server', 'src', 'core', 'project', 'parse-worker.ts'),
     },
     outdir,
@@ -39,7 +39,16 @@ export async function bundleCli(outdir = bundleDir) {
     // Bundled CommonJS packages (the language server's) `require` Node's own modules, which an ES
     // module has no `require` for; `createRequire` in every chunk would cost start-up time.
     banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
-    define: { 'process.env.KIT_VERSION': JSON.stringify(version) },
+    define: {
+      'process.env.KIT_VERSION': JSON.stringify(version),
+      // Where the `parse-worker` entry is, relative to core/project/parse-pool.ts's `import.meta.url`
+      // (which names its unbundled module): the loading threads run this bundle, not a few hundred modules.
+      'process.env.KIT_BUNDLED_PARSE_WORKER': JSON.stringify(
+        relative(join(root, 'out', 'server', 'src', 'core', 'project'), join(outdir, 'parse-worker.js'))
+          .split(sep)
+          .join('/'),
+      ),
+    },
     external: ['typescript', 'esbuild', 'postject', 'playwright-core'],
     plugins: [bundledChevrotain, sharedRuntimeExternal(root, outdir), unbundledModuleUrls(root, outdir)],
     logLevel: 'warning',

@@ -10,7 +10,6 @@
 // deterministic, so doing a batch twice changes nothing but the time.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { parseKit } from '../../../../grammar/src/index.js';
@@ -77,15 +76,13 @@ export interface PoolJob {
 }
 
 /**
- * The loading thread's module. In the CLI bundle `import.meta.url` names this module's unbundled
- * output (`scripts/esbuild-plugins.mjs`), whose worker would load a few hundred modules, while
- * `import.meta.filename` names the bundle's chunk, beside which `scripts/bundle.mjs` writes the
- * worker's own bundle; unbundled, both name this module's output, beside the worker's.
+ * The loading thread's module: beside this one's output, or in the CLI bundle, whose
+ * `import.meta.url` here names this module's unbundled output, the bundle's own `parse-worker`
+ * entry at the place the bundle defines (`scripts/bundle.mjs`). None in the editor extension's
+ * bundle: its language server loads on one thread.
  */
 function workerFile(): string | undefined {
-  // Not set in a CommonJS bundle (the editor extension's): there `import.meta.url` is the bundle's.
-  const here = (import.meta.filename as string | undefined) ?? fileURLToPath(import.meta.url);
-  const file = join(dirname(here), 'parse-worker.js');
+  const file = fileURLToPath(new URL(process.env.KIT_BUNDLED_PARSE_WORKER ?? './parse-worker.js', import.meta.url));
   return existsSync(file) ? file : undefined;
 }
 
