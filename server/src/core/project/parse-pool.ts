@@ -1,7 +1,8 @@
-// Parsing a workspace's `.kit` files on every core. The files are cut into batches, one ordered
-// queue that the main thread and the loading threads (`parse-worker.ts`) claim from alike; each
-// loading thread posts its batches back as plain data (trees without markup, summaries,
-// registrations, local diagnostics), while the main thread parses the batches it claims itself.
+// Parsing a workspace's `.kit` files on several threads (`KIT_WORKERS`). The files are cut into
+// batches, one ordered queue that the main thread and the loading threads (`parse-worker.ts`)
+// claim from alike; each loading thread posts its batches back as plain data (trees without
+// markup, summaries, local diagnostics: `parse-shared.ts`), while the main thread parses the
+// batches it claims itself.
 // The main thread installs every file in the queue's order, whoever analysed it, so the workspace,
 // and all output, is the same as one thread's whatever the scheduling.
 //
@@ -91,7 +92,7 @@ function workerFile(): string | undefined {
  * loading threads hold them all; `exit:<n>` and `hang:<n>` do the same, and the first loading
  * thread then exits, or hangs, while holding batch n (having analysed part of it).
  */
-export function testHook(env: NodeJS.ProcessEnv = process.env): { threadsOnly: boolean; fault?: Fault } {
+function testHook(env: NodeJS.ProcessEnv = process.env): { threadsOnly: boolean; fault?: Fault } {
   const v = env.KIT_TEST_PARSE_POOL ?? '';
   const m = /^(exit|hang):(\d+)$/.exec(v);
   if (m) return { threadsOnly: true, fault: { kind: m[1] as Fault['kind'], batch: Number(m[2]) } };
@@ -115,6 +116,8 @@ export class ParsePool {
   private readonly at: Int32Array;
   private readonly owner: Int32Array;
   private readonly hook = testHook();
+  private readonly loaders: Loader[] = [];
+  /** Batches analysed and not yet handed over, by index. */
   private readonly done = new Map<number, (PooledKit | null)[]>();
   private next = 0;
   /** Once a loading thread has let it down, the main thread waits for none: the pool stops. */
@@ -132,8 +135,6 @@ export class ParsePool {
     pool.close();
     return undefined;
   }
-
-  private readonly loaders: Loader[] = [];
 
   private constructor(
     private readonly job: PoolJob,

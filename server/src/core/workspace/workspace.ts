@@ -188,14 +188,8 @@ export class Workspace implements WorkspaceView {
    * `readIssues`: what reading the file found (invalid UTF-8), kept with its diagnostics.
    */
   setKitFile(path: string, text: string, ast?: KitFile, readIssues?: Diagnostic[]): void {
-    const parsed = ast ?? parseKit(text, path, this.parse);
-    this.putKit(
-      path,
-      text,
-      analyseKit(parsed, this.checkOptions),
-      readIssues,
-      Boolean(this.parse.releaseMarkup && !ast),
-    );
+    const analysis = analyseKit(ast ?? parseKit(text, path, this.parse), this.checkOptions);
+    this.putKit(path, text, analysis, readIssues, this.releasesMarkup && !ast);
   }
 
   /**
@@ -236,7 +230,7 @@ export class Workspace implements WorkspaceView {
     a: KitAnalysis,
     readIssues: Diagnostic[] | undefined,
     release: boolean,
-  ) {
+  ): void {
     this.revisionCount++;
     const old = this.kits.get(path);
     const entry: KitEntry = { path, text, ...a, keys: [] };
