@@ -12,14 +12,14 @@
 // Usage: node scripts/bundle.mjs   (after `tsc -b`; `npm run build` runs both)
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledChevrotain, sharedRuntimeExternal, unbundledModuleUrls } from './esbuild-plugins.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bundleDir = join(root, 'out', 'bundle');
 
-/** Writes `out/bundle/kit.cjs`, `out/bundle/start.cjs` and their source maps. */
+/** Writes `out/bundle/kit.cjs`, `out/bundle/start.cjs`, `out/bundle/parse-worker.cjs` and their source maps. */
 export async function bundleCli(outdir = bundleDir) {
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
   rmSync(outdir, { recursive: true, force: true });
@@ -43,7 +43,16 @@ export async function bundleCli(outdir = bundleDir) {
     build({
       ...options,
       entryPoints: { kit: join(root, 'server', 'src', 'cli', 'main.ts') },
-      define: { 'process.env.KIT_VERSION': JSON.stringify(version) },
+      define: {
+        'process.env.KIT_VERSION': JSON.stringify(version),
+        // Where the `parse-worker` bundle is, relative to core/project/parse-pool.ts's `import.meta.url`
+        // (which names its unbundled module): loading threads run one file, not a few hundred modules.
+        'process.env.KIT_BUNDLED_PARSE_WORKER': JSON.stringify(
+          relative(join(root, 'out', 'server', 'src', 'core', 'project'), join(outdir, 'parse-worker.cjs'))
+            .split(sep)
+            .join('/'),
+        ),
+      },
       // `__kit_import` is the loader's (see `unbundledModuleUrls`); Node's own loader (KIT_DEBUG) has
       // none, and there `import()` works.
       banner: { js: '"use strict";var __kit_import = __kit_import || ((specifier) => import(specifier));' },
@@ -62,6 +71,12 @@ export async function bundleCli(outdir = bundleDir) {
     }),
     // Loaded by Node itself: its `import()` is the one the bundle's `__kit_import` calls.
     build({ ...options, entryPoints: { start: join(root, 'server', 'src', 'cli', 'start.ts') } }),
+    // The loading threads of core/project/parse-pool.ts (a worker runs it as its own program).
+    build({
+      ...options,
+      entryPoints: { 'parse-worker': join(root, 'server', 'src', 'core', 'project', 'parse-worker.ts') },
+      plugins: [bundledChevrotain, unbundledModuleUrls(root, outdir, 'cjs')],
+    }),
   ]);
 }
 

@@ -1,10 +1,11 @@
 // Reading a workspace folder into its model: `.kit` files first (module package names come from
-// their `package` declarations), a batch per event-loop turn so that requests are answered
-// meanwhile, then every diagnostic but handler binding is published (`kit/status` ready), then
-// binding, the TypeScript compiler's part (`kit/status` bound).
+// their `package` declarations; on loading threads with `KIT_WORKERS`), a batch per event-loop
+// turn so that requests are answered meanwhile, then every diagnostic but handler binding is
+// published (`kit/status` ready), then binding, the TypeScript compiler's part (`kit/status` bound).
 import type { Connection } from 'vscode-languageserver/node';
 import { growYoungGenerationAtOnce, reduceMemory } from './memory.js';
 import { discoverSources } from '../core/project/discover.js';
+import { ParsePool, poolSettings } from '../core/project/parse-pool.js';
 import { ReadAhead } from '../core/project/read-ahead.js';
 import { BindWorker, useBindWorker } from '../core/bind/bind-host.js';
 import type { SourceText } from '../core/project/read-source.js';
@@ -69,6 +70,17 @@ export class Indexer {
     return worker && { worker, texts };
   }
 
+  /**
+   * Loading threads for a folder's `.kit` files (`KIT_WORKERS`), as `kit check` has them; the
+   * documents open in the editor keep their own trees (their files are skipped as they come).
+   */
+  private startPool(p: KitProject, kitFiles: string[]): ParsePool | undefined {
+    const { threads, minFiles } = poolSettings();
+    if (threads < 2 || kitFiles.length < minFiles || !p.ws.releasesMarkup) return undefined;
+    const files = kitFiles.map((path) => ({ path, abs: p.fsPathOf(path) }));
+    return ParsePool.start({ files, options: p.ws.options, cwd: p.root! }, threads);
+  }
+
   private async indexProject(p: KitProject): Promise<void> {
     const { connection, projects, docs, publisher } = this.host;
     const started = performance.now();
@@ -80,11 +92,35 @@ export class Indexer {
       this.host.log(`kit: cannot index ${root}: ${(e as Error).message}`);
       return;
     }
-    const keys = [...found.kitFiles, ...found.modules];
+    const pool = this.startPool(p, found.kitFiles);
     const early = this.startBinding(p, found);
-    const ahead = new ReadAhead((early ? found.kitFiles : keys).map((k) => p.fsPathOf(k)));
+    // With loading threads the `.kit` files come from the pool; the modules are read here, unless
+    // the binding worker's start read them already (they come last: the read-ahead list stops before).
+    const keys = pool ? found.modules : [...found.kitFiles, ...found.modules];
+    const ahead = new ReadAhead(
+      keys.slice(0, early ? keys.length - found.modules.length : undefined).map((k) => p.fsPathOf(k)),
+    );
     let read = false;
     try {
+      let taken = 0;
+      for (let more = pool !== undefined; more; ) {
+        if (!projects.folderProjects().includes(p)) return; // the folder was removed meanwhile
+        more = pool!.step((i, pooled) => {
+          const key = found.kitFiles[i];
+          const fsPath = p.fsPathOf(key);
+          if (docs.has(fsPath)) return; // the open buffer wins
+          if (pooled) p.ws.setAnalysedKitFile(key, pooled.text, pooled.analysis);
+          else {
+            const source = readText(fsPath);
+            if (source) p.ws.setKitFile(key, source.text, undefined, source.diagnostics);
+          }
+          taken++;
+        });
+        if (taken >= INDEX_BATCH) {
+          taken = 0;
+          await turn();
+        }
+      }
       for (let i = 0; i < keys.length; i += INDEX_BATCH) {
         if (!projects.folderProjects().includes(p)) return; // the folder was removed meanwhile
         for (let j = i; j < Math.min(keys.length, i + INDEX_BATCH); j++) {
@@ -102,6 +138,7 @@ export class Indexer {
       }
       read = true;
     } finally {
+      pool?.close();
       ahead.close();
       if (!read) void early?.worker.close();
     }

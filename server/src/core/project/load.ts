@@ -5,6 +5,7 @@ import type { CheckOptions } from '../model/options.js';
 import { BindWorker, useBindWorker } from '../bind/bind-host.js';
 import { discoverSources, type DiscoveredSources } from './discover.js';
 import { diskFiles } from './disk-files.js';
+import { analyseInPool, poolSettings, type PoolSettings } from './parse-pool.js';
 import { ReadAhead } from './read-ahead.js';
 import { readSourceFile, type SourceText } from './read-source.js';
 
@@ -16,31 +17,61 @@ export interface LoadedProject {
 
 /**
  * `releaseMarkup` for commands that read no markup after validation (`kit check`, the reports):
- * see `WorkspaceLoadOptions`. `sources`: what discovery of the inputs already found.
+ * see `WorkspaceLoadOptions`. `sources`: what discovery of the inputs already found. `pool`: how
+ * many threads may parse, from how many files (`KIT_WORKERS`, `KIT_WORKERS_MIN_FILES`).
  */
-export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup'> & { sources?: DiscoveredSources };
+export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup'> & {
+  sources?: DiscoveredSources;
+  pool?: PoolSettings;
+};
 
 const CLEAN: SourceText['diagnostics'] = [];
 
-function read(path: string, cwd: string, ahead: ReadAhead, index: number): SourceText {
-  const early = ahead.take(index);
+function read(path: string, cwd: string, ahead: ReadAhead | undefined, index: number): SourceText {
+  const early = ahead?.take(index);
   if (early !== undefined) return { text: early, diagnostics: CLEAN };
   return readSourceFile(resolve(cwd, path), path);
 }
 
-/** Reads and sets every file; `moduleTexts`: modules already read, by path. */
+/**
+ * Loads the `.kit` files on several threads (`parse-pool.ts`); answers false, having loaded none,
+ * when one thread should: too few files, no loading thread, or a load that keeps markup (a build
+ * renders every view, so a loading thread's tree would be parsed again here for its markup).
+ */
+function loadKitInPool(workspace: Workspace, kitFiles: string[], cwd: string, pool: PoolSettings): boolean {
+  if (pool.threads < 2 || kitFiles.length < pool.minFiles || !workspace.releasesMarkup) return false;
+  const files = kitFiles.map((path) => ({ path, abs: resolve(cwd, path) }));
+  const received = analyseInPool({ files, options: workspace.options, cwd }, pool.threads, (i, pooled) => {
+    const path = kitFiles[i];
+    if (pooled) workspace.setAnalysedKitFile(path, pooled.text, pooled.analysis);
+    else {
+      // Unreadable, or not clean UTF-8: read here, in order, so that it is reported as always.
+      const { text, diagnostics } = read(path, cwd, undefined, i);
+      workspace.setKitFile(path, text, undefined, diagnostics);
+    }
+  });
+  return received !== undefined;
+}
+
+/**
+ * Reads and sets every file: the `.kit` files on loading threads when `pool` says so, then the
+ * modules (`moduleTexts`: those already read, by path).
+ */
 function fill(
   workspace: Workspace,
   { kitFiles, modules }: DiscoveredSources,
   cwd: string,
+  pool: PoolSettings,
   moduleTexts?: ReadonlyMap<string, SourceText>,
 ): void {
+  const pooled = loadKitInPool(workspace, kitFiles, cwd, pool);
   // Modules after kit files so that their package names come from `package` declarations.
+  const kits = pooled ? [] : kitFiles;
   const unread = moduleTexts ? [] : modules;
-  const ahead = new ReadAhead([...kitFiles, ...unread].map((f) => resolve(cwd, f)));
+  const ahead = new ReadAhead([...kits, ...unread].map((f) => resolve(cwd, f)));
   try {
     let i = 0;
-    for (const f of kitFiles) {
+    for (const f of kits) {
       const { text, diagnostics } = read(f, cwd, ahead, i++);
       workspace.setKitFile(f, text, undefined, diagnostics);
     }
@@ -51,6 +82,12 @@ function fill(
   } finally {
     ahead.close();
   }
+}
+
+/** The loading threads `load` asks for; none when the caller probes files itself (a function cannot be sent). */
+function poolOf(options: CheckOptions, load: LoadOptions): PoolSettings {
+  const pool = load.pool ?? poolSettings();
+  return options.files ? { ...pool, threads: 1 } : pool;
 }
 
 function newWorkspace(options: CheckOptions, cwd: string, load: LoadOptions): Workspace {
@@ -68,7 +105,7 @@ export function loadProject(
 ): LoadedProject {
   const found = load.sources ?? discoverSources(inputs, cwd);
   const workspace = newWorkspace(options, cwd, load);
-  fill(workspace, found, cwd);
+  fill(workspace, found, cwd, poolOf(options, load));
   workspace.flush();
   return { workspace, kitFiles: found.kitFiles, modules: found.modules };
 }
@@ -110,7 +147,7 @@ export async function loadProjectAsync(
   if (!worker) return loadProject(inputs, options, cwd, { ...load, sources: found });
   const workspace = newWorkspace(options, cwd, load);
   try {
-    fill(workspace, found, cwd, texts);
+    fill(workspace, found, cwd, poolOf(options, load), texts);
     const job = workspace.prebindJob();
     const bound = worker.bind(job.scopes);
     workspace.flush({ defer: (k) => k.startsWith('bind:') });

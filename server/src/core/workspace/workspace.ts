@@ -10,8 +10,8 @@ import type { CheckOptions } from '../model/options.js';
 import { localDiagnostics } from '../validate/index.js';
 import { compareRegistrations, type KitEntry, type ModuleEntry, type WorkspaceView } from '../model/entries.js';
 import { scanHandlerModule } from '../model/handler-modules.js';
-import { commentRegistrations, fileRegistrations, type Registration } from '../model/registrations.js';
-import { summarize } from '../model/summary.js';
+import { commentRegistrations, type Registration } from '../model/registrations.js';
+import { analyseKit, type KitAnalysis } from './analyse-kit.js';
 import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { releaseMarkup } from '../model/markup-release.js';
 import { crossShape } from '../model/cross-shape.js';
@@ -135,6 +135,11 @@ export class Workspace implements WorkspaceView {
     return this.checkOptions;
   }
 
+  /** True when the trees this workspace parses itself lose their markup once validated. */
+  get releasesMarkup(): boolean {
+    return Boolean(this.parse.releaseMarkup);
+  }
+
   /**
    * Bumped by every change of the model, and by a flush that re-evaluated buckets (binding results
    * arrive that way): anything derived from the workspace may be cached under it.
@@ -189,8 +194,29 @@ export class Workspace implements WorkspaceView {
    * `readIssues`: what reading the file found (invalid UTF-8), kept with its diagnostics.
    */
   setKitFile(path: string, text: string, ast?: KitFile, readIssues?: Diagnostic[]): void {
+    const analysis = analyseKit(ast ?? parseKit(text, path, this.parse), this.checkOptions);
+    this.putKit(path, text, analysis, readIssues, this.releasesMarkup && !ast);
+  }
+
+  /**
+   * Adds or replaces a `.kit` file that `analyseKit` analysed ahead (`core/project/parse-pool.ts`),
+   * under this workspace's check options, from a tree parsed as `parse` says. For a workspace that
+   * releases markup: its views and fragments may come without their markup, which is re-parsed
+   * from the text on first access as released markup is (`markup-release.ts`).
+   */
+  setAnalysedKitFile(path: string, text: string, analysis: KitAnalysis): void {
+    this.putKit(path, text, analysis, undefined, true);
+  }
+
+  private putKit(
+    path: string,
+    text: string,
+    a: KitAnalysis,
+    readIssues: Diagnostic[] | undefined,
+    release: boolean,
+  ): void {
     const pkgBefore = this.modules.size ? this.packageOfDir(dirName(path)) : undefined;
-    this.putKitFile(path, text, ast, readIssues);
+    this.putKitFile(path, text, a, readIssues, release);
     if (pkgBefore !== undefined) this.refreshModules(dirName(path), pkgBefore);
   }
 
@@ -203,27 +229,23 @@ export class Workspace implements WorkspaceView {
     for (const m of this.moduleMembers(`bind:${dir}`)) this.setModule(m.path, m.text, m.readIssues);
   }
 
-  private putKitFile(path: string, text: string, ast?: KitFile, readIssues?: Diagnostic[]): void {
+  /** `release`: the tree is the workspace's own (not an editor's), and its markup may go. */
+  private putKitFile(
+    path: string,
+    text: string,
+    a: KitAnalysis,
+    readIssues: Diagnostic[] | undefined,
+    release: boolean,
+  ): void {
     this.revisionCount++;
     const old = this.kits.get(path);
-    const parsed = ast ?? parseKit(text, path, this.parse);
-    const summary = summarize(parsed);
-    const entry: KitEntry = {
-      path,
-      text,
-      ast: parsed,
-      summary,
-      registrations: fileRegistrations(summary),
-      local: [],
-      keys: [],
-    };
-    entry.local = localDiagnostics(parsed, summary, this.checkOptions);
+    const entry: KitEntry = { path, text, ...a, keys: [] };
     if (readIssues?.length) {
       entry.readIssues = readIssues;
       entry.local = [...readIssues, ...entry.local];
     }
     entry.keys = entryKeys(entry, 'kit');
-    if (this.parse.releaseMarkup && !ast) releaseMarkup(parsed, text);
+    if (release) releaseMarkup(a.ast, text);
     this.changed.add(path);
     if (old && crossShape(old) === crossShape(entry)) {
       // The summary firewall: an edit that leaves everything other files can see unchanged (an

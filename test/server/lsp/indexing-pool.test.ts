@@ -1,0 +1,70 @@
+// The language server's first index of a folder on loading threads (`KIT_WORKERS`) publishes what
+// one thread does, and a document open in the editor before the index keeps its own text and tree.
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeGeneratedSite } from '../core/project/generated-site.js';
+import { fileUri, LspClient } from './helpers/lsp-client.js';
+
+const POOL_ENV = ['KIT_WORKERS', 'KIT_WORKERS_MIN_FILES', 'KIT_TEST_PARSE_POOL'] as const;
+
+describe('kit lsp indexing on loading threads', function () {
+  this.timeout(120_000);
+  let dir: string;
+  const clients: LspClient[] = [];
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kit-lsp-pool-'));
+    writeGeneratedSite(dir, 6, 40);
+  });
+
+  after(() => {
+    for (const c of clients.splice(0)) if (c.child.exitCode === null) c.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * A server started with `env` (the child takes the environment at its start) on `dir`, with
+   * `open` opened (its text edited) before indexing starts; answers everything it published.
+   */
+  async function indexed(env: Record<string, string>, open: string): Promise<string> {
+    const saved = POOL_ENV.map((k) => process.env[k]);
+    Object.assign(process.env, env);
+    const client = LspClient.start();
+    POOL_ENV.forEach((k, i) => {
+      if (saved[i] === undefined) delete process.env[k];
+      else process.env[k] = saved[i];
+    });
+    clients.push(client);
+    await client.initialize([dir], { sendInitialized: false });
+    const edited = readFileSync(join(dir, open), 'utf8').replace('<p>Text</p>', '<p id="top">Twice</p>');
+    await client.open(fileUri(join(dir, open)), edited);
+    const ready = client.waitForStatuses(1, 60_000);
+    await client.conn.sendNotification('initialized', {});
+    await ready;
+    // A request settles first: everything the server had to publish has arrived when it answers.
+    const routes = await client.request<unknown>('kit/routes', {});
+    const files = [...client.diagnostics.entries()]
+      .map(([uri, d]) => [uri, d.diagnostics] as const)
+      .filter(([, ds]) => ds.length > 0)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    await client.shutdown();
+    return JSON.stringify({ files, routes }, null, 1);
+  }
+
+  it('publishes the same diagnostics and routes on 1 and 2 threads; the open buffer wins', async () => {
+    const open = 'd2/p0.kit';
+    const one = await indexed({ KIT_WORKERS: '1' }, open);
+    const two = await indexed({ KIT_WORKERS: '2', KIT_WORKERS_MIN_FILES: '50', KIT_TEST_PARSE_POOL: 'threads' }, open);
+    assert.equal(two, one);
+    const files = (JSON.parse(one) as { files: [string, { code: string }[]][] }).files;
+    const mine = files.find(([uri]) => uri === fileUri(join(dir, open)));
+    assert.deepEqual(
+      mine?.[1].map((d) => d.code),
+      ['duplicate_id'],
+      'the open document is checked as the editor has it',
+    );
+    assert.ok(files.length > 10);
+  });
+});
