@@ -8,7 +8,6 @@ import { discoverSources } from '../core/project/discover.js';
 import { ParsePool, poolSettings } from '../core/project/parse-pool.js';
 import { ReadAhead } from '../core/project/read-ahead.js';
 import { BindWorker, useBindWorker } from '../core/bind/bind-host.js';
-import type { SourceText } from '../core/project/read-source.js';
 import type { OpenDocuments } from './documents.js';
 import type { KitProject, ProjectSet } from './projects.js';
 import { readText } from './projects.js';
@@ -47,27 +46,24 @@ export class Indexer {
   }
 
   /**
-   * For a large folder with handler modules: reads the modules first and starts a binding worker on
-   * them (`bind-host.ts`), which loads the TypeScript compiler and the modules while this thread
-   * parses the `.kit` files. An open module is taken as its buffer reads.
+   * For a large folder with handler modules, once everything but binding is published: binding on a
+   * worker thread (`bind-host.ts`) with the modules' texts as the model has them, so that this
+   * thread answers requests meanwhile and never loads the TypeScript compiler for it. Not earlier:
+   * on two cores a worker busy during indexing delays the first diagnostics more than it saves.
    */
-  private startBinding(
-    p: KitProject,
-    found: { kitFiles: string[]; modules: string[] },
-  ): { worker: BindWorker; texts: Map<string, SourceText> } | undefined {
-    if (!useBindWorker(found.kitFiles.length, found.modules.length)) return undefined;
-    const texts = new Map<string, SourceText>();
-    const modules: { path: string; text: string }[] = [];
-    for (const m of found.modules) {
-      const fsPath = p.fsPathOf(m);
-      const open = this.host.docs.has(fsPath) ? p.ws.module(m)?.text : undefined;
-      const source = open === undefined ? readText(fsPath) : { text: open, diagnostics: [] };
-      if (source === undefined) return undefined; // the loop reports it as it always has
-      if (open === undefined) texts.set(m, source);
-      modules.push({ path: m, text: source.text });
-    }
+  private async bindOnWorker(p: KitProject): Promise<void> {
+    const paths = p.ws.modulePaths();
+    if (!useBindWorker(p.ws.kitPaths().length, paths.length)) return;
+    const modules = paths.map((path) => ({ path, text: p.ws.module(path)!.text }));
     const worker = BindWorker.start({ cwd: p.root!, strictBindings: p.ws.options.strictBindings, modules });
-    return worker && { worker, texts };
+    if (!worker) return;
+    try {
+      const job = p.ws.prebindJob();
+      const results = await worker.bind(job.scopes);
+      if (results) job.accept(results);
+    } finally {
+      void worker.close();
+    }
   }
 
   /**
@@ -93,14 +89,9 @@ export class Indexer {
       return;
     }
     const pool = this.startPool(p, found.kitFiles);
-    const early = this.startBinding(p, found);
-    // With loading threads the `.kit` files come from the pool; the modules are read here, unless
-    // the binding worker's start read them already (they come last: the read-ahead list stops before).
+    // With loading threads the `.kit` files come from the pool, the modules are read here.
     const keys = pool ? found.modules : [...found.kitFiles, ...found.modules];
-    const ahead = new ReadAhead(
-      keys.slice(0, early ? keys.length - found.modules.length : undefined).map((k) => p.fsPathOf(k)),
-    );
-    let read = false;
+    const ahead = new ReadAhead(keys.map((k) => p.fsPathOf(k)));
     try {
       let taken = 0;
       for (let more = pool !== undefined; more; ) {
@@ -127,23 +118,18 @@ export class Indexer {
           const key = keys[j];
           const fsPath = p.fsPathOf(key);
           if (docs.has(fsPath)) continue; // the open buffer wins
-          const taken = ahead.take(j);
-          const source =
-            early?.texts.get(key) ?? (taken !== undefined ? { text: taken, diagnostics: [] } : readText(fsPath));
+          const early = ahead.take(j);
+          const source = early !== undefined ? { text: early, diagnostics: [] } : readText(fsPath);
           if (source === undefined) continue;
           if (isKitPath(key)) p.ws.setKitFile(key, source.text, undefined, source.diagnostics);
           else p.ws.setModule(key, source.text, source.diagnostics);
         }
         await turn();
       }
-      read = true;
     } finally {
       pool?.close();
       ahead.close();
-      if (!read) void early?.worker.close();
     }
-    const job = early && p.ws.prebindJob();
-    const bound = job && early.worker.bind(job.scopes);
     this.host.settle(); // the open documents, and the other projects
     for (const key of p.ws.takeAffected({ defer: (k) => k.startsWith('bind:') })) publisher.publish(p, key);
     p.indexing = false;
@@ -156,11 +142,7 @@ export class Indexer {
     });
     // Written out (with the diagnostics before it) before binding takes the thread.
     await connection.sendNotification('kit/status', status('ready'));
-    if (bound) {
-      const results = await bound;
-      void early.worker.close();
-      if (results) job.accept(results);
-    }
+    await this.bindOnWorker(p);
     await turn();
     this.host.settle();
     // The compiler's state is most of the memory binding took; edits re-bind a directory at a time,
