@@ -15,7 +15,7 @@ import { compileSite, plannedFiles, type CompiledPage, type CompiledSite } from 
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { crossShape } from '../../core/model/cross-shape.js';
 import { discoverSources, displayPath, SourceError } from '../../core/project/discover.js';
-import { loadProjectAsync } from '../../core/project/load.js';
+import { loadProject } from '../../core/project/load.js';
 import { readSourceFile } from '../../core/project/read-source.js';
 import type { Workspace } from '../../core/workspace/workspace.js';
 import { HandlerLoader, type CompileProblem } from './handler-loader.js';
@@ -140,9 +140,9 @@ export class DevSession {
     // esbuild compiles the handler modules in its own process while this one parses the .kit files.
     const modules = [...sources.modules].sort();
     const compiled = await handlers.begin(modules);
-    const project = await loadProjectAsync([opts.root], { ssr: opts.ssr, strictBindings: false }, opts.cwd, {
-      sources,
-    });
+    // Binding stays in this thread (no binding worker): the first handler edit would load the
+    // TypeScript compiler here, and a worker did not make the first page come sooner (measured).
+    const project = loadProject([opts.root], { ssr: opts.ssr, strictBindings: false }, opts.cwd, { sources });
     const session = new DevSession(opts, project.workspace, handlers);
     // The workspace holds every module discovery found (one it cannot read too, with its diagnostic).
     const early = modules.join('\n') === project.workspace.modulePaths().join('\n') ? compiled : undefined;
