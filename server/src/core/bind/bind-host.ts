@@ -34,14 +34,23 @@ export function useBindWorker(kitFiles: number, modules: number, env = process.e
   return env.KIT_BIND_WORKER === '1' || kitFiles >= BIND_WORKER_MIN_FILES;
 }
 
-function plainScope(s: BindScope): PlainScope {
-  const kits = s.kits.map((k) => ({ path: k.path, targets: [...k.targets()] }));
+function plainPackage(p: { dirs: string[]; modules: readonly BindModule[] }): PlainScope['packages'][string] {
+  return { dirs: p.dirs, modules: p.modules.map(plainModule) };
+}
+
+/** A module as data: its path and comment endpoints only (a workspace entry holds its whole text too). */
+function plainModule(m: BindModule): BindModule {
+  return { path: m.path, summary: { endpoints: m.summary.endpoints } };
+}
+
+function plainScope<K extends { path: string }>(s: BindScope<K>): PlainScope {
+  const kits = s.kits.map((k) => ({ path: k.path, targets: [...s.targetsOf(k)] }));
   const packages: PlainScope['packages'] = {};
   for (const k of kits)
     for (const t of k.targets)
       if (t.otherPackage !== undefined && !(t.otherPackage in packages))
-        packages[t.otherPackage] = s.packageModules(t.otherPackage);
-  return { dir: s.dir, packageName: s.packageName, kits, modules: s.modules, packages };
+        packages[t.otherPackage] = plainPackage(s.packageModules(t.otherPackage));
+  return { dir: s.dir, packageName: s.packageName, kits, modules: s.modules.map(plainModule), packages };
 }
 
 export class BindWorker {
@@ -74,7 +83,9 @@ export class BindWorker {
    * Binds `scopes` on the worker. Answers the bindings by directory, or undefined when the worker
    * failed (the caller binds in its own thread).
    */
-  bind(scopes: readonly BindScope[]): Promise<Map<string, DirectoryBinding> | undefined> {
+  bind<K extends { path: string }>(
+    scopes: readonly BindScope<K>[],
+  ): Promise<Map<string, DirectoryBinding> | undefined> {
     const answer = new Promise<Map<string, DirectoryBinding>>((resolve) => {
       this.worker.once('message', (json: string) => {
         const list = JSON.parse(json) as DirectoryBinding[];

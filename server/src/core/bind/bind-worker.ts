@@ -7,11 +7,13 @@ import { Binder, type BindOptions, type BindScope, type DirectoryBinding } from 
 import type { BindTarget } from './targets.js';
 import type { BindWorkerData, PlainScope } from './bind-host.js';
 
-function revive(s: PlainScope): BindScope {
+function revive(s: PlainScope): BindScope<PlainScope['kits'][number]> {
   return {
     dir: s.dir,
     packageName: s.packageName,
-    kits: s.kits.map((k) => ({ path: k.path, targets: (): readonly BindTarget[] => k.targets })),
+    kits: s.kits,
+    targetsOf: (k): readonly BindTarget[] => k.targets,
+    keep: false,
     modules: s.modules,
     packageModules: (name) => s.packages[name] ?? { dirs: [], modules: [] },
   };

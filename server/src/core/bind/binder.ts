@@ -20,33 +20,31 @@ export interface BindOptions {
 }
 
 /**
- * A `.kit` file as the binder sees it: its targets (asked for only when its bindings are not kept),
- * and the object its bindings are kept for while no module changes (none: they are not kept).
+ * A handler module as the binder sees it: its path and its `//kit:` comment endpoints (a workspace's
+ * `ModuleEntry` is one); its text is `setModule`'s.
  */
-export interface BindKit {
-  path: string;
-  targets(): readonly BindTarget[];
-  keep?: object;
-}
-
-/** A handler module as the binder sees it: its `//kit:` comment endpoints; its text is `setModule`'s. */
 export interface BindModule {
   path: string;
-  endpoints: readonly CommentEndpoint[];
+  summary: { endpoints: readonly CommentEndpoint[] };
 }
 
 /**
- * One directory to bind, as plain data (`bind-scope.ts` makes it from the workspace's entries; a
- * binding worker receives it by message).
+ * One directory to bind (`bind-scope.ts` makes it from the workspace's entries, a binding worker
+ * from a message). `K` is what a `.kit` file is to the scope's owner: the workspace lends its
+ * entries as they are, so re-binding a large directory allocates nothing per file.
  */
-export interface BindScope {
+export interface BindScope<K extends { path: string } = { path: string }> {
   dir: string;
   /** The directory's package: a `.kit` file's `package` declaration, else the directory's name. */
   packageName: string;
-  kits: BindKit[];
-  modules: BindModule[];
+  kits: readonly K[];
+  /** What a `.kit` file needs bound (asked for only when its bindings are not kept). */
+  targetsOf(kit: K): readonly BindTarget[];
+  /** Whether each kit's bindings are kept for that object while no module changes (a worker's copies: no). */
+  keep: boolean;
+  modules: readonly BindModule[];
   /** Directories whose `.kit` files declare `package <name>`, with their modules (for `alias.Name` contracts). */
-  packageModules(name: string): { dirs: string[]; modules: BindModule[] };
+  packageModules(name: string): { dirs: string[]; modules: readonly BindModule[] };
 }
 
 export interface DirectoryBinding {
@@ -161,7 +159,7 @@ export class Binder {
     return { sf, exports: ex };
   }
 
-  bindDirectory(scope: BindScope, options: BindOptions = {}): DirectoryBinding {
+  bindDirectory<K extends { path: string }>(scope: BindScope<K>, options: BindOptions = {}): DirectoryBinding {
     const packageName = scope.packageName;
     const out: DirectoryBinding = { dir: scope.dir, files: [], diagnostics: [] };
     this.dependsOn.delete(scope.dir);
@@ -176,19 +174,19 @@ export class Binder {
     };
     const condition = `${packageName}\u0000${options.strictBindings === true}`;
     for (const k of scope.kits) {
-      const was = k.keep && this.bound.get(k.keep);
+      const was = scope.keep ? this.bound.get(k) : undefined;
       if (was && was.moduleVersion === this.moduleVersion && was.condition === condition) {
         if (was.bindings.length) byFile.set(k.path, [...was.bindings]);
         for (const d of was.diagnostics) out.diagnostics.push(d);
         continue;
       }
-      const targets = k.targets();
+      const targets = scope.targetsOf(k);
       const diagnostics: Diagnostic[] = [];
       const bindings = targets.map((t) => bind(t, diagnostics));
       for (const d of diagnostics) out.diagnostics.push(d);
       // A contract of another package reads which directories declare that package: not kept.
-      if (k.keep && !targets.some((t) => t.otherPackage !== undefined))
-        this.bound.set(k.keep, { moduleVersion: this.moduleVersion, condition, bindings, diagnostics });
+      if (scope.keep && !targets.some((t) => t.otherPackage !== undefined))
+        this.bound.set(k, { moduleVersion: this.moduleVersion, condition, bindings, diagnostics });
     }
     for (const m of scope.modules) for (const t of commentTargets(m, packageName)) bind(t, out.diagnostics);
     if (deps.size) this.dependsOn.set(scope.dir, deps);

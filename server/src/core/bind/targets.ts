@@ -54,10 +54,10 @@ export function kitTargets(e: KitEntry): BindTarget[] {
 }
 
 export function commentTargets(
-  m: { path: string; endpoints: readonly CommentEndpoint[] },
+  m: { path: string; summary: { endpoints: readonly CommentEndpoint[] } },
   packageName: string,
 ): BindTarget[] {
-  return m.endpoints.map((e) => ({
+  return m.summary.endpoints.map((e) => ({
     target: e.kind === 'act' ? 'action' : 'api',
     name: e.functionName,
     functionName: e.functionName,

@@ -7,12 +7,12 @@ import type { KitEntry, ModuleEntry } from '../model/entries.js';
 
 /** What a binding worker is asked, and how its answers come back. */
 export interface PrebindJob {
-  scopes: BindScope[];
+  scopes: BindScope<KitEntry>[];
   accept(results: ReadonlyMap<string, DirectoryBinding>): void;
 }
 
 export interface PrebindDir {
-  scope: BindScope;
+  scope: BindScope<KitEntry>;
   kits: readonly KitEntry[];
   modules: readonly ModuleEntry[];
 }

@@ -18,6 +18,7 @@ import { crossShape } from '../model/cross-shape.js';
 import { baseName, dirName } from '../model/names.js';
 import { Binder, type BindScope, type DirectoryBinding } from '../bind/binder.js';
 import { bindScope } from '../bind/bind-scope.js';
+import { kitTargets } from '../bind/targets.js';
 import type { FileBinding, HandlerBinding } from '../bind/types.js';
 import {
   CROSS_RULES,
@@ -503,7 +504,7 @@ export class Workspace implements WorkspaceView {
     return (this.familyKeys.get(family) ?? []) as Iterable<BucketKey>;
   }
 
-  private bindScopeOf(dir: string, kits: KitEntry[], modules: ModuleEntry[]): BindScope {
+  private bindScopeOf(dir: string, kits: KitEntry[], modules: ModuleEntry[]): BindScope<KitEntry> {
     return bindScope(dir, kits, modules, (name) => {
       const dirs = [
         ...new Set(
@@ -540,7 +541,7 @@ export class Workspace implements WorkspaceView {
       const kits = this.kitMembers(key);
       const modules = this.moduleMembers(key);
       const scope = this.bindScopeOf(key.slice('bind:'.length), kits, modules);
-      if (scope.kits.some((k) => k.targets().some((t) => t.otherPackage !== undefined))) continue;
+      if (kits.some((k) => kitTargets(k).some((t) => t.otherPackage !== undefined))) continue;
       dirs.push({ scope, kits, modules });
     }
     return this.prebound.job(dirs);
