@@ -6,25 +6,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixture } from '../../helpers/repo.js';
-import { fileUri, LspClient } from './helpers/lsp-client.js';
-
-async function boundServer(dir: string, worker: '0' | '1'): Promise<LspClient> {
-  const client = LspClient.start({ env: { KIT_BIND_WORKER: worker } });
-  await client.initialize([dir], { sendInitialized: false });
-  const bound = client.waitForStatuses(1, 30000, 'bound');
-  await client.conn.sendNotification('initialized', {});
-  await bound;
-  return client;
-}
-
-async function published(client: LspClient): Promise<string> {
-  const routes = await client.request<unknown>('kit/routes', {});
-  const files = [...client.diagnostics.entries()]
-    .map(([uri, d]) => [uri, d.diagnostics] as const)
-    .filter(([, ds]) => ds.length > 0)
-    .sort(([a], [b]) => (a < b ? -1 : 1));
-  return JSON.stringify({ files, routes }, null, 1);
-}
+import { fileUri, type LspClient } from './helpers/lsp-client.js';
+import { boundServer, published } from './helpers/indexed.js';
 
 describe('kit lsp: binding on a worker thread while indexing', function () {
   this.timeout(60000);
@@ -42,8 +25,8 @@ describe('kit lsp: binding on a worker thread while indexing', function () {
   });
 
   it('publishes what an own-thread server publishes, and edits re-bind as a fresh server binds', async () => {
-    const client = await boundServer(dir, '1');
-    const own = await boundServer(dir, '0');
+    const client = await boundServer(dir, { KIT_BIND_WORKER: '1' });
+    const own = await boundServer(dir, { KIT_BIND_WORKER: '0' });
     clients.push(client, own);
     const stats = await client.request<{ prebound: number }>('kit/stats', {});
     assert.ok(stats.prebound > 0, 'the worker bound');
@@ -62,7 +45,7 @@ describe('kit lsp: binding on a worker thread while indexing', function () {
       changes: [{ uri: fileUri(handlers), type: 2 }],
     });
     await missingField;
-    const fresh = await boundServer(dir, '0');
+    const fresh = await boundServer(dir, { KIT_BIND_WORKER: '0' });
     clients.push(fresh);
     assert.equal(await published(client), await published(fresh));
   });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeGeneratedSite } from '../core/project/generated-site.js';
 import { fileUri, LspClient } from './helpers/lsp-client.js';
+import { published } from './helpers/indexed.js';
 
 const POOL_ENV = ['KIT_WORKERS', 'KIT_WORKERS_MIN_FILES', 'KIT_TEST_PARSE_POOL'] as const;
 
@@ -43,14 +44,9 @@ describe('kit lsp indexing on loading threads', function () {
     const ready = client.waitForStatuses(1, 60_000);
     await client.conn.sendNotification('initialized', {});
     await ready;
-    // A request settles first: everything the server had to publish has arrived when it answers.
-    const routes = await client.request<unknown>('kit/routes', {});
-    const files = [...client.diagnostics.entries()]
-      .map(([uri, d]) => [uri, d.diagnostics] as const)
-      .filter(([, ds]) => ds.length > 0)
-      .sort(([a], [b]) => (a < b ? -1 : 1));
+    const answers = await published(client);
     await client.shutdown();
-    return JSON.stringify({ files, routes }, null, 1);
+    return answers;
   }
 
   it('publishes the same diagnostics and routes on 1 and 2 threads; the open buffer wins', async () => {

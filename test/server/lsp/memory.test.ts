@@ -5,33 +5,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixture } from '../../helpers/repo.js';
-import { fileUri, LspClient } from './helpers/lsp-client.js';
+import { fileUri, type LspClient } from './helpers/lsp-client.js';
+import { boundServer, published } from './helpers/indexed.js';
 
 interface Stats {
   rss: number;
   heapUsed: number;
   parsedModules: number;
-}
-
-/** A server on `dir`, once its folder is indexed and bound. */
-async function boundServer(dir: string): Promise<LspClient> {
-  const client = LspClient.start();
-  await client.initialize([dir], { sendInitialized: false });
-  const bound = client.waitForStatuses(1, 30000, 'bound');
-  await client.conn.sendNotification('initialized', {});
-  await bound;
-  return client;
-}
-
-/** Every file's published diagnostics and the routes report (bindings included), as the client has them. */
-async function published(client: LspClient): Promise<string> {
-  // A request settles first: everything the server had to publish has arrived when it answers.
-  const routes = await client.request<unknown>('kit/routes', {});
-  const files = [...client.diagnostics.entries()]
-    .map(([uri, d]) => [uri, d.diagnostics] as const)
-    .filter(([, ds]) => ds.length > 0)
-    .sort(([a], [b]) => (a < b ? -1 : 1));
-  return JSON.stringify({ files, routes }, null, 1);
 }
 
 describe('kit lsp memory after indexing', function () {

@@ -3,15 +3,13 @@
 // whose files changed after the worker was asked binds again here; a worker that dies answers
 // nothing and the load binds in its own thread.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { loadProject, loadProjectAsync } from '../../../../server/src/core/project/load.js';
 import { BindWorker, useBindWorker } from '../../../../server/src/core/bind/bind-host.js';
 import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 import type { LoadedProject } from '../../../../server/src/core/project/load.js';
 import { fixture } from '../../../helpers/repo.js';
 import { runProcess, TempTree } from '../../cli/cli-harness.js';
+import { treeHashes } from '../../../helpers/tree-hashes.js';
 
 /** Everything binding decides, as text: every diagnostic, and each file's bindings. */
 function bindingView(p: LoadedProject): string {
@@ -32,20 +30,6 @@ async function withWorker<T>(value: '0' | '1', fn: () => Promise<T>): Promise<T>
     if (before === undefined) delete process.env.KIT_BIND_WORKER;
     else process.env.KIT_BIND_WORKER = before;
   }
-}
-
-/** Path → content hash of every file under `dir`. */
-function treeHashes(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 describe('binding on a worker thread', function () {

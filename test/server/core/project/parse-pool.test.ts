@@ -4,7 +4,6 @@
 // command nor changes its answer, files that cannot be read are reported as on one thread, and a
 // view read after a pooled load is the markup a parse gives.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -17,6 +16,7 @@ import { analyseKit } from '../../../../server/src/core/workspace/analyse-kit.js
 import { fixturesDir } from '../../../helpers/repo.js';
 import { runProcess, type CliResult } from '../../cli/cli-harness.js';
 import { writeGeneratedSite } from './generated-site.js';
+import { treeHashes } from '../../../helpers/tree-hashes.js';
 
 /** Every `.kit` file under `dir`. */
 function kitFilesUnder(dir: string): string[] {
@@ -27,20 +27,6 @@ function kitFilesUnder(dir: string): string[] {
     if (st.isDirectory()) out.push(...kitFilesUnder(p));
     else if (name.endsWith('.kit') && st.size < 1 << 20) out.push(p);
   }
-  return out;
-}
-
-/** Path → content hash of every file under `dir`. */
-function treeHashes(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
-    }
-  };
-  walk(dir);
   return out;
 }
 

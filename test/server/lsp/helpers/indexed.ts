@@ -1,0 +1,24 @@
+// A language server on a folder, timed from `initialized`, and everything it has published: what
+// tests comparing two servers' answers (thread settings, edits against a fresh start) read.
+import { LspClient } from './lsp-client.js';
+
+/** A server on `dir` (its environment plus `env`), once its folder is indexed and bound. */
+export async function boundServer(dir: string, env?: Record<string, string>): Promise<LspClient> {
+  const client = LspClient.start(env ? { env } : {});
+  await client.initialize([dir], { sendInitialized: false });
+  const bound = client.waitForStatuses(1, 30000, 'bound');
+  await client.conn.sendNotification('initialized', {});
+  await bound;
+  return client;
+}
+
+/** Every file's published diagnostics and the routes report (bindings included), as the client has them. */
+export async function published(client: LspClient): Promise<string> {
+  // A request settles first: everything the server had to publish has arrived when it answers.
+  const routes = await client.request<unknown>('kit/routes', {});
+  const files = [...client.diagnostics.entries()]
+    .map(([uri, d]) => [uri, d.diagnostics] as const)
+    .filter(([, ds]) => ds.length > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify({ files, routes }, null, 1);
+}
