@@ -2,7 +2,8 @@
 // Bundles the VS Code extension: the client (`dist/extension.js`, `vscode` left external) and the
 // language server with everything it needs, TypeScript's compiler included (`dist/server.js`, and
 // `dist/read-ahead-worker.js` for its file-reading thread, `dist/bind-worker.js` for the thread that
-// binds handlers while a large folder is indexed), all CommonJS for VS Code's Node;
+// binds handlers while a large folder is indexed, `dist/parse-worker.js` for the loading threads of
+// `KIT_WORKERS`), all CommonJS for VS Code's Node;
 // copies the TextMate grammar and language configuration into `dist/syntaxes/`.
 // Usage: node client/scripts/build.mjs [--minify]  (writes client/dist)
 import { build } from 'esbuild';
@@ -60,6 +61,16 @@ export async function bundle(dist = join(clientDir, 'dist'), { minify = false } 
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [bundledTypeScript, bundledChevrotain],
+  });
+  // The loading threads that parse a folder's `.kit` files with `KIT_WORKERS` (core/project/parse-pool.ts),
+  // which the server starts from the file beside its own.
+  await build({
+    ...common,
+    entryPoints: [join(root, 'server', 'src', 'core', 'project', 'parse-worker.ts')],
+    outfile: join(dist, 'parse-worker.js'),
+    define: { 'import.meta.url': 'importMetaUrl' },
+    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [bundledChevrotain],
   });
   for (const f of ['kit.tmLanguage.json', 'language-configuration.json'])
     copyFileSync(join(root, 'syntaxes', f), join(dist, 'syntaxes', f));

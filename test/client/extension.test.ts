@@ -70,6 +70,7 @@ describe('VS Code extension', function () {
         'extension/dist/server.js',
         'extension/dist/read-ahead-worker.js',
         'extension/dist/bind-worker.js',
+        'extension/dist/parse-worker.js',
         'extension/dist/syntaxes/kit.tmLanguage.json',
         'extension/dist/syntaxes/language-configuration.json',
       ].sort(),
@@ -147,6 +148,30 @@ describe('VS Code extension', function () {
     } finally {
       if (w.child.exitCode === null) w.kill();
     }
+    // The loading threads' own bundle (dist/parse-worker.js) parses the folder's .kit files, and the
+    // server publishes what it publishes on one thread.
+    const published = async (env: Record<string, string>) => {
+      const s = LspClient.start({ script, cwd: work, env });
+      try {
+        await s.initialize([fixture('lsp', 'site')], { sendInitialized: false });
+        const ready = s.waitForStatuses(1, 30000, 'bound');
+        await s.conn.sendNotification('initialized', {});
+        await ready;
+        const stats = await s.request<{ pooled: number; files: number }>('kit/stats', {});
+        const diagnostics = [...s.diagnostics]
+          .map(([uri, d]) => [uri, d.diagnostics])
+          .sort(([a], [b]) => (a < b ? -1 : 1));
+        assert.equal(await s.shutdown(), 0);
+        return { stats, diagnostics };
+      } finally {
+        if (s.child.exitCode === null) s.kill();
+      }
+    };
+    const one = await published({ KIT_WORKERS: '1' });
+    const two = await published({ KIT_WORKERS: '2', KIT_WORKERS_MIN_FILES: '1', KIT_TEST_PARSE_POOL: 'threads' });
+    assert.equal(one.stats.pooled, 0);
+    assert.equal(two.stats.pooled, two.stats.files, 'every .kit file came from the loading thread');
+    assert.deepEqual(two.diagnostics, one.diagnostics);
   });
 
   it('keeps the minified server bundle, as packaged, within 4.4 MB', async function () {

@@ -128,6 +128,7 @@ export class Indexer {
       }
     } finally {
       pool?.close();
+      p.pooled += pool?.received ?? 0;
       ahead.close();
     }
     this.host.settle(); // the open documents, and the other projects

@@ -16,6 +16,8 @@ export class KitProject {
   readonly ctx: FeatureContext;
   /** True while its folder is being read: its diagnostics are published once indexing is done. */
   indexing = false;
+  /** `.kit` files its first index took from loading threads (`KIT_WORKERS`), for `kit/stats`. */
+  pooled = 0;
 
   constructor(
     /** Folder path, or undefined for the files outside every folder. */

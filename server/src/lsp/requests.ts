@@ -123,6 +123,8 @@ export function registerRequests(c: Connection, host: RequestHost): void {
       const parsedModules = all.reduce((n, p) => n + p.ws.bindingStats().held, 0);
       // Directories whose bindings a binding worker made (`bind-host.ts`).
       const prebound = all.reduce((n, p) => n + p.ws.stats().prebound, 0);
+      // `.kit` files a first index took from loading threads (`parse-pool.ts`).
+      const pooled = all.reduce((n, p) => n + p.pooled, 0);
       return {
         rss: mem.rss,
         heapUsed: mem.heapUsed,
@@ -131,6 +133,7 @@ export function registerRequests(c: Connection, host: RequestHost): void {
         modules,
         parsedModules,
         prebound,
+        pooled,
         openDocuments: host.openDocumentCount(),
       };
     }),
