@@ -21,7 +21,7 @@ import { isAppConfigPath } from '../model/app-config.js';
 import { actionConstraints } from '../model/form-fields.js';
 import { loadFunctionName } from '../model/names.js';
 import type { FileSummary } from '../model/summary.js';
-import { walkElements } from '../model/summary.js';
+import { walkElements } from '../model/markup-memo.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { buildReportModel, type EndpointInfo, type PageInfo } from '../report/model.js';
 

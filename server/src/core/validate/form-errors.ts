@@ -5,7 +5,7 @@ import type { Attribute, Element } from '../../../../grammar/src/ast.js';
 import { diag } from '../diagnostics/registry.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 import { controlName, formControls, postSymbol } from '../model/form-fields.js';
-import { MarkupMemo, type MarkupVisitor } from '../model/summary.js';
+import { MarkupMemo, type MarkupVisitor } from '../model/markup-memo.js';
 import type { RuleContext } from './context.js';
 
 function literalAttrValue(a: Attribute): string | undefined {

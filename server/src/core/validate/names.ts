@@ -13,7 +13,7 @@ import type { Element, Expr, MarkupNode, PathExpr } from '../../../../grammar/sr
 import { diag } from '../diagnostics/registry.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 import { letBinding } from '../../../../grammar/src/index.js';
-import { MarkupMemo, type MarkupVisitor } from '../model/summary.js';
+import { MarkupMemo, type MarkupVisitor } from '../model/markup-memo.js';
 import { parsedRoute } from '../model/route-cache.js';
 import type { RuleContext } from './context.js';
 

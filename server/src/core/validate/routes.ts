@@ -4,7 +4,7 @@ import type { MarkupNode, StringLit, Expr, TextOrInterpolation, PathRecord } fro
 import { concretePath, type ParsedRoute } from '../../../../shared/route/index.js';
 import { decodesAs } from '../../../../shared/route/params.js';
 import { parsedRoute } from '../model/route-cache.js';
-import { MarkupMemo, type MarkupVisitor } from '../model/summary.js';
+import { MarkupMemo, type MarkupVisitor } from '../model/markup-memo.js';
 import { diag } from '../diagnostics/registry.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 import { stringSpanRange } from '../model/ranges.js';

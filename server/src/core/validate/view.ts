@@ -4,7 +4,8 @@ import { letBinding, type Attribute, type Element, type MarkupNode, type Range }
 import { validateContractPath } from '../../../../shared/route/index.js';
 import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { attrText, MarkupMemo } from '../model/summary.js';
+import { MarkupMemo } from '../model/markup-memo.js';
+import { attrText } from '../model/summary.js';
 import { decodeEntities, isUnsafeUrl, URL_ATTRIBUTES } from '../model/url-safety.js';
 import type { RuleContext } from './context.js';
 
