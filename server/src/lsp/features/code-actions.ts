@@ -1,31 +1,26 @@
 // Quick fixes for the diagnostics the registry marks as fixable: add `guard public`, drop a trailing
-// slash, add a `paths {}` skeleton or `server {}`, render a guarded page at request time, create a
-// missing handler stub in the sibling module, and split an optional route parameter into explicit
-// routes.
-import {
-  CodeActionKind,
-  type CodeAction,
-  type Diagnostic as LspDiagnostic,
-  type Range as LspRange,
-  type TextEdit,
-  type WorkspaceEdit,
+// slash, add a `paths {}` skeleton or `server {}`, render a guarded page at request time, split an
+// optional route parameter into explicit routes, and create a missing handler stub in the sibling
+// module (`handler-stubs.ts`).
+import type {
+  CodeAction,
+  Diagnostic as LspDiagnostic,
+  Range as LspRange,
+  TextEdit,
+  WorkspaceEdit,
 } from 'vscode-languageserver';
 import type { Declaration, Range, StringLit } from '../../../../grammar/src/ast.js';
 import { parseRoutePattern, type RouteIssueKind } from '../../../../shared/route/index.js';
-import { findBinding, type BindTargetKind, type HandlerBinding } from '../../core/bind/types.js';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import { baseName, dirName, loadFunctionName } from '../../core/model/names.js';
+import { baseName, dirName } from '../../core/model/names.js';
 import { stringSpanRange } from '../../core/model/ranges.js';
 import type { KitEntry } from '../../core/model/entries.js';
-import { offsetOf, toRange } from '../convert.js';
+import { toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
-import { locate } from './locate.js';
-import { handlerExport } from './navigation.js';
+import { cursorStub, missingHandler } from './handler-stubs.js';
+import { action, clientDiagnostic, lineStart, type CodeActionOptions } from './quick-fix.js';
 
-export interface CodeActionOptions {
-  /** The client can create files in a workspace edit (`resourceOperations` includes `create`). */
-  canCreateFiles: boolean;
-}
+export type { CodeActionOptions } from './quick-fix.js';
 
 function overlaps(r: Range, q: LspRange): boolean {
   const before = r.end.line < q.start.line || (r.end.line === q.start.line && r.end.column < q.start.character);
@@ -33,27 +28,8 @@ function overlaps(r: Range, q: LspRange): boolean {
   return !before && !after;
 }
 
-function lineStart(line: number): LspRange {
-  return { start: { line, character: 0 }, end: { line, character: 0 } };
-}
-
-/** The client's copy of a core diagnostic, so the action shows on its squiggle. */
-function clientDiagnostic(sent: LspDiagnostic[], d: Diagnostic): LspDiagnostic[] {
-  const r = toRange(d.range);
-  return sent.filter(
-    (x) => x.code === d.code && x.range.start.line === r.start.line && x.range.start.character === r.start.character,
-  );
-}
-
 function quote(value: string): string {
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
-}
-
-function action(title: string, edit: WorkspaceEdit, diagnostics: LspDiagnostic[], preferred = false): CodeAction {
-  const a: CodeAction = { title, kind: CodeActionKind.QuickFix, edit };
-  if (diagnostics.length) a.diagnostics = diagnostics;
-  if (preferred) a.isPreferred = true;
-  return a;
 }
 
 /** Route string literals of a file: the page route and every endpoint path. */
@@ -286,110 +262,6 @@ function splitPage(
     diags,
     true,
   );
-}
-
-// ---- handler stubs --------------------------------------------------------------------------------
-
-function stubSource(target: BindTargetKind, name: string): string {
-  switch (target) {
-    case 'api':
-      return (
-        `export async function ${name}(ctx: unknown, request: Request): Promise<Response> {\n  void ctx;\n  ` +
-        `void request;\n  return Response.json({ error: '${name} is not implemented yet' }, { status: 501 });\n}\n`
-      );
-    case 'load':
-      return (
-        `export async function ${name}(ctx: unknown): Promise<Record<string, unknown>> {\n  void ctx;\n  ` +
-        `return {};\n}\n`
-      );
-    case 'fragment':
-    case 'query':
-      return (
-        `export async function ${name}(ctx: unknown): Promise<Record<string, unknown>> {\n  void ctx;\n  ` +
-        `return {};\n}\n`
-      );
-    default:
-      return (
-        `export async function ${name}(ctx: unknown): Promise<Response> {\n  void ctx;\n  return new ` +
-        `Response('${name} is not implemented yet', { status: 501 });\n}\n`
-      );
-  }
-}
-
-function endPosition(text: string): { line: number; character: number } {
-  const lines = text.split(/\r\n|\r|\n/);
-  return { line: lines.length - 1, character: lines[lines.length - 1].length };
-}
-
-function stubAction(
-  ctx: FeatureContext,
-  entry: KitEntry,
-  target: BindTargetKind,
-  functionName: string,
-  binding: HandlerBinding | undefined,
-  diags: LspDiagnostic[],
-  opts: CodeActionOptions,
-): CodeAction | undefined {
-  const dir = dirName(entry.path);
-  const sibling = ctx.ws.allModules().find((m) => dirName(m.path) === dir);
-  const file = binding?.stubFile ?? sibling?.path ?? (dir === '.' ? 'handlers.ts' : `${dir}/handlers.ts`);
-  const existing = ctx.ws.module(file);
-  const uri = ctx.uriOf(file);
-  const source = stubSource(target, functionName);
-  const title = `Create ${functionName} in ${baseName(file)}`;
-  if (existing) {
-    const end = endPosition(existing.text);
-    const sep = existing.text === '' ? '' : existing.text.endsWith('\n') ? '\n' : '\n\n';
-    return action(title, { changes: { [uri]: [{ range: { start: end, end }, newText: sep + source }] } }, diags, true);
-  }
-  if (!opts.canCreateFiles) return undefined;
-  return action(
-    title,
-    {
-      documentChanges: [
-        { kind: 'create', uri, options: { ignoreIfExists: true } },
-        { textDocument: { uri, version: null }, edits: [{ range: lineStart(0), newText: source }] },
-      ],
-    },
-    diags,
-    true,
-  );
-}
-
-function missingHandler(
-  ctx: FeatureContext,
-  entry: KitEntry,
-  d: Diagnostic,
-  sent: LspDiagnostic[],
-  opts: CodeActionOptions,
-): CodeAction | undefined {
-  const b = ctx.ws
-    .bindingFor(entry.path)
-    ?.handlers.find((h) => h.status === 'missing' && h.range.start.offset === d.range.start.offset);
-  if (!b) return undefined;
-  return stubAction(ctx, entry, b.target, b.functionName, b, clientDiagnostic(sent, d), opts);
-}
-
-/** Without a diagnostic: an endpoint symbol (or `server`) under the cursor whose function does not exist yet. */
-function cursorStub(
-  ctx: FeatureContext,
-  entry: KitEntry,
-  range: LspRange,
-  opts: CodeActionOptions,
-): CodeAction | undefined {
-  const t = locate(entry, offsetOf(entry.ast, range.start));
-  if (!t) return undefined;
-  let target: BindTargetKind | undefined;
-  let name = '';
-  if (t.kind === 'endpoint' && t.part === 'symbol') {
-    target = t.decl.kind === 'act' ? 'action' : t.decl.kind === 'api' ? 'api' : 'fragment';
-    name = t.decl.kind === 'fragment' ? t.decl.name.text : t.decl.symbol.text;
-  } else if (t.kind === 'server') {
-    target = 'load';
-    name = loadFunctionName(entry.summary.ownerId);
-  }
-  if (!target || !/^[A-Z]/.test(name) || handlerExport(ctx, entry.path, target, name)) return undefined;
-  return stubAction(ctx, entry, target, name, findBinding(ctx.ws.bindingFor(entry.path), target, name), [], opts);
 }
 
 export function codeActions(
