@@ -36,42 +36,31 @@ export async function bundle(dist = join(clientDir, 'dist'), { minify = false } 
     outfile: join(dist, 'extension.js'),
     external: ['vscode'],
   });
-  await build({
-    ...common,
-    entryPoints: [join(root, 'server', 'src', 'cli', 'lsp-bundle-entry.ts')],
-    outfile: join(dist, 'server.js'),
-    // ES module sources read `import.meta.url`; in the CommonJS bundle it is the bundle's own URL.
-    define: { 'import.meta.url': 'importMetaUrl', 'process.env.KIT_VERSION': JSON.stringify(version) },
-    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [bundledTypeScript, bundledChevrotain],
-  });
-  // The thread that reads files ahead while the server indexes (core/project/read-ahead.ts), which
-  // the server starts from the file beside its own.
-  await build({
-    ...common,
-    entryPoints: [join(root, 'server', 'src', 'core', 'project', 'read-ahead-worker.ts')],
-    outfile: join(dist, 'read-ahead-worker.js'),
-  });
-  // The thread that binds handler modules while the server indexes a large folder
-  // (core/bind/bind-host.ts), with a TypeScript compiler of its own.
-  await build({
-    ...common,
-    entryPoints: [join(root, 'server', 'src', 'core', 'bind', 'bind-worker.ts')],
-    outfile: join(dist, 'bind-worker.js'),
+  // ES module sources read `import.meta.url`; in a CommonJS bundle it is the bundle's own URL.
+  const esmInCjs = {
     define: { 'import.meta.url': 'importMetaUrl' },
     banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  };
+  /** A program of the server's (`server/src/<source>`) bundled as `dist/<name>.js`. */
+  const program = (source, name, options = {}) =>
+    build({
+      ...common,
+      ...esmInCjs,
+      entryPoints: [join(root, 'server', 'src', ...source.split('/'))],
+      outfile: join(dist, `${name}.js`),
+      ...options,
+    });
+  await program('cli/lsp-bundle-entry.ts', 'server', {
+    define: { ...esmInCjs.define, 'process.env.KIT_VERSION': JSON.stringify(version) },
     plugins: [bundledTypeScript, bundledChevrotain],
   });
-  // The loading threads that parse a folder's `.kit` files with `KIT_WORKERS` (core/project/parse-pool.ts),
-  // which the server starts from the file beside its own.
-  await build({
-    ...common,
-    entryPoints: [join(root, 'server', 'src', 'core', 'project', 'parse-worker.ts')],
-    outfile: join(dist, 'parse-worker.js'),
-    define: { 'import.meta.url': 'importMetaUrl' },
-    banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [bundledChevrotain],
-  });
+  // The threads the server starts from the files beside its own: the one that reads files ahead
+  // while it indexes (core/project/read-ahead.ts); the one that binds handler modules while it
+  // indexes a large folder (core/bind/bind-host.ts), with a TypeScript compiler of its own; the
+  // loading threads that parse a folder's `.kit` files with `KIT_WORKERS` (core/project/parse-pool.ts).
+  await program('core/project/read-ahead-worker.ts', 'read-ahead-worker');
+  await program('core/bind/bind-worker.ts', 'bind-worker', { plugins: [bundledTypeScript, bundledChevrotain] });
+  await program('core/project/parse-worker.ts', 'parse-worker', { plugins: [bundledChevrotain] });
   for (const f of ['kit.tmLanguage.json', 'language-configuration.json'])
     copyFileSync(join(root, 'syntaxes', f), join(dist, 'syntaxes', f));
 }
