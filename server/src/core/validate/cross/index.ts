@@ -1,14 +1,8 @@
 // The cross-file rules, one per bucket family. Adding one: write the rule (a `CrossRule` in its own
 // file, or beside its siblings), add its family to `FAMILIES` in `./rule.ts`, and list it here.
 import { bindingRule } from './bindings.js';
-import {
-  componentCallRule,
-  componentCycleRule,
-  componentUseRule,
-  layoutCycleRule,
-  layoutDefRule,
-  layoutUseRule,
-} from './composition.js';
+import { componentCallRule, componentUseRule, layoutDefRule, layoutUseRule } from './composition.js';
+import { componentCycleRule, layoutCycleRule } from './composition-cycles.js';
 import { ambiguityRule, duplicateRouteRule, methodConflictRule } from './conflicts.js';
 import { guardConfigRule, unknownGuardRule } from './guards.js';
 import { componentNameRule, pageIdRule } from './identity.js';
