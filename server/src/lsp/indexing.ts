@@ -12,7 +12,7 @@ import type { OpenDocuments } from './documents.js';
 import type { KitProject, ProjectSet } from './projects.js';
 import { readText } from './projects.js';
 import type { Publisher } from './publishing.js';
-import { isKitPath } from './sync.js';
+import { isKitPath, syncDocument } from './sync.js';
 
 /** Files read from disk per event-loop turn while indexing, so requests are answered meanwhile. */
 const INDEX_BATCH = 250;
@@ -27,6 +27,12 @@ export interface IndexingHost {
   /** Publishes whatever changed in any model (binding results included). */
   settle(): void;
   log(message: string): void;
+}
+
+/** A binding worker started as indexing began, and the module texts it was started on. */
+interface EarlyBinding {
+  worker: BindWorker;
+  texts: Map<string, string>;
 }
 
 export class Indexer {
@@ -46,23 +52,41 @@ export class Indexer {
   }
 
   /**
-   * For a large folder with handler modules, once everything but binding is published: binding on a
-   * worker thread (`bind-host.ts`) with the modules' texts as the model has them, so that this
-   * thread answers requests meanwhile and never loads the TypeScript compiler for it. Not earlier:
-   * on two cores a worker busy during indexing delays the first diagnostics more than it saves.
+   * For a large folder with handler modules: a binding worker (`bind-host.ts`) started on the
+   * modules' texts before the `.kit` files are read, so that loading the TypeScript compiler,
+   * parsing the modules and building the type checker overlap indexing on the other core (the
+   * worker runs at the lowest priority, so it takes only CPU time this thread leaves). It is sent
+   * the directories once everything but binding is published, and this thread answers requests
+   * while it binds and never loads the compiler for it.
    */
-  private async bindOnWorker(p: KitProject): Promise<void> {
-    const paths = p.ws.modulePaths();
-    if (!useBindWorker(p.ws.kitPaths().length, paths.length)) return;
-    const modules = paths.map((path) => ({ path, text: p.ws.module(path)!.text }));
+  private startBindWorker(p: KitProject, found: { kitFiles: string[]; modules: string[] }): EarlyBinding | undefined {
+    if (!useBindWorker(found.kitFiles.length, found.modules.length)) return undefined;
+    const texts = new Map<string, string>();
+    for (const path of found.modules) {
+      const source = readText(p.fsPathOf(path));
+      if (source === undefined || source.diagnostics.length > 0) return undefined;
+      texts.set(path, source.text);
+    }
+    const modules = [...texts].map(([path, text]) => ({ path, text }));
     const worker = BindWorker.start({ cwd: p.root!, strictBindings: p.ws.options.strictBindings, modules });
-    if (!worker) return;
+    return worker ? { worker, texts } : undefined;
+  }
+
+  /**
+   * Binds on the early worker, if the model's modules are still the ones it was started on (an
+   * edit meanwhile, or a module that came or went, leaves binding to this thread).
+   */
+  private async bindOnWorker(p: KitProject, early: EarlyBinding | undefined): Promise<void> {
+    if (!early) return;
     try {
+      const paths = p.ws.modulePaths();
+      const same = paths.length === early.texts.size && paths.every((m) => p.ws.module(m)?.text === early.texts.get(m));
+      if (!same) return;
       const job = p.ws.prebindJob();
-      const results = await worker.bind(job.scopes);
+      const results = await early.worker.bind(job.scopes);
       if (results) job.accept(results);
     } finally {
-      void worker.close();
+      void early.worker.close();
     }
   }
 
@@ -78,7 +102,6 @@ export class Indexer {
   }
 
   private async indexProject(p: KitProject): Promise<void> {
-    const { connection, projects, docs, publisher } = this.host;
     const started = performance.now();
     const root = p.root!;
     let found: { kitFiles: string[]; modules: string[] };
@@ -88,6 +111,21 @@ export class Indexer {
       this.host.log(`kit: cannot index ${root}: ${(e as Error).message}`);
       return;
     }
+    const early = this.startBindWorker(p, found);
+    try {
+      await this.indexFound(p, found, started, early);
+    } finally {
+      void early?.worker.close();
+    }
+  }
+
+  private async indexFound(
+    p: KitProject,
+    found: { kitFiles: string[]; modules: string[] },
+    started: number,
+    early: EarlyBinding | undefined,
+  ): Promise<void> {
+    const { connection, projects, docs, publisher } = this.host;
     const pool = this.startPool(p, found.kitFiles);
     // With loading threads the `.kit` files come from the pool, the modules are read here.
     const keys = pool ? found.modules : [...found.kitFiles, ...found.modules];
@@ -117,9 +155,16 @@ export class Indexer {
         for (let j = i; j < Math.min(keys.length, i + INDEX_BATCH); j++) {
           const key = keys[j];
           const fsPath = p.fsPathOf(key);
-          if (docs.has(fsPath)) continue; // the open buffer wins
-          const early = ahead.take(j);
-          const source = early !== undefined ? { text: early, diagnostics: [] } : readText(fsPath);
+          if (docs.has(fsPath)) {
+            // The open buffer wins. An open `.kit` document is in the model already; a module opened
+            // before its directory's `.kit` files were read belonged nowhere then, so it comes in now
+            // (from the disk only when the buffer cannot be taken: too large, binary).
+            if (isKitPath(key)) continue;
+            syncDocument(p, docs, fsPath);
+            if (p.ws.has(key)) continue;
+          }
+          const known = early?.texts.get(key) ?? ahead.take(j);
+          const source = known !== undefined ? { text: known, diagnostics: [] } : readText(fsPath);
           if (source === undefined) continue;
           if (isKitPath(key)) p.ws.setKitFile(key, source.text, undefined, source.diagnostics);
           else p.ws.setModule(key, source.text, source.diagnostics);
@@ -143,7 +188,7 @@ export class Indexer {
     });
     // Written out (with the diagnostics before it) before binding takes the thread.
     await connection.sendNotification('kit/status', status('ready'));
-    await this.bindOnWorker(p);
+    await this.bindOnWorker(p, early);
     await turn();
     this.host.settle();
     // The compiler's state is most of the memory binding took; edits re-bind a directory at a time,

@@ -2,10 +2,18 @@
 // tests comparing two servers' answers (thread settings, edits against a fresh start) read.
 import { LspClient } from './lsp-client.js';
 
-/** A server on `dir` (its environment plus `env`), once its folder is indexed and bound. */
-export async function boundServer(dir: string, env?: Record<string, string>): Promise<LspClient> {
+/**
+ * A server on `dir` (its environment plus `env`), once its folder is indexed and bound; `before`
+ * runs before indexing starts (documents opened then are what the editor has).
+ */
+export async function boundServer(
+  dir: string,
+  env?: Record<string, string>,
+  before?: (client: LspClient) => Promise<void>,
+): Promise<LspClient> {
   const client = LspClient.start(env ? { env } : {});
   await client.initialize([dir], { sendInitialized: false });
+  await before?.(client);
   const bound = client.waitForStatuses(1, 30000, 'bound');
   await client.conn.sendNotification('initialized', {});
   await bound;
