@@ -130,7 +130,7 @@ export class DevSession {
   private handlerProblem: string | undefined;
   private modulePaths = '';
   /** Set while the start's checks run (`finishStart`): the app answers without handler bindings yet. */
-  private startChecks: { started: number; compiled?: () => Promise<CompileProblem | undefined> } | undefined;
+  private startChecks: { compiled?: () => Promise<CompileProblem | undefined> } | undefined;
   private closed = false;
 
   private constructor(
@@ -190,7 +190,7 @@ export class DevSession {
     if (site.diagnostics.length > 0) return undefined;
     this.site = site;
     this.current = this.makeApp(site, true);
-    this.startChecks = { started, compiled };
+    this.startChecks = { compiled };
     return {
       files: [],
       reload: new Set(),
@@ -218,6 +218,7 @@ export class DevSession {
   async finishStart(bindAfter: Promise<void> = Promise.resolve()): Promise<ChangeReport | undefined> {
     const pending = this.startChecks;
     if (pending === undefined) return undefined;
+    const began = performance.now();
     try {
       for (const [part, perTurn] of [
         [(k: string) => !isBind(k), CHECK_SLICE],
@@ -233,12 +234,7 @@ export class DevSession {
         }
       }
       if (this.closed) return undefined;
-      return await this.rebuild(
-        new Set(),
-        { modules: true, full: false, start: true },
-        pending.started,
-        pending.compiled,
-      );
+      return await this.rebuild(new Set(), { modules: true, full: false, start: true }, began, pending.compiled);
     } finally {
       this.startChecks = undefined;
     }
