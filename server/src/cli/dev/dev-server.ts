@@ -48,8 +48,14 @@ export interface RunningDev {
 
 export const DEFAULT_DEV_PORT = 3000;
 
-/** How long the start's binding waits for a first request to answer before it runs anyway. */
-const BIND_AFTER_MS = 150;
+/**
+ * How long the server must have answered nothing before the start's binding runs: its first
+ * directory loads the TypeScript compiler, which holds the thread for tens of milliseconds, and
+ * the first pages (a browser asks for several at once) should not wait behind it.
+ */
+const BIND_WHEN_QUIET_MS = 100;
+/** ... and how long at most, whatever the traffic (a save waiting for it starts it at once). */
+const BIND_AT_LATEST_MS = 400;
 
 function pageIdOf(app: KitApp | undefined, path: string): string | undefined {
   if (app === undefined) return undefined;
@@ -157,11 +163,11 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     }
     const app = session.app;
     if (checks !== undefined && app !== undefined && needsHandlers(session, app, req, path)) {
-      firstAnswer.done();
+      bindSoon.now();
       void checks.then(() => handle(req, res));
       return;
     }
-    if (checks !== undefined) res.once('finish', firstAnswer.done);
+    if (checks !== undefined) res.once('finish', bindSoon.quiet);
     if (app === undefined) {
       // Nothing has built yet: every answer is the overlay (its tab reloads once the site builds).
       const page = overlayPage(overlay ?? '', CLIENT_TAG);
@@ -179,9 +185,17 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
 
   /** While the start's checks run: settles when they are done (requests needing handlers wait for it). */
   let checks: Promise<void> | undefined;
-  // Binding starts once the first request was answered (or one waits for it), or after a while.
+  // Binding starts once the server was quiet for a while, or at once when a request waits for it.
   let bindNow = () => {};
-  const firstAnswer = { promise: new Promise<void>((ok) => (bindNow = ok)), done: () => bindNow() };
+  let quietTimer: NodeJS.Timeout | undefined;
+  const bindSoon = {
+    promise: new Promise<void>((ok) => (bindNow = ok)),
+    now: () => bindNow(),
+    quiet: () => {
+      clearTimeout(quietTimer);
+      quietTimer = setTimeout(bindNow, BIND_WHEN_QUIET_MS).unref();
+    },
+  };
   const { server } = createHttpServer({ handle });
   const port = await listen(server, opts.host, opts.port);
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
@@ -259,20 +273,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   };
   // Batches are served one at a time, whichever watcher saw them, after the start's checks.
   let chain = Promise.resolve();
-  const serial = (paths: Set<string>): Promise<void> => (chain = chain.then(() => apply(paths)));
-  if (session.checking) {
-    setTimeout(firstAnswer.done, BIND_AFTER_MS).unref();
-    checks = chain = session.finishStart(firstAnswer.promise).then(
-      (r) => {
-        checks = undefined;
-        if (r !== undefined) served(r, true);
-      },
-      (e: unknown) => {
-        checks = undefined;
-        opts.err(`kit dev: the checks of the sources could not run: ${describeThrown(e)}`);
-      },
-    );
-  }
+  const serial = (paths: Set<string>): Promise<void> => {
+    bindSoon.now();
+    return (chain = chain.then(() => apply(paths)));
+  };
   const watcher = new SourceWatcher(opts.root, serial, (e) => opts.err(`kit dev: watching failed: ${e.message}`));
   // A config module above the served directory (the project root's kit.config.ts) is watched too.
   const extra: FSWatcher[] = [];
@@ -287,6 +291,21 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     );
   }
 
+  // After the watchers are in place: a save made as soon as the banner shows is seen.
+  if (session.checking) {
+    bindSoon.quiet();
+    setTimeout(bindSoon.now, BIND_AT_LATEST_MS).unref();
+    checks = chain = session.finishStart(bindSoon.promise).then(
+      (r) => {
+        checks = undefined;
+        if (r !== undefined) served(r, true);
+      },
+      (e: unknown) => {
+        checks = undefined;
+        opts.err(`kit dev: the checks of the sources could not run: ${describeThrown(e)}`);
+      },
+    );
+  }
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {

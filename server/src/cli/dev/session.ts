@@ -212,8 +212,8 @@ export class DevSession {
    * event-loop turn, then binding a directory per turn (requests are answered in between), then
    * the handler modules and the app with its bindings. The report is a change's: its errors show
    * in the overlay as after a save. Nothing to do (undefined) when `start` did everything.
-   * Binding waits for `bindAfter`: its first directory loads the TypeScript compiler, which holds
-   * this thread for tens of milliseconds, and the first page should not wait behind it.
+   * Binding waits for `bindAfter` (the dev server: until it has been quiet a moment): its first
+   * directory loads the TypeScript compiler, which holds this thread for tens of milliseconds.
    */
   async finishStart(bindAfter: Promise<void> = Promise.resolve()): Promise<ChangeReport | undefined> {
     const pending = this.startChecks;

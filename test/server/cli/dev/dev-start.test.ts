@@ -14,11 +14,11 @@ async function get(url: string): Promise<{ status: number; body: string }> {
 }
 
 /** Polls until `check` passes, at most `ms`. */
-async function eventually(check: () => void, ms = 10000): Promise<void> {
+async function eventually(check: () => void | Promise<void>, ms = 10000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     try {
-      check();
+      await check();
       return;
     } catch (e) {
       if (Date.now() > until) throw e;
@@ -28,12 +28,15 @@ async function eventually(check: () => void, ms = 10000): Promise<void> {
 }
 
 /** Runs `body` against `kit dev --ssr` started on a copy of the dev fixture changed by `prepare`. */
-async function withDev(prepare: (dir: string) => void, body: (dev: DevProcess) => Promise<void>): Promise<void> {
+async function withDev(
+  prepare: (dir: string) => void,
+  body: (dev: DevProcess, dir: string) => Promise<void>,
+): Promise<void> {
   const dir = copyFixture('dev', 'site');
   prepare(dir);
   const dev = await startDev(dir, ['--ssr']);
   try {
-    await body(dev);
+    await body(dev, dir);
   } finally {
     await dev.stop();
   }
@@ -121,6 +124,16 @@ describe('kit dev: the first page before the checks', function () {
         assert.match(page.body, /<h1>Hello v1<\/h1>/);
         // Without a CSRF token the action is refused by the runtime, as the built app refuses it.
         assert.equal(action.status, 403);
+      },
+    ));
+
+  it('a save right after the start, under constant requests, is served (the checks do not wait for quiet)', () =>
+    withDev(
+      () => {},
+      async (dev, dir) => {
+        const home = join(dir, 'home.kit');
+        writeFileSync(home, readFileSync(home, 'utf8').replace('Home page', 'Home page, saved at once'));
+        await eventually(async () => assert.match((await get(dev.url + '/')).body, /Home page, saved at once/));
       },
     ));
 
