@@ -212,8 +212,6 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
       (manifest ? `${count(manifest.pages.length, 'page')}, ${count(manifest.endpoints.length, 'endpoint')}` : ''),
   );
   if (collector) opts.out(`  traces: ${url}/_kit/traces/viewer`);
-  const rel = relative(opts.cwd, opts.root);
-  opts.out(`  watching ${rel.startsWith('..') ? opts.root : rel || '.'} (Ctrl-C to stop)`);
   const listeners: ((r: ChangeReport) => void)[] = [];
   const shown = { errors: '', handler: '' };
   const tell = (r: ChangeReport, fresh: boolean): void => {
@@ -291,7 +289,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     );
   }
 
-  // After the watchers are in place: a save made as soon as the banner shows is seen.
+  // Said once it is true: a save made as soon as the banner shows is seen.
+  const rel = relative(opts.cwd, opts.root);
+  opts.out(`  watching ${rel.startsWith('..') ? opts.root : rel || '.'} (Ctrl-C to stop)`);
   if (session.checking) {
     bindSoon.quiet();
     setTimeout(bindSoon.now, BIND_AT_LATEST_MS).unref();
