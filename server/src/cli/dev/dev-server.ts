@@ -48,11 +48,34 @@ export interface RunningDev {
 
 export const DEFAULT_DEV_PORT = 3000;
 
+/**
+ * How long the server must have answered nothing before the start's binding runs: its first
+ * directory loads the TypeScript compiler, which holds the thread for tens of milliseconds, and
+ * the first pages (a browser asks for several at once) should not wait behind it.
+ */
+const BIND_WHEN_QUIET_MS = 100;
+/** ... and how long at most, whatever the traffic (a save waiting for it starts it at once). */
+const BIND_AT_LATEST_MS = 400;
+
 function pageIdOf(app: KitApp | undefined, path: string): string | undefined {
   if (app === undefined) return undefined;
   const t = checkRequestTarget(path);
   if (!t.ok) return undefined;
   return resolvePage(app, t.segments)?.page?.entry.pageId;
+}
+
+/**
+ * Whether a request may need a handler module or the config (anything but a page read without a
+ * load): while the start's checks run, the app has neither, and such a request waits for them.
+ */
+function needsHandlers(session: DevSession, app: KitApp, req: IncomingMessage, path: string): boolean {
+  if (path.startsWith('/_kit/')) return false;
+  if (session.routeTable?.configModule !== undefined) return true;
+  if (req.method !== 'GET' && req.method !== 'HEAD') return true;
+  const t = checkRequestTarget(path);
+  if (!t.ok) return false; // the app answers 400 without either
+  const entry = resolvePage(app, t.segments)?.page?.entry;
+  return entry === undefined || entry.load !== undefined;
 }
 
 async function listen(
@@ -139,6 +162,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
       return;
     }
     const app = session.app;
+    if (checks !== undefined && app !== undefined && needsHandlers(session, app, req, path)) {
+      bindSoon.now();
+      void checks.then(() => handle(req, res));
+      return;
+    }
+    if (checks !== undefined) res.once('finish', bindSoon.quiet);
     if (app === undefined) {
       // Nothing has built yet: every answer is the overlay (its tab reloads once the site builds).
       const page = overlayPage(overlay ?? '', CLIENT_TAG);
@@ -154,6 +183,19 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     app.handle(req, res);
   };
 
+  /** While the start's checks run: settles when they are done (requests needing handlers wait for it). */
+  let checks: Promise<void> | undefined;
+  // Binding starts once the server was quiet for a while, or at once when a request waits for it.
+  let bindNow = () => {};
+  let quietTimer: NodeJS.Timeout | undefined;
+  const bindSoon = {
+    promise: new Promise<void>((ok) => (bindNow = ok)),
+    now: () => bindNow(),
+    quiet: () => {
+      clearTimeout(quietTimer);
+      quietTimer = setTimeout(bindNow, BIND_WHEN_QUIET_MS).unref();
+    },
+  };
   const { server } = createHttpServer({ handle });
   const port = await listen(server, opts.host, opts.port);
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
@@ -170,8 +212,6 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
       (manifest ? `${count(manifest.pages.length, 'page')}, ${count(manifest.endpoints.length, 'endpoint')}` : ''),
   );
   if (collector) opts.out(`  traces: ${url}/_kit/traces/viewer`);
-  const rel = relative(opts.cwd, opts.root);
-  opts.out(`  watching ${rel.startsWith('..') ? opts.root : rel || '.'} (Ctrl-C to stop)`);
   const listeners: ((r: ChangeReport) => void)[] = [];
   const shown = { errors: '', handler: '' };
   const tell = (r: ChangeReport, fresh: boolean): void => {
@@ -200,10 +240,18 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
       opts.err(`kit dev: a change could not be applied (the previous version keeps serving): ${describeThrown(e)}`);
       return;
     }
+    served(r);
+  };
+  const served = (r: ChangeReport, checked = false): void => {
     overlay = overlayFor(r);
     live.setOverlay(overlay);
     const tabs = r.errors.length ? 0 : live.notify(r);
-    tell(r, false);
+    tell(r, checked);
+    if (checked)
+      opts.out(
+        `  checked in ${Math.round(r.ms)} ms: ` +
+          `${r.errors.length ? count(r.errors.length, 'error') : 'no errors'}, ${count(r.warnings, 'warning')}`,
+      );
     if (r.files.length > 0) {
       const names = r.files.map((f) => f.slice(f.lastIndexOf('/') + 1));
       const what =
@@ -221,9 +269,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     }
     for (const l of listeners) l(r);
   };
-  // Batches are served one at a time, whichever watcher saw them.
+  // Batches are served one at a time, whichever watcher saw them, after the start's checks.
   let chain = Promise.resolve();
-  const serial = (paths: Set<string>): Promise<void> => (chain = chain.then(() => apply(paths)));
+  const serial = (paths: Set<string>): Promise<void> => {
+    bindSoon.now();
+    return (chain = chain.then(() => apply(paths)));
+  };
   const watcher = new SourceWatcher(opts.root, serial, (e) => opts.err(`kit dev: watching failed: ${e.message}`));
   // A config module above the served directory (the project root's kit.config.ts) is watched too.
   const extra: FSWatcher[] = [];
@@ -238,6 +289,23 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     );
   }
 
+  // Said once it is true: a save made as soon as the banner shows is seen.
+  const rel = relative(opts.cwd, opts.root);
+  opts.out(`  watching ${rel.startsWith('..') ? opts.root : rel || '.'} (Ctrl-C to stop)`);
+  if (session.checking) {
+    bindSoon.quiet();
+    setTimeout(bindSoon.now, BIND_AT_LATEST_MS).unref();
+    checks = chain = session.finishStart(bindSoon.promise).then(
+      (r) => {
+        checks = undefined;
+        if (r !== undefined) served(r, true);
+      },
+      (e: unknown) => {
+        checks = undefined;
+        opts.err(`kit dev: the checks of the sources could not run: ${describeThrown(e)}`);
+      },
+    );
+  }
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {

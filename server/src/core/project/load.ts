@@ -23,6 +23,8 @@ export interface LoadedProject {
 export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup'> & {
   sources?: DiscoveredSources;
   pool?: PoolSettings;
+  /** Cross-file buckets the first flush leaves for later (`Workspace.flush`); `loadProject` only. */
+  defer?: (key: string) => boolean;
 };
 
 const CLEAN: SourceText['diagnostics'] = [];
@@ -106,7 +108,7 @@ export function loadProject(
   const found = load.sources ?? discoverSources(inputs, cwd);
   const workspace = newWorkspace(options, cwd, load);
   fill(workspace, found, cwd, poolOf(options, load));
-  workspace.flush();
+  workspace.flush({ defer: load.defer });
   return { workspace, kitFiles: found.kitFiles, modules: found.modules };
 }
 

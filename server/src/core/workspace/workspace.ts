@@ -408,7 +408,8 @@ export class Workspace implements WorkspaceView {
    * nothing.
    * `defer` leaves matching buckets for the next flush without it (the language server publishes
    * its first diagnostics before binding, the slow part, runs); queries flush only when other
-   * buckets are pending, so deferred ones wait until then.
+   * buckets are pending, so deferred ones wait until then. Buckets deferred before are asked again,
+   * so a caller may evaluate them a few at a time (`kit dev` after its first page).
    */
   flush(opts: { defer?: (key: string) => boolean } = {}): Set<string> {
     const affected = new Set<string>(this.changed);
@@ -419,10 +420,8 @@ export class Workspace implements WorkspaceView {
       for (const k of this.index.keys()) this.pending.add(k);
     }
     this.expandTouched();
-    if (!opts.defer) {
-      for (const k of this.deferred) this.pending.add(k);
-      this.deferred.clear();
-    }
+    for (const k of this.deferred) this.pending.add(k);
+    this.deferred.clear();
     const keys: string[] = [];
     for (const k of this.pending) {
       if (opts.defer?.(k)) this.deferred.add(k);
