@@ -29,12 +29,6 @@ export interface IndexingHost {
   log(message: string): void;
 }
 
-/** A binding worker started as indexing began, and the module texts it was started on. */
-interface EarlyBinding {
-  worker: BindWorker;
-  texts: Map<string, string>;
-}
-
 export class Indexer {
   private readonly running = new Set<Promise<void>>();
 
@@ -52,41 +46,25 @@ export class Indexer {
   }
 
   /**
-   * For a large folder with handler modules: a binding worker (`bind-host.ts`) started on the
-   * modules' texts before the `.kit` files are read, so that loading the TypeScript compiler,
-   * parsing the modules and building the type checker overlap indexing on the other core (the
-   * worker runs at the lowest priority, so it takes only CPU time this thread leaves). It is sent
-   * the directories once everything but binding is published, and this thread answers requests
-   * while it binds and never loads the compiler for it.
+   * For a large folder with handler modules, once everything but binding is published: binding on a
+   * worker thread (`bind-host.ts`) with the modules' texts as the model has them, so that this
+   * thread answers requests meanwhile and never loads the TypeScript compiler for it. Not earlier:
+   * on two cores a worker busy during indexing delays the first diagnostics more than it saves
+   * (measured again with the worker at the lowest thread priority: first diagnostics 15% later,
+   * binding done 5–20% sooner; the two cores slow each other down on this kind of work).
    */
-  private startBindWorker(p: KitProject, found: { kitFiles: string[]; modules: string[] }): EarlyBinding | undefined {
-    if (!useBindWorker(found.kitFiles.length, found.modules.length)) return undefined;
-    const texts = new Map<string, string>();
-    for (const path of found.modules) {
-      const source = readText(p.fsPathOf(path));
-      if (source === undefined || source.diagnostics.length > 0) return undefined;
-      texts.set(path, source.text);
-    }
-    const modules = [...texts].map(([path, text]) => ({ path, text }));
+  private async bindOnWorker(p: KitProject): Promise<void> {
+    const paths = p.ws.modulePaths();
+    if (!useBindWorker(p.ws.kitPaths().length, paths.length)) return;
+    const modules = paths.map((path) => ({ path, text: p.ws.module(path)!.text }));
     const worker = BindWorker.start({ cwd: p.root!, strictBindings: p.ws.options.strictBindings, modules });
-    return worker ? { worker, texts } : undefined;
-  }
-
-  /**
-   * Binds on the early worker, if the model's modules are still the ones it was started on (an
-   * edit meanwhile, or a module that came or went, leaves binding to this thread).
-   */
-  private async bindOnWorker(p: KitProject, early: EarlyBinding | undefined): Promise<void> {
-    if (!early) return;
+    if (!worker) return;
     try {
-      const paths = p.ws.modulePaths();
-      const same = paths.length === early.texts.size && paths.every((m) => p.ws.module(m)?.text === early.texts.get(m));
-      if (!same) return;
       const job = p.ws.prebindJob();
-      const results = await early.worker.bind(job.scopes);
+      const results = await worker.bind(job.scopes);
       if (results) job.accept(results);
     } finally {
-      void early.worker.close();
+      void worker.close();
     }
   }
 
@@ -102,6 +80,7 @@ export class Indexer {
   }
 
   private async indexProject(p: KitProject): Promise<void> {
+    const { connection, projects, docs, publisher } = this.host;
     const started = performance.now();
     const root = p.root!;
     let found: { kitFiles: string[]; modules: string[] };
@@ -111,21 +90,6 @@ export class Indexer {
       this.host.log(`kit: cannot index ${root}: ${(e as Error).message}`);
       return;
     }
-    const early = this.startBindWorker(p, found);
-    try {
-      await this.indexFound(p, found, started, early);
-    } finally {
-      void early?.worker.close();
-    }
-  }
-
-  private async indexFound(
-    p: KitProject,
-    found: { kitFiles: string[]; modules: string[] },
-    started: number,
-    early: EarlyBinding | undefined,
-  ): Promise<void> {
-    const { connection, projects, docs, publisher } = this.host;
     const pool = this.startPool(p, found.kitFiles);
     // With loading threads the `.kit` files come from the pool, the modules are read here.
     const keys = pool ? found.modules : [...found.kitFiles, ...found.modules];
@@ -163,8 +127,8 @@ export class Indexer {
             syncDocument(p, docs, fsPath);
             if (p.ws.has(key)) continue;
           }
-          const known = early?.texts.get(key) ?? ahead.take(j);
-          const source = known !== undefined ? { text: known, diagnostics: [] } : readText(fsPath);
+          const early = ahead.take(j);
+          const source = early !== undefined ? { text: early, diagnostics: [] } : readText(fsPath);
           if (source === undefined) continue;
           if (isKitPath(key)) p.ws.setKitFile(key, source.text, undefined, source.diagnostics);
           else p.ws.setModule(key, source.text, source.diagnostics);
@@ -188,7 +152,7 @@ export class Indexer {
     });
     // Written out (with the diagnostics before it) before binding takes the thread.
     await connection.sendNotification('kit/status', status('ready'));
-    await this.bindOnWorker(p, early);
+    await this.bindOnWorker(p);
     await turn();
     this.host.settle();
     // The compiler's state is most of the memory binding took; edits re-bind a directory at a time,
