@@ -1,7 +1,7 @@
-// The second part of the trace viewer's script (see `viewer-script.ts`): the views, and the end of
-// the closure the first part opens.
-export const VIEWER_SCRIPT_VIEWS = String.raw`  // ---- views: traces (list + waterfall), per-route figures, slowest requests.
-  var view = 'traces';
+// The second part of the trace viewer's script (see `viewer-script.ts`): the views (traces as a
+// list and a waterfall, per-route figures, slowest requests, span details), and the end of the
+// closure the first part opens.
+export const VIEWER_SCRIPT_VIEWS = String.raw`  var view = 'traces';
   var routes = null;
   function setView(v) {
     view = v;
