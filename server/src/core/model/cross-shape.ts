@@ -49,28 +49,36 @@ export function crossShape(e: KitEntry): string {
 }
 
 /**
- * Visible ranges of the files asked about lately (`visibleRanges`), by path: one version each. Keyed
- * by entry, the versions a file went through stayed until 64 others were asked about, every one
- * holding its whole tree: a file re-read from disk 64 times (the language server on a watched file,
- * a generator writing it) kept 64 trees, 1.8 GB for a 10,000-line view.
+ * Visible ranges of the files asked about lately (`visibleRanges`), by path: the last two versions
+ * asked about each (a file's facts are anchored in the version being replaced and read in the new
+ * one, in turns). Keyed by entry alone, every version a file went through stayed until 64 others
+ * were asked about, each holding its whole tree: a file re-read from disk 64 times (the language
+ * server on a watched file, a generator writing it) kept 64 trees, 1.8 GB for a 10,000-line view.
  */
-const recent = new Map<string, { entry: KitEntry; list: (Range | undefined)[] }>();
+const recent = new Map<string, { entry: KitEntry; list: (Range | undefined)[] }[]>();
 const RECENT = 64;
 
 /**
  * The entry's visible ranges; index n means the same item in any version of the same shape. Kept
- * for the last few files asked about only (their latest version asked about): anchoring a bucket's
- * facts asks about its few files many times over, and a list per file would be held as long as the
- * file.
+ * for the last few files asked about only: anchoring a bucket's facts asks about its few files many
+ * times over, and a list per file would be held as long as the file.
  */
 export function visibleRanges(e: KitEntry): readonly (Range | undefined)[] {
-  const hit = recent.get(e.path);
-  if (hit?.entry === e) return hit.list;
+  const versions = recent.get(e.path);
+  if (versions !== undefined) {
+    if (versions[0].entry === e) return versions[0].list;
+    if (versions[1]?.entry === e) return versions[1].list;
+  }
   const list: (Range | undefined)[] = [];
   walk(e, undefined, list);
-  if (hit) recent.delete(e.path);
-  else if (recent.size >= RECENT) recent.delete(recent.keys().next().value as string);
-  recent.set(e.path, { entry: e, list });
+  if (versions !== undefined) {
+    // The newest first; the oldest of three goes.
+    versions.unshift({ entry: e, list });
+    versions.length = Math.min(versions.length, 2);
+  } else {
+    if (recent.size >= RECENT) recent.delete(recent.keys().next().value as string);
+    recent.set(e.path, [{ entry: e, list }]);
+  }
   return list;
 }
 
