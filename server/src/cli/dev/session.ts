@@ -130,7 +130,16 @@ export class DevSession {
   private handlerProblem: string | undefined;
   private modulePaths = '';
   /** Set while the start's checks run (`finishStart`): the app answers without handler bindings yet. */
-  private startChecks: { compiled?: () => Promise<CompileProblem | undefined> } | undefined;
+  private startChecks:
+    | {
+        compiled?: () => Promise<CompileProblem | undefined>;
+        /**
+         * What the app built before the checks said as it was made: it has no handler modules or
+         * app config yet, so its warnings (a guard the config registers, say) may not hold.
+         */
+        said: string[];
+      }
+    | undefined;
   private closed = false;
 
   private constructor(
@@ -189,8 +198,9 @@ export class DevSession {
     const site = compileSite(this.ws, { cwd: this.opts.cwd });
     if (site.diagnostics.length > 0) return undefined;
     this.site = site;
-    this.current = this.makeApp(site, true);
-    this.startChecks = { compiled };
+    const said: string[] = [];
+    this.current = this.makeApp(site, true, (line) => said.push(line));
+    this.startChecks = { compiled, said };
     return {
       files: [],
       reload: new Set(),
@@ -234,7 +244,16 @@ export class DevSession {
         }
       }
       if (this.closed) return undefined;
-      return await this.rebuild(new Set(), { modules: true, full: false, start: true }, began, pending.compiled);
+      const early = this.current;
+      const report = await this.rebuild(
+        new Set(),
+        { modules: true, full: false, start: true },
+        began,
+        pending.compiled,
+      );
+      // An app made anew with the modules and config said what holds; the same app, kept, did not.
+      if (this.current === early) for (const line of pending.said) this.opts.log(line);
+      return report;
     } finally {
       this.startChecks = undefined;
     }
@@ -422,7 +441,8 @@ export class DevSession {
    * The app for a compiled site: the current one with new content when only templates and files
    * changed (and the handler modules did not), which keeps its compiled routers; else a new one.
    */
-  private makeApp(site: CompiledSite, sameModules: boolean): KitApp {
+  /** `said`: where what a new app says as it is made goes (else the session's log). */
+  private makeApp(site: CompiledSite, sameModules: boolean, said?: (line: string) => void): KitApp {
     const mem = memorySource(site);
     const table = buildRouteTable(this.ws, site, {
       cwd: this.opts.cwd,
@@ -444,18 +464,22 @@ export class DevSession {
       const m = loaded.get(wsPath);
       if (m !== undefined && wsPath !== table.configModule) modules[key] = m;
     }
-    return new KitApp({
+    let log = said ?? this.opts.log;
+    const app = new KitApp({
       manifest: table.manifest,
       modules,
       config: table.configModule ? loaded.get(table.configModule) : undefined,
       static: mem.source,
       csrfSecret: this.opts.csrfSecret,
-      log: this.opts.log,
+      // What it logs once made (a handler's error, say) goes to the session's log.
+      log: (line) => log(line),
       tracer: this.opts.tracer,
       collector: this.opts.collector,
       faultScopes: true,
       onFault: this.opts.onFault,
     });
+    log = this.opts.log;
+    return app;
   }
 
   async close(): Promise<void> {

@@ -151,4 +151,33 @@ describe('kit dev: the first page before the checks', function () {
         await eventually(() => assert.match(dev.out(), /checked in \d+ ms: no errors, 1 warning\n/));
       },
     ));
+
+  // The app built before the checks has no app config yet: what it would say of guards the config
+  // registers is not said (the scaffold's first `kit dev` printed such a warning); a guard the
+  // config does not register is warned about once, after the checks, by the app that has it.
+  for (const registered of [true, false])
+    it(`a guarded page and an app config ${registered ? 'registering' : 'not registering'} its guard: ${
+      registered ? 'no warning' : 'one warning, after the checks'
+    }`, () =>
+      withDev(
+        (dir) => {
+          writeFileSync(
+            join(dir, 'account.kit'),
+            'package site\n\npage account\nroute "/account"\nguard signed.in\nlayout main\nrender ssr\n' +
+              'title "Account"\n\nview {\n  <h1>Account</h1>\n}\n',
+          );
+          writeFileSync(
+            join(dir, 'kit.config.ts'),
+            "import { allow, type KitConfig } from '@kit-lang/kit/app';\n\n" +
+              `export const guards: KitConfig['guards'] = { '${registered ? 'signed.in' : 'staff'}': () => allow() };\n`,
+          );
+        },
+        async (dev) => {
+          assert.equal((await get(dev.url + '/')).status, 200);
+          await eventually(() => assert.match(dev.out(), /checked in \d+ ms: no errors/));
+          assert.equal((await get(dev.url + '/account')).status, registered ? 200 : 403);
+          const warned = (dev.out() + dev.err()).split('guard "signed.in" is not registered').length - 1;
+          assert.equal(warned, registered ? 0 : 1);
+        },
+      ));
 });
