@@ -167,3 +167,17 @@ export class EventTap {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
+
+/** Polls until `check` passes (watchers and the start's checks are asynchronous), at most `ms`. */
+export async function eventually(check: () => void | Promise<void>, ms = 10000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await sleep(20);
+    }
+  }
+}

@@ -4,27 +4,13 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, EventTap, sleep, startDev, type DevProcess } from './dev-harness.js';
+import { copyFixture, eventually, EventTap, startDev, type DevProcess } from './dev-harness.js';
 
 const OVERLAY = 'id="kit-dev-overlay"';
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const r = await fetch(url, { headers: { accept: 'text/html' } });
   return { status: r.status, body: await r.text() };
-}
-
-/** Polls until `check` passes, at most `ms`. */
-async function eventually(check: () => void | Promise<void>, ms = 10000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (e) {
-      if (Date.now() > until) throw e;
-      await sleep(20);
-    }
-  }
 }
 
 /** Runs `body` against `kit dev --ssr` started on a copy of the dev fixture changed by `prepare`. */

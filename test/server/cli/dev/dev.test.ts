@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { CLI, copyFixture, EventTap, sleep, startDev, type DevProcess } from './dev-harness.js';
+import { CLI, copyFixture, eventually, EventTap, sleep, startDev, type DevProcess } from './dev-harness.js';
 
 const CLIENT_TAG = '<script type="module" src="/_kit/dev/client.js"></script>';
 
@@ -17,20 +17,6 @@ function edit(file: string, from: string, to: string): void {
 async function text(url: string): Promise<{ status: number; body: string; headers: Headers }> {
   const r = await fetch(url, { redirect: 'manual' });
   return { status: r.status, body: await r.text(), headers: r.headers };
-}
-
-/** Polls until `check` passes (watchers are asynchronous), at most `ms`. */
-async function eventually(check: () => Promise<void>, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (e) {
-      if (Date.now() > until) throw e;
-      await sleep(25);
-    }
-  }
 }
 
 describe('kit dev', function () {
