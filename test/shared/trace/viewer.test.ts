@@ -372,9 +372,9 @@ describe('trace: viewer in Chromium', function () {
     }));
     await page.click('[data-testid=span-row] >> text=js source');
     const link = await page.getAttribute('[data-testid=source-link]', 'href');
+    // Not clicked: the page has no handler on it, and what headless Chromium does with an external
+    // protocol (sometimes holding the page for the rest of the test) is not the viewer's behaviour.
     assert.equal(link, 'vscode://file/home/dev/shop/javascript:window.__xss=4:1:1', 'a hostile path stays a path');
-    // An editor link is an external protocol: nothing to wait for after the click, whatever Chromium does.
-    await page.click('[data-testid=source-link]', { noWaitAfter: true, timeout: 5000 }).catch(() => undefined);
     await page.click('[data-testid=view-routes]');
     await page.waitForTimeout(300);
     assert.equal(state.xss, undefined, 'no injected handler or script ran');
