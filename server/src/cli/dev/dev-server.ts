@@ -140,14 +140,19 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   overlay = overlayFor(first);
   live.setOverlay(overlay);
 
-  // A browser navigation that failed shows the stack; scripts (fetch, APIs) get the app's own answer.
+  // A browser navigation that failed shows the stack; one the app could only answer with a plain 5xx
+  // while the sources have problems (a page whose handler module does not compile: 501) shows the
+  // overlay, which says why. Scripts (fetch, APIs) get the app's own answer.
   const injection = (req: IncomingMessage, res: ServerResponse) => ({
     head: CLIENT_TAG,
     body: () => overlay ?? '',
-    faultPage: (status: number) => {
-      if (!faults.has(res) || !(req.headers.accept ?? '').includes('text/html')) return undefined;
-      const text = describeThrown(faults.get(res));
-      return overlayPage(overlayHtml(overlayCtx, `kit dev: the request failed (${status})`, text), CLIENT_TAG);
+    faultPage: (status: number, type: string) => {
+      if (!(req.headers.accept ?? '').includes('text/html')) return undefined;
+      if (faults.has(res)) {
+        const text = describeThrown(faults.get(res));
+        return overlayPage(overlayHtml(overlayCtx, `kit dev: the request failed (${status})`, text), CLIENT_TAG);
+      }
+      return overlay !== undefined && !type.startsWith('text/html') ? overlayPage(overlay, CLIENT_TAG) : undefined;
     },
   });
   const handle = (req: IncomingMessage, res: ServerResponse): void => {

@@ -41,8 +41,11 @@ export interface Injection {
   head: string;
   /** The overlay (or ''). */
   body(): string;
-  /** A whole replacement page for a 5xx answer whose fault was recorded, or undefined. */
-  faultPage(status: number): string | undefined;
+  /**
+   * A whole replacement page for a 5xx answer (`type`: the answer's content type), or undefined to
+   * keep the answer.
+   */
+  faultPage(status: number, type: string): string | undefined;
 }
 
 /** Wraps `res` so that an HTML answer gets the injection. */
@@ -68,7 +71,7 @@ export function injectHtml(res: ServerResponse, injection: Injection, head: bool
     status = code;
     headers = rest[rest.length - 1] as HeaderArg;
     const type = headerValue(headers, 'content-type') ?? String(res.getHeader('content-type') ?? '');
-    const replace = code >= 500 ? injection.faultPage(code) : undefined;
+    const replace = code >= 500 ? injection.faultPage(code, type) : undefined;
     if (replace !== undefined) {
       restore();
       const h = withLength(headers, Buffer.byteLength(replace));

@@ -166,4 +166,28 @@ describe('kit dev: the first page before the checks', function () {
           assert.equal(warned, registered ? 0 : 1);
         },
       ));
+
+  it('a handler module that does not compile at the start: a page needing it shows the overlay to a browser', () =>
+    withDev(
+      (dir) =>
+        writeFileSync(
+          join(dir, 'handlers.ts'),
+          `${readFileSync(join(dir, 'handlers.ts'), 'utf8')}\nexport const x = ;\n`,
+        ),
+      async (dev) => {
+        const page = await get(dev.url + '/contact');
+        // The load cannot be bound: the runtime's 501, as the built app answers it, with the reason.
+        assert.equal(page.status, 501);
+        assert.match(
+          page.body,
+          new RegExp(`${OVERLAY}[\\s\\S]*a handler module does not compile[\\s\\S]*handlers\\.ts`),
+        );
+        // A script gets the app's own answer.
+        const script = await fetch(dev.url + '/contact', { headers: { accept: '*/*' } });
+        assert.equal(script.status, 501);
+        assert.ok(!(await script.text()).includes(OVERLAY));
+        // A page that renders carries the overlay too.
+        assert.match((await get(dev.url + '/')).body, new RegExp(OVERLAY));
+      },
+    ));
 });
