@@ -3,32 +3,27 @@
 // thread exactly as a fresh server on the edited folder binds. (A module the editor holds with other
 // text than the disk's: open-at-start.test.ts.)
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture } from '../../helpers/repo.js';
-import { fileUri, type LspClient } from './helpers/lsp-client.js';
-import { boundServer, published } from './helpers/indexed.js';
+import { fileUri } from './helpers/lsp-client.js';
+import { boundServer, published, Scratch } from './helpers/indexed.js';
 
 describe('kit lsp: binding on a worker thread while indexing', function () {
   this.timeout(60000);
+  const scratch = new Scratch('kit-lsp-bindworker-');
   let dir: string;
-  const clients: LspClient[] = [];
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'kit-lsp-bindworker-'));
-    cpSync(fixture('bind'), dir, { recursive: true });
+    dir = scratch.dir(fixture('bind'));
   });
 
-  afterEach(() => {
-    for (const c of clients.splice(0)) if (c.child.exitCode === null) c.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => scratch.done());
 
   it('publishes what an own-thread server publishes, and edits re-bind as a fresh server binds', async () => {
     const client = await boundServer(dir, { KIT_BIND_WORKER: '1' });
     const own = await boundServer(dir, { KIT_BIND_WORKER: '0' });
-    clients.push(client, own);
+    scratch.keep(client, own);
     const stats = await client.request<{ prebound: number }>('kit/stats', {});
     assert.ok(stats.prebound > 0, 'the worker bound');
     assert.equal((await own.request<{ prebound: number }>('kit/stats', {})).prebound, 0);
@@ -47,7 +42,7 @@ describe('kit lsp: binding on a worker thread while indexing', function () {
     });
     await missingField;
     const fresh = await boundServer(dir, { KIT_BIND_WORKER: '0' });
-    clients.push(fresh);
+    scratch.keep(fresh);
     assert.equal(await published(client), await published(fresh));
   });
 });

@@ -1,29 +1,25 @@
 // The language server's first index of a folder on loading threads (`KIT_WORKERS`) publishes what
 // one thread does, and a document open in the editor before the index keeps its own text and tree.
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeGeneratedSite } from '../core/project/generated-site.js';
 import { fileUri, LspClient } from './helpers/lsp-client.js';
-import { published } from './helpers/indexed.js';
+import { published, Scratch } from './helpers/indexed.js';
 
 const POOL_ENV = ['KIT_WORKERS', 'KIT_WORKERS_MIN_FILES', 'KIT_TEST_PARSE_POOL'] as const;
 
 describe('kit lsp indexing on loading threads', function () {
   this.timeout(120_000);
+  const scratch = new Scratch('kit-lsp-pool-');
   let dir: string;
-  const clients: LspClient[] = [];
 
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'kit-lsp-pool-'));
+    dir = scratch.dir();
     writeGeneratedSite(dir, 6, 40);
   });
 
-  after(() => {
-    for (const c of clients.splice(0)) if (c.child.exitCode === null) c.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => scratch.done());
 
   /**
    * A server started with `env` (the child takes the environment at its start) on `dir`, with
@@ -37,7 +33,7 @@ describe('kit lsp indexing on loading threads', function () {
       if (saved[i] === undefined) delete process.env[k];
       else process.env[k] = saved[i];
     });
-    clients.push(client);
+    scratch.keep(client);
     await client.initialize([dir], { sendInitialized: false });
     const edited = readFileSync(join(dir, open), 'utf8').replace('<p>Text</p>', '<p id="top">Twice</p>');
     await client.open(fileUri(join(dir, open)), edited);

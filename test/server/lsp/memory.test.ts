@@ -1,12 +1,11 @@
 // What the language server lets go once a folder is indexed (the binder's parsed modules), and that
 // nothing changes for it: edits afterwards publish what a server started on the edited folder does.
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture } from '../../helpers/repo.js';
-import { fileUri, type LspClient } from './helpers/lsp-client.js';
-import { boundServer, published } from './helpers/indexed.js';
+import { fileUri } from './helpers/lsp-client.js';
+import { boundServer, published, Scratch } from './helpers/indexed.js';
 
 interface Stats {
   rss: number;
@@ -16,22 +15,18 @@ interface Stats {
 
 describe('kit lsp memory after indexing', function () {
   this.timeout(60000);
+  const scratch = new Scratch('kit-lsp-mem-');
   let dir: string;
-  const clients: LspClient[] = [];
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'kit-lsp-mem-'));
-    cpSync(fixture('bind'), dir, { recursive: true });
+    dir = scratch.dir(fixture('bind'));
   });
 
-  afterEach(() => {
-    for (const c of clients.splice(0)) if (c.child.exitCode === null) c.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => scratch.done());
 
   it('forgets the parsed handler modules once bound; later edits publish what a fresh server does', async () => {
     const client = await boundServer(dir);
-    clients.push(client);
+    scratch.keep(client);
     const indexed = await client.request<Stats>('kit/stats', {});
     assert.equal(indexed.parsedModules, 0, 'binding state is released after the first binding');
     assert.match(await published(client), /unsupported_backend_signature/);
@@ -69,7 +64,7 @@ describe('kit lsp memory after indexing', function () {
     assert.ok((await client.request<Stats>('kit/stats', {})).parsedModules > 0, 'the modules are parsed again');
 
     const fresh = await boundServer(dir);
-    clients.push(fresh);
+    scratch.keep(fresh);
     assert.equal(edited, await published(fresh));
     assert.match(edited, /Plain has an unsupported signature/);
     assert.match(edited, /load_missing_field/);

@@ -4,29 +4,18 @@
 // it used to be left out of the model altogether, and every handler of its directory reported
 // missing.
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fixture } from '../../helpers/repo.js';
-import { fileUri, type LspClient } from './helpers/lsp-client.js';
-import { boundServer, published } from './helpers/indexed.js';
+import { fileUri } from './helpers/lsp-client.js';
+import { boundServer, published, Scratch } from './helpers/indexed.js';
 
 describe('kit lsp: documents open when the server starts', function () {
   this.timeout(60000);
-  const dirs: string[] = [];
-  const clients: LspClient[] = [];
+  const scratch = new Scratch('kit-lsp-open-');
+  const copy = () => scratch.dir(fixture('bind'));
 
-  function copy(): string {
-    const dir = mkdtempSync(join(tmpdir(), 'kit-lsp-open-'));
-    cpSync(fixture('bind'), dir, { recursive: true });
-    dirs.push(dir);
-    return dir;
-  }
-
-  afterEach(() => {
-    for (const c of clients.splice(0)) if (c.child.exitCode === null) c.kill();
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  afterEach(() => scratch.done());
 
   for (const worker of ['0', '1'])
     it(`binds an open handler module's unsaved text (binding worker ${worker === '1' ? 'on' : 'off'})`, async () => {
@@ -37,7 +26,7 @@ describe('kit lsp: documents open when the server starts', function () {
       const client = await boundServer(dir, { KIT_BIND_WORKER: worker }, (c) =>
         c.open(fileUri(handlers), edited, 1, 'typescript'),
       );
-      clients.push(client);
+      scratch.keep(client);
       const got = await published(client);
       const loaded = client.diagnostics.get(fileUri(join(dir, 'signatures', 'loaded.kit')))?.diagnostics ?? [];
       assert.deepEqual(loaded.map((d) => d.code).sort(), ['load_missing_field', 'missing_ssr_addon']);
@@ -45,7 +34,7 @@ describe('kit lsp: documents open when the server starts', function () {
       const saved = copy();
       writeFileSync(join(saved, 'signatures', 'handlers.ts'), edited);
       const fresh = await boundServer(saved, { KIT_BIND_WORKER: worker });
-      clients.push(fresh);
+      scratch.keep(fresh);
       // Paths and the folder's name aside.
       const shown = (text: string, d: string) => text.split(d).join('<dir>').split(basename(d)).join('<dir>');
       assert.equal(shown(got, dir), shown(await published(fresh), saved));

@@ -1,5 +1,8 @@
 // A language server on a folder, timed from `initialized`, and everything it has published: what
 // tests comparing two servers' answers (thread settings, edits against a fresh start) read.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LspClient } from './lsp-client.js';
 
 /**
@@ -29,4 +32,31 @@ export async function published(client: LspClient): Promise<string> {
     .filter(([, ds]) => ds.length > 0)
     .sort(([a], [b]) => (a < b ? -1 : 1));
   return JSON.stringify({ files, routes }, null, 1);
+}
+
+/**
+ * What a test file's servers and folders leave behind: `dir` makes a temporary folder (a copy of
+ * `from` when given), `keep` registers a server, `done` kills the servers and removes the folders.
+ */
+export class Scratch {
+  private readonly dirs: string[] = [];
+  private readonly clients: LspClient[] = [];
+
+  constructor(private readonly prefix: string) {}
+
+  dir(from?: string): string {
+    const dir = mkdtempSync(join(tmpdir(), this.prefix));
+    if (from !== undefined) cpSync(from, dir, { recursive: true });
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  keep(...clients: LspClient[]): void {
+    this.clients.push(...clients);
+  }
+
+  done(): void {
+    for (const c of this.clients.splice(0)) if (c.child.exitCode === null) c.kill();
+    for (const d of this.dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  }
 }
