@@ -100,21 +100,55 @@ function ambiguous(cur: Registration, prev: Registration): Diagnostic {
   );
 }
 
-function pushAt(m: Map<number, number[]>, key: number, value: number): void {
+function pushAt(m: Map<string, number[]>, key: string, value: number): void {
   const list = m.get(key);
   if (list) list.push(value);
   else m.set(key, [value]);
 }
 
-/** Two ascending index lists as one. */
-function mergeAscending(a: readonly number[], b: readonly number[]): readonly number[] {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && a[i] < b[j]) ? a[i++] : b[j++]);
-  return out;
+/**
+ * A route's second segment when it is static, else undefined. Two routes whose second segments are
+ * both static and differ never overlap (`routesOverlap` compares that position whenever a path could
+ * match both): a site with a few hundred routes under one first segment, many of them rest routes,
+ * would otherwise pair nearly all of them.
+ */
+function staticSecond(r: Registration): string | undefined {
+  const s = r.route.segments[1];
+  return s?.kind === 'static' ? s.value : undefined;
+}
+
+/** Index keys: a group (`all`, `dyn` of one length, `rest`, `any`), narrowed to one second segment or not. */
+const ANY_SECOND = '\u0000';
+
+/**
+ * The earlier registrations of a bucket that could overlap a later one, by group: what has a given
+ * second segment and what has none static (`ANY_SECOND` stands for every second segment when the
+ * later one's is not static). Lists hold indices in ascending order.
+ */
+class EarlierIndex {
+  private readonly lists = new Map<string, number[]>();
+
+  add(i: number, r: Registration, second: string | undefined): void {
+    const groups = r.route.hasRest
+      ? ['rest', 'any']
+      : r.route.isDynamic
+        ? [`all ${r.route.segments.length}`, `dyn ${r.route.segments.length}`, 'any']
+        : [`all ${r.route.segments.length}`, 'any'];
+    for (const g of groups) {
+      pushAt(this.lists, `${g}|${ANY_SECOND}`, i);
+      pushAt(this.lists, `${g}|${second ?? ''}`, i);
+    }
+  }
+
+  /** The indices in `groups` whose second segment is compatible with `second`, ascending. */
+  compatible(groups: string[], second: string | undefined): number[] {
+    const out: number[] = [];
+    for (const g of groups) {
+      if (second === undefined) out.push(...(this.lists.get(`${g}|${ANY_SECOND}`) ?? []));
+      else out.push(...(this.lists.get(`${g}|${second}`) ?? []), ...(this.lists.get(`${g}|`) ?? []));
+    }
+    return out.sort((x, y) => x - y);
+  }
 }
 
 /**
@@ -123,37 +157,38 @@ function mergeAscending(a: readonly number[], b: readonly number[]): readonly nu
  */
 export function ambiguities(view: WorkspaceView, key: string): Diagnostic[] {
   const inBucket = view.registrationsIn(key).filter((r) => ambiguityBucket(r) === key);
-  const others = key === 'amb:*' ? view.allRegistrations().filter((r) => ambiguityBucket(r) !== 'amb:*') : [];
+  const others = key === AMB_DYNAMIC ? view.allRegistrations().filter((r) => ambiguityBucket(r) !== AMB_DYNAMIC) : [];
   const out: Diagnostic[] = [];
-  // Two static routes are never ambiguous (ambiguousOverlap needs a dynamic side), and two routes
-  // without a rest param overlap only with as many segments: each registration is paired with the
-  // earlier ones of its length (the dynamic ones only, for a static one) and the earlier rest
-  // routes, in the order of the full pairwise loop: O(n·similar), not O(n²).
-  const before = new Map<number, number[]>();
-  const dynamicBefore = new Map<number, number[]>();
-  const restBefore: number[] = [];
+  // Two static routes are never ambiguous (ambiguousOverlap needs a dynamic side), two routes
+  // without a rest param overlap only with as many segments, and two routes with different static
+  // second segments never: each registration is paired with the earlier ones it could overlap (of
+  // its length, the dynamic ones only for a static one, and the rest routes; every earlier one for
+  // a rest route), in the order of the full pairwise loop: O(n·similar), not O(n²).
+  const earlier = new EarlierIndex();
+  const second = inBucket.map(staticSecond);
   for (let i = 0; i < inBucket.length; i++) {
     const cur = inBucket[i];
     const r = cur.route;
     const length = r.segments.length;
-    const earlier = r.hasRest
-      ? Array.from({ length: i }, (_, j) => j)
-      : mergeAscending((r.isDynamic ? before : dynamicBefore).get(length) ?? [], restBefore);
-    for (const j of earlier) {
+    const groups = r.hasRest ? ['any'] : [r.isDynamic ? `all ${length}` : `dyn ${length}`, 'rest'];
+    for (const j of earlier.compatible(groups, second[i])) {
       const prev = inBucket[j];
       if (overlapping(cur, prev)) out.push(ambiguous(cur, prev));
     }
-    if (r.hasRest) restBefore.push(i);
-    else {
-      pushAt(before, length, i);
-      if (r.isDynamic) pushAt(dynamicBefore, length, i);
-    }
+    earlier.add(i, cur, second[i]);
   }
-  for (const star of key === 'amb:*' ? inBucket : []) {
-    for (const other of others) {
-      if (!overlapping(star, other)) continue;
-      const [prev, cur] = compareRegistrations(star, other) < 0 ? [star, other] : [other, star];
-      out.push(ambiguous(cur, prev));
+  if (key === AMB_DYNAMIC) {
+    const othersSecond = others.map(staticSecond);
+    for (let i = 0; i < inBucket.length; i++) {
+      const star = inBucket[i];
+      const s = second[i];
+      for (let j = 0; j < others.length; j++) {
+        const other = others[j];
+        if (s !== undefined && othersSecond[j] !== undefined && s !== othersSecond[j]) continue;
+        if (!overlapping(star, other)) continue;
+        const [prev, cur] = compareRegistrations(star, other) < 0 ? [star, other] : [other, star];
+        out.push(ambiguous(cur, prev));
+      }
     }
   }
   return out;

@@ -16,13 +16,13 @@ function random(seed: number): () => number {
   };
 }
 
-function registrations(seed: number, n: number): Registration[] {
+function registrations(seed: number, n: number, firsts = ['a']): Registration[] {
   const next = random(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)];
   const out: Registration[] = [];
   for (let i = 0; i < n; i++) {
     const length = 1 + Math.floor(next() * 3);
-    const segs = ['a'];
+    const segs = [pick(firsts)];
     for (let k = 1; k < length; k++) segs.push(pick(['x', 'y', '{id}', '{slug}']));
     if (next() < 0.15) segs.push('{rest...}');
     const page = next() < 0.6;
@@ -51,24 +51,55 @@ function view(regs: Registration[]): WorkspaceView {
   };
 }
 
+const owner = (r: Registration) => ({ route: r.route, method: r.method, page: r.kind === 'page' });
+
+/** Every pair of the bucket compared, in the order the rule reports them. */
+function everyPair(regs: Registration[], key: string): string[] {
+  const inBucket = regs.filter((r) => ambiguityBucket(r) === key);
+  const expected: string[] = [];
+  for (let i = 0; i < inBucket.length; i++)
+    for (let j = 0; j < i; j++) {
+      const [cur, prev] = [inBucket[i], inBucket[j]];
+      if (ambiguousOverlap(owner(cur), owner(prev))) expected.push(`${cur.owner} × ${prev.owner}`);
+    }
+  if (key !== 'amb:*') return expected;
+  // A leading param overlaps every other bucket: each of its routes against all the others.
+  for (const star of inBucket)
+    for (const other of regs.filter((r) => ambiguityBucket(r) !== key)) {
+      if (!ambiguousOverlap(owner(star), owner(other))) continue;
+      const [prev, cur] = compareRegistrations(star, other) < 0 ? [star, other] : [other, star];
+      expected.push(`${cur.owner} × ${prev.owner}`);
+    }
+  return expected;
+}
+
+function reported(regs: Registration[], key: string): string[] {
+  return ambiguities(view(regs), key).map((d) => {
+    const m = /; (.*) could match the same request path as (.*) \(/.exec(d.message);
+    return `${m?.[1]} × ${m?.[2]}`;
+  });
+}
+
 describe('ambiguities (ambiguous_dynamic_route)', () => {
   it('finds the same pairs in the same order as comparing every pair', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const regs = registrations(seed, 60);
-      const inBucket = regs.filter((r) => ambiguityBucket(r) === 'amb:a');
-      const expected: string[] = [];
-      for (let i = 0; i < inBucket.length; i++)
-        for (let j = 0; j < i; j++) {
-          const [cur, prev] = [inBucket[i], inBucket[j]];
-          const owner = (r: Registration) => ({ route: r.route, method: r.method, page: r.kind === 'page' });
-          if (ambiguousOverlap(owner(cur), owner(prev))) expected.push(`${cur.owner} × ${prev.owner}`);
-        }
-      const got = ambiguities(view(regs), 'amb:a').map((d) => {
-        const m = /; (.*) could match the same request path as (.*) \(/.exec(d.message);
-        return `${m?.[1]} × ${m?.[2]}`;
-      });
-      assert.deepEqual(got, expected, `seed ${seed}`);
+      const expected = everyPair(regs, 'amb:a');
+      assert.deepEqual(reported(regs, 'amb:a'), expected, `seed ${seed}`);
       assert.ok(seed > 1 || expected.length > 0, 'the generator makes ambiguous pairs');
     }
+  });
+
+  it('pairs routes with a leading param with every bucket, as comparing every pair does', () => {
+    let found = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const regs = registrations(seed, 60, ['a', 'b', '{p}']);
+      for (const key of ['amb:a', 'amb:b', 'amb:*']) {
+        const expected = everyPair(regs, key);
+        assert.deepEqual(reported(regs, key), expected, `seed ${seed}, ${key}`);
+        if (key === 'amb:*') found += expected.length;
+      }
+    }
+    assert.ok(found > 0, 'the generator makes pairs across buckets');
   });
 });
