@@ -9,9 +9,8 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { KitApp } from '../../../../shared/app/app.js';
 import type { Collector, Tracer } from '../../../../shared/trace/index.js';
-import type { StaticSource } from '../../../../shared/app/static-files.js';
 import { buildRouteTable, type RouteTable } from '../../core/app/route-table.js';
-import { compileSite, plannedFiles, type CompiledPage, type CompiledSite } from '../../core/build/index.js';
+import { compileSite, type CompiledSite } from '../../core/build/index.js';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { crossShape } from '../../core/model/cross-shape.js';
 import { discoverSources, displayPath, SourceError } from '../../core/project/discover.js';
@@ -19,6 +18,8 @@ import { loadProject } from '../../core/project/load.js';
 import { readSourceFile } from '../../core/project/read-source.js';
 import type { Workspace } from '../../core/workspace/workspace.js';
 import { HandlerLoader, type CompileProblem } from './handler-loader.js';
+import { pageChanges, sameRoutes, type ChangeReport } from './changes.js';
+import { memorySource } from './memory-source.js';
 
 export interface DevSessionOptions {
   /** The directory `kit dev` serves (absolute). */
@@ -32,85 +33,6 @@ export interface DevSessionOptions {
   appName: string;
   /** Told of each thrown value a request answered with a 5xx (the overlay shows its stack). */
   onFault?: (err: unknown, res: ServerResponse) => void;
-}
-
-/** What one batch of file changes did. */
-export interface ChangeReport {
-  /** Display paths of the files that changed, came or went. */
-  files: string[];
-  /** Page IDs whose HTML changed (their open tabs reload). */
-  reload: Set<string>;
-  /** Page IDs whose only change is stylesheets: old href → new href, in order. */
-  css: Map<string, [string, string][]>;
-  /** Every open page reloads (guards, config, pages that came or went). */
-  reloadAll: boolean;
-  /** Errors now (empty when the site built). */
-  errors: Diagnostic[];
-  warnings: number;
-  /** A handler module that does not compile (the previous version keeps serving). */
-  handlerProblem?: string;
-  ms: number;
-}
-
-/** How a page renders, minus its stylesheet URLs: equal keys and different sheets is a CSS-only change. */
-function renderKey(p: CompiledPage): string {
-  let json = JSON.stringify(p.ir);
-  p.stylesheets.forEach((href, i) => {
-    json = json.split(JSON.stringify(href).slice(1, -1)).join(`\u0000css${i}`);
-  });
-  return `${JSON.stringify(p.scripts)}\u0000${p.route}\u0000${p.guards.join(',')}\u0000${p.cache}\u0000${json}`;
-}
-
-/** Whether two route tables differ in content only (templates, built files), not in routes. */
-function sameRoutes(a: RouteTable, b: RouteTable): boolean {
-  return (
-    a.configModule === b.configModule &&
-    a.manifest.notFound === b.manifest.notFound &&
-    sameData([...a.modules], [...b.modules]) &&
-    sameData(a.manifest.pages, b.manifest.pages) &&
-    sameData(a.manifest.endpoints, b.manifest.endpoints)
-  );
-}
-
-/**
- * Deep equality of plain data (what JSON holds): the route table's rows. Not `util.isDeepStrictEqual`,
- * which checks prototypes and property descriptors too and costs a save in a 1,000-page site about
- * 2.5 ms more (measured): it runs on every save.
- */
-function sameData(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  for (const k of ka) if (!sameData(ra[k], rb[k])) return false;
-  return true;
-}
-
-/** Page bodies rendered when the app first asks for them; assets as compiled. */
-function memorySource(site: CompiledSite): { source: StaticSource; files: string[]; cache: Record<string, string> } {
-  const content = new Map<string, () => string | Uint8Array>();
-  const cache: Record<string, string> = {};
-  for (const f of plannedFiles(site)) {
-    content.set(f.rel, f.content);
-    if (f.cache !== undefined) cache[f.rel] = f.cache;
-  }
-  return {
-    files: [...content.keys()].sort(),
-    cache,
-    source: {
-      kind: 'dir',
-      read(file) {
-        const make = content.get(file);
-        if (make === undefined) throw new Error(`no such file in the dev build: ${file}`);
-        const body = make();
-        return typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
-      },
-    },
-  };
 }
 
 /** Cross-file buckets evaluated per event-loop turn while the start's checks run (a few ms of work). */
@@ -403,7 +325,7 @@ export class DevSession {
     this.errors = errors;
     report.errors = errors;
     if (site !== undefined && errors.length === 0) {
-      this.diffPages(this.site, site, report);
+      pageChanges(this.site, site, report);
       if (hadErrors || what.full) report.reloadAll = true;
       this.site = site;
       this.current = this.makeApp(site, !reloaded);
@@ -418,23 +340,6 @@ export class DevSession {
     }
     report.ms = performance.now() - started;
     return report;
-  }
-
-  /** Pages recompiled since the last build, compared with what they were; reused pages did not change. */
-  private diffPages(before: CompiledSite | undefined, after: CompiledSite, report: ChangeReport): void {
-    if (before === undefined) return;
-    const old = new Map(before.pages.map((p) => [p.pageId, p]));
-    for (const p of after.pages) {
-      const prev = old.get(p.pageId);
-      // A page taken over from the last compile is the same object; a new page has no open tab.
-      if (prev === p || prev === undefined) continue;
-      if (renderKey(prev) !== renderKey(p)) report.reload.add(p.pageId);
-      else if (prev.stylesheets.join('\n') !== p.stylesheets.join('\n'))
-        report.css.set(
-          p.pageId,
-          prev.stylesheets.map((href, i): [string, string] => [href, p.stylesheets[i]]).filter(([a, b]) => a !== b),
-        );
-    }
   }
 
   /**
