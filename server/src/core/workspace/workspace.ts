@@ -16,10 +16,7 @@ import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { releaseMarkup } from '../model/markup-release.js';
 import { crossShape } from '../model/cross-shape.js';
 import { baseName, dirName } from '../model/names.js';
-import { Binder, type BindScope, type DirectoryBinding } from '../bind/binder.js';
-import { bindScope } from '../bind/bind-scope.js';
-import { kitTargets } from '../bind/targets.js';
-import type { FileBinding, HandlerBinding } from '../bind/types.js';
+import type { FileBinding } from '../bind/types.js';
 import {
   CROSS_RULES,
   crossRule,
@@ -28,20 +25,12 @@ import {
   type CrossContext,
   type Family,
 } from '../validate/cross/index.js';
-import {
-  anchorIn,
-  anchorLate,
-  filesOf,
-  type Fact,
-  type KitOf,
-  placesMoved,
-  pointsInto,
-  rangeAt,
-  resolveFact,
-  toFact,
-} from './anchors.js';
+import { type KitOf, placesMoved, pointsInto, resolveFact, toFact } from './anchors.js';
 import { changedFiles, readings } from './fact-changes.js';
-import { Prebound, type PrebindDir, type PrebindJob } from './prebound.js';
+import type { PrebindJob } from './prebound.js';
+import { WorkspaceBindings } from './bindings.js';
+import { FactStore } from './fact-store.js';
+import { addTo } from './sets.js';
 
 /** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
 function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
@@ -55,13 +44,6 @@ function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey
 
 function byPath(a: { path: string }, b: { path: string }): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-}
-
-/** Adds `value` to the set at `key` of a map of sets. */
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
 }
 
 /** How a workspace parses and keeps its `.kit` files. */
@@ -82,13 +64,7 @@ export class Workspace implements WorkspaceView {
   private readonly index = new Map<string, Set<string>>();
   /** The keys of `index` by family (rules ask for a family's keys on every change that touches it). */
   private readonly familyKeys = new Map<Family, Set<string>>();
-  /** Cross-file facts per bucket key, and per file for lookup. */
-  private readonly crossByKey = new Map<string, Fact[]>();
-  private readonly crossByFile = new Map<string, Map<string, Fact[]>>();
-  /** Per file: the buckets whose facts point into it (their own file or a related location). */
-  private readonly mentions = new Map<string, Set<string>>();
-  /** Per `.kit` file: the buckets whose facts point into it at a place that is not visible. */
-  private readonly positional = new Map<string, Set<string>>();
+  private readonly facts = new FactStore();
   private readonly pending = new Set<string>();
   /** Pending buckets whose rule has `touches`, expanded at the next flush. */
   private readonly touched = new Set<string>();
@@ -114,11 +90,7 @@ export class Workspace implements WorkspaceView {
   private sortedKitCache: KitEntry[] | undefined;
   private allRegsCache: Registration[] | undefined;
   /** Handler binding: one Program over all modules, results per directory (bucket `bind:<dir>`). */
-  private readonly binder: Binder;
-  private readonly bindings = new Map<string, DirectoryBinding>();
-  private readonly prebound = new Prebound();
-  /** Where each binding's `range` is among its `.kit` file's visible ranges (see `anchors.ts`). */
-  private readonly bindingAnchors = new WeakMap<HandlerBinding, number>();
+  private readonly bindings: WorkspaceBindings;
 
   /**
    * `root`: the directory relative workspace paths are relative to (the binder resolves module
@@ -129,7 +101,12 @@ export class Workspace implements WorkspaceView {
     root: string = process.cwd(),
     private readonly parse: WorkspaceLoadOptions = {},
   ) {
-    this.binder = new Binder(root);
+    this.bindings = new WorkspaceBindings(root, {
+      kitMembers: (key) => this.kitMembers(key),
+      moduleMembers: (key) => this.moduleMembers(key),
+      allKit: () => this.allKit(),
+      bindKeys: () => this.keysOf('bind'),
+    });
   }
 
   get options(): Readonly<CheckOptions> {
@@ -151,7 +128,7 @@ export class Workspace implements WorkspaceView {
 
   /** Buckets evaluated so far (for tests and benchmarks: an edit that moves positions evaluates none). */
   stats(): { evaluations: number; prebound: number } {
-    return { evaluations: this.evaluations, prebound: this.prebound.taken };
+    return { evaluations: this.evaluations, prebound: this.bindings.preboundTaken };
   }
 
   // ---- updates ------------------------------------------------------------------------------
@@ -171,7 +148,7 @@ export class Workspace implements WorkspaceView {
       this.changed.add(e.path);
     }
     if (strictChanged) {
-      this.prebound.invalidate();
+      this.bindings.invalidatePrebound();
       for (const k of this.keysOf('bind')) this.pending.add(k);
     }
   }
@@ -254,14 +231,14 @@ export class Workspace implements WorkspaceView {
       // facts anchored in it resolve against the new version when read, so the files holding those
       // whose places moved are re-published; only facts at places that are not visible need their
       // buckets again.
-      this.anchorBindings(old);
-      this.anchorLateFacts(path);
+      this.bindings.anchor(old);
+      this.facts.anchorLate(path, this.kitOf);
       this.kits.set(path, entry);
-      for (const k of this.positional.get(path) ?? []) this.pending.add(k);
+      for (const k of this.facts.positionalIn(path)) this.pending.add(k);
       // Only the facts pointing into this file can have moved (a directory's bindings hold thousands
       // that point elsewhere).
-      for (const k of this.mentions.get(path) ?? [])
-        for (const f of this.crossByKey.get(k) ?? [])
+      for (const k of this.facts.mentioning(path))
+        for (const f of this.facts.of(k))
           if (pointsInto(f, path) && placesMoved(f, this.kitOf)) this.changed.add(f.diagnostic.file);
       this.replaceSorted(entry);
       this.allRegsCache = undefined;
@@ -269,7 +246,7 @@ export class Workspace implements WorkspaceView {
     }
     // The anchors into the old version mean nothing in the new one: every bucket pointing here is
     // evaluated again, besides those the file leaves and joins.
-    for (const k of this.mentions.get(path) ?? []) this.pending.add(k);
+    for (const k of this.facts.mentioning(path)) this.pending.add(k);
     if (old) this.leave(path, old.keys);
     this.kits.set(path, entry);
     this.join(path, entry.keys);
@@ -299,8 +276,7 @@ export class Workspace implements WorkspaceView {
     entry.keys = entryKeys(entry, 'module');
     if (readIssues.length) entry.readIssues = readIssues;
     this.changed.add(path);
-    this.binder.setModule(path, text);
-    this.prebound.invalidate();
+    this.bindings.setModule(path, text);
     this.touchBindingDependents(path);
     if (old) this.leave(path, old.keys);
     this.modules.set(path, entry);
@@ -315,11 +291,10 @@ export class Workspace implements WorkspaceView {
     const pkgBefore = this.kits.has(path) && this.modules.size ? this.packageOfDir(dirName(path)) : undefined;
     this.revisionCount++;
     this.changed.add(path);
-    for (const k of this.mentions.get(path) ?? []) this.pending.add(k);
+    for (const k of this.facts.mentioning(path)) this.pending.add(k);
     this.leave(path, old.keys);
     if (this.modules.has(path)) {
-      this.binder.removeModule(path);
-      this.prebound.invalidate();
+      this.bindings.removeModule(path);
       this.touchBindingDependents(path);
     }
     this.kits.delete(path);
@@ -430,15 +405,12 @@ export class Workspace implements WorkspaceView {
     this.pending.clear();
     if (keys.length) this.revisionCount++;
     for (const key of keys) {
-      const before = this.crossByKey.get(key) ?? [];
+      const before = this.facts.of(key);
       // A file whose facts of this bucket read the same as before is not affected: re-evaluating a
       // directory's bindings must not make every file of the directory re-published.
       const was = before.length ? readings(before, this.kitOf) : undefined;
-      for (const f of before) this.forget(key, f);
       const fresh = this.index.has(key) ? this.evaluate(key).map((d) => toFact(d, this.kitOf)) : [];
-      if (fresh.length) this.crossByKey.set(key, fresh);
-      else this.crossByKey.delete(key);
-      for (const f of fresh) this.remember(key, f);
+      this.facts.replace(key, fresh);
       if (was === undefined) {
         for (const f of fresh) affected.add(f.diagnostic.file);
         continue;
@@ -447,23 +419,6 @@ export class Workspace implements WorkspaceView {
     }
     for (const f of affected) this.affected.add(f);
     return affected;
-  }
-
-  private remember(key: string, f: Fact): void {
-    const file = f.diagnostic.file;
-    let m = this.crossByFile.get(file);
-    if (!m) this.crossByFile.set(file, (m = new Map()));
-    let list = m.get(key);
-    if (!list) m.set(key, (list = []));
-    list.push(f);
-    for (const p of filesOf(f)) addTo(this.mentions, p, key);
-    for (const p of f.positional ?? []) addTo(this.positional, p, key);
-  }
-
-  private forget(key: string, f: Fact): void {
-    this.crossByFile.get(f.diagnostic.file)?.delete(key);
-    for (const p of filesOf(f)) this.mentions.get(p)?.delete(key);
-    for (const p of f.positional ?? []) this.positional.get(p)?.delete(key);
   }
 
   /**
@@ -503,78 +458,21 @@ export class Workspace implements WorkspaceView {
     return (this.familyKeys.get(family) ?? []) as Iterable<BucketKey>;
   }
 
-  private bindScopeOf(dir: string, kits: KitEntry[], modules: ModuleEntry[]): BindScope<KitEntry> {
-    return bindScope(dir, kits, modules, (name) => {
-      const dirs = [
-        ...new Set(
-          this.allKit()
-            .filter((e) => e.summary.packageName === name)
-            .map((e) => e.summary.dir),
-        ),
-      ];
-      return { dirs, modules: dirs.flatMap((d) => this.moduleMembers(`bind:${d}`)) };
-    });
-  }
-
   private bindDirectory(dir: string): Diagnostic[] {
-    const key = `bind:${dir}`;
-    const kits = this.kitMembers(key);
-    const modules = this.moduleMembers(key);
-    const result =
-      this.prebound.take(dir, kits, modules) ??
-      this.binder.bindDirectory(this.bindScopeOf(dir, kits, modules), {
-        strictBindings: this.checkOptions.strictBindings,
-      });
-    this.bindings.set(dir, result);
-    return result.diagnostics;
+    return this.bindings.bindDirectory(dir, this.checkOptions.strictBindings);
   }
 
   /**
    * What a binding worker may bind now (`bind/bind-host.ts`), with `accept` for its answers (see
-   * `prebound.ts`). Directories whose contracts name other packages (`alias.Name`) bind here, where
-   * what they read is tracked for re-binding.
+   * `prebound.ts`).
    */
   prebindJob(): PrebindJob {
-    const dirs: PrebindDir[] = [];
-    for (const key of this.keysOf('bind')) {
-      const kits = this.kitMembers(key);
-      const modules = this.moduleMembers(key);
-      const scope = this.bindScopeOf(key.slice('bind:'.length), kits, modules);
-      if (kits.some((k) => kitTargets(k).some((t) => t.otherPackage !== undefined))) continue;
-      dirs.push({ scope, kits, modules });
-    }
-    return this.prebound.job(dirs);
+    return this.bindings.prebindJob();
   }
 
   /** A module change also re-binds directories that bind to it from another package (`alias.Name` contracts). */
   private touchBindingDependents(modulePath: string): void {
-    for (const d of this.binder.dependents(dirName(modulePath))) this.pending.add(`bind:${d}`);
-  }
-
-  /**
-   * Anchors the bindings of a `.kit` file to the version they were bound against, as that version
-   * is replaced by one of the same shape: they are read against later versions through the anchor
-   * (`bindingFor`). Done at the first such edit, not at binding: most files are never edited. The
-   * old version's ranges are the objects the binder was given, so they are found by identity even
-   * after an incremental re-parse shifted them.
-   */
-  private anchorBindings(old: KitEntry): void {
-    const fb = this.bindings.get(dirName(old.path))?.files.find((f) => f.file === old.path);
-    for (const h of fb?.handlers ?? []) {
-      if (this.bindingAnchors.has(h)) continue;
-      const at = anchorIn(old, h.range);
-      if (at !== undefined) this.bindingAnchors.set(h, at);
-    }
-  }
-
-  /** Anchors the late facts pointing into `path` while its version being replaced is still in place. */
-  private anchorLateFacts(path: string): void {
-    for (const k of this.mentions.get(path) ?? []) {
-      for (const f of this.crossByKey.get(k) ?? []) {
-        if (!f.late) continue;
-        for (const p of anchorLate(f, this.kitOf)) addTo(this.positional, p, k);
-      }
-    }
+    for (const d of this.bindings.dependents(dirName(modulePath))) this.pending.add(`bind:${d}`);
   }
 
   /** Handler bindings declared by a `.kit` file or (comment endpoints) a handler module. */
@@ -582,20 +480,7 @@ export class Workspace implements WorkspaceView {
     if (this.pending.size || this.bulk) this.flush();
     const dir = dirName(path);
     if (!this.index.has(`bind:${dir}`)) return undefined;
-    const fb = this.bindings.get(dir)?.files.find((f) => f.file === path);
-    const e = this.kits.get(path);
-    if (!fb || !e) return fb;
-    // Bound against an earlier version of the file when later edits only moved positions.
-    let moved = false;
-    const handlers = fb.handlers.map((h) => {
-      const now = rangeAt(e, this.bindingAnchors.get(h));
-      if (!now || now === h.range) return h;
-      moved = true;
-      const copy = { ...h, range: now };
-      this.bindingAnchors.set(copy, this.bindingAnchors.get(h)!);
-      return copy;
-    });
-    return moved ? { ...fb, handlers } : fb;
+    return this.bindings.fileBinding(path, this.kits.get(path));
   }
 
   /**
@@ -604,12 +489,12 @@ export class Workspace implements WorkspaceView {
    * bound). Bindings stay; the next re-binding parses the modules it reads again.
    */
   releaseBinder(): void {
-    this.binder.release();
+    this.bindings.release();
   }
 
   /** Time spent in the TypeScript compiler API and Programs built, for benchmarks and diagnostics. */
   bindingStats(): { compilerMs: number; programs: number; parsed: number; held: number } {
-    return { ...this.binder.program.stats, held: this.binder.program.parsedHeld };
+    return this.bindings.stats();
   }
 
   // ---- queries ------------------------------------------------------------------------------
@@ -618,8 +503,7 @@ export class Workspace implements WorkspaceView {
     if (this.pending.size || this.bulk) this.flush();
     const e = this.kits.get(path) ?? this.modules.get(path);
     const out = e ? [...e.local] : [];
-    for (const list of this.crossByFile.get(path)?.values() ?? [])
-      for (const f of list) out.push(resolveFact(f, this.kitOf));
+    for (const list of this.facts.inFile(path)) for (const f of list) out.push(resolveFact(f, this.kitOf));
     return out.sort(compareDiagnostics);
   }
 
@@ -628,7 +512,7 @@ export class Workspace implements WorkspaceView {
     const out: Diagnostic[] = [];
     for (const e of this.kits.values()) out.push(...e.local);
     for (const e of this.modules.values()) out.push(...e.local);
-    for (const list of this.crossByKey.values()) for (const f of list) out.push(resolveFact(f, this.kitOf));
+    for (const list of this.facts.all()) for (const f of list) out.push(resolveFact(f, this.kitOf));
     return out.sort(compareDiagnostics);
   }
 
