@@ -57,53 +57,42 @@ export function unsafeAttribute(
     );
     return true;
   }
-  if (URL_ATTRIBUTES.has(lower) && a.value) {
-    if (a.value.type === 'expr') {
+  const value = a.value;
+  if (URL_ATTRIBUTES.has(lower) && value) {
+    const first = value.type === 'string' ? value.parts[0] : undefined;
+    const prefix = first && first.type === 'text' ? decodeEntities(first.value) : '';
+    if (value.type === 'string' && isUnsafeUrl(prefix)) {
       report(
         diag(
           'unsafe_url',
           file.path,
-          a.value.range,
+          value.range,
+          `${id}: ${a.name} must not use a javascript:, data:, vbscript: or protocol-relative URL`,
+        ),
+      );
+    } else if (value.type === 'expr' || (first && first.type === 'interp')) {
+      report(
+        diag(
+          'unsafe_url',
+          file.path,
+          value.range,
           `${id}: ${a.name} takes a dynamic value only after a literal root-relative prefix, e.g. ` +
             `${a.name}="/items/{id}"`,
         ),
       );
-    } else {
-      const first = a.value.parts[0];
-      const prefix = first && first.type === 'text' ? decodeEntities(first.value) : '';
-      if (isUnsafeUrl(prefix)) {
-        report(
-          diag(
-            'unsafe_url',
-            file.path,
-            a.value.range,
-            `${id}: ${a.name} must not use a javascript:, data:, vbscript: or protocol-relative URL`,
-          ),
-        );
-      } else if (first && first.type === 'interp') {
-        report(
-          diag(
-            'unsafe_url',
-            file.path,
-            a.value.range,
-            `${id}: ${a.name} takes a dynamic value only after a literal root-relative prefix, e.g. ` +
-              `${a.name}="/items/{id}"`,
-          ),
-        );
-      } else if (
-        a.value.parts.length > 1 &&
-        !/^\/(?![/\\])/.test(prefix) &&
-        !/^(https?:|mailto:|tel:|#|\?|\.)/i.test(prefix.trim())
-      ) {
-        report(
-          diag(
-            'unsafe_url',
-            file.path,
-            a.value.range,
-            `${id}: ${a.name} with interpolation must start with a literal root-relative prefix such as "/path/"`,
-          ),
-        );
-      }
+    } else if (
+      value.parts.length > 1 &&
+      !/^\/(?![/\\])/.test(prefix) &&
+      !/^(https?:|mailto:|tel:|#|\?|\.)/i.test(prefix.trim())
+    ) {
+      report(
+        diag(
+          'unsafe_url',
+          file.path,
+          value.range,
+          `${id}: ${a.name} with interpolation must start with a literal root-relative prefix such as "/path/"`,
+        ),
+      );
     }
   }
   return false;
