@@ -1,51 +1,17 @@
 // View and fragment bodies: a Chevrotain parser reads text, comments, `{...}`, opening and closing
 // tags; its actions assemble the element tree with an explicit stack, so a missing or mismatched
 // closing tag costs one diagnostic and never the rest of the view.
-import type { IOrAlt, IToken } from 'chevrotain';
-import { LazyAnalysedParser } from './lazy-setup.js';
-import type {
-  Attribute,
-  Element,
-  Expr,
-  Interpolation,
-  MarkupNode,
-  Range,
-  SyntaxDiagnostic,
-  TextOrInterpolation,
-} from './ast.js';
+// The grammar is MarkupGrammar (markup-grammar.ts); attributes and expressions are read by
+// MarkupAttributes (markup-attributes.ts); this class, on both, builds the element tree.
+import type { IToken } from 'chevrotain';
+import type { Element, Interpolation, MarkupNode, SyntaxDiagnostic } from './ast.js';
 import { diag } from './diagnostics.js';
-import { parseExprText } from './expr-parser.js';
 import { VOID_ELEMENTS } from './keywords.js';
-import {
-  AttrEq,
-  AttrString,
-  AttrText,
-  BlockSyntax,
-  ClassShort,
-  CloseTag,
-  CloseTagOpen,
-  IdShort,
-  Interp,
-  LtText,
-  markupLexer,
-  markupTokens,
-  MComment,
-  MCommentOpen,
-  Name,
-  SelfClose,
-  SingleQuoted,
-  TagClose,
-  TagJunk,
-  TagOpen,
-  TagStart,
-  Text,
-} from './markup-lexer.js';
-import { resolveEscapes } from './string-literal.js';
+import { blockSyntaxMessage } from './markup-block-syntax.js';
+import type { AttrPiece } from './markup-grammar.js';
+import { MarkupAttributes } from './markup-attributes.js';
+import { Interp, markupLexer, SelfClose } from './markup-lexer.js';
 import { exact, type PosMaker } from './text-lines.js';
-
-type AttrPiece =
-  | { kind: 'named'; name: IToken; eq?: IToken; value?: IToken }
-  | { kind: 'class' | 'id' | 'junk' | 'braces'; tok: IToken };
 
 const ELEMENT_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -58,251 +24,13 @@ const ELEMENT_NAME = /^[a-z][a-z0-9-]*$/;
 export const MAX_MARKUP_DEPTH = 256;
 const COMPONENT_NAME = /^(?:[a-z][A-Za-z0-9_]*\.)?[A-Z][A-Za-z0-9_]*$/;
 
-/** What kit says instead of foreign template blocks. */
-export function blockSyntaxMessage(image: string): string {
-  const m = /^\{([#\/:@])\s*([A-Za-z]*)/.exec(image);
-  const sigil = m ? m[1] : '';
-  const word = m ? m[2] : '';
-  const shown = '`' + image.replace(/\s+/g, ' ').slice(0, 40) + '`';
-  if (sigil === '@' && word === 'html')
-    return (
-      `${shown} is not supported: kit escapes every interpolation, and raw HTML (\`g:unsafe-html\`) is not ` +
-      `supported either`
-    );
-  if (sigil === '@' && word === 'const')
-    return `${shown} is not supported: compute the value in the server load (\`server {}\`) or pass it as a prop`;
-  if (sigil === '@' && word === 'debug') return `${shown} is not supported`;
-  if (word === 'each' || word === 'for')
-    return `${shown} is not supported: repeat an element with \`g:for={item in items}\` and \`g:lane="server"\``;
-  if (word === 'snippet' || word === 'render')
-    return `${shown} is not supported: use a component or a named \`<slot>\``;
-  if (word === 'await' || word === 'then' || word === 'catch') return `${shown} is not supported by kit`;
-  return (
-    `${shown} is not supported: show an element conditionally with \`g:if={condition}\` and ` +
-    `\`g:lane="server"\`, repeat it with \`g:for={item in items}\``
-  );
-}
-
-export class MarkupParser extends LazyAnalysedParser {
-  private doc = '';
-  private base = 0;
-  private pm!: PosMaker;
-  private diags: SyntaxDiagnostic[] = [];
+export class MarkupParser extends MarkupAttributes {
   private root: MarkupNode[] = [];
   private stack: Element[] = [];
   /** Nesting depth of the element the parsed body belongs to (element-level re-parsing). */
   private depthBase = 0;
   /** Stack index of the element that crossed `MAX_MARKUP_DEPTH`, while it is open; else -1. */
   private cut = -1;
-
-  constructor() {
-    super(markupTokens, { recoveryEnabled: true, maxLookahead: 2, skipValidations: true });
-  }
-
-  // One rule for the whole body: tags and attributes are inlined because a sub-rule call costs more
-  // than the few tokens most of them consume. The alternatives are built once (not on every OR call)
-  // and keep their per-tag state in fields; actions run outside the recording phase only.
-  private tagPieces: AttrPiece[] = [];
-  private closeExtra: IToken[] = [];
-  private attrEq: IToken | undefined;
-  private attrValue: IToken | undefined;
-
-  private readonly valueAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(AttrString) },
-    { ALT: () => this.CONSUME(SingleQuoted) },
-    { ALT: () => this.CONSUME2(Interp) },
-  ];
-  private readonly attrValueChoice = (): IToken => this.OR3(this.valueAlts);
-  private readonly attrValueOpt = (): void => {
-    this.attrEq = this.CONSUME(AttrEq);
-    this.attrValue = this.OPTION3(this.attrValueChoice);
-  };
-  private readonly attrAlts: IOrAlt<void>[] = [
-    {
-      ALT: () => {
-        const n = this.CONSUME2(Name);
-        this.attrEq = undefined;
-        this.attrValue = undefined;
-        this.OPTION2(this.attrValueOpt);
-        if (!this.RECORDING_PHASE)
-          this.tagPieces.push({ kind: 'named', name: n, eq: this.attrEq, value: this.attrValue });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(ClassShort);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'class', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(IdShort);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'id', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME3(Interp);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'braces', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(TagJunk);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME2(AttrEq);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME2(AttrString);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME2(SingleQuoted);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
-      },
-    },
-  ];
-  private readonly attribute = (): void => this.OR2(this.attrAlts);
-  private readonly tagEndAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(SelfClose) },
-    { ALT: () => this.CONSUME(TagClose) },
-  ];
-  private readonly closeEndAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME2(TagClose) },
-    { ALT: () => this.CONSUME2(SelfClose) },
-  ];
-  private readonly closeExtraAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME4(Name) },
-    { ALT: () => this.CONSUME2(ClassShort) },
-    { ALT: () => this.CONSUME2(IdShort) },
-    { ALT: () => this.CONSUME4(Interp) },
-    { ALT: () => this.CONSUME2(TagJunk) },
-    { ALT: () => this.CONSUME3(AttrEq) },
-    { ALT: () => this.CONSUME3(AttrString) },
-    { ALT: () => this.CONSUME3(SingleQuoted) },
-  ];
-  // Every DSL call needs its own index within the rule, so the parts of a dynamic tag have their own.
-  private readonly dynamicAlts: IOrAlt<IToken>[] = [
-    Name,
-    ClassShort,
-    IdShort,
-    Interp,
-    TagJunk,
-    AttrEq,
-    AttrString,
-    SingleQuoted,
-  ].map((tok) => ({
-    ALT: () => this.consume(6, tok),
-  }));
-  private readonly dynamicItem = (): void => {
-    const t = this.or(7, this.dynamicAlts);
-    if (!this.RECORDING_PHASE) this.closeExtra.push(t);
-  };
-  private readonly dynamicEndAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.consume(7, TagClose) },
-    { ALT: () => this.consume(7, SelfClose) },
-  ];
-  private readonly dynamicEnd = (): IToken => this.or(8, this.dynamicEndAlts);
-  private readonly closeExtraItem = (): void => {
-    const t = this.OR5(this.closeExtraAlts);
-    if (!this.RECORDING_PHASE) this.closeExtra.push(t);
-  };
-  private readonly closeName = (): IToken => this.CONSUME3(Name);
-  private readonly tagEnd = (): IToken => this.OR4(this.tagEndAlts);
-  private readonly closeEnd = (): IToken => this.OR6(this.closeEndAlts);
-
-  private readonly contentAlts: IOrAlt<void>[] = [
-    {
-      ALT: () => {
-        const t = this.CONSUME(Text);
-        if (!this.RECORDING_PHASE) this.onText(t);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(LtText);
-        if (!this.RECORDING_PHASE) this.onText(t);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(Interp);
-        if (!this.RECORDING_PHASE) this.children().push(this.interpolation(t));
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(MComment);
-        if (!this.RECORDING_PHASE) this.onComment(t, true);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(MCommentOpen);
-        if (!this.RECORDING_PHASE) this.onComment(t, false);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(BlockSyntax);
-        if (!this.RECORDING_PHASE) this.onBlockSyntax(t);
-      },
-    },
-    {
-      // <name attr... > or />
-      ALT: () => {
-        const start = this.CONSUME(TagStart);
-        this.tagPieces = [];
-        this.MANY2(this.attribute);
-        const end = this.OPTION4(this.tagEnd);
-        if (!this.RECORDING_PHASE) this.onOpenTag(start, this.tagPieces, end);
-      },
-    },
-    {
-      // <{expr} ...>: a dynamic tag name, reported; its parts are skipped
-      ALT: () => {
-        const lt = this.CONSUME(TagOpen);
-        this.closeExtra = [];
-        this.MANY3(this.dynamicItem);
-        const end = this.OPTION(this.dynamicEnd);
-        if (!this.RECORDING_PHASE) this.onDynamicTag(lt, this.closeExtra, end);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(CloseTag);
-        if (!this.RECORDING_PHASE) this.onCloseTagToken(t);
-      },
-    },
-    {
-      // </name>
-      ALT: () => {
-        const lt = this.CONSUME(CloseTagOpen);
-        const name = this.OPTION5(this.closeName);
-        this.closeExtra = [];
-        this.MANY4(this.closeExtraItem);
-        const end = this.OPTION6(this.closeEnd);
-        if (!this.RECORDING_PHASE) this.onCloseTag(lt, name, this.closeExtra, end);
-      },
-    },
-  ];
-  private readonly contentItem = (): void => this.OR(this.contentAlts);
-
-  body = this.RULE('body', () => {
-    this.MANY(this.contentItem);
-  });
-
-  // ------------------------------------------------------------------------------------------
-  // Tree building
 
   /** Parses the body text between document offsets `start` and `end`. */
   parseBody(
@@ -348,20 +76,12 @@ export class MarkupParser extends LazyAnalysedParser {
     this.diags = [];
     return root;
   }
-
-  private tokRange(t: IToken): Range {
-    const s = this.base + t.startOffset;
-    return this.pm.range(s, s + t.image.length);
-  }
-  private endOf(t: IToken): number {
-    return this.base + t.startOffset + t.image.length;
-  }
-  private children(): MarkupNode[] {
+  protected children(): MarkupNode[] {
     const n = this.stack.length;
     return n === 0 ? this.root : this.stack[n - 1].children;
   }
 
-  private onText(t: IToken): void {
+  protected onText(t: IToken): void {
     const kids = this.children();
     const last = kids[kids.length - 1];
     const start = this.base + t.startOffset;
@@ -373,7 +93,7 @@ export class MarkupParser extends LazyAnalysedParser {
     kids.push({ type: 'text', value: t.image, range: this.tokRange(t) });
   }
 
-  private onComment(t: IToken, closed: boolean): void {
+  protected onComment(t: IToken, closed: boolean): void {
     const value = closed ? t.image.slice(4, -3) : t.image.slice(4);
     if (!closed) {
       const s = this.base + t.startOffset;
@@ -382,51 +102,18 @@ export class MarkupParser extends LazyAnalysedParser {
     this.children().push({ type: 'comment', value, range: this.tokRange(t) });
   }
 
-  private onBlockSyntax(t: IToken): void {
+  protected onBlockSyntax(t: IToken): void {
     this.diags.push(diag('unsupported_markup_syntax', blockSyntaxMessage(t.image), this.tokRange(t)));
   }
 
   /** `{expr}` in content. */
-  private interpolation(t: IToken): Interpolation {
+  protected interpolation(t: IToken): Interpolation {
     const s = this.base + t.startOffset;
     const expr = this.interpExpr(t.image, (i) => s + i);
     return { type: 'interp', expr, range: this.pm.range(s, s + t.image.length) };
   }
 
-  /**
-   * The expression of one `{...}` token image; `map(i)` is the document offset of `image[i]` (plain
-   * for views, through the resolved value's offsets inside quoted attributes).
-   */
-  private interpExpr(image: string, map: (i: number) => number): Expr {
-    const closed = image.length >= 2 && image.charCodeAt(image.length - 1) === 125;
-    const innerEnd = closed ? image.length - 1 : image.length;
-    const inner = image.slice(1, innerEnd);
-    const innerStart = map(1);
-    const innerStop = map(innerEnd);
-    const text = this.doc.slice(innerStart, innerStop);
-    const invalid = (): Expr => ({ type: 'invalid', text, range: this.pm.range(innerStart, innerStop) });
-    if (!closed) {
-      const at = map(0);
-      this.diags.push(
-        diag(
-          'invalid_expression',
-          'unterminated `{`: close the expression with `}` on the same line',
-          this.pm.range(at, at + 1),
-        ),
-      );
-      return invalid();
-    }
-    const res = parseExprText(inner, (i) => map(i + 1), this.pm, this.doc);
-    if (res.expr !== undefined) return res.expr;
-    const err = res.error!;
-    const range =
-      err.start !== undefined ? this.pm.range(err.start, err.end!) : this.pm.range(map(0), map(image.length));
-    const shown = text.trim().length > 40 ? text.trim().slice(0, 40) + '…' : text.trim();
-    this.diags.push(diag('invalid_expression', `cannot read the expression \`{${shown}}\`: ${err.message}`, range));
-    return invalid();
-  }
-
-  private onDynamicTag(lt: IToken, parts: IToken[], end: IToken | undefined): void {
+  protected onDynamicTag(lt: IToken, parts: IToken[], end: IToken | undefined): void {
     const start = this.base + lt.startOffset;
     const first = parts[0];
     const stop =
@@ -444,7 +131,7 @@ export class MarkupParser extends LazyAnalysedParser {
     );
   }
 
-  private onOpenTag(tagStart: IToken, pieces: AttrPiece[], end: IToken | undefined): void {
+  protected onOpenTag(tagStart: IToken, pieces: AttrPiece[], end: IToken | undefined): void {
     const start = this.base + tagStart.startOffset;
     const name = tagStart.image.slice(1);
     const nameStart = start + 1;
@@ -522,7 +209,7 @@ export class MarkupParser extends LazyAnalysedParser {
   }
 
   /** `</name>` lexed as one token. */
-  private onCloseTagToken(t: IToken): void {
+  protected onCloseTagToken(t: IToken): void {
     const start = this.base + t.startOffset;
     const img = t.image;
     let e = 2;
@@ -530,7 +217,7 @@ export class MarkupParser extends LazyAnalysedParser {
     this.closeElement(img.slice(2, e), start, start + 2, start + e, start + img.length);
   }
 
-  private onCloseTag(lt: IToken, nameTok: IToken | undefined, extra: IToken[], end: IToken | undefined): void {
+  protected onCloseTag(lt: IToken, nameTok: IToken | undefined, extra: IToken[], end: IToken | undefined): void {
     const start = this.base + lt.startOffset;
     const lastTok = end ?? extra[extra.length - 1] ?? nameTok;
     const stop = lastTok !== undefined ? this.endOf(lastTok) : start + 2;
@@ -574,155 +261,6 @@ export class MarkupParser extends LazyAnalysedParser {
     el.children = exact(el.children);
     this.stack.length = i;
     if (i <= this.cut) this.cut = -1;
-  }
-
-  private attributes(pieces: AttrPiece[], tag: string): Attribute[] {
-    const attrs: Attribute[] = [];
-    let junkReported = false;
-    for (const p of pieces) {
-      if (p.kind === 'named') {
-        attrs.push(this.namedAttribute(p.name, p.eq, p.value));
-      } else if (p.kind === 'class' || p.kind === 'id') {
-        const s = this.base + p.tok.startOffset;
-        const e = s + p.tok.image.length;
-        attrs.push({
-          name: p.kind,
-          nameRange: this.pm.range(s, e),
-          range: this.pm.range(s, e),
-          form: p.kind === 'class' ? 'class-shorthand' : 'id-shorthand',
-          value: {
-            type: 'string',
-            parts: [{ type: 'text', value: p.tok.image.slice(1), range: this.pm.range(s + 1, e) }],
-            range: this.pm.range(s, e),
-            innerRange: this.pm.range(s + 1, e),
-          },
-        });
-      } else if (p.kind === 'braces') {
-        const spread = /^\{\s*\.\.\./.test(p.tok.image);
-        this.diags.push(
-          spread
-            ? diag(
-                'unsupported_markup_syntax',
-                'spread attributes `{...props}` are not supported: pass each attribute by name',
-                this.tokRange(p.tok),
-              )
-            : diag(
-                'view_parse_error',
-                `unexpected \`{...}\` in \`<${tag}>\`: attribute values are written \`name={expr}\``,
-                this.tokRange(p.tok),
-              ),
-        );
-      } else if (!junkReported) {
-        junkReported = true;
-        const shown = p.tok.image.length > 20 ? p.tok.image.slice(0, 20) + '…' : p.tok.image;
-        const message =
-          p.tok.tokenType === SingleQuoted || p.tok.tokenType === AttrString || p.tok.tokenType === AttrEq
-            ? `unexpected \`${shown}\` in \`<${tag}>\`: an attribute value needs a name before \`=\``
-            : `unexpected \`${shown}\` in \`<${tag}>\``;
-        this.diags.push(diag('view_parse_error', message, this.tokRange(p.tok)));
-      }
-    }
-    return exact(attrs);
-  }
-
-  private namedAttribute(name: IToken, eq: IToken | undefined, v: IToken | undefined): Attribute {
-    const nameStart = this.base + name.startOffset;
-    const last = v ?? eq ?? name;
-    const attr: Attribute = {
-      name: name.image,
-      nameRange: this.tokRange(name),
-      range: this.pm.range(nameStart, this.endOf(last)),
-      form: name.image.startsWith('let:') ? 'let' : 'normal',
-    };
-    if (v === undefined) {
-      if (eq !== undefined) {
-        this.diags.push(
-          diag(
-            'view_parse_error',
-            `attribute \`${name.image}\` needs a value after \`=\`: \`"text"\` or \`{expr}\``,
-            this.tokRange(eq),
-          ),
-        );
-      }
-      return attr;
-    }
-    if (v.tokenType === Interp) {
-      const s = this.base + v.startOffset;
-      attr.value = { type: 'expr', expr: this.interpExpr(v.image, (i) => s + i), range: this.tokRange(v) };
-      return attr;
-    }
-    if (v.tokenType === SingleQuoted) {
-      this.diags.push(
-        diag(
-          'view_parse_error',
-          `attribute values are written in double quotes: ${name.image}="..."`,
-          this.tokRange(v),
-        ),
-      );
-      return attr;
-    }
-    attr.value = this.stringValue(v);
-    return attr;
-  }
-
-  /** A quoted attribute value: escapes resolved first, then `{...}` interpolations read from the result. */
-  private stringValue(t: IToken): Extract<Attribute['value'], { type: 'string' }> {
-    const img = t.image;
-    const s = this.base + t.startOffset;
-    const e = s + img.length;
-    let value: string;
-    let map: (i: number) => number;
-    let terminated: boolean;
-    if (img.indexOf('\\') < 0) {
-      // No escapes (the common case): value characters sit one-to-one after the opening quote.
-      terminated = img.length >= 2 && img.charCodeAt(img.length - 1) === 34;
-      value = terminated ? img.slice(1, -1) : img.slice(1);
-      map = (i) => s + 1 + i;
-    } else {
-      const res = resolveEscapes(img, (i) => s + i);
-      const vo = res.valueOffsets;
-      terminated = res.terminated;
-      value = res.value;
-      map = (i) => vo[i];
-    }
-    if (!terminated) {
-      this.diags.push(
-        diag(
-          'unterminated_string',
-          'unterminated string: add the closing `"` before the end of the line',
-          this.pm.range(s, e),
-        ),
-      );
-    }
-    let parts: TextOrInterpolation[];
-    if (value.indexOf('{') < 0) {
-      parts = value.length === 0 ? [] : [{ type: 'text', value, range: this.pm.range(map(0), map(value.length)) }];
-    } else {
-      parts = this.valueParts(value, map);
-    }
-    return {
-      type: 'string',
-      parts,
-      range: this.pm.range(s, e),
-      innerRange: this.pm.range(s + 1, terminated ? e - 1 : e),
-    };
-  }
-
-  private valueParts(value: string, map: (i: number) => number): TextOrInterpolation[] {
-    const parts: TextOrInterpolation[] = [];
-    for (const t of markupLexer.tokenize(value, 'attr').tokens) {
-      const a = t.startOffset;
-      const b = a + t.image.length;
-      if (t.tokenType === AttrText) {
-        parts.push({ type: 'text', value: t.image, range: this.pm.range(map(a), map(b)) });
-      } else if (t.tokenType === BlockSyntax) {
-        this.diags.push(diag('unsupported_markup_syntax', blockSyntaxMessage(t.image), this.pm.range(map(a), map(b))));
-      } else if (t.tokenType === Interp) {
-        const expr = this.interpExpr(t.image, (i) => map(a + i));
-        parts.push({ type: 'interp', expr, range: this.pm.range(map(a), map(b)) });
-      }
-    }
-    return parts;
   }
 }
 

@@ -1,7 +1,8 @@
 // The expression reader's shortcut for common shapes must build exactly what the grammar builds.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseExprWithGrammar, readCommonExpr } from '../../grammar/src/expr-parser.js';
+import { readCommonExpr } from '../../grammar/src/expr-common.js';
+import { parseExprWithGrammar } from '../../grammar/src/expr-parser.js';
 import { PosMaker, computeLineStarts } from '../../grammar/src/text-lines.js';
 
 function both(inner: string, offsets?: number[]) {

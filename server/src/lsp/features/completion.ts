@@ -8,7 +8,7 @@ import { packageOfUse } from '../../core/resolve/names.js';
 import type { KitEntry } from '../../core/model/entries.js';
 import { API_METHODS } from '../../core/validate/endpoints.js';
 import { ALLOWED_DECLARATIONS, UNIQUE_DECLARATIONS } from '../../core/validate/structure.js';
-import { DIRECTIVES } from '../../core/validate/view.js';
+import { DIRECTIVES } from '../../core/validate/view-directives.js';
 import { offsetOf, rangeOfOffsets } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { declarationAt } from './locate.js';

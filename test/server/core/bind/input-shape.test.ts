@@ -2,7 +2,7 @@
 // leave to the checker every declaration it cannot settle from the syntax alone.
 import assert from 'node:assert/strict';
 import { BindingProgram } from '../../../../server/src/core/bind/program.js';
-import { checkedInputShape, syntacticInputShape } from '../../../../server/src/core/bind/signature.js';
+import { checkedInputShape, syntacticInputShape } from '../../../../server/src/core/bind/input-shape.js';
 import { typescript, type TS } from '../../../../server/src/core/bind/ts.js';
 import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 import { findBinding } from '../../../../server/src/core/bind/types.js';
