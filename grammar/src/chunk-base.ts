@@ -1,4 +1,5 @@
-// The shared state and helpers of the chunk builders (declarations.ts, record-blocks.ts).
+// The shared state and helpers of the chunk builders (declarations.ts, line-declarations.ts,
+// endpoint-declarations.ts, record-blocks.ts).
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { Declaration, LineComment, Range, StringLit, SyntaxDiagnostic, Word as WordNode } from './ast.js';
