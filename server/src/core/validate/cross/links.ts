@@ -17,7 +17,7 @@ import type { Registration } from '../../model/registrations.js';
 import type { WorkspaceView } from '../../model/entries.js';
 import { typoDistance } from '../../../../../grammar/src/index.js';
 import { NearRoutes } from './near-route.js';
-import { registrationsOfReg } from './reg-bucket.js';
+import { registrationsByReg, registrationsOfReg } from './reg-bucket.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from './rule.js';
 
 /** Up to this many segments a link's candidate shapes are enumerated (2^n of them). */
@@ -96,7 +96,8 @@ function nearOf(ctx: CrossContext): NearRoutes {
   const k = knowledgeOf(ctx);
   if (!k.near) {
     k.near = new NearRoutes();
-    for (const key of ctx.keysOf('reg')) k.near.set(key, registrationsOfReg(ctx, key));
+    const byReg = registrationsByReg(ctx);
+    for (const key of ctx.keysOf('reg')) k.near.set(key, byReg.get(key) ?? []);
   }
   return k.near;
 }

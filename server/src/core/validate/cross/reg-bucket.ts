@@ -13,3 +13,19 @@ export function regKey(r: Registration): BucketKey {
 export function registrationsOfReg(view: WorkspaceView, key: string): Registration[] {
   return view.registrationsIn(key).filter((r) => regKey(r) === key);
 }
+
+/**
+ * Every `reg:` bucket's registrations, as `registrationsOfReg` gives each, from one pass over the
+ * workspace's (already ordered) registrations: for a reader of all the buckets at once, which would
+ * otherwise gather and sort each bucket's members separately.
+ */
+export function registrationsByReg(view: WorkspaceView): Map<string, Registration[]> {
+  const out = new Map<string, Registration[]>();
+  for (const r of view.allRegistrations()) {
+    const key = regKey(r);
+    const list = out.get(key);
+    if (list) list.push(r);
+    else out.set(key, [r]);
+  }
+  return out;
+}
