@@ -1,15 +1,14 @@
 // The static build: compile a checked workspace into template IR (`compileSite`), render and write
 // it (`writeStaticSite`). The generated app (server/src/core/app/) calls `compileSite` too and renders
 // SSR and hybrid pages per request with shared/render's `renderTemplate`.
-export {
-  compileSite,
-  outputFile,
-  type CompiledSite,
-  type CompiledPage,
-  type CompiledFragment,
-  type PrerenderPath,
-  type CompileSiteOptions,
-} from './site.js';
+export { compileSite, outputFile } from './site.js';
+export type {
+  CompiledSite,
+  CompiledPage,
+  CompiledFragment,
+  PrerenderPath,
+  CompileSiteOptions,
+} from './compiled.js';
 export {
   writeStaticSite,
   writeStaticSiteAsync,

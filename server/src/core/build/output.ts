@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderTemplate } from '../../../../shared/render/index.js';
 import { sha256Hex } from './assets.js';
-import type { CompiledSite } from './site.js';
+import type { CompiledSite } from './compiled.js';
 import {
   checkReplaceable as checkTarget,
   makeTemp,
