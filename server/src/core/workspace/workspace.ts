@@ -1,36 +1,30 @@
 // The workspace model: every `.kit` file and handler module, their summaries and an index from
-// bucket keys (route shape, method+shape, page ID, component, layout, ...) to the files in them.
-// Updates are by file: the old entries leave their buckets, the new ones join, and only the buckets
-// touched by either are re-validated. The CLI loads everything once; the language server and the
-// dev server feed edits. The rules of this engine are in docs/architecture.md.
+// bucket keys (route shape, method+shape, page ID, component, layout, ...) to the files in them
+// (`entry-index.ts`). Updates are by file: the old entries leave their buckets, the new ones join,
+// and only the buckets touched by either are re-validated (their facts: `fact-store.ts`). The CLI
+// loads everything once; the language server and the dev server feed edits. The rules of this
+// engine are in docs/architecture.md.
 import type { KitFile } from '../../../../grammar/src/ast.js';
 import { isReparseable, parseKit, reparseKit, type ParseOptions } from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CheckOptions } from '../model/options.js';
 import { localDiagnostics } from '../validate/index.js';
-import { compareRegistrations, type KitEntry, type ModuleEntry, type WorkspaceView } from '../model/entries.js';
+import type { KitEntry, ModuleEntry, WorkspaceView } from '../model/entries.js';
 import { scanHandlerModule } from '../model/handler-modules.js';
-import { commentRegistrations, type Registration } from '../model/registrations.js';
+import { commentRegistrations } from '../model/registrations.js';
 import { analyseKit, type KitAnalysis } from './analyse-kit.js';
 import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { releaseMarkup } from '../model/markup-release.js';
 import { crossShape } from '../model/cross-shape.js';
-import { baseName, dirName } from '../model/names.js';
+import { dirName } from '../model/names.js';
 import type { FileBinding } from '../bind/types.js';
-import {
-  CROSS_RULES,
-  crossRule,
-  familyOf,
-  type BucketKey,
-  type CrossContext,
-  type Family,
-} from '../validate/cross/index.js';
+import { CROSS_RULES, crossRule, familyOf, type BucketKey, type CrossContext } from '../validate/cross/index.js';
 import { type KitOf, placesMoved, pointsInto, resolveFact, toFact } from './anchors.js';
 import { changedFiles, readings } from './fact-changes.js';
 import type { PrebindJob } from './prebound.js';
 import { WorkspaceBindings } from './bindings.js';
 import { FactStore } from './fact-store.js';
-import { addTo } from './sets.js';
+import { EntryIndex } from './entry-index.js';
 
 /** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
 function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
@@ -40,10 +34,6 @@ function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey
     for (const k of ks ?? []) keys.add(k);
   }
   return [...keys];
-}
-
-function byPath(a: { path: string }, b: { path: string }): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 /** How a workspace parses and keeps its `.kit` files. */
@@ -58,12 +48,7 @@ export interface WorkspaceLoadOptions extends ParseOptions {
 // Trees passed in by the caller (`setKitFile(path, text, ast)`: documents open in an editor) are
 // kept whole whatever these options say.
 
-export class Workspace implements WorkspaceView {
-  private readonly kits = new Map<string, KitEntry>();
-  private readonly modules = new Map<string, ModuleEntry>();
-  private readonly index = new Map<string, Set<string>>();
-  /** The keys of `index` by family (rules ask for a family's keys on every change that touches it). */
-  private readonly familyKeys = new Map<Family, Set<string>>();
+export class Workspace extends EntryIndex implements WorkspaceView {
   private readonly facts = new FactStore();
   private readonly pending = new Set<string>();
   /** Pending buckets whose rule has `touches`, expanded at the next flush. */
@@ -87,8 +72,6 @@ export class Workspace implements WorkspaceView {
   get deferredCount(): number {
     return this.deferred.size;
   }
-  private sortedKitCache: KitEntry[] | undefined;
-  private allRegsCache: Registration[] | undefined;
   /** Handler binding: one Program over all modules, results per directory (bucket `bind:<dir>`). */
   private readonly bindings: WorkspaceBindings;
 
@@ -101,6 +84,7 @@ export class Workspace implements WorkspaceView {
     root: string = process.cwd(),
     private readonly parse: WorkspaceLoadOptions = {},
   ) {
+    super();
     this.bindings = new WorkspaceBindings(root, {
       kitMembers: (key) => this.kitMembers(key),
       moduleMembers: (key) => this.moduleMembers(key),
@@ -303,34 +287,6 @@ export class Workspace implements WorkspaceView {
     if (pkgBefore !== undefined) this.refreshModules(dirName(path), pkgBefore);
   }
 
-  has(path: string): boolean {
-    return this.kits.has(path) || this.modules.has(path);
-  }
-
-  /** The same set of paths: the sorted list keeps its order, only the entry object changes. */
-  private replaceSorted(entry: KitEntry): void {
-    const list = this.sortedKitCache;
-    if (!list) return;
-    let lo = 0;
-    let hi = list.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const p = list[mid].path;
-      if (p === entry.path) {
-        list[mid] = entry;
-        return;
-      }
-      if (p < entry.path) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    this.sortedKitCache = undefined;
-  }
-
-  private invalidateCaches(): void {
-    this.sortedKitCache = undefined;
-    this.allRegsCache = undefined;
-  }
-
   /**
    * A bucket's members changed: it is re-evaluated, and so are the buckets its rule says depend on
    * it. Which those are is asked at the next flush (`expandTouched`), of the workspace as the edits
@@ -350,30 +306,13 @@ export class Workspace implements WorkspaceView {
   }
 
   private join(path: string, keys: string[]): void {
-    const bulk = this.bulk;
-    for (const k of keys) {
-      let set = this.index.get(k);
-      if (!set) {
-        this.index.set(k, (set = new Set()));
-        addTo(this.familyKeys, familyOf(k), k);
-      }
-      set.add(path);
-      if (!bulk) this.touch(k);
-    }
+    this.addMember(path, keys);
+    if (!this.bulk) for (const k of keys) this.touch(k);
   }
 
   private leave(path: string, keys: string[]): void {
-    for (const k of keys) {
-      const set = this.index.get(k);
-      if (set) {
-        set.delete(path);
-        if (set.size === 0) {
-          this.index.delete(k);
-          this.familyKeys.get(familyOf(k))?.delete(k);
-        }
-      }
-      this.touch(k);
-    }
+    this.removeMember(path, keys);
+    for (const k of keys) this.touch(k);
   }
 
   /**
@@ -392,7 +331,7 @@ export class Workspace implements WorkspaceView {
     if (this.bulk) {
       // Everything joined since the workspace was created: every bucket is new.
       this.bulk = false;
-      for (const k of this.index.keys()) this.pending.add(k);
+      for (const k of this.bucketKeys()) this.pending.add(k);
     }
     this.expandTouched();
     for (const k of this.deferred) this.pending.add(k);
@@ -409,7 +348,7 @@ export class Workspace implements WorkspaceView {
       // A file whose facts of this bucket read the same as before is not affected: re-evaluating a
       // directory's bindings must not make every file of the directory re-published.
       const was = before.length ? readings(before, this.kitOf) : undefined;
-      const fresh = this.index.has(key) ? this.evaluate(key).map((d) => toFact(d, this.kitOf)) : [];
+      const fresh = this.hasBucket(key) ? this.evaluate(key).map((d) => toFact(d, this.kitOf)) : [];
       this.facts.replace(key, fresh);
       if (was === undefined) {
         for (const f of fresh) affected.add(f.diagnostic.file);
@@ -454,10 +393,6 @@ export class Workspace implements WorkspaceView {
     keysOf: (family) => this.keysOf(family),
   };
 
-  private keysOf(family: Family): Iterable<BucketKey> {
-    return (this.familyKeys.get(family) ?? []) as Iterable<BucketKey>;
-  }
-
   private bindDirectory(dir: string): Diagnostic[] {
     return this.bindings.bindDirectory(dir, this.checkOptions.strictBindings);
   }
@@ -479,7 +414,7 @@ export class Workspace implements WorkspaceView {
   bindingFor(path: string): FileBinding | undefined {
     if (this.pending.size || this.bulk) this.flush();
     const dir = dirName(path);
-    if (!this.index.has(`bind:${dir}`)) return undefined;
+    if (!this.hasBucket(`bind:${dir}`)) return undefined;
     return this.bindings.fileBinding(path, this.kits.get(path));
   }
 
@@ -514,77 +449,5 @@ export class Workspace implements WorkspaceView {
     for (const e of this.modules.values()) out.push(...e.local);
     for (const list of this.facts.all()) for (const f of list) out.push(resolveFact(f, this.kitOf));
     return out.sort(compareDiagnostics);
-  }
-
-  kitPaths(): string[] {
-    return this.allKit().map((e) => e.path);
-  }
-
-  modulePaths(): string[] {
-    return [...this.modules.keys()].sort();
-  }
-
-  module(path: string): ModuleEntry | undefined {
-    return this.modules.get(path);
-  }
-
-  kit(path: string): KitEntry | undefined {
-    return this.kits.get(path);
-  }
-
-  allKit(): KitEntry[] {
-    return (this.sortedKitCache ??= [...this.kits.values()].sort(byPath));
-  }
-
-  allModules(): ModuleEntry[] {
-    return [...this.modules.values()].sort(byPath);
-  }
-
-  kitMembers(key: string): KitEntry[] {
-    return this.membersIn(key, this.kits);
-  }
-
-  moduleMembers(key: string): ModuleEntry[] {
-    return this.membersIn(key, this.modules);
-  }
-
-  /** The entries of `map` in a bucket, sorted by path. */
-  private membersIn<E extends { path: string }>(key: string, map: Map<string, E>): E[] {
-    const out: E[] = [];
-    for (const p of this.index.get(key) ?? []) {
-      const e = map.get(p);
-      if (e) out.push(e);
-    }
-    return out.sort(byPath);
-  }
-
-  registrationsIn(key: string): Registration[] {
-    const set = this.index.get(key);
-    if (!set) return [];
-    const out: Registration[] = [];
-    for (const p of set) {
-      const e = this.kits.get(p) ?? this.modules.get(p);
-      if (e) out.push(...e.registrations);
-    }
-    return out.sort(compareRegistrations);
-  }
-
-  allRegistrations(): Registration[] {
-    if (!this.allRegsCache) {
-      const out: Registration[] = [];
-      for (const e of this.kits.values()) out.push(...e.registrations);
-      for (const e of this.modules.values()) out.push(...e.registrations);
-      this.allRegsCache = out.sort(compareRegistrations);
-    }
-    return this.allRegsCache;
-  }
-
-  /** The package of a directory: the first `package` declared by a `.kit` file there, else its name. */
-  packageOfDir(dir: string): string {
-    // Every `.kit` file joins its directory's `bind:` bucket: no need to scan the workspace.
-    for (const e of this.kitMembers(`bind:${dir}`)) {
-      if (e.summary.packageDecl) return e.summary.packageName;
-    }
-    return baseName(dir) || 'main';
   }
 }

@@ -1,0 +1,161 @@
+// What a workspace holds, without the evaluation: its entries by path (`.kit` files and handler
+// modules), the index from bucket keys to the files in them (and the keys by family), and the
+// reads of those that need no flush. The engine (`workspace.ts`) adds files, decides which buckets
+// to evaluate and keeps their facts.
+import { compareRegistrations, type KitEntry, type ModuleEntry } from '../model/entries.js';
+import { baseName } from '../model/names.js';
+import type { Registration } from '../model/registrations.js';
+import { familyOf, type BucketKey, type Family } from '../validate/cross/index.js';
+import { addTo } from './sets.js';
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+export class EntryIndex {
+  protected readonly kits = new Map<string, KitEntry>();
+  protected readonly modules = new Map<string, ModuleEntry>();
+  /** Bucket key → the paths of its members. */
+  private readonly index = new Map<string, Set<string>>();
+  /** The keys of `index` by family (rules ask for a family's keys on every change that touches it). */
+  private readonly familyKeys = new Map<Family, Set<string>>();
+  private sortedKitCache: KitEntry[] | undefined;
+  protected allRegsCache: Registration[] | undefined;
+
+  /** Adds `path` to the buckets of `keys`. */
+  protected addMember(path: string, keys: readonly string[]): void {
+    for (const k of keys) {
+      let set = this.index.get(k);
+      if (!set) {
+        this.index.set(k, (set = new Set()));
+        addTo(this.familyKeys, familyOf(k), k);
+      }
+      set.add(path);
+    }
+  }
+
+  /** Takes `path` out of the buckets of `keys` (a bucket left empty goes). */
+  protected removeMember(path: string, keys: readonly string[]): void {
+    for (const k of keys) {
+      const set = this.index.get(k);
+      if (!set) continue;
+      set.delete(path);
+      if (set.size === 0) {
+        this.index.delete(k);
+        this.familyKeys.get(familyOf(k))?.delete(k);
+      }
+    }
+  }
+
+  protected hasBucket(key: string): boolean {
+    return this.index.has(key);
+  }
+
+  protected bucketKeys(): Iterable<string> {
+    return this.index.keys();
+  }
+
+  protected keysOf(family: Family): Iterable<BucketKey> {
+    return (this.familyKeys.get(family) ?? []) as Iterable<BucketKey>;
+  }
+
+  /** The same set of paths: the sorted list keeps its order, only the entry object changes. */
+  protected replaceSorted(entry: KitEntry): void {
+    const list = this.sortedKitCache;
+    if (!list) return;
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const p = list[mid].path;
+      if (p === entry.path) {
+        list[mid] = entry;
+        return;
+      }
+      if (p < entry.path) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    this.sortedKitCache = undefined;
+  }
+
+  protected invalidateCaches(): void {
+    this.sortedKitCache = undefined;
+    this.allRegsCache = undefined;
+  }
+
+  has(path: string): boolean {
+    return this.kits.has(path) || this.modules.has(path);
+  }
+
+  kitPaths(): string[] {
+    return this.allKit().map((e) => e.path);
+  }
+
+  modulePaths(): string[] {
+    return [...this.modules.keys()].sort();
+  }
+
+  module(path: string): ModuleEntry | undefined {
+    return this.modules.get(path);
+  }
+
+  kit(path: string): KitEntry | undefined {
+    return this.kits.get(path);
+  }
+
+  allKit(): KitEntry[] {
+    return (this.sortedKitCache ??= [...this.kits.values()].sort(byPath));
+  }
+
+  allModules(): ModuleEntry[] {
+    return [...this.modules.values()].sort(byPath);
+  }
+
+  kitMembers(key: string): KitEntry[] {
+    return this.membersIn(key, this.kits);
+  }
+
+  moduleMembers(key: string): ModuleEntry[] {
+    return this.membersIn(key, this.modules);
+  }
+
+  /** The entries of `map` in a bucket, sorted by path. */
+  private membersIn<E extends { path: string }>(key: string, map: Map<string, E>): E[] {
+    const out: E[] = [];
+    for (const p of this.index.get(key) ?? []) {
+      const e = map.get(p);
+      if (e) out.push(e);
+    }
+    return out.sort(byPath);
+  }
+
+  registrationsIn(key: string): Registration[] {
+    const set = this.index.get(key);
+    if (!set) return [];
+    const out: Registration[] = [];
+    for (const p of set) {
+      const e = this.kits.get(p) ?? this.modules.get(p);
+      if (e) out.push(...e.registrations);
+    }
+    return out.sort(compareRegistrations);
+  }
+
+  allRegistrations(): Registration[] {
+    if (!this.allRegsCache) {
+      const out: Registration[] = [];
+      for (const e of this.kits.values()) out.push(...e.registrations);
+      for (const e of this.modules.values()) out.push(...e.registrations);
+      this.allRegsCache = out.sort(compareRegistrations);
+    }
+    return this.allRegsCache;
+  }
+
+  /** The package of a directory: the first `package` declared by a `.kit` file there, else its name. */
+  packageOfDir(dir: string): string {
+    // Every `.kit` file joins its directory's `bind:` bucket: no need to scan the workspace.
+    for (const e of this.kitMembers(`bind:${dir}`)) {
+      if (e.summary.packageDecl) return e.summary.packageName;
+    }
+    return baseName(dir) || 'main';
+  }
+}
