@@ -9,32 +9,20 @@ import { isReparseable, parseKit, reparseKit, type ParseOptions } from '../../..
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CheckOptions } from '../model/options.js';
 import { localDiagnostics } from '../validate/index.js';
-import type { KitEntry, ModuleEntry, WorkspaceView } from '../model/entries.js';
-import { scanHandlerModule } from '../model/handler-modules.js';
-import { commentRegistrations } from '../model/registrations.js';
+import type { WorkspaceView } from '../model/entries.js';
 import { analyseKit, type KitAnalysis } from './analyse-kit.js';
-import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { releaseMarkup } from '../model/markup-release.js';
 import { crossShape } from '../model/cross-shape.js';
 import { dirName } from '../model/names.js';
 import type { FileBinding } from '../bind/types.js';
-import { CROSS_RULES, crossRule, familyOf, type BucketKey, type CrossContext } from '../validate/cross/index.js';
+import { crossRule, familyOf, type BucketKey, type CrossContext } from '../validate/cross/index.js';
 import { type KitOf, placesMoved, pointsInto, resolveFact, toFact } from './anchors.js';
 import { changedFiles, readings } from './fact-changes.js';
 import type { PrebindJob } from './prebound.js';
 import { WorkspaceBindings } from './bindings.js';
 import { FactStore } from './fact-store.js';
 import { EntryIndex } from './entry-index.js';
-
-/** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
-function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
-  const keys = new Set<BucketKey>();
-  for (const rule of CROSS_RULES) {
-    const ks = kind === 'kit' ? rule.kitKeys?.(e as KitEntry) : rule.moduleKeys?.(e as ModuleEntry);
-    for (const k of ks ?? []) keys.add(k);
-  }
-  return [...keys];
-}
+import { kitEntry, moduleEntry } from './make-entries.js';
 
 /** How a workspace parses and keeps its `.kit` files. */
 export interface WorkspaceLoadOptions extends ParseOptions {
@@ -201,12 +189,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   ): void {
     this.revisionCount++;
     const old = this.kits.get(path);
-    const entry: KitEntry = { path, text, ...a, keys: [] };
-    if (readIssues?.length) {
-      entry.readIssues = readIssues;
-      entry.local = [...readIssues, ...entry.local];
-    }
-    entry.keys = entryKeys(entry, 'kit');
+    const entry = kitEntry(path, text, a, readIssues);
     if (release) releaseMarkup(a.ast, text);
     this.changed.add(path);
     if (old && crossShape(old) === crossShape(entry)) {
@@ -241,24 +224,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   setModule(path: string, text: string, readIssues: Diagnostic[] = []): void {
     this.revisionCount++;
     const old = this.modules.get(path);
-    const summary = scanHandlerModule(path, text);
-    const pkg = this.packageOfDir(dirName(path));
-    const regs = commentRegistrations(path, pkg, summary.endpoints);
-    const local = [
-      ...readIssues,
-      ...summary.diagnostics,
-      ...commentEndpointDiagnostics(path, text, pkg, summary.endpoints),
-    ];
-    const entry: ModuleEntry = {
-      path,
-      text,
-      summary,
-      registrations: regs,
-      local,
-      keys: [],
-    };
-    entry.keys = entryKeys(entry, 'module');
-    if (readIssues.length) entry.readIssues = readIssues;
+    const entry = moduleEntry(path, text, this.packageOfDir(dirName(path)), readIssues);
     this.changed.add(path);
     this.bindings.setModule(path, text);
     this.touchBindingDependents(path);

@@ -1,0 +1,47 @@
+// A workspace entry made from what one file says by itself: a `.kit` file's analysis, or a handler
+// module's scan under the package of its directory; each with the bucket keys the cross-file rules
+// take from it.
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { KitEntry, ModuleEntry } from '../model/entries.js';
+import { scanHandlerModule } from '../model/handler-modules.js';
+import { commentRegistrations } from '../model/registrations.js';
+import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
+import { CROSS_RULES, type BucketKey } from '../validate/cross/index.js';
+import type { KitAnalysis } from './analyse-kit.js';
+
+/** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
+function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
+  const keys = new Set<BucketKey>();
+  for (const rule of CROSS_RULES) {
+    const ks = kind === 'kit' ? rule.kitKeys?.(e as KitEntry) : rule.moduleKeys?.(e as ModuleEntry);
+    for (const k of ks ?? []) keys.add(k);
+  }
+  return [...keys];
+}
+
+/** `readIssues`: what reading the file found (invalid UTF-8), kept first among its diagnostics. */
+export function kitEntry(path: string, text: string, a: KitAnalysis, readIssues?: Diagnostic[]): KitEntry {
+  const entry: KitEntry = { path, text, ...a, keys: [] };
+  if (readIssues?.length) {
+    entry.readIssues = readIssues;
+    entry.local = [...readIssues, ...entry.local];
+  }
+  entry.keys = entryKeys(entry, 'kit');
+  return entry;
+}
+
+/** `pkg`: the package of the module's directory (its comment endpoints are named in it). */
+export function moduleEntry(path: string, text: string, pkg: string, readIssues: Diagnostic[]): ModuleEntry {
+  const summary = scanHandlerModule(path, text);
+  const entry: ModuleEntry = {
+    path,
+    text,
+    summary,
+    registrations: commentRegistrations(path, pkg, summary.endpoints),
+    local: [...readIssues, ...summary.diagnostics, ...commentEndpointDiagnostics(path, text, pkg, summary.endpoints)],
+    keys: [],
+  };
+  entry.keys = entryKeys(entry, 'module');
+  if (readIssues.length) entry.readIssues = readIssues;
+  return entry;
+}
