@@ -16,11 +16,12 @@ export interface LoadedProject {
 }
 
 /**
- * `releaseMarkup` for commands that read no markup after validation (`kit check`, the reports):
- * see `WorkspaceLoadOptions`. `sources`: what discovery of the inputs already found. `pool`: how
- * many threads may parse, from how many files (`KIT_WORKERS`, `KIT_WORKERS_MIN_FILES`).
+ * `releaseMarkup` for commands that read no markup after validation (`kit check`, the reports),
+ * `deferLocalRules` for `kit dev`: see `WorkspaceLoadOptions`. `sources`: what discovery of the
+ * inputs already found. `pool`: how many threads may parse, from how many files (`KIT_WORKERS`,
+ * `KIT_WORKERS_MIN_FILES`).
  */
-export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup'> & {
+export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup' | 'deferLocalRules'> & {
   sources?: DiscoveredSources;
   pool?: PoolSettings;
   /** Cross-file buckets the first flush leaves for later (`Workspace.flush`); `loadProject` only. */
@@ -96,6 +97,7 @@ function newWorkspace(options: CheckOptions, cwd: string, load: LoadOptions): Wo
   return new Workspace({ files: diskFiles(cwd), ...options }, cwd, {
     incremental: false,
     releaseMarkup: load.releaseMarkup,
+    deferLocalRules: load.deferLocalRules,
   });
 }
 

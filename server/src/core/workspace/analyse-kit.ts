@@ -17,7 +17,13 @@ export interface KitAnalysis {
   local: Diagnostic[];
 }
 
-export function analyseKit(ast: KitFile, options: CheckOptions): KitAnalysis {
+/** `local: false` leaves the local rules for later (`local` is then empty; see `Workspace`). */
+export function analyseKit(ast: KitFile, options: CheckOptions, local = true): KitAnalysis {
   const summary = summarize(ast);
-  return { ast, summary, registrations: fileRegistrations(summary), local: localDiagnostics(ast, summary, options) };
+  return {
+    ast,
+    summary,
+    registrations: fileRegistrations(summary),
+    local: local ? localDiagnostics(ast, summary, options) : [],
+  };
 }

@@ -32,6 +32,12 @@ export interface WorkspaceLoadOptions extends ParseOptions {
    * facts: `kit check`, the reports, and the language server's files read from disk.
    */
   releaseMarkup?: boolean;
+  /**
+   * The files read before the first `runDeferredLocalRules` that empties the queue get their own
+   * (local) rules only then, or when their diagnostics are asked for: `kit dev` answers its first
+   * page before any rule has run. Files given with a tree (edits) are checked at once.
+   */
+  deferLocalRules?: boolean;
 }
 // Trees passed in by the caller (`setKitFile(path, text, ast)`: documents open in an editor) are
 // kept whole whatever these options say.
@@ -50,6 +56,9 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   private readonly kitOf: KitOf = (path) => this.kits.get(path);
   /** Buckets left for a later flush by `flush({ defer })`. */
   private readonly deferred = new Set<string>();
+  /** `.kit` files whose local rules have not run yet (`deferLocalRules`). */
+  private readonly localPending = new Set<string>();
+  private deferLocal: boolean;
   /**
    * True until the first flush: files only join buckets, and the first flush evaluates every bucket
    * once (instead of noting each bucket as touched for each file that joins it).
@@ -73,6 +82,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     private readonly parse: WorkspaceLoadOptions = {},
   ) {
     super();
+    this.deferLocal = Boolean(parse.deferLocalRules);
     this.bindings = new WorkspaceBindings(root, {
       kitMembers: (key) => this.kitMembers(key),
       moduleMembers: (key) => this.moduleMembers(key),
@@ -98,6 +108,35 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     return this.revisionCount;
   }
 
+  /** `.kit` files whose local rules are still to run (`WorkspaceLoadOptions.deferLocalRules`). */
+  get pendingLocalCount(): number {
+    return this.localPending.size;
+  }
+
+  /**
+   * Runs the deferred local rules of up to `limit` files (each file's diagnostics change as after
+   * an edit); answers how many files are left. Once none is left, files are checked as they come.
+   */
+  runDeferredLocalRules(limit = Number.POSITIVE_INFINITY): number {
+    let n = 0;
+    for (const path of this.localPending) {
+      if (n++ >= limit) break;
+      this.runLocalRules(path);
+    }
+    if (this.localPending.size === 0) this.deferLocal = false;
+    return this.localPending.size;
+  }
+
+  private runLocalRules(path: string): void {
+    this.localPending.delete(path);
+    const e = this.kits.get(path);
+    if (!e) return;
+    const local = localDiagnostics(e.ast, e.summary, this.checkOptions);
+    e.local = e.readIssues?.length ? [...e.readIssues, ...local] : local;
+    this.revisionCount++;
+    this.changed.add(path);
+  }
+
   /** Buckets evaluated so far (for tests and benchmarks: an edit that moves positions evaluates none). */
   stats(): { evaluations: number; prebound: number } {
     return { evaluations: this.evaluations, prebound: this.bindings.preboundTaken };
@@ -114,6 +153,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     const strictChanged = next.strictBindings !== this.checkOptions.strictBindings;
     this.checkOptions = next;
     this.revisionCount++;
+    this.localPending.clear();
     for (const e of this.kits.values()) {
       const local = localDiagnostics(e.ast, e.summary, next);
       e.local = e.readIssues?.length ? [...e.readIssues, ...local] : local;
@@ -144,7 +184,10 @@ export class Workspace extends EntryIndex implements WorkspaceView {
    * `readIssues`: what reading the file found (invalid UTF-8), kept with its diagnostics.
    */
   setKitFile(path: string, text: string, ast?: KitFile, readIssues?: Diagnostic[]): void {
-    const analysis = analyseKit(ast ?? parseKit(text, path, this.parse), this.checkOptions);
+    const later = this.deferLocal && !ast;
+    const analysis = analyseKit(ast ?? parseKit(text, path, this.parse), this.checkOptions, !later);
+    if (later) this.localPending.add(path);
+    else this.localPending.delete(path);
     this.putKit(path, text, analysis, readIssues, this.releasesMarkup && !ast);
   }
 
@@ -155,6 +198,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
    * from the text on first access as released markup is (`markup-release.ts`).
    */
   setAnalysedKitFile(path: string, text: string, analysis: KitAnalysis): void {
+    this.localPending.delete(path);
     this.putKit(path, text, analysis, undefined, true);
   }
 
@@ -249,6 +293,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     }
     this.kits.delete(path);
     this.modules.delete(path);
+    this.localPending.delete(path);
     this.invalidateCaches();
     if (pkgBefore !== undefined) this.refreshModules(dirName(path), pkgBefore);
   }
@@ -401,6 +446,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   // ---- queries ------------------------------------------------------------------------------
 
   diagnosticsFor(path: string): Diagnostic[] {
+    if (this.localPending.has(path)) this.runLocalRules(path);
     if (this.pending.size || this.bulk) this.flush();
     const e = this.kits.get(path) ?? this.modules.get(path);
     const out = e ? [...e.local] : [];
@@ -409,6 +455,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   }
 
   allDiagnostics(): Diagnostic[] {
+    if (this.localPending.size) this.runDeferredLocalRules();
     if (this.pending.size || this.bulk) this.flush();
     const out: Diagnostic[] = [];
     for (const e of this.kits.values()) out.push(...e.local);

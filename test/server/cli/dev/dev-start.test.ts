@@ -67,6 +67,32 @@ describe('kit dev: the first page before the checks', function () {
       },
     ));
 
+  it("an error of a file's own (a name nothing gives): the page is served, then the overlay comes", () =>
+    withDev(
+      (dir) => {
+        const about = join(dir, 'about.kit');
+        writeFileSync(about, readFileSync(about, 'utf8').replace('<h1>About page</h1>', '<h1>{nope}</h1>'));
+      },
+      async (dev) => {
+        const tab = new EventTap(dev.url, '/');
+        try {
+          await tab.ready;
+          // The files' own rules run after the first page, like the cross-file ones.
+          const first = await get(dev.url + '/');
+          assert.equal(first.status, 200);
+          assert.match(first.body, /Home page/);
+          await eventually(() => assert.ok(tab.events.some((e) => e.name === 'overlay')));
+          const overlay = JSON.parse(tab.events.find((e) => e.name === 'overlay')!.data) as string;
+          assert.match(overlay, /about\.kit:10:8<\/a>: error unknown_name/);
+          assert.match((await get(dev.url + '/')).body, new RegExp(`${OVERLAY}[\\s\\S]*unknown_name`));
+          await eventually(() => assert.match(dev.out(), /checked in \d+ ms: 1 error, 0 warnings\n/));
+          assert.equal(dev.err().split('error unknown_name').length, 2, 'printed once');
+        } finally {
+          tab.close();
+        }
+      },
+    ));
+
   it('a site without errors starts, prints its counts and its checks, and never shows an overlay', () =>
     withDev(
       () => {},
