@@ -57,6 +57,29 @@ export const DEFAULT_DEV_PORT = 3000;
 const BIND_WHEN_QUIET_MS = 100;
 /** ... and how long at most, whatever the traffic (a save waiting for it starts it at once). */
 const BIND_AT_LATEST_MS = 400;
+/**
+ * The same for the start's other checks: their first slices run cold (the rules' code not compiled
+ * yet) and held the first page about 30 ms when they started with the server.
+ */
+const CHECK_WHEN_QUIET_MS = 20;
+const CHECK_AT_LATEST_MS = 150;
+
+/**
+ * A promise settled once the server has answered nothing for `quietMs` after the last `quiet()`
+ * (or `latestMs` after it was made, or at `now()`): work that would hold the thread waits for it.
+ */
+function whenQuiet(quietMs: number, latestMs: number): { promise: Promise<void>; now: () => void; quiet: () => void } {
+  let now = () => {};
+  const promise = new Promise<void>((ok) => (now = ok));
+  let timer: NodeJS.Timeout | undefined;
+  const quiet = () => {
+    clearTimeout(timer);
+    timer = setTimeout(now, quietMs).unref();
+  };
+  quiet();
+  setTimeout(now, latestMs).unref();
+  return { promise, now, quiet };
+}
 
 function pageIdOf(app: KitApp | undefined, path: string): string | undefined {
   if (app === undefined) return undefined;
@@ -169,11 +192,16 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     }
     const app = session.app;
     if (checks !== undefined && app !== undefined && needsHandlers(session, app, req, path)) {
+      startChecks.now();
       bindSoon.now();
       void checks.then(() => handle(req, res));
       return;
     }
-    if (checks !== undefined) res.once('finish', bindSoon.quiet);
+    if (checks !== undefined)
+      res.once('finish', () => {
+        startChecks.quiet();
+        bindSoon.quiet();
+      });
     if (app === undefined) {
       // Nothing has built yet: every answer is the overlay (its tab reloads once the site builds).
       const page = overlayPage(overlay ?? '', CLIENT_TAG);
@@ -191,17 +219,11 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
 
   /** While the start's checks run: settles when they are done (requests needing handlers wait for it). */
   let checks: Promise<void> | undefined;
-  // Binding starts once the server was quiet for a while, or at once when a request waits for it.
-  let bindNow = () => {};
-  let quietTimer: NodeJS.Timeout | undefined;
-  const bindSoon = {
-    promise: new Promise<void>((ok) => (bindNow = ok)),
-    now: () => bindNow(),
-    quiet: () => {
-      clearTimeout(quietTimer);
-      quietTimer = setTimeout(bindNow, BIND_WHEN_QUIET_MS).unref();
-    },
-  };
+  // The checks, then binding, start once the server was quiet for a while, or at once when a
+  // request waits for them (made when the server listens).
+  const settled = { promise: Promise.resolve(), now: () => {}, quiet: () => {} };
+  let startChecks = settled;
+  let bindSoon = settled;
   const { server } = createHttpServer({ handle });
   const port = await listen(server, opts.host, opts.port);
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
@@ -278,6 +300,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   // Batches are served one at a time, whichever watcher saw them, after the start's checks.
   let chain = Promise.resolve();
   const serial = (paths: Set<string>): Promise<void> => {
+    startChecks.now();
     bindSoon.now();
     return (chain = chain.then(() => apply(paths)));
   };
@@ -299,9 +322,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   const rel = relative(opts.cwd, opts.root);
   opts.out(`  watching ${rel.startsWith('..') ? opts.root : rel || '.'} (Ctrl-C to stop)`);
   if (session.checking) {
-    bindSoon.quiet();
-    setTimeout(bindSoon.now, BIND_AT_LATEST_MS).unref();
-    checks = chain = session.finishStart(bindSoon.promise).then(
+    startChecks = whenQuiet(CHECK_WHEN_QUIET_MS, CHECK_AT_LATEST_MS);
+    bindSoon = whenQuiet(BIND_WHEN_QUIET_MS, BIND_AT_LATEST_MS);
+    checks = chain = session.finishStart(startChecks.promise, bindSoon.promise).then(
       (r) => {
         checks = undefined;
         if (r !== undefined) served(r, true);

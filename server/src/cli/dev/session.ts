@@ -36,9 +36,9 @@ export interface DevSessionOptions {
 }
 
 /** Cross-file buckets evaluated per event-loop turn while the start's checks run (a few ms of work). */
-const CHECK_SLICE = 400;
+const CHECK_SLICE = 100;
 /** Files whose own rules run per event-loop turn while the start's checks run (about 5 ms of work). */
-const LOCAL_SLICE = 150;
+const LOCAL_SLICE = 50;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -146,12 +146,17 @@ export class DevSession {
    * event-loop turn, the cross-file rules a few hundred buckets per turn, then binding a directory per turn (requests are answered in between), then
    * the handler modules and the app with its bindings. The report is a change's: its errors show
    * in the overlay as after a save. Nothing to do (undefined) when `start` did everything.
-   * Binding waits for `bindAfter` (the dev server: until it has been quiet a moment): its first
-   * directory loads the TypeScript compiler, which holds this thread for tens of milliseconds.
+   * Everything waits for `checkAfter`, and binding for `bindAfter` too (the dev server: until it has
+   * been quiet a moment): the first pages should not queue behind the rules' first, cold slices, or
+   * behind binding's first directory, which loads the TypeScript compiler.
    */
-  async finishStart(bindAfter: Promise<void> = Promise.resolve()): Promise<ChangeReport | undefined> {
+  async finishStart(
+    checkAfter: Promise<void> = Promise.resolve(),
+    bindAfter: Promise<void> = Promise.resolve(),
+  ): Promise<ChangeReport | undefined> {
     const pending = this.startChecks;
     if (pending === undefined) return undefined;
+    await checkAfter;
     const began = performance.now();
     try {
       for (let left = this.ws.pendingLocalCount; left > 0 && !this.closed; await turn())
