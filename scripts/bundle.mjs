@@ -8,13 +8,14 @@
 // Linked source maps (`KIT_DEBUG=1` turns them on for stack traces). Packages that resolve files of
 // their own at run time (TypeScript, esbuild, postject, playwright-core) stay external, found in
 // node_modules as before; the compiled `out/` tree stays beside the bundle (the package's exports,
-// the generated apps' runtime, which the bundle requires from there: see `sharedRuntimeExternal`).
+// the generated apps' runtime copied from there). The runtime `kit dev` serves with is the bundle's
+// own, and so is the one the user's handlers import there (`cli/dev/handler-loader.ts`).
 // Usage: node scripts/bundle.mjs   (after `tsc -b`; `npm run build` runs both)
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundledChevrotain, sharedRuntimeExternal, unbundledModuleUrls } from './esbuild-plugins.mjs';
+import { bundledChevrotain, unbundledModuleUrls } from './esbuild-plugins.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bundleDir = join(root, 'out', 'bundle');
@@ -67,7 +68,7 @@ export async function bundleCli(outdir = bundleDir) {
         'vscode-languageserver-textdocument',
         'vscode-uri',
       ],
-      plugins: [bundledChevrotain, sharedRuntimeExternal(root, outdir), unbundledModuleUrls(root, outdir, 'cjs')],
+      plugins: [bundledChevrotain, unbundledModuleUrls(root, outdir, 'cjs')],
     }),
     // Loaded by Node itself: its `import()` is the one the bundle's `__kit_import` calls.
     build({ ...options, entryPoints: { start: join(root, 'server', 'src', 'cli', 'start.ts') } }),

@@ -98,32 +98,3 @@ export function unbundledModuleUrls(root, outdir, format = 'esm') {
     },
   };
 }
-
-/**
- * The runtime of generated apps (`shared/`) stays outside the CLI bundle, imported from its compiled
- * files (ES modules, which the CommonJS bundle `require`s: Node 20.19 loads them in its ES module
- * loader, so an `import()` of the same file gives the same module): `kit dev` serves with it and
- * loads the user's handlers against those very files, so both must be one instance (a `SafeHtml` a
- * handler returns, a `Tracer` the config exports, are checked with `instanceof`). `shared/client`
- * holds browser scripts read as files, not imported. What every `kit check` uses is bundled:
- * `shared/route` and `shared/render/url-safety` are pure functions and constants, with no state
- * and no class the runtime checks with `instanceof` (the route errors are thrown and caught by the
- * handlers' own copy), and requiring them would start the ES module loader (~10 ms) at every check.
- */
-export function sharedRuntimeExternal(root, outdir) {
-  const shared = join(root, 'shared') + sep;
-  const bundled = [join(shared, 'client') + sep, join(shared, 'route') + sep, join(shared, 'render', 'url-safety.js')];
-  return {
-    name: 'shared-runtime-external',
-    setup(b) {
-      b.onResolve({ filter: /^\.\.?\// }, (args) => {
-        const abs = join(args.resolveDir, args.path);
-        if (!abs.startsWith(shared) || bundled.some((dir) => abs.startsWith(dir))) return undefined;
-        const compiled = relative(outdir, join(root, 'out', relative(root, abs)))
-          .split(sep)
-          .join('/');
-        return { path: compiled.startsWith('.') ? compiled : `./${compiled}`, external: true };
-      });
-    },
-  };
-}

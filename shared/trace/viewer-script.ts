@@ -3,7 +3,9 @@
 // their grouping into traces, the filters and the editor links; `VIEWER_SCRIPT_VIEWS` renders the
 // views (trace list and waterfall, per-route figures, slowest requests, span details) and closes it.
 // Span data is untrusted: it only ever reaches the DOM as text. Kept in String.raw, without
-// backticks or template placeholders, so its regular expressions keep their backslashes.
+// backticks or template placeholders, so its regular expressions keep their backslashes, and in
+// ASCII (other characters as `\u` escapes the browser reads in its strings): the CLI bundle that
+// carries it must stay ASCII, which V8 keeps in half the memory.
 export const VIEWER_SCRIPT_DATA = String.raw`(function () {
   'use strict';
   var LANES = ['route', 'guard', 'handler', 'ssr', 'action', 'api', 'fragment', 'contract', 'job', 'island',
@@ -51,7 +53,7 @@ export const VIEWER_SCRIPT_DATA = String.raw`(function () {
   function fmtDur(ms) {
     if (!(ms >= 0)) return '';
     if (ms < 0.001) return Math.round(ms * 1e6) + 'ns';
-    if (ms < 1) return (ms * 1000).toFixed(ms < 0.01 ? 2 : 1) + 'µs';
+    if (ms < 1) return (ms * 1000).toFixed(ms < 0.01 ? 2 : 1) + '\u00b5s';
     if (ms < 1000) return ms.toFixed(ms < 10 ? 2 : 1) + 'ms';
     return (ms / 1000).toFixed(2) + 's';
   }
@@ -167,7 +169,7 @@ export const VIEWER_SCRIPT_DATA = String.raw`(function () {
     if (code !== undefined) line.appendChild(el('span', 'code c' + String(code).charAt(0), code));
     line.appendChild(el('span', 'dur', fmtDur(root.durationNs / 1e6)));
     if (failed) {
-      var mark = el('span', 'errmark', '● error');
+      var mark = el('span', 'errmark', '\u25cf error');
       mark.setAttribute('data-testid', 'error-marker');
       line.appendChild(mark);
     }
@@ -197,7 +199,7 @@ export const VIEWER_SCRIPT_DATA = String.raw`(function () {
     var path = absolutePath(String(src.file || ''));
     if (!path) return '';
     path = path.replace(/\\/g, '/');
-    if (path.charAt(0) !== '/') path = '/' + path; // C:/x → /C:/x: every {path} starts with a slash
+    if (path.charAt(0) !== '/') path = '/' + path; // C:/x -> /C:/x: every {path} starts with a slash
     var encoded = encodeURI(path.replace(/\\/g, '/')).replace(/[?#&]/g, encodeURIComponent);
     var href = editorTemplate.split('{path}').join(encoded).split('{line}').join(String(src.line | 0 || 1))
       .split('{column}').join(String(src.column | 0 || 1));

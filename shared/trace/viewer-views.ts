@@ -33,7 +33,8 @@ export const VIEWER_SCRIPT_VIEWS = String.raw`  var view = 'traces';
     counts.forEach(function (c, i) {
       var b = el('span');
       b.style.height = (max ? Math.max(1, Math.round(c / max * 18)) : 1) + 'px';
-      b.title = (i < bounds.length ? '≤ ' + bounds[i] + ' ms' : '> ' + bounds[bounds.length - 1] + ' ms') + ': ' + c;
+      b.title =
+        (i < bounds.length ? '\u2264 ' + bounds[i] + ' ms' : '> ' + bounds[bounds.length - 1] + ' ms') + ': ' + c;
       box.appendChild(b);
     });
     return box;
@@ -91,7 +92,7 @@ export const VIEWER_SCRIPT_VIEWS = String.raw`  var view = 'traces';
     shown.sort(function (a, b) { return b.start - a.start; });
     list.replaceChildren();
     if (shown.length === 0) list.appendChild(el('div', 'empty',
-      traces.size ? 'No trace matches the filters.' : 'Waiting for spans…'));
+      traces.size ? 'No trace matches the filters.' : 'Waiting for spans\u2026'));
     shown.forEach(function (t) {
       var root = rootOf(t);
       var b = el('button', 'trace' + (t.id === selectedTrace ? ' selected' : ''));
@@ -139,7 +140,8 @@ export const VIEWER_SCRIPT_VIEWS = String.raw`  var view = 'traces';
     var head = el('div', 'wf-head');
     var root = rootOf(t);
     head.appendChild(el('h2', '', root && root.name ? root.name : '(unnamed span)'));
-    head.appendChild(el('div', 'meta', 'trace ' + t.id + ' · ' + t.spans.length + ' spans · ' + fmtDur(total)));
+    var sep = ' \u00b7 ';
+    head.appendChild(el('div', 'meta', 'trace ' + t.id + sep + t.spans.length + ' spans' + sep + fmtDur(total)));
     var axis = el('div', 'axis');
     axis.appendChild(el('span', '', 'span'));
     var ticks = el('div', 'ticks');
@@ -157,7 +159,7 @@ export const VIEWER_SCRIPT_VIEWS = String.raw`  var view = 'traces';
       row.tabIndex = 0;
       var label = el('div', 'label');
       label.style.paddingLeft = (item.depth * 14) + 'px';
-      if (item.depth > 0) label.appendChild(el('span', 'twig', '└'));
+      if (item.depth > 0) label.appendChild(el('span', 'twig', '\u2514'));
       label.appendChild(el('span', 'status ' + (s.status ? s.status.code : 'unset')));
       label.appendChild(el('span', 'name', s.name || '(unnamed span)'));
       label.appendChild(el('span', 'badge', s.lane));
@@ -205,14 +207,14 @@ export const VIEWER_SCRIPT_VIEWS = String.raw`  var view = 'traces';
     box.appendChild(el('h2', '', s.name || '(unnamed span)'));
     var dl = el('dl', 'kv');
     kv(dl, 'status',
-      (s.status ? s.status.code : 'unset') + (s.status && s.status.message ? ' — ' + s.status.message : ''));
+      (s.status ? s.status.code : 'unset') + (s.status && s.status.message ? ' \u2014 ' + s.status.message : ''));
     kv(dl, 'surface', s.surface);
     kv(dl, 'lane', s.lane);
     kv(dl, 'duration', fmtDur(s.durationNs / 1e6));
     kv(dl, 'start', s.startTime);
     kv(dl, 'trace', s.traceId);
     kv(dl, 'span', s.spanId);
-    kv(dl, 'parent', s.parentSpanId || '—');
+    kv(dl, 'parent', s.parentSpanId || '\u2014');
     var src = s.source || {};
     if (src.file) {
       var where = src.file + (src.line ? ':' + src.line + (src.column ? ':' + src.column : '') : '');
@@ -237,7 +239,7 @@ export const VIEWER_SCRIPT_VIEWS = String.raw`  var view = 'traces';
     box.appendChild(el('h3', '', 'Events (' + (s.events || []).length + ')'));
     (s.events || []).forEach(function (e) {
       var d = el('div', 'event ' + e.level);
-      d.appendChild(el('div', 'when', '+' + fmtDur(parseTime(e.time) - s._start) + ' · ' + e.level));
+      d.appendChild(el('div', 'when', '+' + fmtDur(parseTime(e.time) - s._start) + ' \u00b7 ' + e.level));
       d.appendChild(el('div', '', e.message));
       if (e.attributes && e.attributes.length) d.appendChild(attrTable(e.attributes));
       box.appendChild(d);

@@ -8,29 +8,45 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuildContext, Message, OutputFile, Plugin } from 'esbuild';
-import { KIT_PACKAGE } from '../../core/app/package-name.js';
-import { kitOutRoot, loadEsbuild } from '../../core/app/write-app.js';
+import * as appRuntime from '../../../../shared/app/index.js';
+import * as routeRuntime from '../../../../shared/route/index.js';
+import * as traceRuntime from '../../../../shared/trace/index.js';
+import { loadEsbuild } from '../../core/app/write-app.js';
 
-/** What handler code imports from kit, served by the very runtime `kit dev` runs. */
-const RUNTIME_ENTRIES: Readonly<Record<string, string>> = {
-  [`${KIT_PACKAGE}/app`]: 'shared/app/index.js',
-  [`${KIT_PACKAGE}/trace`]: 'shared/trace/index.js',
-  [`${KIT_PACKAGE}/route`]: 'shared/route/index.js',
+/** What handler code imports from kit (`@kit-lang/kit/<name>`): the very runtime `kit dev` serves with. */
+const RUNTIME: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  app: appRuntime,
+  route: routeRuntime,
+  trace: traceRuntime,
 };
+const RUNTIME_GLOBAL = 'kit.dev.runtime';
+
+/** A module re-exporting what the running runtime's `name` entry exports, read from a global. */
+function runtimeModule(name: string): string {
+  const lines = [`const m = globalThis[Symbol.for(${JSON.stringify(RUNTIME_GLOBAL)})][${JSON.stringify(name)}];`];
+  for (const key of Object.keys(RUNTIME[name])) lines.push(`export const ${key} = m.${key};`);
+  return lines.join('\n') + '\n';
+}
 
 /**
- * Imports of the kit runtime become imports of the running runtime's own files, so that handlers
- * and the dev server share one instance of it (a `SafeHtml` a handler returns is the class the
- * server checks for), wherever kit is installed.
+ * Imports of the kit runtime become the runtime this process runs, so that handlers and the dev
+ * server share one instance of it (a `SafeHtml` a handler returns is the class the server checks
+ * for, a `Tracer` the config exports the one it runs), wherever kit is installed and whether kit
+ * runs bundled (its runtime inside the bundle, never loaded from `out/shared` as ES modules: that
+ * cost the start about 50 ms) or not.
  */
 function runtimePlugin(): Plugin {
-  const root = kitOutRoot();
+  (globalThis as Record<symbol, unknown>)[Symbol.for(RUNTIME_GLOBAL)] = RUNTIME;
   return {
     name: 'kit-runtime',
     setup(build) {
       build.onResolve({ filter: /^@kit-lang\/kit\/(app|trace|route)$/ }, (args) => ({
-        path: pathToFileURL(join(root, RUNTIME_ENTRIES[args.path])).href,
-        external: true,
+        path: args.path.slice(args.path.lastIndexOf('/') + 1),
+        namespace: 'kit-runtime',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'kit-runtime' }, (args) => ({
+        contents: runtimeModule(args.path),
+        loader: 'js',
       }));
     },
   };

@@ -37,7 +37,7 @@ export interface DevSessionOptions {
 
 /** Cross-file buckets evaluated per event-loop turn while the start's checks run (a few ms of work). */
 const CHECK_SLICE = 100;
-/** Files whose own rules run per event-loop turn while the start's checks run (about 5 ms of work). */
+/** Files whose own rules run per event-loop turn while the start's checks run (a few ms of work). */
 const LOCAL_SLICE = 50;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -142,10 +142,11 @@ export class DevSession {
   }
 
   /**
-   * What `start` left for after the first page: the files' own rules a hundred and fifty files per
-   * event-loop turn, the cross-file rules a few hundred buckets per turn, then binding a directory per turn (requests are answered in between), then
-   * the handler modules and the app with its bindings. The report is a change's: its errors show
-   * in the overlay as after a save. Nothing to do (undefined) when `start` did everything.
+   * What `start` left for after the first page: the files' own rules fifty files per event-loop
+   * turn, the cross-file rules a hundred buckets per turn, then binding a directory per turn
+   * (requests are answered in between), then the handler modules and the app with its bindings.
+   * The report is a change's: its errors show in the overlay as after a save. Nothing to do
+   * (undefined) when `start` did everything.
    * Everything waits for `checkAfter`, and binding for `bindAfter` too (the dev server: until it has
    * been quiet a moment): the first pages should not queue behind the rules' first, cold slices, or
    * behind binding's first directory, which loads the TypeScript compiler.
