@@ -31,6 +31,31 @@ async function withDev(
 describe('kit dev: the first page before the checks', function () {
   this.timeout(60000);
 
+  /**
+   * The home page is served by the app built before the checks (never the whole-page overlay of a
+   * site that never built); the checks' error then reaches the open tab by itself, at `where`, and
+   * later HTML answers of `path`; the terminal prints it once, with the `checked` line.
+   */
+  async function servedThenOverlay(dev: DevProcess, code: string, where: RegExp, path: string): Promise<void> {
+    const tab = new EventTap(dev.url, '/');
+    try {
+      await tab.ready;
+      const first = await get(dev.url + '/');
+      assert.equal(first.status, 200);
+      assert.match(first.body, /Home page/);
+      await eventually(() => assert.ok(tab.events.some((e) => e.name === 'overlay')));
+      const overlay = JSON.parse(tab.events.find((e) => e.name === 'overlay')!.data) as string;
+      assert.match(overlay, new RegExp(`${where.source}</a>: error ${code}`));
+      const next = await get(dev.url + path);
+      assert.equal(next.status, 200);
+      assert.match(next.body, new RegExp(`${OVERLAY}[\\s\\S]*${code}`));
+      await eventually(() => assert.match(dev.out(), /checked in \d+ ms: 1 error, 0 warnings\n/));
+      assert.equal(dev.err().split(`error ${code}`).length, 2, 'printed once, as for a save');
+    } finally {
+      tab.close();
+    }
+  }
+
   it('a duplicate route (a cross-file error): the page is served, then the overlay comes without a save', () =>
     withDev(
       (dir) =>
@@ -40,30 +65,9 @@ describe('kit dev: the first page before the checks', function () {
             'view {\n  <h1>Second about</h1>\n}\n',
         ),
       async (dev) => {
-        const tab = new EventTap(dev.url, '/');
-        try {
-          await tab.ready;
-          // Served by the app built before the checks, or by the same app kept once they found
-          // the error (as after a save): never the whole-page overlay of a site that never built.
-          const first = await get(dev.url + '/');
-          assert.equal(first.status, 200);
-          assert.match(first.body, /Home page/);
-          await eventually(() => assert.ok(tab.events.some((e) => e.name === 'overlay')));
-          const overlay = JSON.parse(tab.events.find((e) => e.name === 'overlay')!.data) as string;
-          assert.match(overlay, /dup\.kit:4:1<\/a>: error duplicate_route/);
-          const next = await get(dev.url + '/about');
-          assert.equal(next.status, 200);
-          assert.match(next.body, new RegExp(`${OVERLAY}[\\s\\S]*duplicate_route`));
-          await eventually(() => assert.match(dev.out(), /checked in \d+ ms: 1 error, 0 warnings\n/));
-          // The banner came first, with the counts; the errors are printed once, as for a save.
-          assert.match(
-            dev.out(),
-            /^kit dev {2}ready in \d+ ms\n\s+http:\/\/127\.0\.0\.1:\d+\/ {2}5 pages, 1 endpoint\n/,
-          );
-          assert.equal(dev.err().split('error duplicate_route').length, 2);
-        } finally {
-          tab.close();
-        }
+        await servedThenOverlay(dev, 'duplicate_route', /dup\.kit:4:1/, '/about');
+        // The banner came first, with the counts.
+        assert.match(dev.out(), /^kit dev {2}ready in \d+ ms\n\s+http:\/\/127\.0\.0\.1:\d+\/ {2}5 pages, 1 endpoint\n/);
       },
     ));
 
@@ -73,24 +77,8 @@ describe('kit dev: the first page before the checks', function () {
         const about = join(dir, 'about.kit');
         writeFileSync(about, readFileSync(about, 'utf8').replace('<h1>About page</h1>', '<h1>{nope}</h1>'));
       },
-      async (dev) => {
-        const tab = new EventTap(dev.url, '/');
-        try {
-          await tab.ready;
-          // The files' own rules run after the first page, like the cross-file ones.
-          const first = await get(dev.url + '/');
-          assert.equal(first.status, 200);
-          assert.match(first.body, /Home page/);
-          await eventually(() => assert.ok(tab.events.some((e) => e.name === 'overlay')));
-          const overlay = JSON.parse(tab.events.find((e) => e.name === 'overlay')!.data) as string;
-          assert.match(overlay, /about\.kit:10:8<\/a>: error unknown_name/);
-          assert.match((await get(dev.url + '/')).body, new RegExp(`${OVERLAY}[\\s\\S]*unknown_name`));
-          await eventually(() => assert.match(dev.out(), /checked in \d+ ms: 1 error, 0 warnings\n/));
-          assert.equal(dev.err().split('error unknown_name').length, 2, 'printed once');
-        } finally {
-          tab.close();
-        }
-      },
+      // The files' own rules run after the first page, like the cross-file ones.
+      (dev) => servedThenOverlay(dev, 'unknown_name', /about\.kit:10:8/, '/'),
     ));
 
   it('a site without errors starts, prints its counts and its checks, and never shows an overlay', () =>
