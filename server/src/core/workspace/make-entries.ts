@@ -8,6 +8,7 @@ import { commentRegistrations } from '../model/registrations.js';
 import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
 import { CROSS_RULES, type BucketKey } from '../validate/cross/index.js';
 import type { KitAnalysis } from './analyse-kit.js';
+import { withReadIssues } from './local-rules.js';
 
 /** The buckets an entry is a member of: the keys every cross-file rule takes from it. */
 function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey[] {
@@ -24,7 +25,7 @@ export function kitEntry(path: string, text: string, a: KitAnalysis, readIssues?
   const entry: KitEntry = { path, text, ...a, keys: [] };
   if (readIssues?.length) {
     entry.readIssues = readIssues;
-    entry.local = [...readIssues, ...entry.local];
+    entry.local = withReadIssues(readIssues, entry.local);
   }
   entry.keys = entryKeys(entry, 'kit');
   return entry;

@@ -8,7 +8,6 @@ import type { KitFile } from '../../../../grammar/src/ast.js';
 import { isReparseable, parseKit, reparseKit, type ParseOptions } from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CheckOptions } from '../model/options.js';
-import { localDiagnostics } from '../validate/index.js';
 import type { WorkspaceView } from '../model/entries.js';
 import { analyseKit, type KitAnalysis } from './analyse-kit.js';
 import { releaseMarkup } from '../model/markup-release.js';
@@ -21,7 +20,9 @@ import { changedFiles, readings } from './fact-changes.js';
 import type { PrebindJob } from './prebound.js';
 import { WorkspaceBindings } from './bindings.js';
 import { FactStore } from './fact-store.js';
+import { BucketQueue } from './bucket-queue.js';
 import { EntryIndex } from './entry-index.js';
+import { DeferredLocalRules, runLocalRules } from './local-rules.js';
 import { kitEntry, moduleEntry } from './make-entries.js';
 
 /** How a workspace parses and keeps its `.kit` files. */
@@ -44,9 +45,7 @@ export interface WorkspaceLoadOptions extends ParseOptions {
 
 export class Workspace extends EntryIndex implements WorkspaceView {
   private readonly facts = new FactStore();
-  private readonly pending = new Set<string>();
-  /** Pending buckets whose rule has `touches`, expanded at the next flush. */
-  private readonly touched = new Set<string>();
+  private readonly queue = new BucketQueue();
   /** Files whose diagnostics may have changed since the last flush. */
   private readonly changed = new Set<string>();
   /** Files whose diagnostics may have changed since the last `takeAffected()`. */
@@ -54,11 +53,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   private evaluations = 0;
   private revisionCount = 0;
   private readonly kitOf: KitOf = (path) => this.kits.get(path);
-  /** Buckets left for a later flush by `flush({ defer })`. */
-  private readonly deferred = new Set<string>();
-  /** `.kit` files whose local rules have not run yet (`deferLocalRules`). */
-  private readonly localPending = new Set<string>();
-  private deferLocal: boolean;
+  private readonly localRules: DeferredLocalRules;
   /**
    * True until the first flush: files only join buckets, and the first flush evaluates every bucket
    * once (instead of noting each bucket as touched for each file that joins it).
@@ -67,7 +62,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
 
   /** Buckets waiting since a `flush({ defer })`. */
   get deferredCount(): number {
-    return this.deferred.size;
+    return this.queue.deferredCount;
   }
   /** Handler binding: one Program over all modules, results per directory (bucket `bind:<dir>`). */
   private readonly bindings: WorkspaceBindings;
@@ -82,7 +77,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     private readonly parse: WorkspaceLoadOptions = {},
   ) {
     super();
-    this.deferLocal = Boolean(parse.deferLocalRules);
+    this.localRules = new DeferredLocalRules(Boolean(parse.deferLocalRules));
     this.bindings = new WorkspaceBindings(root, {
       kitMembers: (key) => this.kitMembers(key),
       moduleMembers: (key) => this.moduleMembers(key),
@@ -110,7 +105,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
 
   /** `.kit` files whose local rules are still to run (`WorkspaceLoadOptions.deferLocalRules`). */
   get pendingLocalCount(): number {
-    return this.localPending.size;
+    return this.localRules.size;
   }
 
   /**
@@ -118,23 +113,18 @@ export class Workspace extends EntryIndex implements WorkspaceView {
    * an edit); answers how many files are left. Once none is left, files are checked as they come.
    */
   runDeferredLocalRules(limit = Number.POSITIVE_INFINITY): number {
-    let n = 0;
-    for (const path of this.localPending) {
-      if (n++ >= limit) break;
-      this.runLocalRules(path);
-    }
-    if (this.localPending.size === 0) this.deferLocal = false;
-    return this.localPending.size;
+    this.runWaiting(this.localRules.take(limit));
+    return this.localRules.size;
   }
 
-  private runLocalRules(path: string): void {
-    this.localPending.delete(path);
-    const e = this.kits.get(path);
-    if (!e) return;
-    const local = localDiagnostics(e.ast, e.summary, this.checkOptions);
-    e.local = e.readIssues?.length ? [...e.readIssues, ...local] : local;
-    this.revisionCount++;
-    this.changed.add(path);
+  private runWaiting(paths: readonly string[]): void {
+    for (const path of paths) {
+      const e = this.kits.get(path);
+      if (!e) continue;
+      runLocalRules(e, this.checkOptions);
+      this.revisionCount++;
+      this.changed.add(path);
+    }
   }
 
   /** Buckets evaluated so far (for tests and benchmarks: an edit that moves positions evaluates none). */
@@ -153,15 +143,14 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     const strictChanged = next.strictBindings !== this.checkOptions.strictBindings;
     this.checkOptions = next;
     this.revisionCount++;
-    this.localPending.clear();
+    this.localRules.clear();
     for (const e of this.kits.values()) {
-      const local = localDiagnostics(e.ast, e.summary, next);
-      e.local = e.readIssues?.length ? [...e.readIssues, ...local] : local;
+      runLocalRules(e, next);
       this.changed.add(e.path);
     }
     if (strictChanged) {
       this.bindings.invalidatePrebound();
-      for (const k of this.keysOf('bind')) this.pending.add(k);
+      for (const k of this.keysOf('bind')) this.queue.add(k);
     }
   }
 
@@ -184,10 +173,8 @@ export class Workspace extends EntryIndex implements WorkspaceView {
    * `readIssues`: what reading the file found (invalid UTF-8), kept with its diagnostics.
    */
   setKitFile(path: string, text: string, ast?: KitFile, readIssues?: Diagnostic[]): void {
-    const later = this.deferLocal && !ast;
+    const later = this.localRules.defers(path, ast !== undefined);
     const analysis = analyseKit(ast ?? parseKit(text, path, this.parse), this.checkOptions, !later);
-    if (later) this.localPending.add(path);
-    else this.localPending.delete(path);
     this.putKit(path, text, analysis, readIssues, this.releasesMarkup && !ast);
   }
 
@@ -198,7 +185,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
    * from the text on first access as released markup is (`markup-release.ts`).
    */
   setAnalysedKitFile(path: string, text: string, analysis: KitAnalysis): void {
-    this.localPending.delete(path);
+    this.localRules.forget(path);
     this.putKit(path, text, analysis, undefined, true);
   }
 
@@ -245,7 +232,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
       this.bindings.anchor(old);
       this.facts.anchorLate(path, this.kitOf);
       this.kits.set(path, entry);
-      for (const k of this.facts.positionalIn(path)) this.pending.add(k);
+      for (const k of this.facts.positionalIn(path)) this.queue.add(k);
       // Only the facts pointing into this file can have moved (a directory's bindings hold thousands
       // that point elsewhere).
       for (const k of this.facts.mentioning(path))
@@ -257,7 +244,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     }
     // The anchors into the old version mean nothing in the new one: every bucket pointing here is
     // evaluated again, besides those the file leaves and joins.
-    for (const k of this.facts.mentioning(path)) this.pending.add(k);
+    for (const k of this.facts.mentioning(path)) this.queue.add(k);
     if (old) this.leave(path, old.keys);
     this.kits.set(path, entry);
     this.join(path, entry.keys);
@@ -285,7 +272,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     const pkgBefore = this.kits.has(path) && this.modules.size ? this.packageOfDir(dirName(path)) : undefined;
     this.revisionCount++;
     this.changed.add(path);
-    for (const k of this.facts.mentioning(path)) this.pending.add(k);
+    for (const k of this.facts.mentioning(path)) this.queue.add(k);
     this.leave(path, old.keys);
     if (this.modules.has(path)) {
       this.bindings.removeModule(path);
@@ -293,37 +280,19 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     }
     this.kits.delete(path);
     this.modules.delete(path);
-    this.localPending.delete(path);
+    this.localRules.forget(path);
     this.invalidateCaches();
     if (pkgBefore !== undefined) this.refreshModules(dirName(path), pkgBefore);
   }
 
-  /**
-   * A bucket's members changed: it is re-evaluated, and so are the buckets its rule says depend on
-   * it. Which those are is asked at the next flush (`expandTouched`), of the workspace as the edits
-   * left it: a rule may then compare the bucket with what it was when last evaluated.
-   */
-  private touch(key: string): void {
-    this.pending.add(key);
-    if (crossRule(familyOf(key))?.touches) this.touched.add(key);
-  }
-
-  private expandTouched(): void {
-    for (const key of this.touched) {
-      const touches = crossRule(familyOf(key))?.touches;
-      if (touches) for (const k of touches(key as BucketKey, this.context)) this.pending.add(k);
-    }
-    this.touched.clear();
-  }
-
   private join(path: string, keys: string[]): void {
     this.addMember(path, keys);
-    if (!this.bulk) for (const k of keys) this.touch(k);
+    if (!this.bulk) for (const k of keys) this.queue.touch(k);
   }
 
   private leave(path: string, keys: string[]): void {
     this.removeMember(path, keys);
-    for (const k of keys) this.touch(k);
+    for (const k of keys) this.queue.touch(k);
   }
 
   /**
@@ -342,17 +311,9 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     if (this.bulk) {
       // Everything joined since the workspace was created: every bucket is new.
       this.bulk = false;
-      for (const k of this.bucketKeys()) this.pending.add(k);
+      for (const k of this.bucketKeys()) this.queue.add(k);
     }
-    this.expandTouched();
-    for (const k of this.deferred) this.pending.add(k);
-    this.deferred.clear();
-    const keys: string[] = [];
-    for (const k of this.pending) {
-      if (opts.defer?.(k)) this.deferred.add(k);
-      else keys.push(k);
-    }
-    this.pending.clear();
+    const keys = this.queue.take(this.context, opts.defer);
     if (keys.length) this.revisionCount++;
     for (const key of keys) {
       const before = this.facts.of(key);
@@ -382,9 +343,14 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     return out;
   }
 
+  /** Flushes when an edit left buckets to evaluate (deferred ones wait for an explicit flush). */
+  private settle(): void {
+    if (this.queue.size || this.bulk) this.flush();
+  }
+
   /** True when a flush has work: edits not yet validated, or buckets deferred. */
   get hasPendingWork(): boolean {
-    return this.bulk || this.pending.size > 0 || this.changed.size > 0 || this.deferred.size > 0;
+    return this.bulk || this.queue.hasWork || this.changed.size > 0;
   }
 
   private evaluate(key: string): Diagnostic[] {
@@ -418,12 +384,12 @@ export class Workspace extends EntryIndex implements WorkspaceView {
 
   /** A module change also re-binds directories that bind to it from another package (`alias.Name` contracts). */
   private touchBindingDependents(modulePath: string): void {
-    for (const d of this.bindings.dependents(dirName(modulePath))) this.pending.add(`bind:${d}`);
+    for (const d of this.bindings.dependents(dirName(modulePath))) this.queue.add(`bind:${d}`);
   }
 
   /** Handler bindings declared by a `.kit` file or (comment endpoints) a handler module. */
   bindingFor(path: string): FileBinding | undefined {
-    if (this.pending.size || this.bulk) this.flush();
+    this.settle();
     const dir = dirName(path);
     if (!this.hasBucket(`bind:${dir}`)) return undefined;
     return this.bindings.fileBinding(path, this.kits.get(path));
@@ -446,8 +412,8 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   // ---- queries ------------------------------------------------------------------------------
 
   diagnosticsFor(path: string): Diagnostic[] {
-    if (this.localPending.has(path)) this.runLocalRules(path);
-    if (this.pending.size || this.bulk) this.flush();
+    this.runWaiting(this.localRules.takeFile(path));
+    this.settle();
     const e = this.kits.get(path) ?? this.modules.get(path);
     const out = e ? [...e.local] : [];
     for (const list of this.facts.inFile(path)) for (const f of list) out.push(resolveFact(f, this.kitOf));
@@ -455,8 +421,8 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   }
 
   allDiagnostics(): Diagnostic[] {
-    if (this.localPending.size) this.runDeferredLocalRules();
-    if (this.pending.size || this.bulk) this.flush();
+    if (this.localRules.size) this.runDeferredLocalRules();
+    this.settle();
     const out: Diagnostic[] = [];
     for (const e of this.kits.values()) out.push(...e.local);
     for (const e of this.modules.values()) out.push(...e.local);
