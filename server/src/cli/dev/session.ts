@@ -4,22 +4,19 @@
 // request from the current templates instead of read from an output directory. A change that
 // leaves errors keeps the last good app serving; the errors are shown beside it.
 import type { ServerResponse } from 'node:http';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { KitApp } from '../../../../shared/app/app.js';
 import type { Collector, Tracer } from '../../../../shared/trace/index.js';
 import { buildRouteTable, type RouteTable } from '../../core/app/route-table.js';
 import { compileSite, type CompiledSite } from '../../core/build/index.js';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import { crossShape } from '../../core/model/cross-shape.js';
-import { discoverSources, displayPath, SourceError } from '../../core/project/discover.js';
+import { discoverSources } from '../../core/project/discover.js';
 import { loadProject } from '../../core/project/load.js';
-import { readSourceFile } from '../../core/project/read-source.js';
 import type { Workspace } from '../../core/workspace/workspace.js';
 import { HandlerLoader, type CompileProblem } from './handler-loader.js';
 import { pageChanges, sameRoutes, type ChangeReport } from './changes.js';
 import { memorySource } from './memory-source.js';
+import { readChanges } from './read-changes.js';
 
 export interface DevSessionOptions {
   /** The directory `kit dev` serves (absolute). */
@@ -220,78 +217,10 @@ export class DevSession {
    */
   async apply(changedAbs: Iterable<string>): Promise<ChangeReport> {
     const started = performance.now();
-    const cwd = this.opts.cwd;
-    const changed = new Set<string>();
-    for (const abs of changedAbs) changed.add(displayPath(abs, cwd));
-    const ws = this.ws;
-    let found: { kitFiles: string[]; modules: string[] };
-    // Saves of files the workspace holds (the common case) need no new look at the tree.
-    const known = [...changed].every((p) => ws.has(p) && existsSync(resolve(cwd, p)));
-    if (known) found = { kitFiles: ws.kitPaths(), modules: ws.modulePaths() };
-    else {
-      try {
-        found = discoverSources([this.opts.root], cwd);
-      } catch (e) {
-        if (!(e instanceof SourceError)) throw e;
-        found = { kitFiles: [], modules: [] };
-      }
-    }
-    let full = false;
-    let modules = false;
-    const touched = new Set<string>();
-    if (this.removeGone(ws.kitPaths(), found.kitFiles, touched)) full = true;
-    for (const path of found.kitFiles) {
-      const old = ws.kit(path);
-      if (old !== undefined && !changed.has(path) && !this.underChangedDir(path, changed)) continue;
-      const { text, diagnostics } = readSourceFile(resolve(cwd, path), path);
-      if (old === undefined) {
-        ws.setKitFile(path, text, undefined, diagnostics);
-        full = true;
-      } else if (old.text !== text || diagnostics.length > 0) {
-        const shapeBefore = crossShape(old);
-        if (diagnostics.length > 0) ws.setKitFile(path, text, undefined, diagnostics);
-        else ws.editKitFile(path, text);
-        if (crossShape(ws.kit(path)!) !== shapeBefore) full = true;
-      } else continue;
-      touched.add(path);
-    }
-    if (this.removeGone(ws.modulePaths(), found.modules, touched)) modules = true;
-    for (const path of found.modules) {
-      const old = ws.module(path);
-      if (old !== undefined && !changed.has(path) && !this.underChangedDir(path, changed)) continue;
-      const { text, diagnostics } = readSourceFile(resolve(cwd, path), path);
-      if (old !== undefined && old.text === text) continue;
-      ws.setModule(path, text, diagnostics);
-      touched.add(path);
-      modules = true;
-    }
-    // Anything else that changed may be a css/js file a page reads, or a helper a handler imports.
-    // An editor's temporary file, made and gone within the batch, is nothing.
-    for (const path of changed) {
-      if (touched.has(path) || path.endsWith('.kit')) continue;
-      if (!existsSync(resolve(cwd, path)) && !this.site?.pages.some((p) => p.dependsOn.includes(path))) continue;
-      touched.add(path);
-      if (/\.(m?[jt]s|tsx?|jsx?)$/.test(path)) modules = true;
-    }
+    const { touched, full, modules } = readChanges(this.ws, this.opts.root, this.opts.cwd, changedAbs, (path) =>
+      Boolean(this.site?.pages.some((p) => p.dependsOn.includes(path))),
+    );
     return this.rebuild(touched, { modules, full }, started);
-  }
-
-  /** Removes the files of `known` that discovery no longer finds (`present`); true when any went. */
-  private removeGone(known: string[], present: string[], touched: Set<string>): boolean {
-    const now = new Set(present);
-    let gone = false;
-    for (const path of known) {
-      if (now.has(path)) continue;
-      this.ws.remove(path);
-      touched.add(path);
-      gone = true;
-    }
-    return gone;
-  }
-
-  private underChangedDir(path: string, changed: Set<string>): boolean {
-    for (const c of changed) if (path.startsWith(c + '/')) return true;
-    return false;
   }
 
   /** `what.start`: the end of `finishStart`, whose pages nobody saw without their loads. */
