@@ -85,7 +85,7 @@ describe('architecture: import layers', () => {
     assert.ok(files.length > 200, `only ${files.length} source files found`);
     assert.ok(imports.length > 500, `only ${imports.length} imports found`);
     assert.ok(
-      imports.some((i) => i.from === 'server/src/core/workspace/workspace.ts' && i.to.endsWith('validate/index.ts')),
+      imports.some((i) => i.from === 'server/src/core/workspace/local-rules.ts' && i.to.endsWith('validate/index.ts')),
     );
   });
 
