@@ -24,6 +24,9 @@ export { lexChunks, lexRuns, type PreLexed } from './chunk-lexing.js';
 export { trimEnd } from './declaration-usage.js';
 
 class ChunkBuilder extends LineDeclarations {
+  /** False: a multi-line view's markup is left unparsed (`ParseOptions.viewMarkup`). */
+  viewMarkup = true;
+
   /** `server {}`, `paths { => { a: "b" } }`, `view {}` ... written on one line. */
   protected oneLineBlock(kw: string, toks: IToken[], lineEnd: number): void {
     const open = toks.findIndex((t) => t.tokenType === LCurly);
@@ -183,7 +186,7 @@ class ChunkBuilder extends LineDeclarations {
     const h = this.blockHeader('view', header);
     if (!closed) this.unterminated('view', header, true);
     if (h === undefined) return;
-    const body = parseMarkup(this.text, c.bodyStart, c.bodyEnd, this.pm, this.out.diags);
+    const body = this.viewMarkup ? parseMarkup(this.text, c.bodyStart, c.bodyEnd, this.pm, this.out.diags) : [];
     this.push({ kind: 'view', range, keyword: h.keyword, body, bodyRange });
   }
 
@@ -268,9 +271,13 @@ class ChunkBuilder extends LineDeclarations {
   }
 }
 
-/** Parses one chunk. Never throws: an internal failure becomes a `parse_error` on the chunk. */
-export function parseChunk(text: string, pm: PosMaker, chunk: Chunk, pre?: PreLexed): ChunkResult {
+/**
+ * Parses one chunk. Never throws: an internal failure becomes a `parse_error` on the chunk.
+ * `viewMarkup: false`: a multi-line view's body is left empty (see `ParseOptions.viewMarkup`).
+ */
+export function parseChunk(text: string, pm: PosMaker, chunk: Chunk, pre?: PreLexed, viewMarkup = true): ChunkResult {
   const b = new ChunkBuilder(text, pm, chunk, pre);
+  b.viewMarkup = viewMarkup;
   try {
     switch (chunk.kind) {
       case 'comment':

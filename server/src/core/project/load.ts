@@ -17,11 +17,11 @@ export interface LoadedProject {
 
 /**
  * `releaseMarkup` for commands that read no markup after validation (`kit check`, the reports),
- * `deferLocalRules` for `kit dev`: see `WorkspaceLoadOptions`. `sources`: what discovery of the
+ * `deferLocalRules` and `deferMarkup` for `kit dev`: see `WorkspaceLoadOptions`. `sources`: what discovery of the
  * inputs already found. `pool`: how many threads may parse, from how many files (`KIT_WORKERS`,
  * `KIT_WORKERS_MIN_FILES`).
  */
-export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup' | 'deferLocalRules'> & {
+export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup' | 'deferLocalRules' | 'deferMarkup'> & {
   sources?: DiscoveredSources;
   pool?: PoolSettings;
   /** Cross-file buckets the first flush leaves for later (`Workspace.flush`); `loadProject` only. */
@@ -98,6 +98,7 @@ function newWorkspace(options: CheckOptions, cwd: string, load: LoadOptions): Wo
     incremental: false,
     releaseMarkup: load.releaseMarkup,
     deferLocalRules: load.deferLocalRules,
+    deferMarkup: load.deferMarkup,
   });
 }
 

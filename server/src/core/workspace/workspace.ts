@@ -5,7 +5,13 @@
 // loads everything once; the language server and the dev server feed edits. The rules of this
 // engine are in docs/architecture.md.
 import type { KitFile } from '../../../../grammar/src/ast.js';
-import { isReparseable, parseKit, reparseKit, type ParseOptions } from '../../../../grammar/src/index.js';
+import {
+  fileKindFromPath,
+  isReparseable,
+  parseKit,
+  reparseKit,
+  type ParseOptions,
+} from '../../../../grammar/src/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CheckOptions } from '../model/options.js';
 import type { WorkspaceView } from '../model/entries.js';
@@ -22,7 +28,8 @@ import { WorkspaceBindings } from './bindings.js';
 import { FactStore } from './fact-store.js';
 import { BucketQueue } from './bucket-queue.js';
 import { EntryIndex } from './entry-index.js';
-import { DeferredLocalRules, runLocalRules } from './local-rules.js';
+import { runLocalRules } from './local-rules.js';
+import { DeferredFiles } from './deferred-files.js';
 import { kitEntry, moduleEntry } from './make-entries.js';
 
 /** How a workspace parses and keeps its `.kit` files. */
@@ -39,6 +46,15 @@ export interface WorkspaceLoadOptions extends ParseOptions {
    * page before any rule has run. Files given with a tree (edits) are checked at once.
    */
   deferLocalRules?: boolean;
+  /**
+   * The page files read before the first `completeMarkup` that empties the queue are parsed without
+   * their view markup (`ParseOptions.viewMarkup`); it is parsed when a file's markup is asked for
+   * (`completeMarkupOf`), when its rules run, and before any flush that evaluates buckets. Until
+   * then `kit(path)` answers the file without it: `kit dev` routes its first requests from the
+   * declarations and parses the markup of the pages it renders. A load that flushes without
+   * deferring every bucket parses every view at once.
+   */
+  deferMarkup?: boolean;
 }
 // Trees passed in by the caller (`setKitFile(path, text, ast)`: documents open in an editor) are
 // kept whole whatever these options say.
@@ -53,7 +69,11 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   private evaluations = 0;
   private revisionCount = 0;
   private readonly kitOf: KitOf = (path) => this.kits.get(path);
-  private readonly localRules: DeferredLocalRules;
+  /** Files whose local rules wait (`deferLocalRules`). */
+  private readonly localRules: DeferredFiles;
+  /** Page files whose view markup waits (`deferMarkup`). */
+  private readonly markupWaits: DeferredFiles;
+  private readonly withoutViews: ParseOptions;
   /**
    * True until the first flush: files only join buckets, and the first flush evaluates every bucket
    * once (instead of noting each bucket as touched for each file that joins it).
@@ -77,7 +97,9 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     private readonly parse: WorkspaceLoadOptions = {},
   ) {
     super();
-    this.localRules = new DeferredLocalRules(Boolean(parse.deferLocalRules));
+    this.localRules = new DeferredFiles(Boolean(parse.deferLocalRules));
+    this.markupWaits = new DeferredFiles(Boolean(parse.deferMarkup));
+    this.withoutViews = { ...parse, viewMarkup: false };
     this.bindings = new WorkspaceBindings(root, {
       kitMembers: (key) => this.kitMembers(key),
       moduleMembers: (key) => this.moduleMembers(key),
@@ -117,14 +139,49 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     return this.localRules.size;
   }
 
+  /** Runs the local rules of files taken from their queue, on their whole trees. */
   private runWaiting(paths: readonly string[]): void {
     for (const path of paths) {
       const e = this.kits.get(path);
       if (!e) continue;
+      // A file still without its markup gets it, and its rules run with the new analysis.
+      if (this.markupWaits.takeFile(path)) {
+        this.fillMarkup(path, true);
+        continue;
+      }
       runLocalRules(e, this.checkOptions);
       this.revisionCount++;
       this.changed.add(path);
     }
+  }
+
+  /** Page files whose view markup is still to parse (`WorkspaceLoadOptions.deferMarkup`). */
+  get pendingMarkupCount(): number {
+    return this.markupWaits.size;
+  }
+
+  /**
+   * Parses the view markup of up to `limit` files that wait for it (each file changes as after an
+   * edit); answers how many are left. Once none is left, files are parsed whole as they come.
+   */
+  completeMarkup(limit = Number.POSITIVE_INFINITY): number {
+    // An empty queue is left as it is: taking from it would end deferring before any file came.
+    if (this.markupWaits.size === 0) return 0;
+    for (const path of this.markupWaits.take(limit)) this.fillMarkup(path, !this.localRules.has(path));
+    return this.markupWaits.size;
+  }
+
+  /** Parses the view markup of `path` now if it waits for it (a page about to be compiled). */
+  completeMarkupOf(path: string): void {
+    if (this.markupWaits.takeFile(path)) this.fillMarkup(path, !this.localRules.has(path));
+  }
+
+  /** The file at `path` parsed whole from its text; `local`: its local rules run now. */
+  private fillMarkup(path: string, local: boolean): void {
+    const e = this.kits.get(path);
+    if (!e) return;
+    const analysis = analyseKit(parseKit(e.text, path, this.parse), this.checkOptions, local);
+    this.putKit(path, e.text, analysis, e.readIssues, this.releasesMarkup);
   }
 
   /** Buckets evaluated so far (for tests and benchmarks: an edit that moves positions evaluates none). */
@@ -141,6 +198,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   setOptions(options: Partial<CheckOptions>): void {
     const next = { ...this.checkOptions, ...options };
     const strictChanged = next.strictBindings !== this.checkOptions.strictBindings;
+    this.completeMarkup();
     this.checkOptions = next;
     this.revisionCount++;
     this.localRules.clear();
@@ -173,9 +231,21 @@ export class Workspace extends EntryIndex implements WorkspaceView {
    * `readIssues`: what reading the file found (invalid UTF-8), kept with its diagnostics.
    */
   setKitFile(path: string, text: string, ast?: KitFile, readIssues?: Diagnostic[]): void {
-    const later = this.localRules.defers(path, ast !== undefined);
-    const analysis = analyseKit(ast ?? parseKit(text, path, this.parse), this.checkOptions, !later);
+    const later = this.localRules.defers(path, ast === undefined);
+    if (ast !== undefined) this.markupWaits.forget(path);
+    const analysis = analyseKit(ast ?? this.parseOwn(path, text), this.checkOptions, !later);
     this.putKit(path, text, analysis, readIssues, this.releasesMarkup && !ast);
+  }
+
+  /** A file the workspace reads itself: a page's view waits for its markup while `deferMarkup` says so. */
+  private parseOwn(path: string, text: string): KitFile {
+    if (this.markupWaits.defers(path, fileKindFromPath(path) === 'page')) {
+      const ast = parseKit(text, path, this.withoutViews);
+      if (ast.kind === 'page') return ast;
+      // A page-named file that declares a component: other files render its view.
+      this.markupWaits.forget(path);
+    }
+    return parseKit(text, path, this.parse);
   }
 
   /**
@@ -186,6 +256,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
    */
   setAnalysedKitFile(path: string, text: string, analysis: KitAnalysis): void {
     this.localRules.forget(path);
+    this.markupWaits.forget(path);
     this.putKit(path, text, analysis, undefined, true);
   }
 
@@ -281,6 +352,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
     this.kits.delete(path);
     this.modules.delete(path);
     this.localRules.forget(path);
+    this.markupWaits.forget(path);
     this.invalidateCaches();
     if (pkgBefore !== undefined) this.refreshModules(dirName(path), pkgBefore);
   }
@@ -306,6 +378,8 @@ export class Workspace extends EntryIndex implements WorkspaceView {
    * so a caller may evaluate them a few at a time (`kit dev` after its first page).
    */
   flush(opts: { defer?: (key: string) => boolean } = {}): Set<string> {
+    // Rules read the markup; a caller that defers buckets completes it first, or defers them all.
+    if (opts.defer === undefined) this.completeMarkup();
     const affected = new Set<string>(this.changed);
     this.changed.clear();
     if (this.bulk) {
@@ -350,7 +424,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
 
   /** True when a flush has work: edits not yet validated, or buckets deferred. */
   get hasPendingWork(): boolean {
-    return this.bulk || this.queue.hasWork || this.changed.size > 0;
+    return this.bulk || this.queue.hasWork || this.changed.size > 0 || this.markupWaits.size > 0;
   }
 
   private evaluate(key: string): Diagnostic[] {
@@ -412,7 +486,9 @@ export class Workspace extends EntryIndex implements WorkspaceView {
   // ---- queries ------------------------------------------------------------------------------
 
   diagnosticsFor(path: string): Diagnostic[] {
-    this.runWaiting(this.localRules.takeFile(path));
+    if (this.localRules.takeFile(path)) this.runWaiting([path]);
+    // Other files' markup decides facts of this one (a component's props, say).
+    this.completeMarkup();
     this.settle();
     const e = this.kits.get(path) ?? this.modules.get(path);
     const out = e ? [...e.local] : [];
@@ -422,6 +498,7 @@ export class Workspace extends EntryIndex implements WorkspaceView {
 
   allDiagnostics(): Diagnostic[] {
     if (this.localRules.size) this.runDeferredLocalRules();
+    this.completeMarkup();
     this.settle();
     const out: Diagnostic[] = [];
     for (const e of this.kits.values()) out.push(...e.local);
