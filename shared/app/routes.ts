@@ -149,13 +149,23 @@ export interface CompiledRoutes {
   warnings: string[];
 }
 
-/** A page's template and whether its markup may hold a form, looked up by the page's template key. */
-function pageTemplate(
-  p: PageEntry,
-  templates: AppManifest['templates'],
-): Pick<PageRuntime, 'template' | 'templateForms'> {
-  const template = p.template !== undefined ? templates[p.template] : undefined;
-  return { template, templateForms: template !== undefined && mayContainForm(JSON.stringify(template)) };
+/**
+ * Points a page at its template, by the page's template key: the template is looked up, and
+ * scanned for a form, when the page is first rendered (a page nobody asks for costs nothing, and
+ * `kit dev` compiles a page's template only then).
+ */
+function bindTemplate(rt: PageRuntime, templates: AppManifest['templates']): void {
+  const key = rt.entry.template;
+  let forms: boolean | undefined;
+  const template = () => (key !== undefined ? templates[key] : undefined);
+  Object.defineProperties(rt, {
+    template: { get: template, enumerable: true, configurable: true },
+    templateForms: {
+      get: () => (forms ??= template() !== undefined && mayContainForm(JSON.stringify(template()))),
+      enumerable: true,
+      configurable: true,
+    },
+  });
 }
 
 /**
@@ -163,7 +173,7 @@ function pageTemplate(
  * handlers and everything else stay as compiled.
  */
 export function refreshTemplates(routes: CompiledRoutes, templates: AppManifest['templates']): void {
-  for (const rt of routes.pageList) Object.assign(rt, pageTemplate(rt.entry, templates));
+  for (const rt of routes.pageList) bindTemplate(rt, templates);
   for (const ep of routes.endpointList) {
     const key = ep.entry.fragment?.template;
     if (key !== undefined) ep.fragmentTemplate = templates[key];
@@ -180,11 +190,12 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
       entry: p,
       parsed,
       info: pageInfo(p, parsed),
-      ...pageTemplate(p, manifest.templates),
+      templateForms: false,
       load: p.load ? resolveHandler('load', p.load, modules, p.load.export) : undefined,
       fileRoutes: new Map(),
       sources: pageSources(p),
     };
+    bindTemplate(rt, manifest.templates);
     for (const [requestPath, file] of Object.entries(p.files)) {
       rt.fileRoutes.set(file, requestPath);
       fileOwners.set(file, rt);

@@ -13,6 +13,11 @@ import { csrfInsertionPoints } from './html-forms.js';
 export interface StaticSource {
   read(file: string): Buffer;
   readonly kind: 'dir' | 'sea';
+  /**
+   * A file the table was not made with, by its key, if the source has it now: `kit dev` learns its
+   * asset files as it compiles the pages that link them. A build's output is complete: no lookup.
+   */
+  lookup?(key: string): StaticFile | undefined;
 }
 
 function safeRelative(file: string): boolean {
@@ -134,7 +139,7 @@ export class StaticTable {
   constructor(
     files: Record<string, StaticFile>,
     readonly source: StaticSource,
-    html?: HtmlTransform,
+    private readonly html?: HtmlTransform,
   ) {
     for (const key of Object.keys(files)) {
       const f = files[key];
@@ -143,7 +148,13 @@ export class StaticTable {
   }
   /** The file at a decoded request path without its leading `/` (`''` is the root). */
   get(key: string): StaticEntry | undefined {
-    return this.entries.get(key);
+    const e = this.entries.get(key);
+    if (e !== undefined || this.source.lookup === undefined) return e;
+    const f = this.source.lookup(key);
+    if (f === undefined) return undefined;
+    const late = new Entry(this.source, key, f.file, f.type, f.cache, this.html);
+    this.entries.set(key, late);
+    return late;
   }
   get size(): number {
     return this.entries.size;

@@ -67,8 +67,9 @@ export function pageChanges(before: CompiledSite | undefined, after: CompiledSit
   const old = new Map(before.pages.map((p) => [p.pageId, p]));
   for (const p of after.pages) {
     const prev = old.get(p.pageId);
-    // A page taken over from the last compile is the same object; a new page has no open tab.
-    if (prev === p || prev === undefined) continue;
+    // A page taken over from the last compile is the same object; a new page has no open tab, nor
+    // has one a lazy compile never compiled (nobody asked for it).
+    if (prev === p || prev === undefined || before.lazy?.compiled(prev) === false) continue;
     if (renderKey(prev) !== renderKey(p)) report.reload.add(p.pageId);
     else if (prev.stylesheets.join('\n') !== p.stylesheets.join('\n'))
       report.css.set(

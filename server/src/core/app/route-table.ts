@@ -224,6 +224,12 @@ export interface RouteTableOptions {
   appDir?: string;
 }
 
+/** How the app serves an output file (`cache`: its planned Cache-Control); undefined for types it does not serve. */
+export function servedFile(file: string, cache: string | undefined): StaticFile | undefined {
+  const type = CONTENT_TYPES[extension(file)];
+  return type === undefined ? undefined : { file, type, cache: cache ?? 'no-cache' };
+}
+
 /** The output's files the app serves, by decoded request path (build metadata and unknown types left out). */
 function servedFiles(
   assets: OutputFiles,
@@ -233,12 +239,12 @@ function servedFiles(
   const staticFiles: string[] = [];
   for (const file of [...assets.files].sort()) {
     if (PRIVATE_FILES.has(file)) continue;
-    const type = CONTENT_TYPES[extension(file)];
-    if (type === undefined) {
+    const served = servedFile(file, assets.cache?.[file]);
+    if (served === undefined) {
       notes.push(`info: app_file_not_served: ${file} has a file type the app does not serve`);
       continue;
     }
-    staticTable[decodeKey(file)] = { file, type, cache: assets.cache?.[file] ?? 'no-cache' };
+    staticTable[decodeKey(file)] = served;
     staticFiles.push(file);
   }
   return { staticTable, staticFiles };
@@ -300,8 +306,10 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
     if (cp.cache !== undefined) entry.cache = cp.cache;
     // A page with actions is also kept for re-rendering when a submission fails (`fail`, 422).
     if (cp.render !== 'spa' || (info?.summary.actions.length ?? 0) > 0) {
-      templates[`page:${cp.pageId}`] = cp.ir;
       entry.template = `page:${cp.pageId}`;
+      // A lazy compile's page compiles its template when the app first renders it.
+      if (site.lazy === undefined) templates[entry.template] = cp.ir;
+      else Object.defineProperty(templates, entry.template, { get: () => cp.ir, enumerable: true, configurable: true });
     }
     if (cp.errorPage !== undefined) {
       entry.errorPage = cp.errorPage;

@@ -44,6 +44,11 @@ export class AssetRegistry {
     if (asset !== undefined && !this.byPath.has(asset.path)) this.byPath.set(asset.path, asset);
   }
 
+  /** The asset at an output path (`assets/css/…`), if registered. */
+  get(path: string): SiteAsset | undefined {
+    return this.byPath.get(path);
+  }
+
   /** Every asset, sorted by path. */
   list(): SiteAsset[] {
     return [...this.byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

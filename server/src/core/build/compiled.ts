@@ -85,6 +85,16 @@ export interface CompiledSite {
    * `{ status, message }` as data.
    */
   errorPages: Record<string, Template>;
+  /**
+   * Set when page bodies compile as they are first read (`CompileSiteOptions.lazy`): `assets` and
+   * `diagnostics` then grow as they do.
+   */
+  lazy?: {
+    /** The asset at an output path, compiling the bodies not compiled yet when none is known so far. */
+    asset(path: string): SiteAsset | undefined;
+    /** Whether a page's body was compiled. */
+    compiled(page: CompiledPage): boolean;
+  };
 }
 
 export interface CompileSiteOptions {
@@ -96,4 +106,10 @@ export interface CompileSiteOptions {
    * file came or went and no changed `.kit` file changed its shape (names other files resolve).
    */
   previous?: { site: CompiledSite; changed: ReadonlySet<string> };
+  /**
+   * Compile each page's body (its template and assets) when it is first read, and its view markup
+   * then if the workspace deferred it (`kit dev` answering its first requests): the routes are
+   * known at once. Not a base for `previous`.
+   */
+  lazy?: boolean;
 }

@@ -21,6 +21,7 @@ export {
   type WriteStats,
   type RouteManifestEntry,
   plannedFiles,
+  plannedAsset,
   type PlannedFile,
 } from './output.js';
 export { removeTree, removeTreeAsync, removeStale } from './replace-dir.js';

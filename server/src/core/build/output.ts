@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderTemplate } from '../../../../shared/render/index.js';
-import { sha256Hex } from './assets.js';
+import { sha256Hex, type SiteAsset } from './assets.js';
 import type { CompiledSite } from './compiled.js';
 import {
   checkReplaceable as checkTarget,
@@ -117,13 +117,17 @@ export interface PlannedFile {
   content(): string | Uint8Array;
 }
 
+/** An asset file as planned: hashed names are cached for good. */
+export function plannedAsset(a: SiteAsset): PlannedFile {
+  return { rel: a.path, hash: a.sha256, content: () => a.content, ...(a.immutable ? { cache: IMMUTABLE_CACHE } : {}) };
+}
+
 /**
  * The files of the site except the manifests, in write order: the assets, then every prerendered
  * page (first declaration of an output file wins). Nothing is rendered until `content()` is called.
  */
 export function* plannedFiles(site: CompiledSite): Generator<PlannedFile> {
-  for (const a of site.assets)
-    yield { rel: a.path, hash: a.sha256, content: () => a.content, ...(a.immutable ? { cache: IMMUTABLE_CACHE } : {}) };
+  for (const a of site.assets) yield plannedAsset(a);
   const planned = new Set<string>();
   for (const page of site.pages) {
     if (page.render === 'ssr') continue;

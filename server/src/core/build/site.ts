@@ -4,6 +4,7 @@
 // SSR and hybrid pages per request with the same renderer.
 import { resolve } from 'node:path';
 import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
+import type { ViewBlock } from '../../../../grammar/src/ast.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
 import { concretePaths } from '../model/concrete-paths.js';
 import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';
@@ -31,6 +32,11 @@ const DOC_START =
   '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" ' +
   'content="width=device-width, initial-scale=1">\n';
 
+/** A page's fields that come from its markup: compiled with it (`lazyPage`: when first read). */
+const BODY_FIELDS = ['ir', 'kitJs', 'stylesheets', 'scripts', 'dependsOn', 'assets'] as const;
+type PageBody = Pick<CompiledPage, (typeof BODY_FIELDS)[number]>;
+type PageHead = Omit<CompiledPage, (typeof BODY_FIELDS)[number]>;
+
 class SiteCompiler {
   readonly diagnostics: Diagnostic[] = [];
   readonly assets = new AssetRegistry();
@@ -52,11 +58,63 @@ class SiteCompiler {
 
   compilePage(e: KitEntry): CompiledPage | undefined {
     const s = e.summary;
+    const head = this.pageHead(s);
+    return head && s.view && { ...head, ...this.pageBody(s, s.view, head) };
+  }
+
+  /**
+   * A page whose body (template and assets) compiles when one of its fields is first read, from
+   * the summary `entry()` answers then (`kit dev` compiles the pages it is asked for).
+   */
+  lazyPage(e: KitEntry, entry: () => KitEntry): CompiledPage | undefined {
+    const head = this.pageHead(e.summary);
+    const was = e.summary.view;
+    if (!head || !was) return undefined;
+    const page = head as CompiledPage;
+    const compile = (): PageBody => {
+      // The file as it is now; one that lost its view since compiles as it was.
+      const now = entry().summary;
+      const body = now.view ? this.pageBody(now, now.view, head) : this.pageBody(e.summary, was, head);
+      for (const k of BODY_FIELDS)
+        Object.defineProperty(page, k, { value: body[k], writable: true, enumerable: true, configurable: true });
+      this.compiled.add(page);
+      return body;
+    };
+    for (const k of BODY_FIELDS)
+      Object.defineProperty(page, k, { get: () => compile()[k], enumerable: true, configurable: true });
+    return page;
+  }
+
+  /** Pages whose body was compiled by reading it (`lazyPage`). */
+  readonly compiled = new WeakSet<CompiledPage>();
+
+  /** What routing and the route table read of a page: its declarations, no markup. */
+  private pageHead(s: FileSummary): PageHead | undefined {
     if (s.kind !== 'page' || !s.route || !s.route.parsed.valid || !s.view) return undefined;
     const route = s.route.parsed;
+    const cache = effectiveCachePolicy(s.cache?.value.value, s.revalidate?.value.text);
+    return {
+      pageId: s.ownerId,
+      packageName: s.packageName,
+      source: s.path,
+      route: route.pattern,
+      parsed: route,
+      render: s.render,
+      guards: s.guards,
+      layouts: this.parts.layoutChain(s).flatMap((k) => this.parts.layout(k)?.summary.ownerId ?? []),
+      ...(cache !== undefined ? { cache } : {}),
+      serverFields: s.server ? s.server.fields.map((f) => f.text) : [],
+      prerender: s.render === 'ssr' || isProtected(s) ? [] : prerenderPaths(s, route),
+      ...this.errorPageField(s),
+    };
+  }
+
+  /** The document of a page (layouts and view) and the assets it links. */
+  private pageBody(s: FileSummary, view: ViewBlock, head: PageHead): PageBody {
+    const route = head.parsed;
     const ctx = this.parts.context(s, { slots: false, route });
     let body: PNode[] = [];
-    compileNodes(s.view.body, ctx, new Map(), body, 0, true);
+    compileNodes(view.body, ctx, new Map(), body, 0, true);
     const chain = this.parts.layoutChain(s);
     const facts = ctx.facts;
     const layoutComponents: string[] = [];
@@ -70,7 +128,7 @@ class SiteCompiler {
           diag(
             'markup_too_deep',
             s.path,
-            s.layoutDecl?.range ?? s.view.range,
+            s.layoutDecl?.range ?? view.range,
             `${s.ownerId}: with its layouts (from ${chain[i].slice(chain[i].lastIndexOf('.') + 1)} out) the page ` +
               `nests elements ${depth} deep; the limit is ${MAX_MARKUP_DEPTH}: flatten the markup`,
           ),
@@ -102,7 +160,7 @@ class SiteCompiler {
     const description =
       s.meta.description?.value ??
       [...layoutEntries].reverse().find((l) => l.summary.meta.description)?.summary.meta.description?.value;
-    const head = documentStart(
+    const start = documentStart(
       { title, description, canonical: s.meta.canonical?.value },
       stylesheets,
       facts.kitJs,
@@ -113,35 +171,29 @@ class SiteCompiler {
     // Only what was registered for this page already: asking for more would register it.
     const assets = new Set([...stylesheets, ...scripts]);
     for (const o of owners) for (const href of this.owned.filesOf(o).values()) assets.add(href);
-    const doc: PNode[] = [head];
+    for (const href of head.errorPage !== undefined ? (this.errorPageAssets.get(head.errorPage) ?? []) : [])
+      assets.add(href);
+    const doc: PNode[] = [start];
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
-
-    const cache = effectiveCachePolicy(s.cache?.value.value, s.revalidate?.value.text);
-    const page: CompiledPage = {
-      pageId: s.ownerId,
-      packageName: s.packageName,
-      source: s.path,
-      route: route.pattern,
-      parsed: route,
-      render: s.render,
-      guards: s.guards,
-      layouts: layoutEntries.map((l) => l.summary.ownerId),
-      ...(cache !== undefined ? { cache } : {}),
-      serverFields: s.server ? s.server.fields.map((f) => f.text) : [],
+    if (facts.kitJs) this.noteKitJs();
+    return {
       ir: toTemplate(doc, ctx.locals.n, `page ${s.ownerId}`),
-      prerender: s.render === 'ssr' || isProtected(s) ? [] : prerenderPaths(s, route),
       kitJs: facts.kitJs,
       stylesheets,
       scripts,
       dependsOn: [...new Set(dependsOn)],
-      assets: [],
-      ...this.errorPageField(s),
+      assets: [...assets],
     };
-    for (const href of page.errorPage !== undefined ? (this.errorPageAssets.get(page.errorPage) ?? []) : [])
-      assets.add(href);
-    page.assets = [...assets];
-    return page;
+  }
+
+  private kitJs = false;
+
+  /** A page links the link runtime: it is one of the site's assets. */
+  noteKitJs(): void {
+    if (this.kitJs) return;
+    this.kitJs = true;
+    this.assets.fixed(KIT_JS_PATH, kitRuntimeSource());
   }
 
   // ---- error pages ----------------------------------------------------------------------------
@@ -280,10 +332,13 @@ function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
  * `kit build` does); with errors the result is best effort.
  */
 export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): CompiledSite {
+  // Every view is compiled: a workspace that deferred markup parses it now (a lazy compile, per page).
+  if (!options.lazy) ws.completeMarkup();
   const c = new SiteCompiler(ws, options.cwd ?? process.cwd());
   const pages: CompiledPage[] = [];
   const fragments: CompiledFragment[] = [];
-  const previous = options.previous;
+  // A lazy compile's pages were not all compiled, and its assets are those of the ones that were.
+  const previous = options.previous?.site.lazy === undefined ? options.previous : undefined;
   const before = previous ? new Map(previous.site.pages.map((p) => [p.source, p])) : undefined;
   const assetsBefore = previous ? new Map(previous.site.assets.map((a) => ['/' + a.path, a])) : undefined;
   for (const e of ws.allKit()) {
@@ -291,13 +346,19 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
     const old = before?.get(e.path);
     if (old !== undefined && !old.dependsOn.some((f) => previous!.changed.has(f))) {
       for (const href of old.assets) c.assets.adopt(assetsBefore!.get(href));
+      if (old.kitJs) c.noteKitJs();
       if (old.errorPage !== undefined && !c.errorPages.has(old.errorPage))
         c.errorPages.set(old.errorPage, previous!.site.errorPages[old.errorPage]);
       pages.push(old);
       fragments.push(...c.compileFragments(e));
       continue;
     }
-    const page = c.compilePage(e);
+    const page = options.lazy
+      ? c.lazyPage(e, () => {
+          ws.completeMarkupOf(e.path);
+          return ws.kit(e.path) ?? e;
+        })
+      : c.compilePage(e);
     if (page) pages.push(page);
     fragments.push(...c.compileFragments(e));
   }
@@ -305,12 +366,22 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
   fragments.sort((a, b) =>
     a.pageId !== b.pageId ? (a.pageId < b.pageId ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
-  if (pages.some((p) => p.kitJs)) c.assets.fixed(KIT_JS_PATH, kitRuntimeSource());
+  const errorPages = Object.fromEntries([...c.errorPages].sort(([a], [b]) => (a < b ? -1 : 1)));
+  if (!options.lazy) return { pages, fragments, assets: c.assets.list(), diagnostics: c.diagnostics, errorPages };
+  const compileAll = () => {
+    for (const p of pages) if (!c.compiled.has(p)) void p.ir;
+  };
   return {
     pages,
     fragments,
-    assets: c.assets.list(),
+    get assets() {
+      return c.assets.list();
+    },
     diagnostics: c.diagnostics,
-    errorPages: Object.fromEntries([...c.errorPages].sort(([a], [b]) => (a < b ? -1 : 1))),
+    errorPages,
+    lazy: {
+      asset: (path) => c.assets.get(path) ?? (compileAll(), c.assets.get(path)),
+      compiled: (page) => c.compiled.has(page),
+    },
   };
 }

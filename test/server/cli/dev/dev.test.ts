@@ -262,18 +262,38 @@ describe('kit dev: restarts and stopping', function () {
     assert.match(dev.out(), /kit dev: stopped\n$/);
   });
 
-  it('started on sources with errors, every answer is the overlay until they are fixed', async () => {
+  it('started on sources with errors, every page carries the overlay until they are fixed', async () => {
     const dir = copyFixture('dev', 'site');
     edit(join(dir, 'about.kit'), '<h1>About page</h1>', '<Nope />');
     const dev = await startDev(dir, ['--ssr']);
     try {
       await eventually(async () => assert.match(dev.err(), /about\.kit:\d+:\d+: error unknown_component/));
+      // The app was built before the checks (from the declarations): its pages serve, with the errors.
+      const r = await fetch(dev.url + '/');
+      assert.equal(r.status, 200);
+      const body = await r.text();
+      assert.match(body, /Home page[\s\S]*id="kit-dev-overlay"[\s\S]*unknown_component/);
+      edit(join(dir, 'about.kit'), '<Nope />', '<h1>About page</h1>');
+      await eventually(async () => assert.doesNotMatch(await (await fetch(dev.url + '/')).text(), /kit-dev-overlay/));
+      assert.match(await (await fetch(dev.url + '/about')).text(), /About page/);
+    } finally {
+      await dev.stop();
+    }
+  });
+
+  it('started on sources that do not build, every answer is the overlay until they are fixed', async () => {
+    const dir = copyFixture('dev', 'site');
+    // An error document nobody can read: no page has its error page, so no app is built.
+    edit(join(dir, 'main.layout.kit'), 'error "./error.html"', 'error "./gone.html"');
+    const dev = await startDev(dir, ['--ssr']);
+    try {
+      await eventually(async () => assert.match(dev.err(), /main\.layout\.kit:\d+:\d+: error missing_asset/));
       const r = await fetch(dev.url + '/');
       assert.equal(r.status, 500);
       const body = await r.text();
-      assert.match(body, /id="kit-dev-overlay"[\s\S]*unknown_component/);
+      assert.match(body, /id="kit-dev-overlay"[\s\S]*missing_asset/);
       assert.ok(body.includes('<script type="module" src="/_kit/dev/client.js"></script>'), 'the tab reloads itself');
-      edit(join(dir, 'about.kit'), '<Nope />', '<h1>About page</h1>');
+      edit(join(dir, 'main.layout.kit'), 'error "./gone.html"', 'error "./error.html"');
       await eventually(async () => assert.equal((await fetch(dev.url + '/')).status, 200));
       assert.match(await (await fetch(dev.url + '/about')).text(), /About page/);
     } finally {
