@@ -24,7 +24,7 @@ import { inFaultScope } from './faults.js';
 import { type Guard, guardRegistry } from './guards.js';
 import type { AppManifest } from './manifest.js';
 import { methodNotAllowed, pageFile, resolvePage, servePageRequest } from './pages.js';
-import { type PrebuiltAnswer, prebuildAnswers } from './prebuilt.js';
+import { PrebuiltAnswers } from './prebuilt.js';
 import { Reply } from './reply.js';
 import { laneOf, wantsJson } from './request-kind.js';
 import { type CompiledRoutes, compileRoutes, type Modules, refreshTemplates } from './routes.js';
@@ -86,7 +86,7 @@ export class KitApp implements AppServices {
   private notFoundFile: StaticEntry | undefined;
   private readonly healthBody: string;
   /** Whole answers by exact raw request target (see prebuild). */
-  private prebuilt: Map<string, PrebuiltAnswer>;
+  private prebuilt: PrebuiltAnswers;
   private readonly faultScopes: boolean;
 
   constructor(options: AppOptions) {
@@ -249,8 +249,8 @@ export class KitApp implements AppServices {
     servePageRequest(this, req, reply, segments, path);
   }
 
-  private prebuild(manifest: AppManifest): Map<string, PrebuiltAnswer> {
-    return prebuildAnswers(manifest, this.static.keys(), {
+  private prebuild(manifest: AppManifest): PrebuiltAnswers {
+    return new PrebuiltAnswers(manifest, this.static.keys(), {
       reserved: (path) => path === HEALTH_PATH || path === TRACE_MOUNT || path.startsWith(TRACE_MOUNT + '/'),
       hasEndpoint: (segments) =>
         this.routes.endpoints.lookup('GET', segments) !== undefined ||

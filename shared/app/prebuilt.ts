@@ -78,41 +78,56 @@ export interface PrebuildSite {
  * canonical targets of the built files —
  * checkRequestTarget accepts them unchanged, without a query, percent-escape or trailing slash —
  * so a hit is a target the full pipeline would accept and answer with these very bytes; any other
- * spelling of the path takes the full pipeline. The set is bounded by the build output.
+ * spelling of the path takes the full pipeline. The candidates are bounded by the build output;
+ * each is decided when first asked for (a thousand pages cost the app's start nothing), and the
+ * decision kept.
  */
-export function prebuildAnswers(
-  manifest: AppManifest,
-  staticKeys: Iterable<string>,
-  site: PrebuildSite,
-): Map<string, PrebuiltAnswer> {
-  const out = new Map<string, PrebuiltAnswer>();
-  const candidates = new Set<string>();
-  for (const key of staticKeys) {
-    candidates.add('/' + key);
-    if (key === 'index.html') candidates.add('/');
-    else if (key.endsWith('/index.html')) candidates.add('/' + key.slice(0, -'/index.html'.length));
+export class PrebuiltAnswers {
+  private readonly candidates = new Set<string>();
+  /** Decided candidates: the answer, or null when the full pipeline answers. */
+  private readonly decided = new Map<string, PrebuiltAnswer | null>();
+
+  constructor(
+    manifest: AppManifest,
+    staticKeys: Iterable<string>,
+    private readonly site: PrebuildSite,
+  ) {
+    for (const key of staticKeys) {
+      this.candidates.add('/' + key);
+      if (key === 'index.html') this.candidates.add('/');
+      else if (key.endsWith('/index.html')) this.candidates.add('/' + key.slice(0, -'/index.html'.length));
+    }
+    for (const p of manifest.pages) for (const requestPath of Object.keys(p.files)) this.candidates.add(requestPath);
   }
-  for (const p of manifest.pages) for (const requestPath of Object.keys(p.files)) candidates.add(requestPath);
-  for (const path of candidates) {
-    if (site.reserved(path)) continue;
+
+  /** The fixed answer for a raw request target, if it has one. */
+  get(target: string): PrebuiltAnswer | undefined {
+    let answer = this.decided.get(target);
+    if (answer === undefined) {
+      if (!this.candidates.has(target)) return undefined;
+      answer = this.decide(target);
+      this.decided.set(target, answer);
+    }
+    return answer ?? undefined;
+  }
+
+  private decide(path: string): PrebuiltAnswer | null {
+    const site = this.site;
+    if (site.reserved(path)) return null;
     const target = checkRequestTarget(path);
     if (!target.ok || target.rawPath !== path || target.path !== path || target.query !== '' || target.trailingSlash)
-      continue;
+      return null;
     const segments = target.segments;
-    if (site.hasEndpoint(segments)) continue;
+    if (site.hasEndpoint(segments)) return null;
     const t = site.resolvePage(segments);
-    if (t === undefined) continue;
-    if (t.page === undefined) {
-      out.set(path, new PrebuiltAnswer(t.file, t.file.cache, false));
-      continue;
-    }
+    if (t === undefined) return null;
+    if (t.page === undefined) return new PrebuiltAnswer(t.file, t.file.cache, false);
     // servePage's fast path: a public page with a built file answering this path; a file with
     // a form still needs a per-request CSRF token (PrebuiltAnswer declines it on first use).
     const e = t.page.entry;
-    if (e.guards.length === 0 || !isPublic(e.guards)) continue;
+    if (e.guards.length === 0 || !isPublic(e.guards)) return null;
     const file = t.file ?? site.pageFile(t.page, path);
-    if (file === undefined) continue;
-    out.set(path, new PrebuiltAnswer(file, e.cache ?? 'no-cache', file.isHtml, t.page));
+    if (file === undefined) return null;
+    return new PrebuiltAnswer(file, e.cache ?? 'no-cache', file.isHtml, t.page);
   }
-  return out;
 }

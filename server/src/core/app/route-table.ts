@@ -2,7 +2,7 @@
 // workspace: page rows and endpoint rows of the report model (guards, CSRF, params, bindings),
 // the compiled site (template IR, prerendered files) and the static output's asset manifest.
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Element, Range } from '../../../../grammar/src/ast.js';
 import type {
   AppManifest,
@@ -101,9 +101,11 @@ function extension(file: string): string {
 /** The directory all module paths are made relative to for their route-table keys. */
 export function commonDir(paths: readonly string[], cwd: string): string {
   if (paths.length === 0) return resolve(cwd);
-  let parts = resolve(cwd, paths[0]).split(/[\\/]/).slice(0, -1);
-  for (const p of paths.slice(1)) {
-    const q = resolve(cwd, p).split(/[\\/]/).slice(0, -1);
+  // Each directory once: a site's thousand pages sit in a few directories.
+  const dirs = [...new Set(paths.map((p) => p.slice(0, Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1)))];
+  let parts = resolve(cwd, dirs[0], 'x').split(/[\\/]/).slice(0, -1);
+  for (const d of dirs.slice(1)) {
+    const q = resolve(cwd, d, 'x').split(/[\\/]/).slice(0, -1);
     let n = 0;
     while (n < parts.length && n < q.length && parts[n] === q[n]) n++;
     parts = parts.slice(0, n);
@@ -193,7 +195,10 @@ function rootRelative(file: string, cwd: string, root: string): string {
   if (rootPaths?.cwd !== cwd || rootPaths.root !== root) rootPaths = { cwd, root, paths: new Map() };
   let rel = rootPaths.paths.get(file);
   if (rel === undefined) {
-    rel = relative(root, resolve(cwd, file)).split('\\').join('/');
+    const abs = resolve(cwd, file);
+    // A file below the root (all of them, the root being their common directory) is its tail.
+    const under = root.endsWith(sep) ? root : root + sep;
+    rel = (abs.startsWith(under) ? abs.slice(under.length) : relative(root, abs)).split('\\').join('/');
     rootPaths.paths.set(file, rel);
   }
   return rel;
