@@ -245,13 +245,19 @@ export class PartCompiler {
     return attributeExpr(a, ctx, scope, p.type.text);
   }
 
+  private readonly chainOf = new WeakMap<FileSummary, string[]>();
+
   /** Layout keys of a page, outermost first: each named layout preceded by its parents, once each. */
   layoutChain(s: FileSummary): string[] {
     if (s.layouts.length === 0) return [];
+    // Asked for several times per page (its head, its body, its error page).
+    let chain = this.chainOf.get(s);
+    if (chain) return chain;
     const uses = [...s.uses.entries()].map(([a, u]) => `${a}=${u.pkg.value}`).join(',');
     const key = `${s.packageName}\u0000${uses}\u0000${s.layouts.join(',')}`;
-    let chain = this.chains.get(key);
+    chain = this.chains.get(key);
     if (!chain) this.chains.set(key, (chain = this.resolveChain(s)));
+    this.chainOf.set(s, chain);
     return chain;
   }
 

@@ -59,7 +59,8 @@ class SiteCompiler {
   compilePage(e: KitEntry): CompiledPage | undefined {
     const s = e.summary;
     const head = this.pageHead(s);
-    return head && s.view && { ...head, ...this.pageBody(s, s.view, head) };
+    // One object grown in place (a spread of both makes a third, slower to build and to read).
+    return head && s.view && Object.assign(head, this.pageBody(s, s.view, head));
   }
 
   /**
@@ -101,12 +102,22 @@ class SiteCompiler {
       parsed: route,
       render: s.render,
       guards: s.guards,
-      layouts: this.parts.layoutChain(s).flatMap((k) => this.parts.layout(k)?.summary.ownerId ?? []),
+      layouts: this.layoutIds(s),
       ...(cache !== undefined ? { cache } : {}),
       serverFields: s.server ? s.server.fields.map((f) => f.text) : [],
       prerender: s.render === 'ssr' || isProtected(s) ? [] : prerenderPaths(s, route),
       ...this.errorPageField(s),
     };
+  }
+
+  /** The IDs of a page's layouts, outermost first. */
+  private layoutIds(s: FileSummary): string[] {
+    const ids: string[] = [];
+    for (const k of this.parts.layoutChain(s)) {
+      const l = this.parts.layout(k);
+      if (l) ids.push(l.summary.ownerId);
+    }
+    return ids;
   }
 
   /** The document of a page (layouts and view) and the assets it links. */
