@@ -24,6 +24,7 @@ import { EntryIndex } from './entry-index.js';
 import { runLocalRules } from './local-rules.js';
 import { DeferredFiles } from './deferred-files.js';
 import { kitEntry, moduleEntry } from './make-entries.js';
+import type { KitEntry } from '../model/entries.js';
 
 /** How a workspace parses and keeps its `.kit` files. */
 export interface WorkspaceLoadOptions extends ParseOptions {
@@ -241,6 +242,7 @@ export abstract class WorkspaceFiles extends EntryIndex {
     this.putKit(path, text, analysis, undefined, true);
   }
 
+  /** `release`: the tree is the workspace's own (not an editor's), and its markup may go. */
   private putKit(
     path: string,
     text: string,
@@ -249,7 +251,9 @@ export abstract class WorkspaceFiles extends EntryIndex {
     release: boolean,
   ): void {
     const pkgBefore = this.modules.size ? this.packageOfDir(dirName(path)) : undefined;
-    this.putKitFile(path, text, a, readIssues, release);
+    const entry = kitEntry(path, text, a, readIssues);
+    if (release) releaseMarkup(a.ast, text);
+    this.putEntry(entry);
     if (pkgBefore !== undefined) this.refreshModules(dirName(path), pkgBefore);
   }
 
@@ -262,18 +266,11 @@ export abstract class WorkspaceFiles extends EntryIndex {
     for (const m of this.moduleMembers(`bind:${dir}`)) this.setModule(m.path, m.text, m.readIssues);
   }
 
-  /** `release`: the tree is the workspace's own (not an editor's), and its markup may go. */
-  private putKitFile(
-    path: string,
-    text: string,
-    a: KitAnalysis,
-    readIssues: Diagnostic[] | undefined,
-    release: boolean,
-  ): void {
+  /** A `.kit` file's new entry takes the old one's place in the index and the buckets. */
+  private putEntry(entry: KitEntry): void {
+    const path = entry.path;
     this.revisionCount++;
     const old = this.kits.get(path);
-    const entry = kitEntry(path, text, a, readIssues);
-    if (release) releaseMarkup(a.ast, text);
     this.changed.add(path);
     if (old && crossShape(old) === crossShape(entry)) {
       // The summary firewall: an edit that leaves everything other files can see unchanged (an
