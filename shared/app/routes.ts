@@ -34,14 +34,52 @@ export interface PageRuntime {
   entry: PageEntry;
   parsed: ParsedRoute;
   info: RouteInfo;
-  template?: Template;
+  readonly template?: Template;
   /** The template's static markup has a `<form`: rendered HTML must be scanned for CSRF fields. */
-  templateForms: boolean;
+  readonly templateForms: boolean;
   load?: Resolution;
   /** Request path of each built file (file key → `/blog/hello-kit`), for params of file-served pages. */
   fileRoutes: Map<string, string>;
   /** Where the stage spans of its requests point. */
   sources: StageSources;
+}
+
+/** The templates the compiled routes render, by key: one holder, given new templates in place (`refreshTemplates`). */
+interface TemplateTable {
+  templates: AppManifest['templates'];
+}
+
+/** Whether a template's static markup has a `<form`, scanned once per template. */
+const formsIn = new WeakMap<Template, boolean>();
+function templateHasForm(t: Template): boolean {
+  let forms = formsIn.get(t);
+  if (forms === undefined) formsIn.set(t, (forms = mayContainForm(JSON.stringify(t))));
+  return forms;
+}
+
+/**
+ * A page's route at run time. Its template is looked up by key, and scanned for a form, when the
+ * page is rendered: a page nobody asks for costs nothing (and `kit dev` compiles a page's template
+ * only then), and new templates are one assignment to the shared table.
+ */
+class PageRoute implements PageRuntime {
+  readonly fileRoutes = new Map<string, string>();
+  constructor(
+    readonly entry: PageEntry,
+    readonly parsed: ParsedRoute,
+    readonly info: RouteInfo,
+    readonly load: Resolution | undefined,
+    readonly sources: StageSources,
+    private readonly table: TemplateTable,
+  ) {}
+  get template(): Template | undefined {
+    const key = this.entry.template;
+    return key === undefined ? undefined : this.table.templates[key];
+  }
+  get templateForms(): boolean {
+    const t = this.template;
+    return t !== undefined && templateHasForm(t);
+  }
 }
 
 export interface EndpointRuntime {
@@ -147,25 +185,8 @@ export interface CompiledRoutes {
   fileOwners: Map<string, PageRuntime>;
   /** Problems found at start-up (route table inconsistencies): logged, never fatal for other routes. */
   warnings: string[];
-}
-
-/**
- * Points a page at its template, by the page's template key: the template is looked up, and
- * scanned for a form, when the page is first rendered (a page nobody asks for costs nothing, and
- * `kit dev` compiles a page's template only then).
- */
-function bindTemplate(rt: PageRuntime, templates: AppManifest['templates']): void {
-  const key = rt.entry.template;
-  let forms: boolean | undefined;
-  const template = () => (key !== undefined ? templates[key] : undefined);
-  Object.defineProperties(rt, {
-    template: { get: template, enumerable: true, configurable: true },
-    templateForms: {
-      get: () => (forms ??= template() !== undefined && mayContainForm(JSON.stringify(template()))),
-      enumerable: true,
-      configurable: true,
-    },
-  });
+  /** The pages' templates (`PageRoute`). */
+  templates: TemplateTable;
 }
 
 /**
@@ -173,7 +194,7 @@ function bindTemplate(rt: PageRuntime, templates: AppManifest['templates']): voi
  * handlers and everything else stay as compiled.
  */
 export function refreshTemplates(routes: CompiledRoutes, templates: AppManifest['templates']): void {
-  for (const rt of routes.pageList) bindTemplate(rt, templates);
+  routes.templates.templates = templates;
   for (const ep of routes.endpointList) {
     const key = ep.entry.fragment?.template;
     if (key !== undefined) ep.fragmentTemplate = templates[key];
@@ -184,18 +205,11 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
   const warnings: string[] = [];
   const pageList: PageRuntime[] = [];
   const fileOwners = new Map<string, PageRuntime>();
+  const templates: TemplateTable = { templates: manifest.templates };
   for (const p of manifest.pages) {
     const parsed = parseRoutePattern(p.route);
-    const rt: PageRuntime = {
-      entry: p,
-      parsed,
-      info: pageInfo(p, parsed),
-      templateForms: false,
-      load: p.load ? resolveHandler('load', p.load, modules, p.load.export) : undefined,
-      fileRoutes: new Map(),
-      sources: pageSources(p),
-    };
-    bindTemplate(rt, manifest.templates);
+    const load = p.load ? resolveHandler('load', p.load, modules, p.load.export) : undefined;
+    const rt = new PageRoute(p, parsed, pageInfo(p, parsed), load, pageSources(p), templates);
     for (const [requestPath, file] of Object.entries(p.files)) {
       rt.fileRoutes.set(file, requestPath);
       fileOwners.set(file, rt);
@@ -231,7 +245,7 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
     );
   const limited = new ConcretePathRoutes(endpoints.router);
   for (const e of endpointList) if (e.entry.paths !== undefined) limited.add(e, e.entry.paths);
-  return { pages: pages.router, endpoints: limited, pageList, endpointList, fileOwners, warnings };
+  return { pages: pages.router, endpoints: limited, pageList, endpointList, fileOwners, warnings, templates };
 }
 
 /**

@@ -46,19 +46,23 @@ export function sameRoutes(a: RouteTable, b: RouteTable): boolean {
 /**
  * Deep equality of plain data (what JSON holds): the route table's rows. Not `util.isDeepStrictEqual`,
  * which checks prototypes and property descriptors too and costs a save in a 1,000-page site about
- * 2.5 ms more (measured): it runs on every save.
+ * 2.5 ms more (measured): it runs on every save. Keys are walked with `for...in` (the rows' own,
+ * enumerable keys: plain data has no others), which makes no array of them per object: `Object.keys`
+ * made a fifth of a save's garbage.
  */
 function sameData(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  for (const k of ka) if (!sameData(ra[k], rb[k])) return false;
-  return true;
+  let n = 0;
+  for (const k in ra) {
+    if (!(k in rb) || !sameData(ra[k], rb[k])) return false;
+    n++;
+  }
+  for (const _ in rb) n--;
+  return n === 0;
 }
 
 /** Pages recompiled since the last build, compared with what they were; reused pages did not change. */
