@@ -49,14 +49,6 @@ interface TemplateTable {
   templates: AppManifest['templates'];
 }
 
-/** Whether a template's static markup has a `<form`, scanned once per template. */
-const formsIn = new WeakMap<Template, boolean>();
-function templateHasForm(t: Template): boolean {
-  let forms = formsIn.get(t);
-  if (forms === undefined) formsIn.set(t, (forms = mayContainForm(JSON.stringify(t))));
-  return forms;
-}
-
 /**
  * A page's route at run time. Its template is looked up by key, and scanned for a form, when the
  * page is rendered: a page nobody asks for costs nothing (and `kit dev` compiles a page's template
@@ -76,9 +68,16 @@ class PageRoute implements PageRuntime {
     const key = this.entry.template;
     return key === undefined ? undefined : this.table.templates[key];
   }
+  /** The template last scanned for a form, and what the scan found (rendering asks on every request). */
+  private scanned: Template | undefined;
+  private forms = false;
   get templateForms(): boolean {
     const t = this.template;
-    return t !== undefined && templateHasForm(t);
+    if (t !== this.scanned) {
+      this.scanned = t;
+      this.forms = t !== undefined && mayContainForm(JSON.stringify(t));
+    }
+    return this.forms;
   }
 }
 

@@ -133,7 +133,7 @@ export abstract class WorkspaceFiles extends EntryIndex {
       if (!e) continue;
       // A file still without its markup gets it, and its rules run with the new analysis.
       if (this.markupWaits.takeFile(path)) {
-        this.fillMarkup(path, true);
+        this.fillMarkup(path);
         continue;
       }
       runLocalRules(e, this.checkOptions);
@@ -154,19 +154,23 @@ export abstract class WorkspaceFiles extends EntryIndex {
   completeMarkup(limit = Number.POSITIVE_INFINITY): number {
     // An empty queue is left as it is: taking from it would end deferring before any file came.
     if (this.markupWaits.size === 0) return 0;
-    for (const path of this.markupWaits.take(limit)) this.fillMarkup(path, !this.localRules.has(path));
+    for (const path of this.markupWaits.take(limit)) this.fillMarkup(path);
     return this.markupWaits.size;
   }
 
   /** Parses the view markup of `path` now if it waits for it (a page about to be compiled). */
   completeMarkupOf(path: string): void {
-    if (this.markupWaits.takeFile(path)) this.fillMarkup(path, !this.localRules.has(path));
+    if (this.markupWaits.takeFile(path)) this.fillMarkup(path);
   }
 
-  /** The file at `path` parsed whole from its text; `local`: its local rules run now. */
-  private fillMarkup(path: string, local: boolean): void {
+  /**
+   * The file at `path` parsed whole from its text (it left the markup queue); its local rules run
+   * now unless they still wait in their own queue.
+   */
+  private fillMarkup(path: string): void {
     const e = this.kits.get(path);
     if (!e) return;
+    const local = !this.localRules.has(path);
     const analysis = analyseKit(parseKit(e.text, path, this.parse), this.checkOptions, local);
     this.putKit(path, e.text, analysis, e.readIssues, this.releasesMarkup);
   }
