@@ -1,9 +1,17 @@
 // The grammar of view and fragment bodies: which token sequences make up a body (text, comments,
 // `{...}`, opening, dynamic and closing tags) and which tree-building action each one triggers.
 // The actions are abstract here: the tree is built by MarkupParser (markup-parser.ts), on
-// MarkupAttributes (markup-attributes.ts), both subclasses of this parser.
-import type { IOrAlt, IToken } from 'chevrotain';
-import { LazyAnalysedParser } from './lazy-setup.js';
+// MarkupAttributes (markup-attributes.ts), both subclasses of this class.
+//
+// A body is a flat sequence of items, each told apart by its first token, and the lexer's modes
+// (markup-lexer.ts) already decide which tokens can follow a `<name` or a `</`: every item is LL(1)
+// and every optional part is taken whenever its first token comes (an `=` after an attribute name
+// is that attribute's, a value after `=` is its value). Chevrotain's recorded-grammar parser read
+// this with a rule invocation, an alternative lookup and a lookahead function per token, which was
+// a third of parsing a view; this loop over the Chevrotain lexer's tokens reads the same grammar
+// and calls the same actions, in the same order. Declarations and expressions, which do need
+// lookahead and recovery, stay Chevrotain parsers (decl-parser.ts, expr-grammar.ts).
+import type { IToken, TokenType } from 'chevrotain';
 import type { Interpolation, MarkupNode } from './ast.js';
 import {
   AttrEq,
@@ -15,7 +23,6 @@ import {
   IdShort,
   Interp,
   LtText,
-  markupTokens,
   MComment,
   MCommentOpen,
   Name,
@@ -33,212 +40,101 @@ export type AttrPiece =
   | { kind: 'named'; name: IToken; eq?: IToken; value?: IToken }
   | { kind: 'class' | 'id' | 'junk' | 'braces'; tok: IToken };
 
-export abstract class MarkupGrammar extends LazyAnalysedParser {
-  constructor() {
-    super(markupTokens, { recoveryEnabled: true, maxLookahead: 2, skipValidations: true });
+/** Tokens that may stand inside a tag (a dynamic tag's parts, a closing tag's extras): all but its ends. */
+function isTagPart(t: TokenType): boolean {
+  return (
+    t === Name ||
+    t === ClassShort ||
+    t === IdShort ||
+    t === Interp ||
+    t === TagJunk ||
+    t === AttrEq ||
+    t === AttrString ||
+    t === SingleQuoted
+  );
+}
+
+function isTagEnd(t: TokenType): boolean {
+  return t === TagClose || t === SelfClose;
+}
+
+export abstract class MarkupGrammar {
+  /** The body's tokens, as the markup lexer gave them. */
+  protected input: IToken[] = [];
+  /** Where the reader is in `input`. */
+  private at = 0;
+  /**
+   * The first token no item can start with, where reading stopped: none, since the lexer's modes
+   * put only content tokens between items; kept as a safety net that reports instead of looping.
+   */
+  protected unexpected: IToken | undefined;
+
+  /** Reads `input` from the start, calling the actions item by item. */
+  protected body(): void {
+    const toks = this.input;
+    this.at = 0;
+    this.unexpected = undefined;
+    while (this.at < toks.length) {
+      const t = toks[this.at++];
+      const type = t.tokenType;
+      if (type === Text || type === LtText) this.onText(t);
+      else if (type === TagStart) this.openTag(t);
+      else if (type === CloseTag) this.onCloseTagToken(t);
+      else if (type === Interp) this.children().push(this.interpolation(t));
+      else if (type === MComment) this.onComment(t, true);
+      else if (type === MCommentOpen) this.onComment(t, false);
+      else if (type === BlockSyntax) this.onBlockSyntax(t);
+      else if (type === CloseTagOpen) this.closeTag(t);
+      else if (type === TagOpen) this.onDynamicTag(t, this.tagParts(), this.optional(isTagEnd));
+      else {
+        this.unexpected = t;
+        return;
+      }
+    }
   }
 
-  // One rule for the whole body: tags and attributes are inlined because a sub-rule call costs more
-  // than the few tokens most of them consume. The alternatives are built once (not on every OR call)
-  // and keep their per-tag state in fields; actions run outside the recording phase only.
-  private tagPieces: AttrPiece[] = [];
-  private closeExtra: IToken[] = [];
-  private attrEq: IToken | undefined;
-  private attrValue: IToken | undefined;
+  /** The next token when `accepts` its type (it is then consumed). */
+  private optional(accepts: (t: TokenType) => boolean): IToken | undefined {
+    const t = this.input[this.at];
+    if (t === undefined || !accepts(t.tokenType)) return undefined;
+    this.at++;
+    return t;
+  }
 
-  private readonly valueAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(AttrString) },
-    { ALT: () => this.CONSUME(SingleQuoted) },
-    { ALT: () => this.CONSUME2(Interp) },
-  ];
-  private readonly attrValueChoice = (): IToken => this.OR3(this.valueAlts);
-  private readonly attrValueOpt = (): void => {
-    this.attrEq = this.CONSUME(AttrEq);
-    this.attrValue = this.OPTION3(this.attrValueChoice);
-  };
-  private readonly attrAlts: IOrAlt<void>[] = [
-    {
-      ALT: () => {
-        const n = this.CONSUME2(Name);
-        this.attrEq = undefined;
-        this.attrValue = undefined;
-        this.OPTION2(this.attrValueOpt);
-        if (!this.RECORDING_PHASE)
-          this.tagPieces.push({ kind: 'named', name: n, eq: this.attrEq, value: this.attrValue });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(ClassShort);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'class', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(IdShort);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'id', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME3(Interp);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'braces', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(TagJunk);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME2(AttrEq);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME2(AttrString);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME2(SingleQuoted);
-        if (!this.RECORDING_PHASE) this.tagPieces.push({ kind: 'junk', tok: t });
-      },
-    },
-  ];
-  private readonly attribute = (): void => this.OR2(this.attrAlts);
-  private readonly tagEndAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(SelfClose) },
-    { ALT: () => this.CONSUME(TagClose) },
-  ];
-  private readonly closeEndAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME2(TagClose) },
-    { ALT: () => this.CONSUME2(SelfClose) },
-  ];
-  private readonly closeExtraAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME4(Name) },
-    { ALT: () => this.CONSUME2(ClassShort) },
-    { ALT: () => this.CONSUME2(IdShort) },
-    { ALT: () => this.CONSUME4(Interp) },
-    { ALT: () => this.CONSUME2(TagJunk) },
-    { ALT: () => this.CONSUME3(AttrEq) },
-    { ALT: () => this.CONSUME3(AttrString) },
-    { ALT: () => this.CONSUME3(SingleQuoted) },
-  ];
-  // Every DSL call needs its own index within the rule, so the parts of a dynamic tag have their own.
-  private readonly dynamicAlts: IOrAlt<IToken>[] = [
-    Name,
-    ClassShort,
-    IdShort,
-    Interp,
-    TagJunk,
-    AttrEq,
-    AttrString,
-    SingleQuoted,
-  ].map((tok) => ({
-    ALT: () => this.consume(6, tok),
-  }));
-  private readonly dynamicItem = (): void => {
-    const t = this.or(7, this.dynamicAlts);
-    if (!this.RECORDING_PHASE) this.closeExtra.push(t);
-  };
-  private readonly dynamicEndAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.consume(7, TagClose) },
-    { ALT: () => this.consume(7, SelfClose) },
-  ];
-  private readonly dynamicEnd = (): IToken => this.or(8, this.dynamicEndAlts);
-  private readonly closeExtraItem = (): void => {
-    const t = this.OR5(this.closeExtraAlts);
-    if (!this.RECORDING_PHASE) this.closeExtra.push(t);
-  };
-  private readonly closeName = (): IToken => this.CONSUME3(Name);
-  private readonly tagEnd = (): IToken => this.OR4(this.tagEndAlts);
-  private readonly closeEnd = (): IToken => this.OR6(this.closeEndAlts);
+  /** `<name attr... >` or `/>`. */
+  private openTag(start: IToken): void {
+    const toks = this.input;
+    const pieces: AttrPiece[] = [];
+    for (let t = toks[this.at]; t !== undefined; t = toks[this.at]) {
+      const type = t.tokenType;
+      if (type === Name) {
+        this.at++;
+        const eq = this.optional((k) => k === AttrEq);
+        const value = eq && this.optional((k) => k === AttrString || k === SingleQuoted || k === Interp);
+        pieces.push({ kind: 'named', name: t, eq, value });
+      } else if (type === ClassShort) pieces.push({ kind: 'class', tok: toks[this.at++] });
+      else if (type === IdShort) pieces.push({ kind: 'id', tok: toks[this.at++] });
+      else if (type === Interp) pieces.push({ kind: 'braces', tok: toks[this.at++] });
+      else if (type === TagJunk || type === AttrEq || type === AttrString || type === SingleQuoted)
+        pieces.push({ kind: 'junk', tok: toks[this.at++] });
+      else break;
+    }
+    this.onOpenTag(start, pieces, this.optional(isTagEnd));
+  }
 
-  private readonly contentAlts: IOrAlt<void>[] = [
-    {
-      ALT: () => {
-        const t = this.CONSUME(Text);
-        if (!this.RECORDING_PHASE) this.onText(t);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(LtText);
-        if (!this.RECORDING_PHASE) this.onText(t);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(Interp);
-        if (!this.RECORDING_PHASE) this.children().push(this.interpolation(t));
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(MComment);
-        if (!this.RECORDING_PHASE) this.onComment(t, true);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(MCommentOpen);
-        if (!this.RECORDING_PHASE) this.onComment(t, false);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(BlockSyntax);
-        if (!this.RECORDING_PHASE) this.onBlockSyntax(t);
-      },
-    },
-    {
-      // <name attr... > or />
-      ALT: () => {
-        const start = this.CONSUME(TagStart);
-        this.tagPieces = [];
-        this.MANY2(this.attribute);
-        const end = this.OPTION4(this.tagEnd);
-        if (!this.RECORDING_PHASE) this.onOpenTag(start, this.tagPieces, end);
-      },
-    },
-    {
-      // <{expr} ...>: a dynamic tag name, reported; its parts are skipped
-      ALT: () => {
-        const lt = this.CONSUME(TagOpen);
-        this.closeExtra = [];
-        this.MANY3(this.dynamicItem);
-        const end = this.OPTION(this.dynamicEnd);
-        if (!this.RECORDING_PHASE) this.onDynamicTag(lt, this.closeExtra, end);
-      },
-    },
-    {
-      ALT: () => {
-        const t = this.CONSUME(CloseTag);
-        if (!this.RECORDING_PHASE) this.onCloseTagToken(t);
-      },
-    },
-    {
-      // </name>
-      ALT: () => {
-        const lt = this.CONSUME(CloseTagOpen);
-        const name = this.OPTION5(this.closeName);
-        this.closeExtra = [];
-        this.MANY4(this.closeExtraItem);
-        const end = this.OPTION6(this.closeEnd);
-        if (!this.RECORDING_PHASE) this.onCloseTag(lt, name, this.closeExtra, end);
-      },
-    },
-  ];
-  private readonly contentItem = (): void => this.OR(this.contentAlts);
+  /** `</` then a name, anything else up to `>` (reported by the action) and the end. */
+  private closeTag(lt: IToken): void {
+    const name = this.optional((k) => k === Name);
+    const extra = this.tagParts();
+    this.onCloseTag(lt, name, extra, this.optional(isTagEnd));
+  }
 
-  body = this.RULE('body', () => {
-    this.MANY(this.contentItem);
-  });
+  /** The tokens inside a tag up to its end. */
+  private tagParts(): IToken[] {
+    const parts: IToken[] = [];
+    for (let t = this.optional(isTagPart); t !== undefined; t = this.optional(isTagPart)) parts.push(t);
+    return parts;
+  }
 
   // The tree-building actions (markup-parser.ts).
   protected abstract children(): MarkupNode[];

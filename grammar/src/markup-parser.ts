@@ -1,6 +1,6 @@
-// View and fragment bodies: a Chevrotain parser reads text, comments, `{...}`, opening and closing
-// tags; its actions assemble the element tree with an explicit stack, so a missing or mismatched
-// closing tag costs one diagnostic and never the rest of the view.
+// View and fragment bodies: MarkupGrammar reads text, comments, `{...}`, opening and closing tags
+// from the markup lexer's tokens; its actions assemble the element tree with an explicit stack, so
+// a missing or mismatched closing tag costs one diagnostic and never the rest of the view.
 // The grammar is MarkupGrammar (markup-grammar.ts); attributes and expressions are read by
 // MarkupAttributes (markup-attributes.ts); this class, on both, builds the element tree.
 import type { IToken } from 'chevrotain';
@@ -61,13 +61,10 @@ export class MarkupParser extends MarkupAttributes {
     }
     this.input = lexed.tokens;
     this.body();
-    if (this.errors.length > 0) {
-      // The grammar accepts every token sequence the lexer produces; this is a safety net.
-      const t = this.errors[0].token;
-      const at = t.startOffset >= 0 ? start + t.startOffset : end;
-      diags.push(
-        diag('view_parse_error', `unexpected \`${t.image}\` in markup`, pm.range(at, at + (t.image?.length ?? 0))),
-      );
+    const t = this.unexpected;
+    if (t !== undefined) {
+      const at = start + t.startOffset;
+      diags.push(diag('view_parse_error', `unexpected \`${t.image}\` in markup`, pm.range(at, at + t.image.length)));
     }
     for (let i = this.stack.length - 1; i >= 0; i--) this.unclosed(this.stack[i]);
     const root = exact(this.root);
