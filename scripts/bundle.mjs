@@ -71,7 +71,12 @@ export async function bundleCli(outdir = bundleDir) {
       plugins: [bundledChevrotain, unbundledModuleUrls(root, outdir, 'cjs')],
     }),
     // Loaded by Node itself: its `import()` is the one the bundle's `__kit_import` calls.
-    build({ ...options, entryPoints: { start: join(root, 'server', 'src', 'cli', 'start.ts') } }),
+    build({
+      ...options,
+      entryPoints: { start: join(root, 'server', 'src', 'cli', 'start.ts') },
+      define: { 'process.env.KIT_VERSION': JSON.stringify(version) },
+      plugins: [unbundledModuleUrls(root, outdir, 'cjs')],
+    }),
     // The loading threads of core/project/parse-pool.ts (a worker runs it as its own program).
     build({
       ...options,

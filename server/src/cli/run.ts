@@ -5,7 +5,7 @@ import { UsageError } from './args.js';
 import type { Command } from './command.js';
 import { COMMANDS, loadAllCommands } from './commands/index.js';
 import type { CliIO } from './io.js';
-import { version } from './version.js';
+import { asksVersion, version } from './version.js';
 import { closestOf } from '../../../grammar/src/keywords.js';
 
 async function mainHelp(): Promise<string> {
@@ -30,7 +30,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(await mainHelp());
     return first === undefined ? 2 : 0;
   }
-  if (first === '--version' || first === '-v' || first === 'version') {
+  if (asksVersion(first)) {
     io.stdout.write(`kit ${version()}\n`);
     return 0;
   }

@@ -16,6 +16,8 @@ import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { codeCacheName, loadWithCodeCache, shortHash } from '../core/bind/code-cache.js';
 import { COMMAND_NAMES } from './commands/names.js';
+import { processIO } from './io.js';
+import { asksVersion, version } from './version.js';
 
 /**
  * Where the cache of `bundle` for a run with `argv` may go, in order: beside it, then in the user's
@@ -37,8 +39,15 @@ export function bundleCacheFiles(
   return [join(dirname(bundle), '.cache', name), join(userCache, 'kit', name)];
 }
 
-/** Runs the CLI's bundle (its top level runs the command line). */
+/**
+ * Runs the CLI's bundle (its top level runs the command line). `kit --version` is answered here:
+ * loading the bundle was most of that command's time.
+ */
 export function start(bundle: string): void {
+  if (asksVersion(process.argv[2])) {
+    processIO().stdout.write(`kit ${version()}\n`);
+    return;
+  }
   if (process.env.KIT_DEBUG) {
     process.setSourceMapsEnabled(true);
     createRequire(bundle)(bundle);

@@ -14,3 +14,8 @@ export function version(): string {
     return 'dev';
   }
 }
+
+/** Whether a command line's first argument asks for the version alone (`kit --version`, `-v`, `version`). */
+export function asksVersion(first: string | undefined): boolean {
+  return first === '--version' || first === '-v' || first === 'version';
+}

@@ -135,8 +135,10 @@ export class NearRoutes {
         for (const shape of shapesAround(segs, at)) {
           for (let length = Math.max(0, word.length - bound); length <= word.length + bound; length++) {
             for (const hole of this.holes.get(holeKey(method, at, length, shape)) ?? []) {
-              const distance = editDistance(word, hole.lower, bound);
-              if (distance > bound) continue;
+              // Only candidates as near as the best so far can win (ties go to the first declared).
+              const max = best === undefined ? bound : best.distance;
+              const distance = editDistance(word, hole.lower, max);
+              if (distance > max) continue;
               const c = { reg: hole.reg, distance };
               if (better(best, c)) best = c;
             }
