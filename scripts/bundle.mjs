@@ -75,7 +75,6 @@ export async function bundleCli(outdir = bundleDir) {
       ...options,
       entryPoints: { start: join(root, 'server', 'src', 'cli', 'start.ts') },
       define: { 'process.env.KIT_VERSION': JSON.stringify(version) },
-      plugins: [unbundledModuleUrls(root, outdir, 'cjs')],
     }),
     // The loading threads of core/project/parse-pool.ts (a worker runs it as its own program).
     build({

@@ -83,11 +83,11 @@ describe('package: npm pack, offline install, kit from node_modules', function (
     const version = run(kit, ['--version'], project);
     assert.equal(version.status, 0, version.stderr);
     assert.match(version.stdout, /^kit \d+\.\d+\.\d+/);
-    const cache = join(project, 'node_modules', '@kit-lang', 'kit', 'out', 'bundle', '.cache');
-    assert.equal(readdirSync(cache).filter((f) => f.endsWith('.v8')).length, 1, 'the code cache beside the bundle');
     const check = run(kit, ['check', '--ssr', 'site'], project);
     assert.equal(check.status, 0, check.stdout + check.stderr);
     assert.match(check.stdout, /checked/);
+    const cache = join(project, 'node_modules', '@kit-lang', 'kit', 'out', 'bundle', '.cache');
+    assert.equal(readdirSync(cache).filter((f) => f.endsWith('.v8')).length, 1, 'the code cache beside the bundle');
     const build = run(kit, ['build', '--ssr', '--out', 'dist/site', '--app', 'dist/app', 'site'], project);
     assert.equal(build.status, 0, build.stdout + build.stderr);
     const app = await startBuiltApp(project);
