@@ -2,7 +2,8 @@
 // token count of the lexing-only baseline.
 import type { IToken } from 'chevrotain';
 import { declLexer } from './decl-lexer.js';
-import { AttrString, Interp, markupLexer } from './markup-lexer.js';
+import { AttrString, Interp } from './markup-lexer.js';
+import { markupLexer } from './markup-scanner.js';
 import type { Chunk } from './split.js';
 import { resolveEscapes } from './string-literal.js';
 

@@ -6,7 +6,8 @@
 import type { IToken } from 'chevrotain';
 import { EOF, tokenMatcher } from './chevrotain.js';
 import type { Expr } from './ast.js';
-import { Ident, LParen, markupLexer } from './markup-lexer.js';
+import { Ident, LParen } from './markup-lexer.js';
+import { markupLexer } from './markup-scanner.js';
 import type { PosMaker } from './text-lines.js';
 import { plainPath, readCommonExpr } from './expr-common.js';
 import { deepestCrossing, MAX_EXPRESSION_DEPTH, unaryDepthCrossing } from './expr-depth.js';

@@ -8,7 +8,8 @@ import { diag } from './diagnostics.js';
 import { parseExprText } from './expr-parser.js';
 import { blockSyntaxMessage } from './markup-block-syntax.js';
 import { MarkupGrammar, type AttrPiece } from './markup-grammar.js';
-import { AttrEq, AttrString, AttrText, BlockSyntax, Interp, markupLexer, SingleQuoted } from './markup-lexer.js';
+import { AttrEq, AttrString, AttrText, BlockSyntax, Interp, SingleQuoted } from './markup-lexer.js';
+import { markupLexer } from './markup-scanner.js';
 import { resolveEscapes } from './string-literal.js';
 import { exact, type PosMaker } from './text-lines.js';
 

@@ -155,7 +155,11 @@ export const markupTokens: TokenType[] = [
   ...exprMode,
 ];
 
-export const markupLexer = lazyLexer(
+/**
+ * Chevrotain's lexer for every mode. Bodies are lexed by `markupLexer` (markup-scanner.ts), which
+ * gives the `content` and `tag` modes by hand and the others through this one.
+ */
+export const chevrotainMarkupLexer = lazyLexer(
   () =>
     new Lexer(markupLexerDefinition, {
       positionTracking: 'onlyOffset',

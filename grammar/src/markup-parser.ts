@@ -10,7 +10,8 @@ import { VOID_ELEMENTS } from './keywords.js';
 import { blockSyntaxMessage } from './markup-block-syntax.js';
 import type { AttrPiece } from './markup-grammar.js';
 import { MarkupAttributes } from './markup-attributes.js';
-import { Interp, markupLexer, SelfClose } from './markup-lexer.js';
+import { Interp, SelfClose } from './markup-lexer.js';
+import { markupLexer } from './markup-scanner.js';
 import { exact, type PosMaker } from './text-lines.js';
 
 const ELEMENT_NAME = /^[a-z][a-z0-9-]*$/;

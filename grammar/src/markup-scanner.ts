@@ -1,0 +1,239 @@
+// The markup lexer's `content` and `tag` modes written out by hand: a view's body is most of a
+// page's text, and Chevrotain's lexer, which tries each token type's regular expression in turn
+// at every offset, was the largest single cost of parsing it. This scanner gives exactly the
+// tokens that lexer gives for the definitions in markup-lexer.ts (the first type, in definition
+// order, whose pattern matches; `<name`, `</` and `<{` enter tag mode, `>` and `/>` leave it;
+// white space in a tag skipped), token objects of the same shape included, and, like it, never
+// fails: every character starts some token in either mode. The `expr` and `attr` modes stay with
+// Chevrotain (markup-lexer.ts). A test holds the two to the same tokens.
+import type { ILexingResult, IToken, TokenType } from 'chevrotain';
+import {
+  AttrEq,
+  AttrString,
+  BlockSyntax,
+  ClassShort,
+  CloseTag,
+  CloseTagOpen,
+  IdShort,
+  Interp,
+  LtText,
+  MComment,
+  MCommentOpen,
+  Name,
+  SelfClose,
+  SingleQuoted,
+  TagClose,
+  TagJunk,
+  TagOpen,
+  TagStart,
+  Text,
+  chevrotainMarkupLexer,
+} from './markup-lexer.js';
+
+const LT = 60;
+const GT = 62;
+const LBRACE = 123;
+const RBRACE = 125;
+const QUOTE = 34;
+const APOS = 39;
+const BACKSLASH = 92;
+const CR = 13;
+const LF = 10;
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** `\w`: ASCII letters, digits and `_`. */
+function isWord(c: number): boolean {
+  return isLetter(c) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/** `[\w.:@$-]`: the characters of a tag or attribute name after its first. */
+function isNameChar(c: number): boolean {
+  return isWord(c) || c === 46 || c === 58 || c === 64 || c === 36 || c === 45;
+}
+
+/** `[ \t\f\v\r\n\uFEFF]`: what separates the parts of a tag. */
+function isTagSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 12 || c === 11 || c === CR || c === LF || c === 0xfeff;
+}
+
+function isNewline(c: number): boolean {
+  return c === CR || c === LF;
+}
+
+/** The end of the name characters from `i`. */
+function nameCharsEnd(text: string, i: number): number {
+  while (i < text.length && isNameChar(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** `Interp` from the `{` at `i`: up to the first `}` outside a string, never past a line end. */
+function interpEnd(text: string, i: number): number {
+  const n = text.length;
+  let p = i + 1;
+  while (p < n) {
+    const c = text.charCodeAt(p);
+    if (c === RBRACE) return p + 1;
+    if (isNewline(c)) return p;
+    p++;
+    if (c !== QUOTE) continue;
+    // A string: escapes taken in pairs, ended by its quote, a line end or an escaped line end.
+    while (p < n) {
+      const s = text.charCodeAt(p);
+      if (s === QUOTE) {
+        p++;
+        break;
+      }
+      if (isNewline(s)) break;
+      if (s === BACKSLASH) {
+        if (p + 1 >= n || isNewline(text.charCodeAt(p + 1))) break;
+        p += 2;
+      } else p++;
+    }
+  }
+  return p;
+}
+
+/** `BlockSyntax` (`{#if}`, `{/if}`, `{:else}`, `{@html}`) from the `{` at `i`, or -1. */
+function blockSyntaxEnd(text: string, i: number): number {
+  const k = text.charCodeAt(i + 1);
+  if (k !== 35 && k !== 47 && k !== 58 && k !== 64) return -1;
+  let p = i + 2;
+  while (p < text.length) {
+    const c = text.charCodeAt(p);
+    if (c === RBRACE) return p + 1;
+    if (isNewline(c)) break;
+    p++;
+  }
+  return p;
+}
+
+/** `AttrString` from the `"` at `i`: escapes in pairs; a lone backslash at the line's end is kept. */
+function attrStringEnd(text: string, i: number): number {
+  const n = text.length;
+  let p = i + 1;
+  while (p < n) {
+    const c = text.charCodeAt(p);
+    if (c === QUOTE || c === BACKSLASH) {
+      if (c === BACKSLASH && p + 1 < n && !isNewline(text.charCodeAt(p + 1))) {
+        p += 2;
+        continue;
+      }
+      return p + 1;
+    }
+    if (isNewline(c)) return p;
+    p++;
+  }
+  return p;
+}
+
+/** `Name` from `i` (its first character already checked): `g:on:input.debounce(300ms)` included. */
+function nameEnd(text: string, i: number): number {
+  let p = nameCharsEnd(text, i + 1);
+  while (text.charCodeAt(p) === 40) {
+    let q = p + 1;
+    while (q < text.length && (isWord(text.charCodeAt(q)) || text.charCodeAt(q) === 46)) q++;
+    if (text.charCodeAt(q) !== 41) break;
+    p = nameCharsEnd(text, q + 1);
+  }
+  return p;
+}
+
+/** The token type and end of the content-mode token at `i`. */
+function contentToken(text: string, i: number): [TokenType, number] {
+  const c = text.charCodeAt(i);
+  if (c === LT) {
+    const next = text.charCodeAt(i + 1);
+    if (next === 33 && text.startsWith('<!--', i)) {
+      const close = text.indexOf('-->', i + 4);
+      return close >= 0 ? [MComment, close + 3] : [MCommentOpen, text.length];
+    }
+    if (next === 47) {
+      if (isLetter(text.charCodeAt(i + 2))) {
+        let p = nameCharsEnd(text, i + 3);
+        while (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9) p++;
+        if (text.charCodeAt(p) === GT) return [CloseTag, p + 1];
+      }
+      return [CloseTagOpen, i + 2];
+    }
+    if (isLetter(next)) return [TagStart, nameCharsEnd(text, i + 2)];
+    if (next === LBRACE) return [TagOpen, i + 1];
+    return [LtText, i + 1];
+  }
+  if (c === LBRACE) {
+    const block = blockSyntaxEnd(text, i);
+    return block >= 0 ? [BlockSyntax, block] : [Interp, interpEnd(text, i)];
+  }
+  let p = i + 1;
+  while (p < text.length) {
+    const k = text.charCodeAt(p);
+    if (k === LT || k === LBRACE) break;
+    p++;
+  }
+  return [Text, p];
+}
+
+/** The token type and end of the tag-mode token at `i` (not white space). */
+function tagToken(text: string, i: number): [TokenType, number] {
+  const c = text.charCodeAt(i);
+  if (isLetter(c) || c === 95 || c === 64 || c === 58 || c === 36) return [Name, nameEnd(text, i)];
+  const next = text.charCodeAt(i + 1);
+  const shortEnd = (): number => {
+    let p = i + 1;
+    while (p < text.length && (isWord(text.charCodeAt(p)) || text.charCodeAt(p) === 58 || text.charCodeAt(p) === 45))
+      p++;
+    return p;
+  };
+  if (c === 46 && i + 1 < text.length) {
+    const end = shortEnd();
+    if (end > i + 1) return [ClassShort, end];
+  }
+  if (c === 35 && i + 1 < text.length) {
+    const end = shortEnd();
+    if (end > i + 1) return [IdShort, end];
+  }
+  if (c === 61) return [AttrEq, i + 1];
+  if (c === QUOTE) return [AttrString, attrStringEnd(text, i)];
+  if (c === APOS) {
+    let p = i + 1;
+    while (p < text.length && text.charCodeAt(p) !== APOS && !isNewline(text.charCodeAt(p))) p++;
+    return [SingleQuoted, text.charCodeAt(p) === APOS ? p + 1 : p];
+  }
+  if (c === 47 && next === GT) return [SelfClose, i + 2];
+  if (c === GT) return [TagClose, i + 1];
+  if (c === LBRACE) return [Interp, interpEnd(text, i)];
+  return [TagJunk, i + 1];
+}
+
+/** The tokens of a markup body, as the markup lexer's default (`content`) mode gives them. */
+export function scanMarkup(text: string): ILexingResult {
+  const tokens: IToken[] = [];
+  let tag = false;
+  let i = 0;
+  while (i < text.length) {
+    if (tag && isTagSpace(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const [type, end] = tag ? tagToken(text, i) : contentToken(text, i);
+    tokens.push({
+      image: text.slice(i, end),
+      startOffset: i,
+      tokenTypeIdx: type.tokenTypeIdx!,
+      tokenType: type,
+    });
+    if (type === TagStart || type === CloseTagOpen || type === TagOpen) tag = true;
+    else if (type === TagClose || type === SelfClose) tag = false;
+    i = end;
+  }
+  return { tokens, groups: {}, errors: [] };
+}
+
+/** The markup lexer: `content` (the default, with `tag`) by hand, `expr` and `attr` by Chevrotain. */
+export const markupLexer = {
+  tokenize(text: string, mode?: string): ILexingResult {
+    return mode === undefined || mode === 'content' ? scanMarkup(text) : chevrotainMarkupLexer.tokenize(text, mode);
+  },
+};
