@@ -23,8 +23,24 @@ import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from 
 /** Up to this many segments a link's candidate shapes are enumerated (2^n of them). */
 const MAX_ENUMERATED_SEGMENTS = 10;
 
+/**
+ * Segments by href, shared: a site links to the same few paths from most of its pages, and each
+ * link is cut up when its file is indexed and again when its bucket is evaluated. Callers never
+ * change the arrays.
+ */
+const segmentsByHref = new Map<string, readonly string[] | undefined>();
+const SEGMENTS_KEPT = 50_000;
+
 /** The decoded path segments of a link (`/` is `[]`), or undefined when it cannot be a request path. */
-export function linkSegments(href: string): string[] | undefined {
+export function linkSegments(href: string): readonly string[] | undefined {
+  if (segmentsByHref.has(href)) return segmentsByHref.get(href);
+  if (segmentsByHref.size >= SEGMENTS_KEPT) segmentsByHref.clear();
+  const segs = cutLink(href);
+  segmentsByHref.set(href, segs);
+  return segs;
+}
+
+function cutLink(href: string): string[] | undefined {
   let path = href;
   const cut = path.search(/[?#]/);
   if (cut >= 0) path = path.slice(0, cut);
@@ -102,7 +118,7 @@ function nearOf(ctx: CrossContext): NearRoutes {
   return k.near;
 }
 
-function isAnswered(ctx: CrossContext, link: InternalLink, segs: string[]): boolean {
+function isAnswered(ctx: CrossContext, link: InternalLink, segs: readonly string[]): boolean {
   const answered = knowledgeOf(ctx).answered;
   const key = `${link.method} ${segs.join('/')}`;
   let yes = answered.get(key);
@@ -110,7 +126,7 @@ function isAnswered(ctx: CrossContext, link: InternalLink, segs: string[]): bool
   return yes;
 }
 
-function answeringRoutes(ctx: CrossContext, link: InternalLink, segs: string[]): boolean {
+function answeringRoutes(ctx: CrossContext, link: InternalLink, segs: readonly string[]): boolean {
   const matches = (r: Registration) => r.method === link.method && matchRoute(r.route, segs) !== undefined;
   if (segs.length > MAX_ENUMERATED_SEGMENTS) return ctx.allRegistrations().some(matches);
   for (const shape of candidateShapes(segs))

@@ -65,7 +65,8 @@ export class NearRoutes {
    * `<METHOD> <hole position>:<length>:<shape with the hole>` → the registrations with a static
    * segment of that length there (and that segment in lower case).
    */
-  private readonly holes = new Map<string, Set<Hole>>();
+  // Arrays, not sets: a lookup walks hundreds of them per suggestion, and an edit removes few.
+  private readonly holes = new Map<string, Hole[]>();
   /** Registrations ending in a rest param. */
   private readonly rest = new Set<Registration>();
   /** Per `reg:` bucket: what its registrations put in. */
@@ -77,9 +78,10 @@ export class NearRoutes {
   set(regKey: string, regs: readonly Registration[]): void {
     for (const old of this.buckets.get(regKey) ?? []) {
       for (const [key, hole] of old.holes) {
-        const set = this.holes.get(key);
-        set?.delete(hole);
-        if (set?.size === 0) this.holes.delete(key);
+        const list = this.holes.get(key);
+        const at = list ? list.indexOf(hole) : -1;
+        if (at >= 0) list!.splice(at, 1);
+        if (list?.length === 0) this.holes.delete(key);
       }
       if (old.rest) this.rest.delete(old.rest);
     }
@@ -115,9 +117,9 @@ export class NearRoutes {
         parts.map((p, i) => (i === at ? HOLE : p)),
       );
       const hole = { reg: r, lower: s.value.toLowerCase() };
-      let set = this.holes.get(key);
-      if (!set) this.holes.set(key, (set = new Set()));
-      set.add(hole);
+      const list = this.holes.get(key);
+      if (list) list.push(hole);
+      else this.holes.set(key, [hole]);
       out.holes.push([key, hole]);
     }
     return out;
@@ -134,7 +136,10 @@ export class NearRoutes {
         const bound = typoBound(word);
         for (const shape of shapesAround(segs, at)) {
           for (let length = Math.max(0, word.length - bound); length <= word.length + bound; length++) {
-            for (const hole of this.holes.get(holeKey(method, at, length, shape)) ?? []) {
+            const holes = this.holes.get(holeKey(method, at, length, shape));
+            if (holes === undefined) continue;
+            for (let h = 0; h < holes.length; h++) {
+              const hole = holes[h];
               // Only candidates as near as the best so far can win (ties go to the first declared).
               const max = best === undefined ? bound : best.distance;
               const distance = editDistance(word, hole.lower, max);
