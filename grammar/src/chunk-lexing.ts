@@ -1,7 +1,7 @@
 // Lexing of chunk runs: the declaration tokens of consecutive chunks in one lexer call, and the
 // token count of the lexing-only baseline.
 import type { IToken } from 'chevrotain';
-import { declLexer } from './decl-lexer.js';
+import { declLexer } from './decl-scanner.js';
 import { AttrString, Interp } from './markup-lexer.js';
 import { markupLexer } from './markup-scanner.js';
 import type { Chunk } from './split.js';

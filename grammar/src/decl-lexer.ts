@@ -48,7 +48,8 @@ export const declTokens: TokenType[] = [
   Junk,
 ];
 
-export const declLexer = lazyLexer(
+/** Chevrotain's lexer for these tokens; lines are lexed by `declLexer` (decl-scanner.ts), which gives the same. */
+export const chevrotainDeclLexer = lazyLexer(
   () =>
     new Lexer(declTokens, {
       positionTracking: 'onlyOffset',

@@ -29,25 +29,13 @@ import {
   Text,
   chevrotainMarkupLexer,
 } from './markup-lexer.js';
+import { BACKSLASH, CR, isLetter, isNewline, isWord, LF, offsetToken, QUOTE, quotedStringEnd } from './scan-chars.js';
 
 const LT = 60;
 const GT = 62;
 const LBRACE = 123;
 const RBRACE = 125;
-const QUOTE = 34;
 const APOS = 39;
-const BACKSLASH = 92;
-const CR = 13;
-const LF = 10;
-
-function isLetter(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-
-/** `\w`: ASCII letters, digits and `_`. */
-function isWord(c: number): boolean {
-  return isLetter(c) || (c >= 48 && c <= 57) || c === 95;
-}
 
 /** `[\w.:@$-]`: the characters of a tag or attribute name after its first. */
 function isNameChar(c: number): boolean {
@@ -57,10 +45,6 @@ function isNameChar(c: number): boolean {
 /** `[ \t\f\v\r\n\uFEFF]`: what separates the parts of a tag. */
 function isTagSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 12 || c === 11 || c === CR || c === LF || c === 0xfeff;
-}
-
-function isNewline(c: number): boolean {
-  return c === CR || c === LF;
 }
 
 /** The end of the name characters from `i`. */
@@ -105,25 +89,6 @@ function blockSyntaxEnd(text: string, i: number): number {
     const c = text.charCodeAt(p);
     if (c === RBRACE) return p + 1;
     if (isNewline(c)) break;
-    p++;
-  }
-  return p;
-}
-
-/** `AttrString` from the `"` at `i`: escapes in pairs; a lone backslash at the line's end is kept. */
-function attrStringEnd(text: string, i: number): number {
-  const n = text.length;
-  let p = i + 1;
-  while (p < n) {
-    const c = text.charCodeAt(p);
-    if (c === QUOTE || c === BACKSLASH) {
-      if (c === BACKSLASH && p + 1 < n && !isNewline(text.charCodeAt(p + 1))) {
-        p += 2;
-        continue;
-      }
-      return p + 1;
-    }
-    if (isNewline(c)) return p;
     p++;
   }
   return p;
@@ -195,7 +160,7 @@ function tagToken(text: string, i: number): [TokenType, number] {
     if (end > i + 1) return [IdShort, end];
   }
   if (c === 61) return [AttrEq, i + 1];
-  if (c === QUOTE) return [AttrString, attrStringEnd(text, i)];
+  if (c === QUOTE) return [AttrString, quotedStringEnd(text, i)];
   if (c === APOS) {
     let p = i + 1;
     while (p < text.length && text.charCodeAt(p) !== APOS && !isNewline(text.charCodeAt(p))) p++;
@@ -218,12 +183,7 @@ export function scanMarkup(text: string): ILexingResult {
       continue;
     }
     const [type, end] = tag ? tagToken(text, i) : contentToken(text, i);
-    tokens.push({
-      image: text.slice(i, end),
-      startOffset: i,
-      tokenTypeIdx: type.tokenTypeIdx!,
-      tokenType: type,
-    });
+    tokens.push(offsetToken(text, i, end, type));
     if (type === TagStart || type === CloseTagOpen || type === TagOpen) tag = true;
     else if (type === TagClose || type === SelfClose) tag = false;
     i = end;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { IToken } from 'chevrotain';
-import { declLexer } from '../../grammar/src/decl-lexer.js';
+import { declLexer } from '../../grammar/src/decl-scanner.js';
 import {
   declParser,
   plainBlockHeader,

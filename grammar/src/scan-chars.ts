@@ -1,0 +1,54 @@
+// What the hand-written scanners (markup-scanner.ts, decl-scanner.ts) share: character classes of
+// the token patterns they follow, the double-quoted string both lexers define alike, and the token
+// object Chevrotain's lexers make with `positionTracking: 'onlyOffset'`.
+import type { IToken, TokenType } from 'chevrotain';
+
+export const QUOTE = 34;
+export const BACKSLASH = 92;
+export const CR = 13;
+export const LF = 10;
+
+export function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** `\w`: ASCII letters, digits and `_`. */
+export function isWord(c: number): boolean {
+  return isLetter(c) || (c >= 48 && c <= 57) || c === 95;
+}
+
+export function isNewline(c: number): boolean {
+  return c === CR || c === LF;
+}
+
+/**
+ * `/"(?:[^"\\\r\n]|\\[^\r\n])*(?:"|\\)?/` from the `"` at `i`: escapes in pairs, ended by the
+ * closing quote or the line's end; a lone backslash before the line's end is kept.
+ */
+export function quotedStringEnd(text: string, i: number): number {
+  const n = text.length;
+  let p = i + 1;
+  while (p < n) {
+    const c = text.charCodeAt(p);
+    if (c === QUOTE || c === BACKSLASH) {
+      if (c === BACKSLASH && p + 1 < n && !isNewline(text.charCodeAt(p + 1))) {
+        p += 2;
+        continue;
+      }
+      return p + 1;
+    }
+    if (isNewline(c)) return p;
+    p++;
+  }
+  return p;
+}
+
+/** A token as Chevrotain's offset-only lexers make it (the same properties, in the same order). */
+export function offsetToken(text: string, start: number, end: number, type: TokenType): IToken {
+  return {
+    image: text.slice(start, end),
+    startOffset: start,
+    tokenTypeIdx: type.tokenTypeIdx!,
+    tokenType: type,
+  } as IToken;
+}

@@ -1,0 +1,170 @@
+// The hand-written scanners against Chevrotain's lexers over the same token definitions (markup
+// bodies, declaration lines): the same tokens and comments (type, image, offset, object shape) and
+// no errors, for every fixture's text and for random text built from the characters and fragments
+// where the two could part ways.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import type { ILexingResult } from 'chevrotain';
+import { chevrotainDeclLexer } from '../../grammar/src/decl-lexer.js';
+import { scanDecl } from '../../grammar/src/decl-scanner.js';
+import { chevrotainMarkupLexer } from '../../grammar/src/markup-lexer.js';
+import { scanMarkup } from '../../grammar/src/markup-scanner.js';
+import { fixture } from '../helpers/repo.js';
+
+function shape(r: ILexingResult): unknown {
+  const tokens = (list: typeof r.tokens) =>
+    list.map((t) => [t.tokenType.name, t.image, t.startOffset, t.tokenTypeIdx, Object.keys(t).join()]);
+  const groups = Object.fromEntries(Object.entries(r.groups).map(([k, v]) => [k, tokens(v)]));
+  return { tokens: tokens(r.tokens), groups, errors: r.errors.length };
+}
+
+const pieceArb = fc.constantFrom(
+  '<',
+  '/',
+  '>',
+  '!',
+  '-',
+  '.',
+  '#',
+  ':',
+  '=',
+  '"',
+  "'",
+  '\\',
+  '{',
+  '}',
+  '(',
+  ')',
+  ' ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\f',
+  '\v',
+  '\uFEFF',
+  '\u00a0',
+  '\u{1F600}',
+  'é',
+  '<!--',
+  '-->',
+  '<!-',
+  '</',
+  '</div>',
+  '</div \t>',
+  '</ div',
+  '</a x>',
+  '<div',
+  '<ui.Card',
+  '<1a',
+  '<{x}',
+  '/>',
+  ' href="/x"',
+  '"a\\"b"',
+  '"\\',
+  "'q'",
+  '{a.b}',
+  '{"x}"}',
+  '{"a\\',
+  '{#if x}',
+  '{/if',
+  '{:else}',
+  '{@html x}',
+  ' .c',
+  ' #i',
+  '.:-',
+  ' g:on:input.debounce(300ms)',
+  '(a.b',
+  '@x',
+  '$y',
+  '_z',
+  'text',
+);
+
+const declPieceArb = fc.constantFrom(
+  'error',
+  'errors',
+  'error.html',
+  'error:',
+  'error:x',
+  'cors',
+  'corsx',
+  'Error',
+  ' ',
+  '\t',
+  '\f',
+  '\v',
+  '\uFEFF',
+  '\u00a0',
+  '\n',
+  '\r',
+  '\r\n',
+  '//',
+  '// c',
+  '/',
+  '/x',
+  'a//b',
+  '"',
+  '"s"',
+  '"a\\"b"',
+  '"\\',
+  '\\',
+  '=',
+  '=>',
+  '>',
+  '{',
+  '}',
+  ',',
+  ':',
+  'role:admin',
+  'x:',
+  ':y',
+  '.',
+  '$',
+  '-',
+  '_',
+  '5m',
+  './pkg',
+  '(',
+  '@',
+  'é',
+  '\u{1F600}',
+  'route "/a/{slug}"',
+  'act Save POST "/s" error "/e.html"',
+);
+
+describe('grammar: scanners', () => {
+  it('give the tokens of Chevrotain’s lexers for every fixture', () => {
+    const files = (readdirSync(fixture(), { recursive: true }) as string[]).filter((n) => n.endsWith('.kit'));
+    assert.ok(files.length > 100, `${files.length} fixtures`);
+    for (const f of files) {
+      const text = readFileSync(fixture(f), 'utf8');
+      assert.deepEqual(shape(scanMarkup(text)), shape(chevrotainMarkupLexer.tokenize(text)), f);
+      assert.deepEqual(shape(scanDecl(text)), shape(chevrotainDeclLexer.tokenize(text)), f);
+    }
+  });
+
+  it('markup: the tokens of Chevrotain’s lexer for random bodies, and no errors', () => {
+    fc.assert(
+      fc.property(fc.array(pieceArb, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join('');
+        const mine = scanMarkup(text);
+        assert.equal(mine.errors.length, 0);
+        assert.deepEqual(shape(mine), shape(chevrotainMarkupLexer.tokenize(text)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('declarations: the tokens and comments of Chevrotain’s lexer for random lines, and no errors', () => {
+    fc.assert(
+      fc.property(fc.array(declPieceArb, { maxLength: 30 }), (pieces) => {
+        const text = pieces.join('');
+        const mine = scanDecl(text);
+        assert.equal(mine.errors.length, 0);
+        assert.deepEqual(shape(mine), shape(chevrotainDeclLexer.tokenize(text)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
