@@ -4,8 +4,8 @@
 // tokens that lexer gives for the definitions in markup-lexer.ts (the first type, in definition
 // order, whose pattern matches; `<name`, `</` and `<{` enter tag mode, `>` and `/>` leave it;
 // white space in a tag skipped), token objects of the same shape included, and, like it, never
-// fails: every character starts some token in either mode. The `expr` and `attr` modes stay with
-// Chevrotain (markup-lexer.ts). A test holds the two to the same tokens.
+// fails: every character starts some token in either mode. So are the `attr` mode (below) and the
+// `expr` mode (expr-scanner.ts). A test holds them to Chevrotain's lexer.
 import type { ILexingResult, IToken, TokenType } from 'chevrotain';
 import {
   AttrEq,
@@ -27,8 +27,9 @@ import {
   TagOpen,
   TagStart,
   Text,
-  chevrotainMarkupLexer,
+  AttrText,
 } from './markup-lexer.js';
+import { scanExpr } from './expr-scanner.js';
 import { BACKSLASH, CR, isLetter, isNewline, isWord, LF, offsetToken, QUOTE, quotedStringEnd } from './scan-chars.js';
 
 const LT = 60;
@@ -191,9 +192,35 @@ export function scanMarkup(text: string): ILexingResult {
   return { tokens, groups: {}, errors: [] };
 }
 
-/** The markup lexer: `content` (the default, with `tag`) by hand, `expr` and `attr` by Chevrotain. */
+/** The tokens of a quoted attribute's resolved value, as the markup lexer's `attr` mode gives them. */
+export function scanAttrValue(text: string): ILexingResult {
+  const tokens: IToken[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let type: TokenType;
+    let end: number;
+    if (text.charCodeAt(i) === LBRACE) {
+      const block = blockSyntaxEnd(text, i);
+      [type, end] = block >= 0 ? [BlockSyntax, block] : [Interp, interpEnd(text, i)];
+    } else {
+      const brace = text.indexOf('{', i);
+      [type, end] = [AttrText, brace < 0 ? text.length : brace];
+    }
+    tokens.push(offsetToken(text, i, end, type));
+    i = end;
+  }
+  return { tokens, groups: {}, errors: [] };
+}
+
+/**
+ * The markup lexer, every mode by hand: `content` (the default, entering and leaving `tag`), `expr`
+ * (expr-scanner.ts) and `attr`. Chevrotain's lexer for the same definitions (markup-lexer.ts) is
+ * what the tests hold it to.
+ */
 export const markupLexer = {
-  tokenize(text: string, mode?: string): ILexingResult {
-    return mode === undefined || mode === 'content' ? scanMarkup(text) : chevrotainMarkupLexer.tokenize(text, mode);
+  tokenize(text: string, mode?: 'content' | 'expr' | 'attr'): ILexingResult {
+    if (mode === 'expr') return scanExpr(text);
+    if (mode === 'attr') return scanAttrValue(text);
+    return scanMarkup(text);
   },
 };

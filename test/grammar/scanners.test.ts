@@ -1,5 +1,5 @@
 // The hand-written scanners against Chevrotain's lexers over the same token definitions (markup
-// bodies, declaration lines): the same tokens and comments (type, image, offset, object shape) and
+// bodies, the inside of `{...}`, quoted attribute values, declaration lines): the same tokens and comments (type, image, offset, object shape) and
 // no errors, for every fixture's text and for random text built from the characters and fragments
 // where the two could part ways.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import type { ILexingResult } from 'chevrotain';
 import { chevrotainDeclLexer } from '../../grammar/src/decl-lexer.js';
 import { scanDecl } from '../../grammar/src/decl-scanner.js';
 import { chevrotainMarkupLexer } from '../../grammar/src/markup-lexer.js';
-import { scanMarkup } from '../../grammar/src/markup-scanner.js';
+import { markupLexer, scanMarkup } from '../../grammar/src/markup-scanner.js';
 import { fixture } from '../helpers/repo.js';
 
 function shape(r: ILexingResult): unknown {
@@ -133,6 +133,62 @@ const declPieceArb = fc.constantFrom(
   'act Save POST "/s" error "/e.html"',
 );
 
+const exprPieceArb = fc.constantFrom(
+  '.',
+  '...',
+  '....',
+  '(',
+  ')',
+  ',',
+  '=',
+  '==',
+  '!',
+  '!=',
+  '&',
+  '&&',
+  '|',
+  '||',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '"',
+  '"s"',
+  '"a\\"b"',
+  '"\\',
+  '\\',
+  '1',
+  '1.5',
+  '1.',
+  'true',
+  'trueish',
+  'false',
+  'falsey',
+  'in',
+  'items',
+  '$x',
+  '_y',
+  'param',
+  '{',
+  '}',
+  '{#if}',
+  '{x}',
+  '{"a}"}',
+  ' ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\f',
+  '\v',
+  '\uFEFF',
+  '\u00a0',
+  'é',
+  '\u{1F600}',
+  '@',
+  '#',
+  '-',
+);
+
 describe('grammar: scanners', () => {
   it('give the tokens of Chevrotain’s lexers for every fixture', () => {
     const files = (readdirSync(fixture(), { recursive: true }) as string[]).filter((n) => n.endsWith('.kit'));
@@ -167,4 +223,18 @@ describe('grammar: scanners', () => {
       { numRuns: 20_000 },
     );
   });
+
+  for (const mode of ['expr', 'attr'] as const) {
+    it(`markup, ${mode} mode: the tokens of Chevrotain’s lexer for random text, and no errors`, () => {
+      fc.assert(
+        fc.property(fc.array(exprPieceArb, { maxLength: 30 }), (pieces) => {
+          const text = pieces.join('');
+          const mine = markupLexer.tokenize(text, mode);
+          assert.equal(mine.errors.length, 0);
+          assert.deepEqual(shape(mine), shape(chevrotainMarkupLexer.tokenize(text, mode)));
+        }),
+        { numRuns: 10_000 },
+      );
+    });
+  }
 });

@@ -1,0 +1,113 @@
+// The markup lexer's `expr` mode (the inside of one `{...}`) written out by hand, as its `content`
+// and `tag` modes are (markup-scanner.ts): the same tokens as Chevrotain's lexer for the definitions
+// in markup-lexer.ts (the first type, in definition order, that matches; `true`, `false` and `in`
+// only when no longer identifier matches; white space skipped), and never an error.
+import type { ILexingResult, IToken, TokenType } from 'chevrotain';
+import {
+  AndAnd,
+  Dot,
+  EqEq,
+  ExprComma,
+  ExprJunk,
+  ExprString,
+  False,
+  Ge,
+  Gt,
+  Ident,
+  In,
+  Le,
+  LParen,
+  Lt,
+  Not,
+  NotEq,
+  NumberLit,
+  OrOr,
+  RParen,
+  Spread,
+  True,
+} from './markup-lexer.js';
+import { CR, isLetter, isWord, LF, offsetToken, QUOTE, quotedStringEnd } from './scan-chars.js';
+
+/** `[ \t\f\v\r\n\uFEFF]`. */
+function isExprSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 12 || c === 11 || c === CR || c === LF || c === 0xfeff;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** `[A-Za-z_$][\w$]*` from `i` (its first character already checked). */
+function identEnd(text: string, i: number): number {
+  let p = i + 1;
+  while (p < text.length && (isWord(text.charCodeAt(p)) || text.charCodeAt(p) === 36)) p++;
+  return p;
+}
+
+/** The token type and end of the token at `i` (not white space). */
+function exprToken(text: string, i: number): [TokenType, number] {
+  const c = text.charCodeAt(i);
+  const next = text.charCodeAt(i + 1);
+  switch (c) {
+    case 46:
+      return next === 46 && text.charCodeAt(i + 2) === 46 ? [Spread, i + 3] : [Dot, i + 1];
+    case 40:
+      return [LParen, i + 1];
+    case 41:
+      return [RParen, i + 1];
+    case 44:
+      return [ExprComma, i + 1];
+    case 61:
+      if (next === 61) return [EqEq, i + 2];
+      break;
+    case 33:
+      return next === 61 ? [NotEq, i + 2] : [Not, i + 1];
+    case 38:
+      if (next === 38) return [AndAnd, i + 2];
+      break;
+    case 124:
+      if (next === 124) return [OrOr, i + 2];
+      break;
+    case 60:
+      return next === 61 ? [Le, i + 2] : [Lt, i + 1];
+    case 62:
+      return next === 61 ? [Ge, i + 2] : [Gt, i + 1];
+    case QUOTE:
+      return [ExprString, quotedStringEnd(text, i)];
+  }
+  if (isDigit(c)) {
+    let p = i + 1;
+    while (p < text.length && isDigit(text.charCodeAt(p))) p++;
+    if (text.charCodeAt(p) === 46 && isDigit(text.charCodeAt(p + 1))) {
+      p += 2;
+      while (p < text.length && isDigit(text.charCodeAt(p))) p++;
+    }
+    return [NumberLit, p];
+  }
+  if (isLetter(c) || c === 95 || c === 36) {
+    const end = identEnd(text, i);
+    const word = end - i;
+    // A keyword when the identifier is exactly it: `trueish` and `items` are identifiers.
+    if (word === 4 && text.startsWith('true', i)) return [True, end];
+    if (word === 5 && text.startsWith('false', i)) return [False, end];
+    if (word === 2 && text.startsWith('in', i)) return [In, end];
+    return [Ident, end];
+  }
+  return [ExprJunk, i + 1];
+}
+
+/** The tokens of the inside of one `{...}`, as the markup lexer's `expr` mode gives them. */
+export function scanExpr(text: string): ILexingResult {
+  const tokens: IToken[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (isExprSpace(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const [type, end] = exprToken(text, i);
+    tokens.push(offsetToken(text, i, end, type));
+    i = end;
+  }
+  return { tokens, groups: {}, errors: [] };
+}
