@@ -1,5 +1,6 @@
-// The three shapes nearly every view expression has, read without lexing: a plain path, a
-// `param("name")` call and a `g:for` head over a path. They build exactly the nodes the grammar
+// The shapes nearly every view expression has, read without lexing: a plain path, a
+// `param("name")` call, a `g:for` head over a path, and a lone `true`, `false` or number (a
+// component's `compact={true}`). They build exactly the nodes the grammar
 // (expr-grammar.ts) builds (a test compares both ways); anything else goes through the lexer and
 // the grammar.
 import type { Expr, ForExpr } from './ast.js';
@@ -51,6 +52,17 @@ function pathAt(text: string, at: number, map: (i: number) => number, pm: PosMak
   return { type: 'path', path: text.split('.'), range: pm.range(map(at), map(at + text.length)) };
 }
 
+const LITERAL = /^[ \t]*(true|false|\d+(?:\.\d+)?)[ \t]*$/;
+
+/** `true`, `false` or a number with only spaces or tabs around it, as the grammar reads it. */
+function literal(inner: string, map: (i: number) => number, pm: PosMaker): Expr | undefined {
+  const m = LITERAL.exec(inner);
+  if (m === null) return undefined;
+  const at = inner.indexOf(m[1]);
+  const value = m[1] === 'true' ? true : m[1] === 'false' ? false : Number(m[1]);
+  return { type: 'literal', value, range: pm.range(map(at), map(at + m[1].length)) };
+}
+
 /** The common shapes, or undefined when the grammar must decide. */
 export function readCommonExpr(inner: string, map: (i: number) => number, pm: PosMaker, doc: string): Expr | undefined {
   if (inner.indexOf('(') >= 0) {
@@ -62,12 +74,13 @@ export function readCommonExpr(inner: string, map: (i: number) => number, pm: Po
     return { type: 'param', name, range: pm.range(map(start), map(inner.lastIndexOf(')') + 1)) };
   }
   const plain = plainPath(inner);
-  if (plain === 0) return undefined;
+  if (plain === 0) return literal(inner, map, pm);
   if (plain !== undefined) {
     const [a, b] = plain;
     const path = inner.slice(a, b).split('.');
     return { type: 'path', path, range: pm.range(map(a), map(b)) };
   }
+  if (plain === undefined && inner.indexOf(' in') < 0 && inner.indexOf('\tin') < 0) return literal(inner, map, pm);
   const m = FOR_HEAD.exec(inner);
   if (m === null || KEYWORDS.test(m[1]) || (m[2] !== undefined && KEYWORDS.test(m[2])) || KEYWORDS.test(m[3]))
     return undefined;

@@ -24,6 +24,10 @@ describe('grammar: expression shortcut', () => {
     'x ,i  in  a.b',
     'param in xs',
     'x in param',
+    'true',
+    ' false\t',
+    '42',
+    ' 1.5 ',
   ];
   for (const inner of table) {
     it(`{${inner}} takes the shortcut and equals the grammar`, () => {
@@ -33,7 +37,20 @@ describe('grammar: expression shortcut', () => {
     });
   }
 
-  for (const inner of ['true', 'a.in', 'in in xs', 'x in true', 'param("a\\"b")', 'a == b', 'x in (xs)', 'f(1)', '']) {
+  for (const inner of [
+    'true false',
+    '1.',
+    '-1',
+    '1 2',
+    'a.in',
+    'in in xs',
+    'x in true',
+    'param("a\\"b")',
+    'a == b',
+    'x in (xs)',
+    'f(1)',
+    '',
+  ]) {
     it(`{${inner}} is left to the grammar`, () => {
       assert.equal(both(inner).fast, undefined);
     });
@@ -46,6 +63,9 @@ describe('grammar: expression shortcut', () => {
       'param',
       'in',
       'true',
+      'false',
+      '12',
+      '1.5',
       'x1',
       '$y',
       '_',
@@ -66,7 +86,7 @@ describe('grammar: expression shortcut', () => {
         const { fast, slow } = both(inner);
         if (fast !== undefined) assert.deepStrictEqual(fast, slow.expr);
       }),
-      { numRuns: 600 },
+      { numRuns: 3000 },
     );
   });
 });
