@@ -17,7 +17,16 @@ export interface BindTarget extends BindSubject {
   commentModule?: string;
 }
 
-export function kitTargets(e: KitEntry): BindTarget[] {
+/** Per entry (a new version of a file is a new entry): a bind asks once to plan and once to bind. */
+const targetsOfEntry = new WeakMap<KitEntry, readonly BindTarget[]>();
+
+export function kitTargets(e: KitEntry): readonly BindTarget[] {
+  let out = targetsOfEntry.get(e);
+  if (!out) targetsOfEntry.set(e, (out = targetsOf(e)));
+  return out;
+}
+
+function targetsOf(e: KitEntry): BindTarget[] {
   const s = e.summary;
   if (s.kind !== 'page') return [];
   const out: BindTarget[] = [];
