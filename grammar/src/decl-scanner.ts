@@ -20,7 +20,7 @@ import {
   StringTok,
   Word,
 } from './decl-lexer.js';
-import { CR, isNewline, isWord, LF, offsetToken, QUOTE, quotedStringEnd } from './scan-chars.js';
+import { CR, isNewline, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
 
 /** `[ \t\f\v\uFEFF]`: white space inside a line. */
 function isBlank(c: number): boolean {
@@ -74,16 +74,7 @@ function declToken(text: string, i: number): [TokenType, number] {
 export function scanDecl(text: string): ILexingResult {
   const tokens: IToken[] = [];
   const comments: IToken[] = [];
-  let i = 0;
-  while (i < text.length) {
-    if (isBlank(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const [type, end] = declToken(text, i);
-    (type === LineCommentTok ? comments : tokens).push(offsetToken(text, i, end, type));
-    i = end;
-  }
+  scanTokens(text, isBlank, declToken, (t) => (t.tokenType === LineCommentTok ? comments : tokens).push(t));
   return { tokens, groups: { comments }, errors: [] };
 }
 

@@ -26,7 +26,7 @@ import {
   Spread,
   True,
 } from './markup-lexer.js';
-import { CR, isLetter, isWord, LF, offsetToken, QUOTE, quotedStringEnd } from './scan-chars.js';
+import { CR, isLetter, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
 
 /** `[ \t\f\v\r\n\uFEFF]`. */
 function isExprSpace(c: number): boolean {
@@ -99,15 +99,6 @@ function exprToken(text: string, i: number): [TokenType, number] {
 /** The tokens of the inside of one `{...}`, as the markup lexer's `expr` mode gives them. */
 export function scanExpr(text: string): ILexingResult {
   const tokens: IToken[] = [];
-  let i = 0;
-  while (i < text.length) {
-    if (isExprSpace(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const [type, end] = exprToken(text, i);
-    tokens.push(offsetToken(text, i, end, type));
-    i = end;
-  }
+  scanTokens(text, isExprSpace, exprToken, (t) => tokens.push(t));
   return { tokens, groups: {}, errors: [] };
 }

@@ -52,3 +52,25 @@ export function offsetToken(text: string, start: number, end: number, type: Toke
     tokenType: type,
   } as IToken;
 }
+
+/**
+ * Runs a one-mode scanner over `text`: characters `skip` accepts are passed over (the skipped white
+ * space group), `next` reads the token at a position, `take` receives each token in order.
+ */
+export function scanTokens(
+  text: string,
+  skip: (c: number) => boolean,
+  next: (text: string, i: number) => [TokenType, number],
+  take: (token: IToken) => void,
+): void {
+  let i = 0;
+  while (i < text.length) {
+    if (skip(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const [type, end] = next(text, i);
+    take(offsetToken(text, i, end, type));
+    i = end;
+  }
+}

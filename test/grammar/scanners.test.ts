@@ -200,41 +200,36 @@ describe('grammar: scanners', () => {
     }
   });
 
-  it('markup: the tokens of Chevrotain’s lexer for random bodies, and no errors', () => {
+  /** On texts joined from `pieces`: `mine` answers without errors and as `theirs` does. */
+  function agree(
+    pieces: fc.Arbitrary<string>,
+    mine: (text: string) => ILexingResult,
+    theirs: (text: string) => ILexingResult,
+    runs: number,
+  ): void {
     fc.assert(
-      fc.property(fc.array(pieceArb, { maxLength: 40 }), (pieces) => {
-        const text = pieces.join('');
-        const mine = scanMarkup(text);
-        assert.equal(mine.errors.length, 0);
-        assert.deepEqual(shape(mine), shape(chevrotainMarkupLexer.tokenize(text)));
+      fc.property(fc.array(pieces, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        const result = mine(text);
+        assert.equal(result.errors.length, 0);
+        assert.deepEqual(shape(result), shape(theirs(text)));
       }),
-      { numRuns: 20_000 },
+      { numRuns: runs },
     );
+  }
+
+  it('markup: the tokens of Chevrotain’s lexer for random bodies, and no errors', () => {
+    agree(pieceArb, scanMarkup, (text) => chevrotainMarkupLexer.tokenize(text), 20_000);
   });
 
   it('declarations: the tokens and comments of Chevrotain’s lexer for random lines, and no errors', () => {
-    fc.assert(
-      fc.property(fc.array(declPieceArb, { maxLength: 30 }), (pieces) => {
-        const text = pieces.join('');
-        const mine = scanDecl(text);
-        assert.equal(mine.errors.length, 0);
-        assert.deepEqual(shape(mine), shape(chevrotainDeclLexer.tokenize(text)));
-      }),
-      { numRuns: 20_000 },
-    );
+    agree(declPieceArb, scanDecl, (text) => chevrotainDeclLexer.tokenize(text), 20_000);
   });
 
   for (const mode of ['expr', 'attr'] as const) {
     it(`markup, ${mode} mode: the tokens of Chevrotain’s lexer for random text, and no errors`, () => {
-      fc.assert(
-        fc.property(fc.array(exprPieceArb, { maxLength: 30 }), (pieces) => {
-          const text = pieces.join('');
-          const mine = markupLexer.tokenize(text, mode);
-          assert.equal(mine.errors.length, 0);
-          assert.deepEqual(shape(mine), shape(chevrotainMarkupLexer.tokenize(text, mode)));
-        }),
-        { numRuns: 10_000 },
-      );
+      const lex = (text: string) => markupLexer.tokenize(text, mode);
+      agree(exprPieceArb, lex, (text) => chevrotainMarkupLexer.tokenize(text, mode), 10_000);
     });
   }
 });
