@@ -16,8 +16,10 @@ export function isParamName(name: string): boolean {
   return PARAM_NAME.test(name);
 }
 
+const PARAM_TYPE_SET: ReadonlySet<string> = new Set(PARAM_TYPES);
+
 export function isParamType(type: string): type is ParamType {
-  return (PARAM_TYPES as readonly string[]).includes(type);
+  return PARAM_TYPE_SET.has(type);
 }
 
 /** Quotes a value the way diagnostics show it (close to Go's %q). */

@@ -5,7 +5,7 @@ import type { KitEntry } from '../model/entries.js';
 import type { CommentEndpoint } from '../model/handler-modules.js';
 import { loadFunctionName } from '../model/names.js';
 import { packageOfUse } from '../resolve/names.js';
-import type { FieldPath } from '../../../../grammar/src/ast.js';
+import type { FieldPath, Range } from '../../../../grammar/src/ast.js';
 import type { BindSubject } from './types.js';
 
 export interface BindTarget extends BindSubject {
@@ -26,33 +26,30 @@ export function kitTargets(e: KitEntry): readonly BindTarget[] {
   return out;
 }
 
+/** A target of `e` (object literals, not spreads: this runs for every page of every bound directory). */
+function target(e: KitEntry, kind: BindTarget['target'], name: string, functionName: string, range: Range): BindTarget {
+  return { file: e.path, ownerId: e.summary.ownerId, target: kind, name, functionName, range };
+}
+
 function targetsOf(e: KitEntry): BindTarget[] {
   const s = e.summary;
   if (s.kind !== 'page') return [];
   const out: BindTarget[] = [];
-  const base = { file: e.path, ownerId: s.ownerId };
-  for (const a of s.actions)
-    out.push({ ...base, target: 'action', name: a.symbol.text, functionName: a.symbol.text, range: a.symbol.range });
-  for (const a of s.apis)
-    out.push({ ...base, target: 'api', name: a.symbol.text, functionName: a.symbol.text, range: a.symbol.range });
-  for (const f of s.fragments)
-    out.push({ ...base, target: 'fragment', name: f.name.text, functionName: f.name.text, range: f.name.range });
+  for (const a of s.actions) out.push(target(e, 'action', a.symbol.text, a.symbol.text, a.symbol.range));
+  for (const a of s.apis) out.push(target(e, 'api', a.symbol.text, a.symbol.text, a.symbol.range));
+  for (const f of s.fragments) out.push(target(e, 'fragment', f.name.text, f.name.text, f.name.range));
   if (s.server) {
     const name = loadFunctionName(s.ownerId);
-    out.push({ ...base, target: 'load', name, functionName: name, range: s.server.keyword, fields: s.server.fields });
+    const load = target(e, 'load', name, name, s.server.keyword);
+    load.fields = s.server.fields;
+    out.push(load);
   }
   const seen = new Set<string>();
   for (const c of s.contractRefs) {
     if (!c.name || seen.has(`${c.kind} ${c.name}`)) continue;
     seen.add(`${c.kind} ${c.name}`);
     const dot = c.name.lastIndexOf('.');
-    const t: BindTarget = {
-      ...base,
-      target: c.kind,
-      name: c.name,
-      functionName: c.name.slice(dot + 1),
-      range: c.range,
-    };
+    const t = target(e, c.kind, c.name, c.name.slice(dot + 1), c.range);
     if (dot > 0) {
       const use = s.uses.get(c.name.slice(0, dot));
       t.otherPackage = use ? packageOfUse(use.pkg.value) : c.name.slice(0, dot);
