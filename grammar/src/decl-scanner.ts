@@ -4,7 +4,7 @@
 // and comments that lexer gives for the definitions in decl-lexer.ts (the first type, in definition
 // order, that matches; `error` and `cors` only when no longer word matches; white space skipped),
 // token objects of the same shape included, and never fails. A test holds the two to the same output.
-import type { ILexingResult, IToken, TokenType } from 'chevrotain';
+import type { ILexingResult, IToken } from 'chevrotain';
 import {
   Arrow,
   Colon,
@@ -20,7 +20,7 @@ import {
   StringTok,
   Word,
 } from './decl-lexer.js';
-import { CR, isNewline, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
+import { CR, found, isNewline, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
 
 /** `[ \t\f\v\uFEFF]`: white space inside a line. */
 function isBlank(c: number): boolean {
@@ -44,30 +44,30 @@ function wordEnd(text: string, i: number): number {
 }
 
 /** The token type and end of the token at `i` (not white space). */
-function declToken(text: string, i: number): [TokenType, number] {
+function declToken(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  if (c === CR) return [Newline, text.charCodeAt(i + 1) === LF ? i + 2 : i + 1];
-  if (c === LF) return [Newline, i + 1];
+  if (c === CR) return found(Newline, text.charCodeAt(i + 1) === LF ? i + 2 : i + 1);
+  if (c === LF) return found(Newline, i + 1);
   const next = text.charCodeAt(i + 1);
   if (c === 47 && next === 47) {
     let p = i + 2;
     while (p < text.length && !isNewline(text.charCodeAt(p))) p++;
-    return [LineCommentTok, p];
+    return found(LineCommentTok, p);
   }
-  if (c === QUOTE) return [StringTok, quotedStringEnd(text, i)];
-  if (c === 61) return next === 62 ? [Arrow, i + 2] : [Equals, i + 1];
-  if (c === 123) return [LCurly, i + 1];
-  if (c === 125) return [RCurly, i + 1];
-  if (c === 44) return [Comma, i + 1];
-  if (c === 58) return [Colon, i + 1];
+  if (c === QUOTE) return found(StringTok, quotedStringEnd(text, i));
+  if (c === 61) return next === 62 ? found(Arrow, i + 2) : found(Equals, i + 1);
+  if (c === 123) return found(LCurly, i + 1);
+  if (c === 125) return found(RCurly, i + 1);
+  if (c === 44) return found(Comma, i + 1);
+  if (c === 58) return found(Colon, i + 1);
   if (isWordChar(c)) {
     const end = wordEnd(text, i);
     // A keyword when the word is exactly it: `errors` or `error.html` is a word.
-    if (end === i + 5 && text.startsWith('error', i)) return [KwError, end];
-    if (end === i + 4 && text.startsWith('cors', i)) return [KwCors, end];
-    return [Word, end];
+    if (end === i + 5 && text.startsWith('error', i)) return found(KwError, end);
+    if (end === i + 4 && text.startsWith('cors', i)) return found(KwCors, end);
+    return found(Word, end);
   }
-  return [Junk, i + 1];
+  return found(Junk, i + 1);
 }
 
 /** The tokens of a run of declaration text, comments in their group, as the declaration lexer gives them. */

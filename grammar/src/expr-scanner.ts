@@ -2,7 +2,7 @@
 // and `tag` modes are (markup-scanner.ts): the same tokens as Chevrotain's lexer for the definitions
 // in markup-lexer.ts (the first type, in definition order, that matches; `true`, `false` and `in`
 // only when no longer identifier matches; white space skipped), and never an error.
-import type { ILexingResult, IToken, TokenType } from 'chevrotain';
+import type { ILexingResult, IToken } from 'chevrotain';
 import {
   AndAnd,
   Dot,
@@ -26,7 +26,7 @@ import {
   Spread,
   True,
 } from './markup-lexer.js';
-import { CR, isLetter, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
+import { CR, found, isLetter, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
 
 /** `[ \t\f\v\r\n\uFEFF]`. */
 function isExprSpace(c: number): boolean {
@@ -45,35 +45,35 @@ function identEnd(text: string, i: number): number {
 }
 
 /** The token type and end of the token at `i` (not white space). */
-function exprToken(text: string, i: number): [TokenType, number] {
+function exprToken(text: string, i: number): number {
   const c = text.charCodeAt(i);
   const next = text.charCodeAt(i + 1);
   switch (c) {
     case 46:
-      return next === 46 && text.charCodeAt(i + 2) === 46 ? [Spread, i + 3] : [Dot, i + 1];
+      return next === 46 && text.charCodeAt(i + 2) === 46 ? found(Spread, i + 3) : found(Dot, i + 1);
     case 40:
-      return [LParen, i + 1];
+      return found(LParen, i + 1);
     case 41:
-      return [RParen, i + 1];
+      return found(RParen, i + 1);
     case 44:
-      return [ExprComma, i + 1];
+      return found(ExprComma, i + 1);
     case 61:
-      if (next === 61) return [EqEq, i + 2];
+      if (next === 61) return found(EqEq, i + 2);
       break;
     case 33:
-      return next === 61 ? [NotEq, i + 2] : [Not, i + 1];
+      return next === 61 ? found(NotEq, i + 2) : found(Not, i + 1);
     case 38:
-      if (next === 38) return [AndAnd, i + 2];
+      if (next === 38) return found(AndAnd, i + 2);
       break;
     case 124:
-      if (next === 124) return [OrOr, i + 2];
+      if (next === 124) return found(OrOr, i + 2);
       break;
     case 60:
-      return next === 61 ? [Le, i + 2] : [Lt, i + 1];
+      return next === 61 ? found(Le, i + 2) : found(Lt, i + 1);
     case 62:
-      return next === 61 ? [Ge, i + 2] : [Gt, i + 1];
+      return next === 61 ? found(Ge, i + 2) : found(Gt, i + 1);
     case QUOTE:
-      return [ExprString, quotedStringEnd(text, i)];
+      return found(ExprString, quotedStringEnd(text, i));
   }
   if (isDigit(c)) {
     let p = i + 1;
@@ -82,18 +82,18 @@ function exprToken(text: string, i: number): [TokenType, number] {
       p += 2;
       while (p < text.length && isDigit(text.charCodeAt(p))) p++;
     }
-    return [NumberLit, p];
+    return found(NumberLit, p);
   }
   if (isLetter(c) || c === 95 || c === 36) {
     const end = identEnd(text, i);
     const word = end - i;
     // A keyword when the identifier is exactly it: `trueish` and `items` are identifiers.
-    if (word === 4 && text.startsWith('true', i)) return [True, end];
-    if (word === 5 && text.startsWith('false', i)) return [False, end];
-    if (word === 2 && text.startsWith('in', i)) return [In, end];
-    return [Ident, end];
+    if (word === 4 && text.startsWith('true', i)) return found(True, end);
+    if (word === 5 && text.startsWith('false', i)) return found(False, end);
+    if (word === 2 && text.startsWith('in', i)) return found(In, end);
+    return found(Ident, end);
   }
-  return [ExprJunk, i + 1];
+  return found(ExprJunk, i + 1);
 }
 
 /** The tokens of the inside of one `{...}`, as the markup lexer's `expr` mode gives them. */

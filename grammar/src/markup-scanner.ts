@@ -6,7 +6,7 @@
 // white space in a tag skipped), token objects of the same shape included, and, like it, never
 // fails: every character starts some token in either mode. So are the `attr` mode (below) and the
 // `expr` mode (expr-scanner.ts). A test holds them to Chevrotain's lexer.
-import type { ILexingResult, IToken, TokenType } from 'chevrotain';
+import type { ILexingResult, IToken } from 'chevrotain';
 import {
   AttrEq,
   AttrString,
@@ -30,7 +30,19 @@ import {
   AttrText,
 } from './markup-lexer.js';
 import { scanExpr } from './expr-scanner.js';
-import { BACKSLASH, CR, isLetter, isNewline, isWord, LF, offsetToken, QUOTE, quotedStringEnd } from './scan-chars.js';
+import {
+  BACKSLASH,
+  CR,
+  found,
+  isLetter,
+  isNewline,
+  isWord,
+  LF,
+  offsetToken,
+  QUOTE,
+  quotedStringEnd,
+  scanned,
+} from './scan-chars.js';
 
 const LT = 60;
 const GT = 62;
@@ -108,29 +120,29 @@ function nameEnd(text: string, i: number): number {
 }
 
 /** The token type and end of the content-mode token at `i`. */
-function contentToken(text: string, i: number): [TokenType, number] {
+function contentToken(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === LT) {
     const next = text.charCodeAt(i + 1);
     if (next === 33 && text.startsWith('<!--', i)) {
       const close = text.indexOf('-->', i + 4);
-      return close >= 0 ? [MComment, close + 3] : [MCommentOpen, text.length];
+      return close >= 0 ? found(MComment, close + 3) : found(MCommentOpen, text.length);
     }
     if (next === 47) {
       if (isLetter(text.charCodeAt(i + 2))) {
         let p = nameCharsEnd(text, i + 3);
         while (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9) p++;
-        if (text.charCodeAt(p) === GT) return [CloseTag, p + 1];
+        if (text.charCodeAt(p) === GT) return found(CloseTag, p + 1);
       }
-      return [CloseTagOpen, i + 2];
+      return found(CloseTagOpen, i + 2);
     }
-    if (isLetter(next)) return [TagStart, nameCharsEnd(text, i + 2)];
-    if (next === LBRACE) return [TagOpen, i + 1];
-    return [LtText, i + 1];
+    if (isLetter(next)) return found(TagStart, nameCharsEnd(text, i + 2));
+    if (next === LBRACE) return found(TagOpen, i + 1);
+    return found(LtText, i + 1);
   }
   if (c === LBRACE) {
     const block = blockSyntaxEnd(text, i);
-    return block >= 0 ? [BlockSyntax, block] : [Interp, interpEnd(text, i)];
+    return block >= 0 ? found(BlockSyntax, block) : found(Interp, interpEnd(text, i));
   }
   let p = i + 1;
   while (p < text.length) {
@@ -138,13 +150,13 @@ function contentToken(text: string, i: number): [TokenType, number] {
     if (k === LT || k === LBRACE) break;
     p++;
   }
-  return [Text, p];
+  return found(Text, p);
 }
 
 /** The token type and end of the tag-mode token at `i` (not white space). */
-function tagToken(text: string, i: number): [TokenType, number] {
+function tagToken(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  if (isLetter(c) || c === 95 || c === 64 || c === 58 || c === 36) return [Name, nameEnd(text, i)];
+  if (isLetter(c) || c === 95 || c === 64 || c === 58 || c === 36) return found(Name, nameEnd(text, i));
   const next = text.charCodeAt(i + 1);
   const shortEnd = (): number => {
     let p = i + 1;
@@ -154,23 +166,23 @@ function tagToken(text: string, i: number): [TokenType, number] {
   };
   if (c === 46 && i + 1 < text.length) {
     const end = shortEnd();
-    if (end > i + 1) return [ClassShort, end];
+    if (end > i + 1) return found(ClassShort, end);
   }
   if (c === 35 && i + 1 < text.length) {
     const end = shortEnd();
-    if (end > i + 1) return [IdShort, end];
+    if (end > i + 1) return found(IdShort, end);
   }
-  if (c === 61) return [AttrEq, i + 1];
-  if (c === QUOTE) return [AttrString, quotedStringEnd(text, i)];
+  if (c === 61) return found(AttrEq, i + 1);
+  if (c === QUOTE) return found(AttrString, quotedStringEnd(text, i));
   if (c === APOS) {
     let p = i + 1;
     while (p < text.length && text.charCodeAt(p) !== APOS && !isNewline(text.charCodeAt(p))) p++;
-    return [SingleQuoted, text.charCodeAt(p) === APOS ? p + 1 : p];
+    return found(SingleQuoted, text.charCodeAt(p) === APOS ? p + 1 : p);
   }
-  if (c === 47 && next === GT) return [SelfClose, i + 2];
-  if (c === GT) return [TagClose, i + 1];
-  if (c === LBRACE) return [Interp, interpEnd(text, i)];
-  return [TagJunk, i + 1];
+  if (c === 47 && next === GT) return found(SelfClose, i + 2);
+  if (c === GT) return found(TagClose, i + 1);
+  if (c === LBRACE) return found(Interp, interpEnd(text, i));
+  return found(TagJunk, i + 1);
 }
 
 /** The tokens of a markup body, as the markup lexer's default (`content`) mode gives them. */
@@ -183,7 +195,8 @@ export function scanMarkup(text: string): ILexingResult {
       i++;
       continue;
     }
-    const [type, end] = tag ? tagToken(text, i) : contentToken(text, i);
+    const end = tag ? tagToken(text, i) : contentToken(text, i);
+    const type = scanned;
     tokens.push(offsetToken(text, i, end, type));
     if (type === TagStart || type === CloseTagOpen || type === TagOpen) tag = true;
     else if (type === TagClose || type === SelfClose) tag = false;
@@ -197,16 +210,15 @@ export function scanAttrValue(text: string): ILexingResult {
   const tokens: IToken[] = [];
   let i = 0;
   while (i < text.length) {
-    let type: TokenType;
     let end: number;
     if (text.charCodeAt(i) === LBRACE) {
       const block = blockSyntaxEnd(text, i);
-      [type, end] = block >= 0 ? [BlockSyntax, block] : [Interp, interpEnd(text, i)];
+      end = block >= 0 ? found(BlockSyntax, block) : found(Interp, interpEnd(text, i));
     } else {
       const brace = text.indexOf('{', i);
-      [type, end] = [AttrText, brace < 0 ? text.length : brace];
+      end = found(AttrText, brace < 0 ? text.length : brace);
     }
-    tokens.push(offsetToken(text, i, end, type));
+    tokens.push(offsetToken(text, i, end, scanned));
     i = end;
   }
   return { tokens, groups: {}, errors: [] };
