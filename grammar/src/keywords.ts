@@ -92,7 +92,7 @@ export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   if (a === b) return 0;
   // A common prefix or suffix changes no distance, and candidates often share most of theirs
-  // (`save-4364` against `save-344`): only the rest goes through the table.
+  // (`save-4364` against `save-344`): only the rest goes through the table, read in place.
   let start = 0;
   while (start < a.length && start < b.length && a.charCodeAt(start) === b.charCodeAt(start)) start++;
   let endA = a.length;
@@ -101,27 +101,25 @@ export function editDistance(a: string, b: string, max: number): number {
     endA--;
     endB--;
   }
-  if (start > 0 || endA < a.length) {
-    a = a.slice(start, endA);
-    b = b.slice(start, endB);
-  }
+  const lenA = endA - start;
+  const lenB = endB - start;
   const over = max + 1;
-  if (rowA.length <= b.length) {
-    rowA = new Int32Array(b.length * 2 + 2);
-    rowB = new Int32Array(b.length * 2 + 2);
+  if (rowA.length <= lenB) {
+    rowA = new Int32Array(lenB * 2 + 2);
+    rowB = new Int32Array(lenB * 2 + 2);
   }
   let prev = rowA;
   let cur = rowB;
-  for (let j = 0; j <= b.length; j++) prev[j] = j <= max ? j : over;
-  for (let i = 1; i <= a.length; i++) {
+  for (let j = 0; j <= lenB; j++) prev[j] = j <= max ? j : over;
+  for (let i = 1; i <= lenA; i++) {
     const from = Math.max(1, i - max);
-    const to = Math.min(b.length, i + max);
+    const to = Math.min(lenB, i + max);
     cur[0] = i <= max ? i : over;
     if (from > 1) cur[from - 1] = over;
     let rowMin = from === 1 ? cur[0] : over;
-    const ca = a.charCodeAt(i - 1);
+    const ca = a.charCodeAt(start + i - 1);
     for (let j = from; j <= to; j++) {
-      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
+      const cost = ca === b.charCodeAt(start + j - 1) ? 0 : 1;
       let v = prev[j - 1] + cost;
       const up = prev[j] + 1;
       if (up < v) v = up;
@@ -131,13 +129,13 @@ export function editDistance(a: string, b: string, max: number): number {
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
-    if (to < b.length) cur[to + 1] = over;
+    if (to < lenB) cur[to + 1] = over;
     if (rowMin > max) return over;
     const t = prev;
     prev = cur;
     cur = t;
   }
-  return prev[b.length] > max ? over : prev[b.length];
+  return prev[lenB] > max ? over : prev[lenB];
 }
 
 /** How many edits still make a typo of `word`: one for words of up to three characters, two for longer ones. */
