@@ -62,13 +62,18 @@ export class Publisher {
     const diagnostics = core.map((x) => toLspDiagnostic(x, uriOfKey));
     let kept: string | LspDiagnostic[] = diagnostics;
     if (!force) {
-      const json = diagnostics.length ? JSON.stringify(diagnostics) : '';
       const last = this.published.get(uri);
-      const same = json === (typeof last === 'string' ? last : last ? JSON.stringify(last) : '');
-      kept = json;
-      if (same) {
-        if (json) this.published.set(uri, json);
-        return;
+      if (last === undefined) {
+        // Nothing published before (a folder's first index): only an empty list is the same.
+        if (diagnostics.length === 0) return;
+      } else {
+        const json = diagnostics.length ? JSON.stringify(diagnostics) : '';
+        const same = json === (typeof last === 'string' ? last : JSON.stringify(last));
+        kept = json;
+        if (same) {
+          if (json) this.published.set(uri, json);
+          return;
+        }
       }
     }
     if (diagnostics.length) this.published.set(uri, kept);
