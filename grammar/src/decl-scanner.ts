@@ -20,12 +20,7 @@ import {
   StringTok,
   Word,
 } from './decl-lexer.js';
-import { CR, found, isNewline, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
-
-/** `[ \t\f\v\uFEFF]`: white space inside a line. */
-function isBlank(c: number): boolean {
-  return c === 32 || c === 9 || c === 12 || c === 11 || c === 0xfeff;
-}
+import { CR, found, isBlank, isNewline, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
 
 /** `[\w.\/$-]`: the characters of a word. */
 function isWordChar(c: number): boolean {

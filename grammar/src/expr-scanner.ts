@@ -26,12 +26,7 @@ import {
   Spread,
   True,
 } from './markup-lexer.js';
-import { CR, found, isLetter, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
-
-/** `[ \t\f\v\r\n\uFEFF]`. */
-function isExprSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 12 || c === 11 || c === CR || c === LF || c === 0xfeff;
-}
+import { found, isLetter, isSpace, isWord, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -99,6 +94,6 @@ function exprToken(text: string, i: number): number {
 /** The tokens of the inside of one `{...}`, as the markup lexer's `expr` mode gives them. */
 export function scanExpr(text: string): ILexingResult {
   const tokens: IToken[] = [];
-  scanTokens(text, isExprSpace, exprToken, (t) => tokens.push(t));
+  scanTokens(text, isSpace, exprToken, (t) => tokens.push(t));
   return { tokens, groups: {}, errors: [] };
 }

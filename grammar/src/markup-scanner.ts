@@ -32,12 +32,11 @@ import {
 import { scanExpr } from './expr-scanner.js';
 import {
   BACKSLASH,
-  CR,
   found,
   isLetter,
   isNewline,
+  isSpace,
   isWord,
-  LF,
   offsetToken,
   QUOTE,
   quotedStringEnd,
@@ -53,11 +52,6 @@ const APOS = 39;
 /** `[\w.:@$-]`: the characters of a tag or attribute name after its first. */
 function isNameChar(c: number): boolean {
   return isWord(c) || c === 46 || c === 58 || c === 64 || c === 36 || c === 45;
-}
-
-/** `[ \t\f\v\r\n\uFEFF]`: what separates the parts of a tag. */
-function isTagSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 12 || c === 11 || c === CR || c === LF || c === 0xfeff;
 }
 
 /** The end of the name characters from `i`. */
@@ -191,7 +185,7 @@ export function scanMarkup(text: string): ILexingResult {
   let tag = false;
   let i = 0;
   while (i < text.length) {
-    if (tag && isTagSpace(text.charCodeAt(i))) {
+    if (tag && isSpace(text.charCodeAt(i))) {
       i++;
       continue;
     }

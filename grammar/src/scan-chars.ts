@@ -21,6 +21,16 @@ export function isNewline(c: number): boolean {
   return c === CR || c === LF;
 }
 
+/** `[ \t\f\v\uFEFF]`: white space within a line. */
+export function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 12 || c === 11 || c === 0xfeff;
+}
+
+/** `[ \t\f\v\r\n\uFEFF]`: white space, line breaks included (inside a tag or a `{...}`). */
+export function isSpace(c: number): boolean {
+  return isBlank(c) || isNewline(c);
+}
+
 /**
  * `/"(?:[^"\\\r\n]|\\[^\r\n])*(?:"|\\)?/` from the `"` at `i`: escapes in pairs, ended by the
  * closing quote or the line's end; a lone backslash before the line's end is kept.
