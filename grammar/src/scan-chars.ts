@@ -1,4 +1,4 @@
-// What the hand-written scanners (markup-scanner.ts, decl-scanner.ts) share: character classes of
+// What the hand-written scanners (markup-, expr- and decl-scanner.ts) share: character classes of
 // the token patterns they follow, the double-quoted string both lexers define alike, and the token
 // object Chevrotain's lexers make with `positionTracking: 'onlyOffset'`.
 import type { IToken, TokenType } from 'chevrotain';
