@@ -38,7 +38,7 @@ function wordEnd(text: string, i: number): number {
   return p;
 }
 
-/** The token type and end of the token at `i` (not white space). */
+/** Where the token at `i` (not white space) ends; its type is noted (`found`). */
 function declToken(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === CR) return found(Newline, text.charCodeAt(i + 1) === LF ? i + 2 : i + 1);

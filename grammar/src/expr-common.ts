@@ -74,13 +74,13 @@ export function readCommonExpr(inner: string, map: (i: number) => number, pm: Po
     return { type: 'param', name, range: pm.range(map(start), map(inner.lastIndexOf(')') + 1)) };
   }
   const plain = plainPath(inner);
-  if (plain === 0) return literal(inner, map, pm);
-  if (plain !== undefined) {
+  if (plain !== undefined && plain !== 0) {
     const [a, b] = plain;
     const path = inner.slice(a, b).split('.');
     return { type: 'path', path, range: pm.range(map(a), map(b)) };
   }
-  if (plain === undefined && inner.indexOf(' in') < 0 && inner.indexOf('\tin') < 0) return literal(inner, map, pm);
+  const lit = literal(inner, map, pm);
+  if (lit !== undefined || plain === 0) return lit;
   const m = FOR_HEAD.exec(inner);
   if (m === null || KEYWORDS.test(m[1]) || (m[2] !== undefined && KEYWORDS.test(m[2])) || KEYWORDS.test(m[3]))
     return undefined;

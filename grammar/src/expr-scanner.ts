@@ -39,7 +39,7 @@ function identEnd(text: string, i: number): number {
   return p;
 }
 
-/** The token type and end of the token at `i` (not white space). */
+/** Where the token at `i` (not white space) ends; its type is noted (`found`). */
 function exprToken(text: string, i: number): number {
   const c = text.charCodeAt(i);
   const next = text.charCodeAt(i + 1);

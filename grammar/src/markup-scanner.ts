@@ -113,7 +113,7 @@ function nameEnd(text: string, i: number): number {
   return p;
 }
 
-/** The token type and end of the content-mode token at `i`. */
+/** Where the content-mode token at `i` ends; its type is noted (`found`). */
 function contentToken(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c === LT) {
@@ -147,24 +147,21 @@ function contentToken(text: string, i: number): number {
   return found(Text, p);
 }
 
-/** The token type and end of the tag-mode token at `i` (not white space). */
+/** `.x` and `#x` from `i`: `[\w:-]` after the sigil (none: the sigil alone is junk). */
+function shorthandEnd(text: string, i: number): number {
+  let p = i + 1;
+  while (p < text.length && (isWord(text.charCodeAt(p)) || text.charCodeAt(p) === 58 || text.charCodeAt(p) === 45)) p++;
+  return p;
+}
+
+/** Where the tag-mode token at `i` (not white space) ends; its type is noted (`found`). */
 function tagToken(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (isLetter(c) || c === 95 || c === 64 || c === 58 || c === 36) return found(Name, nameEnd(text, i));
   const next = text.charCodeAt(i + 1);
-  const shortEnd = (): number => {
-    let p = i + 1;
-    while (p < text.length && (isWord(text.charCodeAt(p)) || text.charCodeAt(p) === 58 || text.charCodeAt(p) === 45))
-      p++;
-    return p;
-  };
-  if (c === 46 && i + 1 < text.length) {
-    const end = shortEnd();
-    if (end > i + 1) return found(ClassShort, end);
-  }
-  if (c === 35 && i + 1 < text.length) {
-    const end = shortEnd();
-    if (end > i + 1) return found(IdShort, end);
+  if (c === 46 || c === 35) {
+    const end = shorthandEnd(text, i);
+    if (end > i + 1) return found(c === 46 ? ClassShort : IdShort, end);
   }
   if (c === 61) return found(AttrEq, i + 1);
   if (c === QUOTE) return found(AttrString, quotedStringEnd(text, i));
