@@ -96,7 +96,8 @@ function candidateShapes(segs: readonly string[]): string[] {
  */
 interface RouteKnowledge {
   seen: Map<string, string>;
-  answered: Map<string, boolean>;
+  /** By method, then by href as written (no key to build per link). */
+  answered: Record<InternalLink['method'], Map<string, boolean>>;
   near?: NearRoutes;
 }
 
@@ -104,7 +105,7 @@ const knowledge = new WeakMap<object, RouteKnowledge>();
 
 function knowledgeOf(ctx: WorkspaceView): RouteKnowledge {
   let k = knowledge.get(ctx);
-  if (!k) knowledge.set(ctx, (k = { seen: new Map(), answered: new Map() }));
+  if (!k) knowledge.set(ctx, (k = { seen: new Map(), answered: { GET: new Map(), POST: new Map() } }));
   return k;
 }
 
@@ -119,10 +120,9 @@ function nearOf(ctx: CrossContext): NearRoutes {
 }
 
 function isAnswered(ctx: CrossContext, link: InternalLink, segs: readonly string[]): boolean {
-  const answered = knowledgeOf(ctx).answered;
-  const key = `${link.method} ${segs.join('/')}`;
-  let yes = answered.get(key);
-  if (yes === undefined) answered.set(key, (yes = answeringRoutes(ctx, link, segs)));
+  const answered = knowledgeOf(ctx).answered[link.method];
+  let yes = answered.get(link.href);
+  if (yes === undefined) answered.set(link.href, (yes = answeringRoutes(ctx, link, segs)));
   return yes;
 }
 
@@ -195,7 +195,8 @@ export function linksTouchedByRoutes(regKey: BucketKey, ctx: CrossContext): Iter
   const now = routesOf(regs);
   if (k.seen.get(regKey) === now) return [];
   k.seen.set(regKey, now);
-  k.answered.clear();
+  k.answered.GET.clear();
+  k.answered.POST.clear();
   k.near?.set(regKey, regs);
   const shape = idOf(regKey).slice(idOf(regKey).indexOf(' ') + 1);
   const first = shape.split('/')[1] ?? '';

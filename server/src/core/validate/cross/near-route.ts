@@ -2,9 +2,9 @@
 // static segment, and that segment is a typo of the link's (`typoDistance`). Comparing the link with
 // every route cost O(links × routes) edit distances (40 s for 7,000 broken links among 5,000 pages),
 // so routes are indexed by their shape with one static segment left out (`/blog/{}` gives
-// `0:4:·/{}` and nothing for the param); a link looks up, for each of its segments, the shapes it
-// could take at the other positions (literal or `{}`), as `answeringRoutes` does. Rest routes are
-// few and compared one by one.
+// `0:·/{}`, length 4, and nothing for the param); a link looks up, for each of its segments, the
+// shapes it could take at the other positions (literal or `{}`), as `answeringRoutes` does. Rest
+// routes are few and compared one by one.
 //
 // The index is kept per workspace and updated one `reg:` bucket at a time (`links.ts` tells it
 // which buckets changed), so a keystroke in a route string re-indexes that route, not all of them.
@@ -23,9 +23,8 @@ interface Hole {
 
 const HOLE = '\u00b7';
 
-/** The static segment left out is keyed by its length too: a typo changes it by at most two. */
-function holeKey(method: string, at: number, length: number, parts: readonly string[]): string {
-  return `${method} ${at}:${length}:/${parts.join('/')}`;
+function holeKey(method: string, at: number, parts: readonly string[]): string {
+  return `${method} ${at}:/${parts.join('/')}`;
 }
 
 /** Every way to write `segs` as a shape, position `at` left out: 2^(n-1) of them. */
@@ -62,11 +61,13 @@ interface Indexed {
 
 export class NearRoutes {
   /**
-   * `<METHOD> <hole position>:<length>:<shape with the hole>` → the registrations with a static
-   * segment of that length there (and that segment in lower case).
+   * `<METHOD> <hole position>:<shape with the hole>` → by length of the static segment there (in
+   * lower case: a typo changes it by at most two), the registrations with such a segment there.
    */
   // Arrays, not sets: a lookup walks hundreds of them per suggestion, and an edit removes few.
-  private readonly holes = new Map<string, Hole[]>();
+  private readonly holes = new Map<string, Map<number, Hole[]>>();
+  /** Lists of `holes` changed since they were last put in declaration order (`inOrder`). */
+  private readonly unordered = new Set<Hole[]>();
   /** Registrations ending in a rest param. */
   private readonly rest = new Set<Registration>();
   /** Per `reg:` bucket: what its registrations put in. */
@@ -78,14 +79,18 @@ export class NearRoutes {
   set(regKey: string, regs: readonly Registration[]): void {
     for (const old of this.buckets.get(regKey) ?? []) {
       for (const [key, hole] of old.holes) {
-        const list = this.holes.get(key);
-        const at = list ? list.indexOf(hole) : -1;
-        if (at >= 0) list!.splice(at, 1);
-        if (list?.length === 0) this.holes.delete(key);
+        const byLength = this.holes.get(key);
+        const list = byLength?.get(hole.lower.length);
+        if (!byLength || !list) continue;
+        const at = list.indexOf(hole);
+        if (at >= 0) list.splice(at, 1);
+        if (list.length === 0) byLength.delete(hole.lower.length);
+        if (byLength.size === 0) this.holes.delete(key);
       }
       if (old.rest) this.rest.delete(old.rest);
     }
-    this.memo = new Map();
+    // The first load sets every `reg:` bucket one by one, before any answer is remembered.
+    if (this.memo.size > 0) this.memo = new Map();
     if (regs.length === 0) {
       this.buckets.delete(regKey);
       return;
@@ -110,16 +115,17 @@ export class NearRoutes {
     for (let at = 0; at < segs.length; at++) {
       const s = segs[at];
       if (s.kind !== 'static') continue;
-      const key = holeKey(
-        r.method,
-        at,
-        s.value.length,
-        parts.map((p, i) => (i === at ? HOLE : p)),
-      );
+      // Listed by the length compared (lower case can change a length): every hole of a list has it.
       const hole = { reg: r, lower: s.value.toLowerCase() };
-      const list = this.holes.get(key);
+      parts[at] = HOLE;
+      const key = holeKey(r.method, at, parts);
+      parts[at] = s.value;
+      let byLength = this.holes.get(key);
+      if (!byLength) this.holes.set(key, (byLength = new Map()));
+      let list = byLength.get(hole.lower.length);
       if (list) list.push(hole);
-      else this.holes.set(key, [hole]);
+      else byLength.set(hole.lower.length, (list = [hole]));
+      this.unordered.add(list);
       out.holes.push([key, hole]);
     }
     return out;
@@ -135,18 +141,11 @@ export class NearRoutes {
         const word = segs[at].toLowerCase();
         const bound = typoBound(word);
         for (const shape of shapesAround(segs, at)) {
+          const byLength = this.holes.get(holeKey(method, at, shape));
+          if (byLength === undefined) continue;
           for (let length = Math.max(0, word.length - bound); length <= word.length + bound; length++) {
-            const holes = this.holes.get(holeKey(method, at, length, shape));
-            if (holes === undefined) continue;
-            for (let h = 0; h < holes.length; h++) {
-              const hole = holes[h];
-              // Only candidates as near as the best so far can win (ties go to the first declared).
-              const max = best === undefined ? bound : best.distance;
-              const distance = editDistance(word, hole.lower, max);
-              if (distance > max) continue;
-              const c = { reg: hole.reg, distance };
-              if (better(best, c)) best = c;
-            }
+            const holes = byLength.get(length);
+            if (holes !== undefined) best = this.nearestIn(this.inOrder(holes), word, bound, best);
           }
         }
       }
@@ -155,6 +154,41 @@ export class NearRoutes {
     const answer = best?.reg.route.pattern;
     this.memo.set(memoKey, answer);
     return answer;
+  }
+
+  /** `holes` in declaration order: the first of them at a distance is the one a tie goes to. */
+  private inOrder(holes: Hole[]): Hole[] {
+    if (this.unordered.delete(holes)) holes.sort((a, b) => compareRegistrations(a.reg, b.reg));
+    return holes;
+  }
+
+  /**
+   * The nearer of `best` and the nearest of `holes` (static segments of one length, in declaration
+   * order) to `word`. No hole can be nearer than the difference of the lengths, nor nearer than one
+   * unless it is the word itself: the walk ends at the first hole that near, which saves most of a
+   * long list's edit distances.
+   */
+  private nearestIn(holes: Hole[], word: string, bound: number, best: Candidate | undefined): Candidate | undefined {
+    const length = holes[0].lower.length;
+    let floor = Math.abs(length - word.length);
+    if (floor === 0) {
+      const same = holes.find((h) => h.lower === word);
+      if (same) return better(best, { reg: same.reg, distance: 0 }) ? { reg: same.reg, distance: 0 } : best;
+      floor = 1;
+    }
+    for (let h = 0; h < holes.length; h++) {
+      const hole = holes[h];
+      // Only candidates as near as the best so far can win (ties go to the first declared), and
+      // only typos of this word: the best may be a longer word's, which allows more edits.
+      const max = best === undefined ? bound : Math.min(bound, best.distance);
+      if (max < floor) break;
+      const distance = editDistance(word, hole.lower, max);
+      if (distance > max) continue;
+      const c = { reg: hole.reg, distance };
+      if (better(best, c)) best = c;
+      if (distance === floor) break;
+    }
+    return best;
   }
 
   /** The rest route whose static prefix is one typo away from the link's first segments. */

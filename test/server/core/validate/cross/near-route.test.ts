@@ -2,6 +2,9 @@
 // which is a typo of the link's. Indexed once per set of registrations, so a site with thousands of
 // broken links among thousands of routes compares each link with a handful of routes, not all.
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { editDistance, typoBound } from '../../../../../grammar/src/index.js';
+import { compareRegistrations } from '../../../../../server/src/core/model/entries.js';
 import { NearRoutes } from '../../../../../server/src/core/validate/cross/near-route.js';
 import { regKey } from '../../../../../server/src/core/validate/cross/reg-bucket.js';
 import { linkSegments } from '../../../../../server/src/core/validate/cross/links.js';
@@ -93,6 +96,67 @@ describe('closestRoute (the suggestion of broken_internal_link)', () => {
     const many = regs(Array.from({ length: 5000 }, (_, i) => `/section-${i % 10}/page-${i}`));
     for (let i = 0; i < 5000; i += 7)
       assert.equal(near(many, `/section-${i % 10}/pgae-${i}`), `/section-${i % 10}/page-${i}`);
+  });
+});
+
+/**
+ * The suggestion by definition, comparing the link with every route: a route of the method with as
+ * many segments, equal to the link (or a param) at every segment but one static one, whose lower
+ * case is a typo of the link's there; the nearest, then the first declared. Rest routes aside.
+ */
+function nearestByDefinition(list: Registration[], method: string, segs: readonly string[]): string | undefined {
+  let best: { reg: Registration; distance: number } | undefined;
+  for (const r of [...list].sort(compareRegistrations)) {
+    const rs = r.route.segments;
+    if (r.method !== method || !r.route.valid || rs.length !== segs.length || rs.length > 8) continue;
+    for (let at = 0; at < rs.length; at++) {
+      const s = rs[at];
+      if (s.kind !== 'static') continue;
+      const others = rs.every((o, i) => i === at || o.kind === 'param' || (o.kind === 'static' && o.value === segs[i]));
+      if (!others) continue;
+      const word = segs[at].toLowerCase();
+      const bound = typoBound(word);
+      const distance = editDistance(word, s.value.toLowerCase(), bound);
+      if (distance <= bound && (!best || distance < best.distance)) best = { reg: r, distance };
+    }
+  }
+  return best?.reg.route.pattern;
+}
+
+describe('closestRoute against its definition', () => {
+  it('gives the nearest, first declared route for random routes and links', () => {
+    // Few letters, so that many routes are a typo away from a link and ties are common.
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'B', '1'), minLength: 1, maxLength: 6 });
+    const segment = fc.oneof(word, word, fc.constant('{id}'));
+    const route = fc.array(segment, { minLength: 1, maxLength: 3 }).map((ss) => `/${ss.join('/')}`);
+    const link = fc.array(word, { minLength: 1, maxLength: 3 }).map((ss) => `/${ss.join('/')}`);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(route, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+        fc.array(link, { minLength: 1, maxLength: 10 }),
+        (patterns, posts, links) => {
+          // Declared in shuffled file order, both methods: ties go by file, not by indexing order.
+          const list = regs(patterns).map((r, i) => ({
+            ...r,
+            method: posts[i] ? 'POST' : 'GET',
+            file: `site/f${(i * 7919) % patterns.length}.kit`,
+          }));
+          const index = indexOf(list);
+          for (const href of links)
+            for (const method of ['GET', 'POST']) {
+              const segs = linkSegments(href);
+              assert.ok(segs);
+              assert.equal(
+                index.closest(method, href, segs),
+                nearestByDefinition(list, method, segs),
+                `${method} ${href}`,
+              );
+            }
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
 
