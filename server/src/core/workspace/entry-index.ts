@@ -15,8 +15,12 @@ function byPath(a: { path: string }, b: { path: string }): number {
 export class EntryIndex {
   protected readonly kits = new Map<string, KitEntry>();
   protected readonly modules = new Map<string, ModuleEntry>();
-  /** Bucket key → the paths of its members. */
-  private readonly index = new Map<string, Set<string>>();
+  /**
+   * Bucket key → the paths of its members: the path itself while it is the only one (most buckets:
+   * a route, a page ID), else a set. Twenty thousand sets of one path were a fifth of what loading
+   * a large workspace keeps.
+   */
+  private readonly index = new Map<string, string | Set<string>>();
   /** The keys of `index` by family (rules ask for a family's keys on every change that touches it). */
   private readonly familyKeys = new Map<Family, Set<string>>();
   private sortedKitCache: KitEntry[] | undefined;
@@ -25,25 +29,28 @@ export class EntryIndex {
   /** Adds `path` to the buckets of `keys`. */
   protected addMember(path: string, keys: readonly string[]): void {
     for (const k of keys) {
-      let set = this.index.get(k);
-      if (!set) {
-        this.index.set(k, (set = new Set()));
+      const members = this.index.get(k);
+      if (members === undefined) {
+        this.index.set(k, path);
         addTo(this.familyKeys, familyOf(k), k);
-      }
-      set.add(path);
+      } else if (typeof members !== 'string') members.add(path);
+      else if (members !== path) this.index.set(k, new Set([members, path]));
     }
   }
 
   /** Takes `path` out of the buckets of `keys` (a bucket left empty goes). */
   protected removeMember(path: string, keys: readonly string[]): void {
     for (const k of keys) {
-      const set = this.index.get(k);
-      if (!set) continue;
-      set.delete(path);
-      if (set.size === 0) {
-        this.index.delete(k);
-        this.familyKeys.get(familyOf(k))?.delete(k);
+      const members = this.index.get(k);
+      if (members === undefined) continue;
+      if (typeof members === 'string') {
+        if (members !== path) continue;
+      } else {
+        members.delete(path);
+        if (members.size > 0) continue;
       }
+      this.index.delete(k);
+      this.familyKeys.get(familyOf(k))?.delete(k);
     }
   }
 
@@ -121,8 +128,14 @@ export class EntryIndex {
 
   /** The entries of `map` in a bucket, sorted by path. */
   private membersIn<E extends { path: string }>(key: string, map: Map<string, E>): E[] {
+    const members = this.index.get(key);
+    if (members === undefined) return [];
+    if (typeof members === 'string') {
+      const e = map.get(members);
+      return e ? [e] : [];
+    }
     const out: E[] = [];
-    for (const p of this.index.get(key) ?? []) {
+    for (const p of members) {
       const e = map.get(p);
       if (e) out.push(e);
     }
@@ -130,10 +143,10 @@ export class EntryIndex {
   }
 
   registrationsIn(key: string): Registration[] {
-    const set = this.index.get(key);
-    if (!set) return [];
+    const members = this.index.get(key);
+    if (members === undefined) return [];
     const out: Registration[] = [];
-    for (const p of set) {
+    for (const p of typeof members === 'string' ? [members] : members) {
       const e = this.kits.get(p) ?? this.modules.get(p);
       if (e) out.push(...e.registrations);
     }
