@@ -7,7 +7,7 @@
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { Range } from './ast.js';
-import { declParser, plainBlockHeader } from './decl-parser.js';
+import { declParser, plainBlockHeader, plainFragmentHeader } from './decl-parser.js';
 import { LCurly, Newline, RCurly, Word } from './decl-lexer.js';
 import { diag } from './diagnostics.js';
 import { UNSUPPORTED_BLOCKS } from './keywords.js';
@@ -128,8 +128,7 @@ class ChunkBuilder extends LineDeclarations {
   }
 
   private fragmentHeader(header: IToken[]) {
-    declParser.input = header;
-    const res = declParser.fragmentHeader();
+    const res = declParser.run(header, () => declParser.fragmentHeader(), plainFragmentHeader);
     const usage = usageOf('fragment');
     if (this.parserErrors(usage)) return undefined;
     if (

@@ -5,7 +5,7 @@
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { Word as WordNode } from './ast.js';
-import { declParser, plainOneArg, plainWordList } from './decl-parser.js';
+import { declParser, plainOneArg, plainUseLine, plainWordList } from './decl-parser.js';
 import { Comma, LCurly, RCurly, StringTok, Word } from './decl-lexer.js';
 import { closestKeyword, DECLARATION_KEYWORD_SET, FOREIGN_DECLARATIONS, UNSUPPORTED_BLOCKS } from './keywords.js';
 import { usageOf, isSpaceCode, trimEnd, describe, ONE_ARG, BLOCK_KEYWORDS } from './declaration-usage.js';
@@ -230,8 +230,7 @@ export abstract class LineDeclarations extends EndpointDeclarations {
   }
 
   private useLine(toks: IToken[], lineEnd: number): void {
-    declParser.input = toks;
-    const res = declParser.useLine();
+    const res = declParser.run(toks, () => declParser.useLine(), plainUseLine);
     const usage = usageOf('use');
     if (this.parserErrors(usage)) return;
     if (res === undefined || res.alias === undefined || res.pkg === undefined) {

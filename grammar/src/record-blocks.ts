@@ -2,7 +2,7 @@
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { FieldPath, Literal, PathField, PathRecord, PropDecl, Range, Word as WordNode } from './ast.js';
-import { declParser, type RecordField, type RecordLine } from './decl-parser.js';
+import { declParser, plainPropLine, plainRecordLine, type RecordField, type RecordLine } from './decl-parser.js';
 import { Comma, StringTok, Word } from './decl-lexer.js';
 import { describe, FIELD_PATH, NUMBER } from './declaration-usage.js';
 import { ChunkBase } from './chunk-base.js';
@@ -32,8 +32,7 @@ export abstract class RecordBlocks extends ChunkBase {
   }
 
   private record(line: IToken[], usage: string): RecordLine | undefined {
-    declParser.input = line;
-    const rec = declParser.recordLine();
+    const rec = declParser.run(line, () => declParser.recordLine(), plainRecordLine);
     if (rec === undefined) {
       this.parserErrors(usage);
       return undefined;
@@ -163,8 +162,7 @@ export abstract class RecordBlocks extends ChunkBase {
       this.report('parse_error', `unexpected ${describe(t0)}; ${usage}`, this.r(t0));
       return undefined;
     }
-    declParser.input = line;
-    const p = declParser.propLine();
+    const p = declParser.run(line, () => declParser.propLine(), plainPropLine);
     if (this.parserErrors(usage) || p === undefined) return undefined;
     if (p.type === undefined) {
       this.report('parse_error', `prop \`${p.name.image}\` needs a type; ${usage}`, this.r(p.name));

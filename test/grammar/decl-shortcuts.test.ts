@@ -8,7 +8,11 @@ import {
   declParser,
   plainBlockHeader,
   plainEndpointLine,
+  plainFragmentHeader,
   plainOneArg,
+  plainPropLine,
+  plainRecordLine,
+  plainUseLine,
   plainWordList,
 } from '../../grammar/src/decl-parser.js';
 
@@ -17,7 +21,17 @@ const RULES = {
   wordList: { plain: plainWordList, rule: () => declParser.wordList() },
   blockHeader: { plain: plainBlockHeader, rule: () => declParser.blockHeader() },
   endpointLine: { plain: plainEndpointLine, rule: () => declParser.endpointLine() },
+  useLine: { plain: plainUseLine, rule: () => declParser.useLine() },
+  fragmentHeader: { plain: plainFragmentHeader, rule: () => declParser.fragmentHeader() },
+  propLine: { plain: plainPropLine, rule: () => declParser.propLine() },
+  recordLine: { plain: plainRecordLine, rule: () => declParser.recordLine() },
 } as const;
+
+/** One entry of `RULES`, its result type erased (the table's entries each have their own). */
+interface Shortcut {
+  plain: (toks: readonly IToken[]) => unknown;
+  rule: () => unknown;
+}
 
 function tokens(line: string): IToken[] {
   return declLexer.tokenize(line).tokens;
@@ -43,6 +57,19 @@ describe('grammar: declaration line shortcuts', () => {
     ['blockHeader', 'go server {'],
     ['endpointLine', 'act Save POST "/contact/send"'],
     ['endpointLine', 'api Stats GET'],
+    ['useLine', 'use ui "site/ui"'],
+    ['fragmentHeader', 'fragment Row GET "/rows/{id}" "#row" {'],
+    ['propLine', 'title string'],
+    ['propLine', 'compact bool = false'],
+    ['propLine', 'label string = "Hi"'],
+    ['propLine', 'count int ='],
+    ['propLine', 'orphan'],
+    ['propLine', 'size = 3'],
+    ['recordLine', '=> { slug: "a", page: "2" }'],
+    ['recordLine', '=> { field, a.b }'],
+    ['recordLine', '=> { }'],
+    ['recordLine', '=> { a: "x" b: c:d = # }'],
+    ['recordLine', '=> { , , a }'],
   ];
   for (const [name, line] of taken) {
     it(`${name}: \`${line}\` takes the shortcut and equals the rule`, () => {
@@ -65,6 +92,17 @@ describe('grammar: declaration line shortcuts', () => {
     ['endpointLine', 'act Save POST "/x" error "e"'],
     ['endpointLine', 'act Save'],
     ['endpointLine', 'act cors POST'],
+    ['useLine', 'use ui'],
+    ['useLine', 'use error "x"'],
+    ['fragmentHeader', 'fragment Row GET "/rows" {'],
+    ['propLine', 'title string extra'],
+    ['propLine', 'title error'],
+    ['propLine', 'title string = = 1'],
+    ['recordLine', '{ slug: "a" }'],
+    ['recordLine', '=> { slug: "a" } x'],
+    ['recordLine', '=> { : "a" }'],
+    ['recordLine', '=> { a: { } }'],
+    ['recordLine', '=> { a: error }'],
   ];
   for (const [name, line] of left) {
     it(`${name}: \`${line}\` is left to the rule`, () => {
@@ -101,10 +139,30 @@ describe('grammar: declaration line shortcuts', () => {
           assert.equal(r.errors, 0, `the rule reported errors where the shortcut answered: ${parts.join(' ')}`);
           assert.deepStrictEqual(plain, r.res);
           // And the shortcut leaves the parser's error list as a clean run does.
-          assert.deepStrictEqual(declParser.run(toks, RULES[name].rule, RULES[name].plain), plain);
+          const { rule, plain: shortcut } = RULES[name] as Shortcut;
+          assert.deepStrictEqual(declParser.run(toks, rule, shortcut), plain);
           assert.equal(declParser.errors.length, 0);
         },
       ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers what the rule answers for random record and prop lines, or leaves them to it', () => {
+    const piece = fc.constantFrom('a', 'a.b', 'x:y', 'error', '"v"', '"v', ',', ':', '=', '#', '{', '}', '=>');
+    const line = fc.oneof(
+      fc.array(piece, { maxLength: 8 }).map((ps) => ['recordLine', `=> { ${ps.join(' ')} }`] as const),
+      fc.array(piece, { minLength: 1, maxLength: 5 }).map((ps) => ['propLine', ps.join(' ')] as const),
+    );
+    fc.assert(
+      fc.property(line, ([name, text]) => {
+        const toks = tokens(text);
+        const plain = RULES[name].plain(toks);
+        const r = byRule(name, toks);
+        if (plain === undefined) return;
+        assert.equal(r.errors, 0, `the rule reported errors where the shortcut answered: ${text}`);
+        assert.deepStrictEqual(plain, r.res);
+      }),
       { numRuns: 3000 },
     );
   });
