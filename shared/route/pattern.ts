@@ -35,7 +35,6 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
   const issues: RouteIssue[] = [];
   const segments: Segment[] = [];
   const whole: Span = { start: 0, end: pattern.length };
-  const q = quote(pattern);
   const issue = (kind: RouteIssueKind, message: string, span: Span = whole, param?: string): void => {
     const entry: RouteIssue = { code: 'malformed_route', kind, message, span };
     if (param !== undefined) entry.param = param;
@@ -54,31 +53,41 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
   while (trail < pattern.length - lead && SPACE.test(pattern[pattern.length - 1 - trail])) trail++;
   if (lead > 0 || trail > 0) {
     const span = lead > 0 ? { start: 0, end: lead } : { start: pattern.length - trail, end: pattern.length };
-    issue('whitespace', `route ${q} must not include leading or trailing whitespace`, span);
+    issue('whitespace', `route ${quote(pattern)} must not include leading or trailing whitespace`, span);
   }
-  if (!pattern.startsWith('/')) issue('leading_slash', `route ${q} must start with /`);
+  if (!pattern.startsWith('/')) issue('leading_slash', `route ${quote(pattern)} must start with /`);
 
   const queryAt = queryOrFragmentIndex(pattern);
   if (queryAt >= 0) {
-    issue('query', `route ${q} must not contain query strings or fragments`, { start: queryAt, end: pattern.length });
+    issue('query', `route ${quote(pattern)} must not contain query strings or fragments`, {
+      start: queryAt,
+      end: pattern.length,
+    });
   }
   const backslashAt = pattern.indexOf('\\');
   if (backslashAt >= 0)
-    issue('backslash', `route ${q} must use / path separators`, { start: backslashAt, end: backslashAt + 1 });
+    issue('backslash', `route ${quote(pattern)} must use / path separators`, {
+      start: backslashAt,
+      end: backslashAt + 1,
+    });
 
   // Leading/trailing white space already has its own issue; report only what lies inside.
   const inner = pattern.slice(lead, pattern.length - trail);
   const controlRel = inner.search(SPACE_OR_CONTROL);
   if (controlRel >= 0) {
     const at = lead + controlRel;
-    issue('control', `route ${q} must not contain whitespace or control characters`, { start: at, end: at + 1 });
+    issue('control', `route ${quote(pattern)} must not contain whitespace or control characters`, {
+      start: at,
+      end: at + 1,
+    });
   }
 
   if (pattern === '/') return finish(pattern, segments, issues);
 
   const base = pattern.startsWith('/') ? 1 : 0;
   const raw = pattern.slice(base).split('/');
-  const seen = new Set<string>();
+  // Param names so far, made at the first param (most routes have none).
+  let seen: Set<string> | undefined;
   let offset = base;
   for (let index = 0; index < raw.length; index++) {
     const text = raw[index];
@@ -89,15 +98,15 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     const isLast = index === raw.length - 1;
 
     if (text === '') {
-      const message = `route ${q} must not contain empty path segments; omit trailing slashes except for /`;
+      const message = `route ${quote(pattern)} must not contain empty path segments; omit trailing slashes except for /`;
       // After an empty segment the trailing slash is the same character (`//`): one issue.
       if (isLast && index > 0 && raw[index - 1] === '') continue;
       if (isLast) issue('trailing_slash', message, { start: start - 1, end: start });
       else issue('empty_segment', message, { start, end: start + 1 });
       continue;
     }
-    if (DOTS.test(text)) {
-      issue('dot_segment', `route ${q} contains unsafe path segment ${quote(text)}`, span);
+    if (text.charCodeAt(0) === 46 && DOTS.test(text)) {
+      issue('dot_segment', `route ${quote(pattern)} contains unsafe path segment ${quote(text)}`, span);
       segments.push({ kind: 'static', value: text, span });
       continue;
     }
@@ -106,16 +115,13 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
       continue;
     }
 
-    const asStatic = (): void => {
-      segments.push({ kind: 'static', value: text, span });
-    };
     if (!text.startsWith('{') || !text.endsWith('}') || count(text, '{') !== 1 || count(text, '}') !== 1) {
       issue(
         'param_segment',
-        `route ${q} has invalid route parameter segment ${quote(text)}; use {name} or {name:type} as the whole segment`,
+        `route ${quote(pattern)} has invalid route parameter segment ${quote(text)}; use {name} or {name:type} as the whole segment`,
         span,
       );
-      asStatic();
+      segments.push({ kind: 'static', value: text, span });
       continue;
     }
     const body = text.slice(1, -1);
@@ -131,46 +137,46 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (name.endsWith('?')) {
       issue(
         'optional',
-        `route ${q} uses optional route parameter ${quote(text)}; optional route parameters are not supported; ` +
+        `route ${quote(pattern)} uses optional route parameter ${quote(text)}; optional route parameters are not supported; ` +
           `declare explicit routes for each shape (rest parameters {name...} are supported as the final segment)`,
         span,
       );
-      asStatic();
+      segments.push({ kind: 'static', value: text, span });
       continue;
     }
     if (rest && name === '') {
       issue(
         'rest_unnamed',
-        `route ${q} has rest route parameter segment ${quote(text)} without a name; declare it as {name...}`,
+        `route ${quote(pattern)} has rest route parameter segment ${quote(text)} without a name; declare it as {name...}`,
         span,
       );
-      asStatic();
+      segments.push({ kind: 'static', value: text, span });
       continue;
     }
     if (!rest && name.includes('.')) {
       issue(
         'rest_dots',
-        `route ${q} has invalid route parameter segment ${quote(text)}; rest route parameters use exactly three ` +
+        `route ${quote(pattern)} has invalid route parameter segment ${quote(text)}; rest route parameters use exactly three ` +
           `dots, such as {name...}`,
         span,
       );
-      asStatic();
+      segments.push({ kind: 'static', value: text, span });
       continue;
     }
     if (!isParamName(name)) {
       issue(
         'param_name',
-        `route ${q} has invalid route parameter name ${quote(name)}; names match [A-Za-z_][A-Za-z0-9_]*`,
+        `route ${quote(pattern)} has invalid route parameter name ${quote(name)}; names match [A-Za-z_][A-Za-z0-9_]*`,
         span,
         name,
       );
-      asStatic();
+      segments.push({ kind: 'static', value: text, span });
       continue;
     }
     if (rest && hasType) {
       issue(
         'rest_typed',
-        `route ${q} declares typed rest route parameter ${quote(text)}; rest route parameters are always ` +
+        `route ${quote(pattern)} declares typed rest route parameter ${quote(text)}; rest route parameters are always ` +
           `strings, declare it as {${name}...}`,
         span,
         name,
@@ -181,7 +187,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (!isParamType(typeText)) {
       issue(
         'param_type',
-        `route ${q} has unsupported route parameter type ${quote(typeText)} for ${quote(name)}; supported types ` +
+        `route ${quote(pattern)} has unsupported route parameter type ${quote(typeText)} for ${quote(name)}; supported types ` +
           `are ${PARAM_TYPES.join(', ')}`,
         span,
         name,
@@ -202,7 +208,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
       if (!isLast) {
         issue(
           'rest_not_last',
-          `route ${q} declares rest route parameter {${name}...} before the end of the route; rest parameters ` +
+          `route ${quote(pattern)} declares rest route parameter {${name}...} before the end of the route; rest parameters ` +
             `must be the last segment`,
           span,
           name,
@@ -216,11 +222,12 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
       if (typeSpan) segment.typeSpan = typeSpan;
       segments.push(segment);
     }
+    seen ??= new Set();
     if (seen.has(name)) {
       issues.push({
         code: 'duplicate_route_param',
         kind: 'duplicate_param',
-        message: `route ${q} repeats route parameter ${quote(name)}`,
+        message: `route ${quote(pattern)} repeats route parameter ${quote(name)}`,
         span,
         param: name,
       });
@@ -233,11 +240,12 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
 
 function finish(pattern: string, segments: Segment[], issues: RouteIssue[]): ParsedRoute {
   const params: RouteParam[] = [];
-  const names = new Set<string>();
+  let names: Set<string> | undefined;
   let hasRest = false;
   for (const s of segments) {
     if (s.kind === 'static') continue;
     if (s.kind === 'rest') hasRest = true;
+    names ??= new Set();
     if (names.has(s.name)) continue;
     names.add(s.name);
     params.push({ name: s.name, type: s.kind === 'rest' ? 'string' : s.type });
