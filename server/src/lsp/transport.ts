@@ -1,14 +1,10 @@
 // Transports. Over stdio the reader delimits frames itself (`framing.ts`: it resynchronises after a
 // broken header or length) and decodes each body, so that malformed JSON or a message that is not
 // JSON-RPC is answered with the protocol's error (-32700 parse error, -32600 invalid request)
-// instead of being dropped, and the session goes on.
-import {
-  IPCMessageReader,
-  IPCMessageWriter,
-  StreamMessageWriter,
-  type MessageReader,
-  type MessageWriter,
-} from 'vscode-languageserver/node';
+// instead of being dropped, and the session goes on. The writer (`frame-writer.ts`) sends the
+// frames of one event-loop turn in one write.
+import { IPCMessageReader, IPCMessageWriter, type MessageReader, type MessageWriter } from 'vscode-languageserver/node';
+import { FrameWriter } from './frame-writer.js';
 import { FramedMessageReader } from './framing.js';
 import type { Message } from 'vscode-languageserver';
 
@@ -120,7 +116,7 @@ export function stdioTransport(
   });
   return {
     reader,
-    writer: new StreamMessageWriter(output, 'utf-8'),
+    writer: new FrameWriter(output),
     stdio: true,
     unfinished: () => reader.unfinished(),
   };
