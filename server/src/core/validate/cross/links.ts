@@ -105,7 +105,8 @@ const knowledge = new WeakMap<object, RouteKnowledge>();
 
 function knowledgeOf(ctx: WorkspaceView): RouteKnowledge {
   let k = knowledge.get(ctx);
-  if (!k) knowledge.set(ctx, (k = { seen: new Map(), answered: { GET: new Map(), POST: new Map() } }));
+  // `near` is there from the start: set later, it changed the object's shape under optimised code.
+  if (!k) knowledge.set(ctx, (k = { seen: new Map(), answered: { GET: new Map(), POST: new Map() }, near: undefined }));
   return k;
 }
 
