@@ -33,6 +33,8 @@ export function quote(value: string): string {
  */
 export function parseRoutePattern(pattern: string): ParsedRoute {
   const issues: RouteIssue[] = [];
+  // Quoted only for a message: most patterns have no issue.
+  const q = (): string => quote(pattern);
   const segments: Segment[] = [];
   const whole: Span = { start: 0, end: pattern.length };
   const issue = (kind: RouteIssueKind, message: string, span: Span = whole, param?: string): void => {
@@ -53,20 +55,20 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
   while (trail < pattern.length - lead && SPACE.test(pattern[pattern.length - 1 - trail])) trail++;
   if (lead > 0 || trail > 0) {
     const span = lead > 0 ? { start: 0, end: lead } : { start: pattern.length - trail, end: pattern.length };
-    issue('whitespace', `route ${quote(pattern)} must not include leading or trailing whitespace`, span);
+    issue('whitespace', `route ${q()} must not include leading or trailing whitespace`, span);
   }
-  if (!pattern.startsWith('/')) issue('leading_slash', `route ${quote(pattern)} must start with /`);
+  if (!pattern.startsWith('/')) issue('leading_slash', `route ${q()} must start with /`);
 
   const queryAt = queryOrFragmentIndex(pattern);
   if (queryAt >= 0) {
-    issue('query', `route ${quote(pattern)} must not contain query strings or fragments`, {
+    issue('query', `route ${q()} must not contain query strings or fragments`, {
       start: queryAt,
       end: pattern.length,
     });
   }
   const backslashAt = pattern.indexOf('\\');
   if (backslashAt >= 0)
-    issue('backslash', `route ${quote(pattern)} must use / path separators`, {
+    issue('backslash', `route ${q()} must use / path separators`, {
       start: backslashAt,
       end: backslashAt + 1,
     });
@@ -76,7 +78,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
   const controlRel = inner.search(SPACE_OR_CONTROL);
   if (controlRel >= 0) {
     const at = lead + controlRel;
-    issue('control', `route ${quote(pattern)} must not contain whitespace or control characters`, {
+    issue('control', `route ${q()} must not contain whitespace or control characters`, {
       start: at,
       end: at + 1,
     });
@@ -98,7 +100,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     const isLast = index === raw.length - 1;
 
     if (text === '') {
-      const message = `route ${quote(pattern)} must not contain empty path segments; omit trailing slashes except for /`;
+      const message = `route ${q()} must not contain empty path segments; omit trailing slashes except for /`;
       // After an empty segment the trailing slash is the same character (`//`): one issue.
       if (isLast && index > 0 && raw[index - 1] === '') continue;
       if (isLast) issue('trailing_slash', message, { start: start - 1, end: start });
@@ -106,7 +108,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
       continue;
     }
     if (text.charCodeAt(0) === 46 && DOTS.test(text)) {
-      issue('dot_segment', `route ${quote(pattern)} contains unsafe path segment ${quote(text)}`, span);
+      issue('dot_segment', `route ${q()} contains unsafe path segment ${quote(text)}`, span);
       segments.push({ kind: 'static', value: text, span });
       continue;
     }
@@ -118,7 +120,8 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (!text.startsWith('{') || !text.endsWith('}') || count(text, '{') !== 1 || count(text, '}') !== 1) {
       issue(
         'param_segment',
-        `route ${quote(pattern)} has invalid route parameter segment ${quote(text)}; use {name} or {name:type} as the whole segment`,
+        `route ${q()} has invalid route parameter segment ${quote(text)}; ` +
+          'use {name} or {name:type} as the whole segment',
         span,
       );
       segments.push({ kind: 'static', value: text, span });
@@ -137,7 +140,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (name.endsWith('?')) {
       issue(
         'optional',
-        `route ${quote(pattern)} uses optional route parameter ${quote(text)}; optional route parameters are not supported; ` +
+        `route ${q()} uses optional route parameter ${quote(text)}; optional route parameters are not supported; ` +
           `declare explicit routes for each shape (rest parameters {name...} are supported as the final segment)`,
         span,
       );
@@ -147,7 +150,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (rest && name === '') {
       issue(
         'rest_unnamed',
-        `route ${quote(pattern)} has rest route parameter segment ${quote(text)} without a name; declare it as {name...}`,
+        `route ${q()} has rest route parameter segment ${quote(text)} without a name; declare it as {name...}`,
         span,
       );
       segments.push({ kind: 'static', value: text, span });
@@ -156,7 +159,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (!rest && name.includes('.')) {
       issue(
         'rest_dots',
-        `route ${quote(pattern)} has invalid route parameter segment ${quote(text)}; rest route parameters use exactly three ` +
+        `route ${q()} has invalid route parameter segment ${quote(text)}; rest route parameters use exactly three ` +
           `dots, such as {name...}`,
         span,
       );
@@ -166,7 +169,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (!isParamName(name)) {
       issue(
         'param_name',
-        `route ${quote(pattern)} has invalid route parameter name ${quote(name)}; names match [A-Za-z_][A-Za-z0-9_]*`,
+        `route ${q()} has invalid route parameter name ${quote(name)}; names match [A-Za-z_][A-Za-z0-9_]*`,
         span,
         name,
       );
@@ -176,7 +179,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (rest && hasType) {
       issue(
         'rest_typed',
-        `route ${quote(pattern)} declares typed rest route parameter ${quote(text)}; rest route parameters are always ` +
+        `route ${q()} declares typed rest route parameter ${quote(text)}; rest route parameters are always ` +
           `strings, declare it as {${name}...}`,
         span,
         name,
@@ -187,7 +190,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
     if (!isParamType(typeText)) {
       issue(
         'param_type',
-        `route ${quote(pattern)} has unsupported route parameter type ${quote(typeText)} for ${quote(name)}; supported types ` +
+        `route ${q()} has unsupported route parameter type ${quote(typeText)} for ${quote(name)}; supported types ` +
           `are ${PARAM_TYPES.join(', ')}`,
         span,
         name,
@@ -208,7 +211,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
       if (!isLast) {
         issue(
           'rest_not_last',
-          `route ${quote(pattern)} declares rest route parameter {${name}...} before the end of the route; rest parameters ` +
+          `route ${q()} declares rest route parameter {${name}...} before the end of the route; rest parameters ` +
             `must be the last segment`,
           span,
           name,
@@ -227,7 +230,7 @@ export function parseRoutePattern(pattern: string): ParsedRoute {
       issues.push({
         code: 'duplicate_route_param',
         kind: 'duplicate_param',
-        message: `route ${quote(pattern)} repeats route parameter ${quote(name)}`,
+        message: `route ${q()} repeats route parameter ${quote(name)}`,
         span,
         param: name,
       });
