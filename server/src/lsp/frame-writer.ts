@@ -5,7 +5,7 @@
 // synchronous pipe on Linux): a tenth of a second for 5,000 files. The bytes are the same.
 import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-languageserver/node';
 
-/** Past this many characters waiting, the frames are written at once (a large burst stays bounded). */
+/** Past this many bytes waiting, the frames are written at once (a large burst stays bounded). */
 const FLUSH_AT = 1 << 20;
 
 interface Waiting {
@@ -14,8 +14,8 @@ interface Waiting {
 }
 
 export class FrameWriter extends AbstractMessageWriter implements MessageWriter {
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private waiting: Waiting[] = [];
   private scheduled = false;
   private errorCount = 0;
@@ -34,12 +34,14 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
       this.fireError(error, msg, ++this.errorCount);
       return Promise.reject(error as Error);
     }
-    const frame = `Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`;
+    // Encoded once: its length is the header's, and the bytes are what is written.
+    const bytes = Buffer.from(body, 'utf8');
+    const header = Buffer.from(`Content-Length: ${bytes.length}\r\n\r\n`, 'ascii');
     return new Promise<void>((resolve, reject) => {
-      this.pending.push(frame);
-      this.pendingChars += frame.length;
+      this.pending.push(header, bytes);
+      this.pendingBytes += header.length + bytes.length;
       this.waiting.push({ resolve, reject });
-      if (this.pendingChars >= FLUSH_AT) this.flush();
+      if (this.pendingBytes >= FLUSH_AT) this.flush();
       else if (!this.scheduled) {
         this.scheduled = true;
         // After the code that is publishing now: its frames go out together.
@@ -51,13 +53,13 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
   private flush(): void {
     this.scheduled = false;
     if (this.pending.length === 0) return;
-    const text = this.pending.join('');
+    const bytes = Buffer.concat(this.pending, this.pendingBytes);
     const waiting = this.waiting;
     this.pending = [];
-    this.pendingChars = 0;
+    this.pendingBytes = 0;
     this.waiting = [];
     try {
-      this.out.write(text, 'utf8', (error?: Error | null) => {
+      this.out.write(bytes, (error?: Error | null) => {
         if (error) this.failed(error, waiting);
         else for (const w of waiting) w.resolve();
       });
