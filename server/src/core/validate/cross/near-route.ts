@@ -8,6 +8,7 @@
 //
 // The index is kept per workspace and updated one `reg:` bucket at a time (`links.ts` tells it
 // which buckets changed), so a keystroke in a route string re-indexes that route, not all of them.
+// A position of the routes of one method and length is indexed when a link first asks there.
 import { editDistance, typoBound, typoDistance } from '../../../../../grammar/src/index.js';
 import { PARAM_SHAPE } from '../../../../../shared/route/index.js';
 import { compareRegistrations } from '../../model/entries.js';
@@ -55,8 +56,21 @@ function better(a: Candidate | undefined, b: Candidate): boolean {
 
 /** What one route registration put into the index, to take it out again. */
 interface Indexed {
+  reg: Registration;
+  /** The group of its method and segment count (absent: a rest, invalid or too long route). */
+  group?: Group;
   holes: [string, Hole][];
-  rest?: Registration;
+  rest: boolean;
+}
+
+/**
+ * The routes of one method and segment count, indexed at a hole position only once a link asks
+ * there: a site's links are mostly short, its routes longer, and most positions are never asked.
+ */
+interface Group {
+  members: Set<Indexed>;
+  /** The positions whose holes are in the index. */
+  built: Set<number>;
 }
 
 export class NearRoutes {
@@ -68,6 +82,8 @@ export class NearRoutes {
   private readonly holes = new Map<string, Map<number, Hole[]>>();
   /** Lists of `holes` changed since they were last put in declaration order (`inOrder`). */
   private readonly unordered = new Set<Hole[]>();
+  /** By `<METHOD> <segment count>`. */
+  private readonly groups = new Map<string, Group>();
   /** Registrations ending in a rest param. */
   private readonly rest = new Set<Registration>();
   /** Per `reg:` bucket: what its registrations put in. */
@@ -77,18 +93,7 @@ export class NearRoutes {
 
   /** Replaces the registrations of one `reg:` bucket (none: it is empty now). */
   set(regKey: string, regs: readonly Registration[]): void {
-    for (const old of this.buckets.get(regKey) ?? []) {
-      for (const [key, hole] of old.holes) {
-        const byLength = this.holes.get(key);
-        const list = byLength?.get(hole.lower.length);
-        if (!byLength || !list) continue;
-        const at = list.indexOf(hole);
-        if (at >= 0) list.splice(at, 1);
-        if (list.length === 0) byLength.delete(hole.lower.length);
-        if (byLength.size === 0) this.holes.delete(key);
-      }
-      if (old.rest) this.rest.delete(old.rest);
-    }
+    for (const old of this.buckets.get(regKey) ?? []) this.remove(old);
     // The first load sets every `reg:` bucket one by one, before any answer is remembered.
     if (this.memo.size > 0) this.memo = new Map();
     if (regs.length === 0) {
@@ -102,33 +107,62 @@ export class NearRoutes {
   }
 
   private add(r: Registration): Indexed {
-    const out: Indexed = { holes: [] };
+    const out: Indexed = { reg: r, group: undefined, holes: [], rest: false };
     const segs = r.route.segments;
     if (!r.route.valid) return out;
     if (segs.length > 0 && segs[segs.length - 1].kind === 'rest') {
       this.rest.add(r);
-      out.rest = r;
+      out.rest = true;
       return out;
     }
     if (segs.length > MAX_SEGMENTS) return out;
-    const parts = segs.map((s) => (s.kind === 'static' ? s.value : PARAM_SHAPE));
-    for (let at = 0; at < segs.length; at++) {
-      const s = segs[at];
-      if (s.kind !== 'static') continue;
-      // Listed by the length compared (lower case can change a length): every hole of a list has it.
-      const hole = { reg: r, lower: s.value.toLowerCase() };
-      parts[at] = HOLE;
-      const key = holeKey(r.method, at, parts);
-      parts[at] = s.value;
-      let byLength = this.holes.get(key);
-      if (!byLength) this.holes.set(key, (byLength = new Map()));
-      let list = byLength.get(hole.lower.length);
-      if (list) list.push(hole);
-      else byLength.set(hole.lower.length, (list = [hole]));
-      this.unordered.add(list);
-      out.holes.push([key, hole]);
-    }
+    const groupKey = `${r.method} ${segs.length}`;
+    let group = this.groups.get(groupKey);
+    if (!group) this.groups.set(groupKey, (group = { members: new Set(), built: new Set() }));
+    group.members.add(out);
+    out.group = group;
+    for (const at of group.built) this.indexHole(out, at);
     return out;
+  }
+
+  private remove(x: Indexed): void {
+    for (const [key, hole] of x.holes) {
+      const byLength = this.holes.get(key);
+      const list = byLength?.get(hole.lower.length);
+      if (!byLength || !list) continue;
+      const at = list.indexOf(hole);
+      if (at >= 0) list.splice(at, 1);
+      if (list.length === 0) byLength.delete(hole.lower.length);
+      if (byLength.size === 0) this.holes.delete(key);
+    }
+    if (x.rest) this.rest.delete(x.reg);
+    x.group?.members.delete(x);
+  }
+
+  /** Puts the hole of `x` at position `at` into the index, if its segment there is static. */
+  private indexHole(x: Indexed, at: number): void {
+    const segs = x.reg.route.segments;
+    const s = segs[at];
+    if (s.kind !== 'static') return;
+    const parts = segs.map((g, i) => (i === at ? HOLE : g.kind === 'static' ? g.value : PARAM_SHAPE));
+    // Listed by the length compared (lower case can change a length): every hole of a list has it.
+    const hole = { reg: x.reg, lower: s.value.toLowerCase() };
+    const key = holeKey(x.reg.method, at, parts);
+    let byLength = this.holes.get(key);
+    if (!byLength) this.holes.set(key, (byLength = new Map()));
+    let list = byLength.get(hole.lower.length);
+    if (list) list.push(hole);
+    else byLength.set(hole.lower.length, (list = [hole]));
+    this.unordered.add(list);
+    x.holes.push([key, hole]);
+  }
+
+  /** Indexes the holes at `at` of the routes of `method` with `length` segments, the first time they are asked for. */
+  private build(method: string, length: number, at: number): void {
+    const group = this.groups.get(`${method} ${length}`);
+    if (!group || group.built.has(at)) return;
+    group.built.add(at);
+    for (const x of group.members) this.indexHole(x, at);
   }
 
   /** The pattern of the route closest to a link that no route answers (`segs`: its decoded segments). */
@@ -138,6 +172,7 @@ export class NearRoutes {
     let best: Candidate | undefined;
     if (segs.length <= MAX_SEGMENTS) {
       for (let at = 0; at < segs.length; at++) {
+        this.build(method, segs.length, at);
         const word = segs[at].toLowerCase();
         const bound = typoBound(word);
         for (const shape of shapesAround(segs, at)) {
