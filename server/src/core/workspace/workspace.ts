@@ -159,10 +159,23 @@ export class Workspace extends WorkspaceFiles implements WorkspaceView {
     if (this.localRules.size) this.runDeferredLocalRules();
     this.completeMarkup();
     this.settle();
+    // Sorted file by file (the order `compareDiagnostics` gives, ties kept in this order too): a
+    // workspace's tens of thousands of diagnostics are a few per file.
+    const byFile = new Map<string, Diagnostic[]>();
+    const add = (d: Diagnostic) => {
+      const list = byFile.get(d.file);
+      if (list) list.push(d);
+      else byFile.set(d.file, [d]);
+    };
+    for (const e of this.kits.values()) for (const d of e.local) add(d);
+    for (const e of this.modules.values()) for (const d of e.local) add(d);
+    for (const list of this.facts.all()) for (const f of list) add(resolveFact(f, this.kitOf));
     const out: Diagnostic[] = [];
-    for (const e of this.kits.values()) out.push(...e.local);
-    for (const e of this.modules.values()) out.push(...e.local);
-    for (const list of this.facts.all()) for (const f of list) out.push(resolveFact(f, this.kitOf));
-    return out.sort(compareDiagnostics);
+    for (const file of [...byFile.keys()].sort()) {
+      const list = byFile.get(file)!;
+      if (list.length > 1) list.sort(compareDiagnostics);
+      for (const d of list) out.push(d);
+    }
+    return out;
   }
 }

@@ -95,7 +95,11 @@ function candidateShapes(segs: readonly string[]): string[] {
  * every change of a `reg:` bucket: it forgets the answers and updates the index.
  */
 interface RouteKnowledge {
-  seen: Map<string, string>;
+  /**
+   * By `reg:` key, as `routesOf` reads them; on the first load the registrations themselves (they
+   * never change: an edit makes new ones), read only if an edit touches the bucket.
+   */
+  seen: Map<string, string | readonly Registration[]>;
   /** By method, then by href as written (no key to build per link). */
   answered: Record<InternalLink['method'], Map<string, boolean>>;
   near?: NearRoutes;
@@ -180,7 +184,7 @@ function routesOf(regs: readonly Registration[]): string {
  */
 export function noteRoutes(ctx: WorkspaceView, regKey: string, regs: readonly Registration[]): void {
   const seen = knowledgeOf(ctx).seen;
-  if (!seen.has(regKey)) seen.set(regKey, routesOf(regs));
+  if (!seen.has(regKey)) seen.set(regKey, regs);
 }
 
 /**
@@ -194,7 +198,8 @@ export function linksTouchedByRoutes(regKey: BucketKey, ctx: CrossContext): Iter
   const k = knowledgeOf(ctx);
   const regs = registrationsOfReg(ctx, regKey);
   const now = routesOf(regs);
-  if (k.seen.get(regKey) === now) return [];
+  const was = k.seen.get(regKey);
+  if ((typeof was === 'string' || was === undefined ? was : routesOf(was)) === now) return [];
   k.seen.set(regKey, now);
   k.answered.GET.clear();
   k.answered.POST.clear();
