@@ -28,15 +28,17 @@ const MAX_ENUMERATED_SEGMENTS = 10;
  * link is cut up when its file is indexed and again when its bucket is evaluated. Callers never
  * change the arrays.
  */
-const segmentsByHref = new Map<string, readonly string[] | undefined>();
+const segmentsByHref = new Map<string, readonly string[] | null>();
 const SEGMENTS_KEPT = 50_000;
 
 /** The decoded path segments of a link (`/` is `[]`), or undefined when it cannot be a request path. */
 export function linkSegments(href: string): readonly string[] | undefined {
-  if (segmentsByHref.has(href)) return segmentsByHref.get(href);
+  // `null`: known not to be a request path (one lookup answers both).
+  const known = segmentsByHref.get(href);
+  if (known !== undefined) return known ?? undefined;
   if (segmentsByHref.size >= SEGMENTS_KEPT) segmentsByHref.clear();
   const segs = cutLink(href);
-  segmentsByHref.set(href, segs);
+  segmentsByHref.set(href, segs ?? null);
   return segs;
 }
 

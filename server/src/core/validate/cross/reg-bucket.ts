@@ -2,7 +2,7 @@
 // conflicts are judged per bucket, and links read the workspace's routes through these buckets.
 import type { Registration } from '../../model/registrations.js';
 import type { WorkspaceView } from '../../model/entries.js';
-import { bucket, type BucketKey } from './rule.js';
+import { bucket, idOf, type BucketKey } from './rule.js';
 
 /** The `reg:` bucket a registration is in. */
 export function regKey(r: Registration): BucketKey {
@@ -11,7 +11,12 @@ export function regKey(r: Registration): BucketKey {
 
 /** The registrations of a `reg:` bucket (its members' other registrations left out), in global order. */
 export function registrationsOfReg(view: WorkspaceView, key: string): Registration[] {
-  return view.registrationsIn(key).filter((r) => regKey(r) === key);
+  // `<METHOD> <shape>` read off the key: no key built per registration to compare with it.
+  const id = idOf(key);
+  const space = id.indexOf(' ');
+  const method = id.slice(0, space);
+  const shape = id.slice(space + 1);
+  return view.registrationsIn(key).filter((r) => r.method === method && r.route.shapeKey === shape);
 }
 
 /**
