@@ -7,7 +7,8 @@
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { Range } from './ast.js';
-import { declParser, plainBlockHeader, plainFragmentHeader } from './decl-parser.js';
+import { declParser } from './decl-parser.js';
+import { plainBlockHeader, plainFragmentHeader } from './decl-shortcuts.js';
 import { LCurly, Newline, RCurly, Word } from './decl-lexer.js';
 import { diag } from './diagnostics.js';
 import { UNSUPPORTED_BLOCKS } from './keywords.js';

@@ -4,7 +4,8 @@
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { ActDecl, ApiDecl, CorsOptions, StringLit } from './ast.js';
-import { declParser, plainEndpointLine, type EndpointLine } from './decl-parser.js';
+import { declParser, type EndpointLine } from './decl-parser.js';
+import { plainEndpointLine } from './decl-shortcuts.js';
 import { LCurly, StringTok, Word } from './decl-lexer.js';
 import { usageOf, CORS_STRING_OPTIONS } from './declaration-usage.js';
 import { RecordBlocks } from './record-blocks.js';

@@ -5,7 +5,8 @@
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { Word as WordNode } from './ast.js';
-import { declParser, plainOneArg, plainUseLine, plainWordList } from './decl-parser.js';
+import { declParser } from './decl-parser.js';
+import { plainOneArg, plainUseLine, plainWordList } from './decl-shortcuts.js';
 import { Comma, LCurly, RCurly, StringTok, Word } from './decl-lexer.js';
 import { closestKeyword, DECLARATION_KEYWORD_SET, FOREIGN_DECLARATIONS, UNSUPPORTED_BLOCKS } from './keywords.js';
 import { usageOf, isSpaceCode, trimEnd, describe, ONE_ARG, BLOCK_KEYWORDS } from './declaration-usage.js';

@@ -2,7 +2,8 @@
 import type { IToken } from 'chevrotain';
 import { tokenMatcher } from './chevrotain.js';
 import type { FieldPath, Literal, PathField, PathRecord, PropDecl, Range, Word as WordNode } from './ast.js';
-import { declParser, plainPropLine, plainRecordLine, type RecordField, type RecordLine } from './decl-parser.js';
+import { declParser, type RecordField, type RecordLine } from './decl-parser.js';
+import { plainPropLine, plainRecordLine } from './decl-shortcuts.js';
 import { Comma, StringTok, Word } from './decl-lexer.js';
 import { describe, FIELD_PATH, NUMBER } from './declaration-usage.js';
 import { ChunkBase } from './chunk-base.js';

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { IToken } from 'chevrotain';
 import { declLexer } from '../../grammar/src/decl-scanner.js';
+import { declParser } from '../../grammar/src/decl-parser.js';
 import {
-  declParser,
   plainBlockHeader,
   plainEndpointLine,
   plainFragmentHeader,
@@ -14,7 +14,7 @@ import {
   plainRecordLine,
   plainUseLine,
   plainWordList,
-} from '../../grammar/src/decl-parser.js';
+} from '../../grammar/src/decl-shortcuts.js';
 
 const RULES = {
   oneArg: { plain: plainOneArg, rule: () => declParser.oneArg() },
