@@ -12,7 +12,7 @@
 // reading the site's sources: what remains is the tool's own work on a warm machine.
 //
 // Environment: KIT_BENCH_SIZES=250,1000 (kit sizes), KIT_BENCH_RUNS=3 (timed runs per size, after one
-// warm-up), KIT_BENCH_ASTRO=0 (skip Astro), KIT_BENCH_ASTRO_SIZES=1000,4000, KIT_BENCH_DROP_CACHES=0
+// warm-up), KIT_BENCH_ASTRO=0 (skip Astro), KIT_BENCH_ASTRO_SIZES=250,1000,4000, KIT_BENCH_DROP_CACHES=0
 // (never drop the caches).
 import { spawnSync } from 'node:child_process';
 import {
@@ -29,6 +29,8 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { median } from '../fixtures/measure.js';
+import { runMeasured } from '../fixtures/usage.js';
 import { astroSite, kitSite } from './site-gen.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -51,26 +53,14 @@ const root = repoRoot();
 const work = join(root, '.bench-work', 'build');
 const sizes = (process.env.KIT_BENCH_SIZES ?? '250,1000,4000,10000').split(',').map(Number);
 const runs = Number(process.env.KIT_BENCH_RUNS ?? 3);
-const astroSizes = (process.env.KIT_BENCH_ASTRO_SIZES ?? '1000,4000').split(',').map(Number);
+const astroSizes = (process.env.KIT_BENCH_ASTRO_SIZES ?? '250,1000,4000').split(',').map(Number);
 
 mkdirSync(work, { recursive: true });
-const rssProbe = join(work, 'rss-probe.cjs');
-// Peak RSS (kilobytes) and CPU time (microseconds) of the child, written at exit. CPU time is
-// reported beside wall time because it says more on a busy shared machine.
-writeFileSync(
-  rssProbe,
-  "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.KIT_BENCH_RSS, JSON.stringify({ rss: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime })); });\n",
-);
 
 interface Sample {
   ms: number;
   cpuMs: number;
   rssMb: number;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 const dropCaches = (() => {
@@ -119,16 +109,9 @@ const warmKit = () => {
 function timeKit(site: string, out: string): Sample {
   rmSync(out, { recursive: true, force: true });
   settle(site, warmKit);
-  const rssFile = join(work, 'rss.txt');
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--require', rssProbe, cli, 'build', '--out', out, site], {
-    env: { ...process.env, KIT_BENCH_RSS: rssFile },
-    encoding: 'utf8',
-  });
-  const ms = performance.now() - t0;
+  const r = runMeasured([cli, 'build', '--out', out, site]);
   if (r.status !== 0) throw new Error(`kit build failed (${r.status}): ${r.stderr}`);
-  const probe = JSON.parse(readFileSync(rssFile, 'utf8')) as { rss: number; cpu: number };
-  return { ms, cpuMs: probe.cpu / 1000, rssMb: probe.rss / 1024 };
+  return { ms: r.usage.wallMs, cpuMs: r.usage.cpuMs, rssMb: r.usage.rssMb };
 }
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });

@@ -1,5 +1,7 @@
 // `kit check` speed (issue 2) on generated workspaces of 1,000, 5,000 and 10,000 page files:
 //   1. throughput: parse + summary against a lexing-only pass over the same texts, in one process;
+//      and what receiving a file's analysis from a loading thread costs the main thread, against
+//      parsing and analysing it there;
 //   2. the real command, cold: `kit check --ssr --json <dir>` as a child process, its wall time minus
 //      the same command's start-up (measured on an empty directory in the same run: Node, module
 //      loading, argument parsing), its CPU time, and its retained heap after loading measured in a
@@ -8,14 +10,19 @@
 //      from 200 files) against binding in the main thread (`KIT_BIND_WORKER=0`), runs interleaved.
 // Medians of three runs each (five for 3). Environment: KIT_BENCH_SIZES=1000,5000 to choose sizes.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { deserialize, serialize } from 'node:v8';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lexOnly, parseKit } from '../../grammar/src/index.js';
 import { summarize } from '../../server/src/core/model/summary.js';
+import { dropMarkup, packAnalysis, unpackAnalysis } from '../../server/src/core/project/parse-shared.js';
+import { reviveSpans } from '../../server/src/core/project/revive-spans.js';
+import { analyseKit, type KitAnalysis } from '../../server/src/core/workspace/analyse-kit.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
 import { median, time } from '../fixtures/measure.js';
+import { runMeasured } from '../fixtures/usage.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The installed command: bin/kit.js runs the bundle (start-up figures: bench/core/startup.bench.ts).
@@ -29,18 +36,11 @@ interface Run {
   cpuMs: number;
 }
 
-/** Wall and CPU time (user + system, from the child's resource usage) of one `kit` invocation. */
-function runKit(args: string[], probe: string, usageFile: string, env: NodeJS.ProcessEnv = {}): Run {
-  const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', probe, cli, ...args], {
-    env: { ...process.env, ...env, KIT_BENCH_USAGE: usageFile },
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  const wallMs = Number(process.hrtime.bigint() - t) / 1e6;
+/** Wall and CPU time (user + system, every thread) of one `kit` invocation. */
+function runKit(args: string[], env: NodeJS.ProcessEnv = {}): Run {
+  const r = runMeasured([cli, ...args], { env: { ...process.env, ...env } });
   if (r.status !== 0 && r.status !== 1) throw new Error(`kit ${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
-  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { cpu: number };
-  return { wallMs, cpuMs: usage.cpu / 1000 };
+  return { wallMs: r.usage.wallMs, cpuMs: r.usage.cpuMs };
 }
 
 /**
@@ -60,20 +60,47 @@ function retainedHeap(dir: string): { heapMb: number; diagnostics: number } {
   return JSON.parse(r.stdout) as { heapMb: number; diagnostics: number };
 }
 
+/**
+ * What a loading thread (`KIT_WORKERS`) saves the main thread: receiving one file's analysis (the
+ * structured-clone bytes a loading thread posts, deserialised and made whole as
+ * `project/parse-pool.ts` does) against parsing and analysing the file there, warm, same texts.
+ */
+function handOver(files: readonly { path: string; text: string }[]): void {
+  const analyse = () => files.map((f) => analyseKit(parseKit(f.text, f.path, { incremental: false }), { ssr: true }));
+  const here: number[] = [];
+  const received: number[] = [];
+  let bytes = 0;
+  for (let r = 0; r < 5; r++) {
+    here.push(time(analyse));
+    const sent = analyse().map((a) => {
+      dropMarkup(a.ast);
+      return serialize(packAnalysis(a));
+    });
+    bytes = sent.reduce((n, b) => n + b.length, 0);
+    received.push(
+      time(() => {
+        for (const b of sent) unpackAnalysis(reviveSpans(deserialize(b) as KitAnalysis));
+      }),
+    );
+  }
+  const hereMs = median(here.slice(2));
+  const receivedMs = median(received.slice(2));
+  console.log(
+    `  hand-over from a loading thread: ${receivedMs.toFixed(0)} ms to receive ${files.length} analyses ` +
+      `(${(bytes / 1e6).toFixed(1)} MB) against ${hereMs.toFixed(0)} ms ` +
+      `to parse and analyse them on the main thread: ` +
+      `${((100 * receivedMs) / hereMs).toFixed(0)}% of the work stays there`,
+  );
+}
+
 const work = mkdtempSync(join(tmpdir(), 'kit-check-bench-'));
-const probe = join(work, 'usage-probe.cjs');
-writeFileSync(
-  probe,
-  "process.on('exit', () => { const u = process.resourceUsage(); require('fs').writeFileSync(process.env.KIT_BENCH_USAGE, JSON.stringify({ cpu: u.userCPUTime + u.systemCPUTime })); });\n",
-);
-const usageFile = join(work, 'usage.json');
 const empty = join(work, 'empty');
 mkdirSync(empty);
 
 try {
   // Start-up: the same command on a directory without sources.
   const startup: Run[] = [];
-  for (let r = 0; r < RUNS + 1; r++) startup.push(runKit(['check', '--ssr', '--json', empty], probe, usageFile));
+  for (let r = 0; r < RUNS + 1; r++) startup.push(runKit(['check', '--ssr', '--json', empty]));
   const startWall = median(startup.slice(1).map((s) => s.wallMs));
   const startCpu = median(startup.slice(1).map((s) => s.cpuMs));
   console.log(
@@ -108,11 +135,12 @@ try {
     console.log(
       `${n} files (${lines} lines, ${mb.toFixed(1)} MB): lex-only ${(mb / (lexMs / 1000)).toFixed(1)} MB/s, parse+summary ${(mb / (parseMs / 1000)).toFixed(1)} MB/s → ${((100 * lexMs) / parseMs).toFixed(0)}% of lexing throughput (target ≥ 40%)`,
     );
+    handOver(files);
 
     const dir = join(work, `site-${n}`);
     writeSite(dir, files);
     const runs: Run[] = [];
-    for (let r = 0; r < RUNS; r++) runs.push(runKit(['check', '--ssr', '--json', dir], probe, usageFile));
+    for (let r = 0; r < RUNS; r++) runs.push(runKit(['check', '--ssr', '--json', dir]));
     const wall = median(runs.map((r) => r.wallMs));
     const cpu = median(runs.map((r) => r.cpuMs));
     const { heapMb, diagnostics } = retainedHeap(dir);
@@ -135,7 +163,7 @@ try {
     const runs: Record<'0' | '1', Run[]> = { '0': [], '1': [] };
     for (let r = 0; r < 5; r++)
       for (const w of ['1', '0'] as const)
-        runs[w].push(runKit(['check', '--ssr', '--json', dir], probe, usageFile, { KIT_BIND_WORKER: w }));
+        runs[w].push(runKit(['check', '--ssr', '--json', dir], { KIT_BIND_WORKER: w }));
     const wall = (w: '0' | '1') => median(runs[w].map((r) => r.wallMs));
     const cpu = (w: '0' | '1') => median(runs[w].map((r) => r.cpuMs));
     console.log(

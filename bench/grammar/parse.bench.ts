@@ -3,14 +3,11 @@
 // 10,000-line file vs re-parse after a one-character edit in its middle.
 import { lexOnly, parseKit, reparseKit } from '../../grammar/src/index.js';
 import { generateGiantView, generateLargeFile, generatePage } from '../../test/grammar/kit-sources.js';
+import { median } from '../fixtures/measure.js';
 
 const FILES = 10_000;
 const ROUNDS = 5;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
 function p95(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)];

@@ -9,6 +9,7 @@
 //   find-my-way   router.find(method, rawTarget).
 import FindMyWay from 'find-my-way';
 import { checkRequestTarget, compileRouter } from '../../shared/route/index.js';
+import { median } from '../fixtures/measure.js';
 
 type Kind = 'static' | 'slug' | 'typed' | 'rest' | 'multi';
 const KINDS: Kind[] = ['static', 'slug', 'typed', 'rest', 'multi'];
@@ -83,11 +84,6 @@ function build(routeCount: number) {
 }
 
 let sink = 0;
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 // CPU time of this process rather than wall time: the machine is shared (2 cores), and time spent
 // descheduled says nothing about the router. The three implementations are measured in turns

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { GCProfiler } from 'node:v8';
 import { fileURLToPath } from 'node:url';
+import { median } from '../fixtures/measure.js';
 
 export interface Figure {
   /** CPU nanoseconds per operation (median): process user+system time, so a busy machine that takes the
@@ -42,11 +43,6 @@ export function runCases<T>(benchUrl: string, cases: readonly string[]): Record<
 /** Child side: prints the figure as the last line of stdout. */
 export function report(value: unknown): void {
   process.stdout.write(JSON.stringify(value) + '\n');
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 /**
