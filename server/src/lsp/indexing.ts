@@ -55,6 +55,8 @@ export class Indexer {
    */
   private async bindOnWorker(p: KitProject): Promise<void> {
     const paths = p.ws.modulePaths();
+    // From `BIND_WORKER_MIN_FILES` on whatever the cores, unlike a one-shot load: here the worker
+    // is what keeps this thread answering requests while a large folder binds.
     if (!useBindWorker(p.ws.kitPaths().length, paths.length)) return;
     const modules = paths.map((path) => ({ path, text: p.ws.module(path)!.text }));
     const worker = BindWorker.start({ cwd: p.root!, strictBindings: p.ws.options.strictBindings, modules });

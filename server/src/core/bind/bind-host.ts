@@ -6,12 +6,27 @@
 // answers are the same (ranges come back as plain objects, which is what every reader expects of
 // a `Range`). A worker that cannot start, throws or dies answers nothing: the caller binds in its
 // own thread, as it does without a worker.
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { BindModule, BindScope, DirectoryBinding } from './binder.js';
 import type { BindTarget } from './targets.js';
 
 /** Fewer `.kit` files than this bind in the main thread: a thread starts in about 50 ms. */
 export const BIND_WORKER_MIN_FILES = 200;
+
+/**
+ * A one-shot load (`kit check`, `build`, the reports) on two cores or fewer binds on a worker from
+ * this many `.kit` files. There the worker's own compiler and collector compete with the main
+ * thread's, and it costs 15–30% more CPU: measured with a handler module per ten files, it made
+ * `kit check` 5–12% slower from 200 to 2,000 files, within ±5% from 3,000 to 7,500, and 2–24%
+ * faster at 10,000 (`bench/core/check.bench.ts`).
+ */
+export const BIND_WORKER_MIN_FILES_TWO_CORES = 7500;
+
+/** The size from which a one-shot load binds on a worker, on a machine with `cores` cores. */
+export function loadBindWorkerMinFiles(cores: number = availableParallelism()): number {
+  return cores <= 2 ? BIND_WORKER_MIN_FILES_TWO_CORES : BIND_WORKER_MIN_FILES;
+}
 
 export interface BindWorkerData {
   cwd: string;
@@ -28,10 +43,18 @@ export interface PlainScope {
   packages: Record<string, { dirs: string[]; modules: BindModule[] }>;
 }
 
-/** Whether a load should bind on a worker: `KIT_BIND_WORKER=0` never, `=1` always, else by size. */
-export function useBindWorker(kitFiles: number, modules: number, env = process.env): boolean {
+/**
+ * Whether a load should bind on a worker: `KIT_BIND_WORKER=0` never, `=1` always, else from
+ * `minFiles` `.kit` files on.
+ */
+export function useBindWorker(
+  kitFiles: number,
+  modules: number,
+  env = process.env,
+  minFiles = BIND_WORKER_MIN_FILES,
+): boolean {
   if (modules === 0 || env.KIT_BIND_WORKER === '0') return false;
-  return env.KIT_BIND_WORKER === '1' || kitFiles >= BIND_WORKER_MIN_FILES;
+  return env.KIT_BIND_WORKER === '1' || kitFiles >= minFiles;
 }
 
 function plainPackage(p: { dirs: string[]; modules: readonly BindModule[] }): PlainScope['packages'][string] {

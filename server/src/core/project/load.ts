@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { Workspace, type WorkspaceLoadOptions } from '../workspace/workspace.js';
 import type { CheckOptions } from '../model/options.js';
-import { BindWorker, useBindWorker } from '../bind/bind-host.js';
+import { BindWorker, loadBindWorkerMinFiles, useBindWorker } from '../bind/bind-host.js';
 import { discoverSources, type DiscoveredSources } from './discover.js';
 import { diskFiles } from './disk-files.js';
 import { analyseInPool, poolSettings, type PoolSettings } from './parse-pool.js';
@@ -139,9 +139,8 @@ export async function loadProjectAsync(
   load: LoadOptions = {},
 ): Promise<LoadedProject> {
   const found = load.sources ?? discoverSources(inputs, cwd);
-  const texts = useBindWorker(found.kitFiles.length, found.modules.length)
-    ? readModules(found.modules, cwd)
-    : undefined;
+  const onWorker = useBindWorker(found.kitFiles.length, found.modules.length, process.env, loadBindWorkerMinFiles());
+  const texts = onWorker ? readModules(found.modules, cwd) : undefined;
   const worker =
     texts &&
     BindWorker.start({

@@ -4,7 +4,13 @@
 // nothing and the load binds in its own thread.
 import assert from 'node:assert/strict';
 import { loadProject, loadProjectAsync } from '../../../../server/src/core/project/load.js';
-import { BindWorker, useBindWorker } from '../../../../server/src/core/bind/bind-host.js';
+import {
+  BIND_WORKER_MIN_FILES,
+  BIND_WORKER_MIN_FILES_TWO_CORES,
+  BindWorker,
+  loadBindWorkerMinFiles,
+  useBindWorker,
+} from '../../../../server/src/core/bind/bind-host.js';
 import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 import type { LoadedProject } from '../../../../server/src/core/project/load.js';
 import { fixture } from '../../../helpers/repo.js';
@@ -41,6 +47,16 @@ describe('binding on a worker thread', function () {
     assert.equal(useBindWorker(5000, 0, { KIT_BIND_WORKER: '1' }), false);
     assert.equal(useBindWorker(10, 1, { KIT_BIND_WORKER: '1' }), true);
     assert.equal(useBindWorker(5000, 10, { KIT_BIND_WORKER: '0' }), false);
+  });
+
+  it('starts for a one-shot load from 7,500 files on two cores or fewer, from 200 on more', () => {
+    assert.equal(loadBindWorkerMinFiles(1), BIND_WORKER_MIN_FILES_TWO_CORES);
+    assert.equal(loadBindWorkerMinFiles(2), 7500);
+    assert.equal(loadBindWorkerMinFiles(4), BIND_WORKER_MIN_FILES);
+    assert.equal(useBindWorker(5000, 10, {}, loadBindWorkerMinFiles(2)), false);
+    assert.equal(useBindWorker(7500, 10, {}, loadBindWorkerMinFiles(2)), true);
+    assert.equal(useBindWorker(200, 10, {}, loadBindWorkerMinFiles(8)), true);
+    assert.equal(useBindWorker(10, 1, { KIT_BIND_WORKER: '1' }, loadBindWorkerMinFiles(2)), true);
   });
 
   for (const name of ['bind', 'conformance/multi']) {
