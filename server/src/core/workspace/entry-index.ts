@@ -146,11 +146,14 @@ export class EntryIndex {
     const members = this.index.get(key);
     if (members === undefined) return [];
     const out: Registration[] = [];
-    for (const p of typeof members === 'string' ? [members] : members) {
-      const e = this.kits.get(p) ?? this.modules.get(p);
-      if (e) out.push(...e.registrations);
-    }
+    if (typeof members === 'string') this.pushRegistrations(members, out);
+    else for (const p of members) this.pushRegistrations(p, out);
     return out.sort(compareRegistrations);
+  }
+
+  private pushRegistrations(path: string, out: Registration[]): void {
+    const e = this.kits.get(path) ?? this.modules.get(path);
+    if (e) out.push(...e.registrations);
   }
 
   allRegistrations(): Registration[] {

@@ -17,7 +17,7 @@ import type { Registration } from '../../model/registrations.js';
 import type { WorkspaceView } from '../../model/entries.js';
 import { typoDistance } from '../../../../../grammar/src/index.js';
 import { NearRoutes } from './near-route.js';
-import { registrationsByReg, registrationsOfReg } from './reg-bucket.js';
+import { registrationsByReg, registrationsOfReg, regKeyParts } from './reg-bucket.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from './rule.js';
 
 /** Up to this many segments a link's candidate shapes are enumerated (2^n of them). */
@@ -206,8 +206,7 @@ export function linksTouchedByRoutes(regKey: BucketKey, ctx: CrossContext): Iter
   k.answered.GET.clear();
   k.answered.POST.clear();
   k.near?.set(regKey, regs);
-  const shape = idOf(regKey).slice(idOf(regKey).indexOf(' ') + 1);
-  const first = shape.split('/')[1] ?? '';
+  const first = regKeyParts(regKey).shape.split('/')[1] ?? '';
   if (first.startsWith('{')) return ctx.keysOf('link');
   const out: BucketKey[] = [];
   for (const k of ctx.keysOf('link')) {

@@ -9,13 +9,17 @@ export function regKey(r: Registration): BucketKey {
   return bucket('reg', `${r.method} ${r.route.shapeKey}`);
 }
 
-/** The registrations of a `reg:` bucket (its members' other registrations left out), in global order. */
-export function registrationsOfReg(view: WorkspaceView, key: string): Registration[] {
-  // `<METHOD> <shape>` read off the key: no key built per registration to compare with it.
+/** The method and shape key a `reg:<METHOD> <shape>` bucket key names. */
+export function regKeyParts(key: string): { method: string; shape: string } {
   const id = idOf(key);
   const space = id.indexOf(' ');
-  const method = id.slice(0, space);
-  const shape = id.slice(space + 1);
+  return { method: id.slice(0, space), shape: id.slice(space + 1) };
+}
+
+/** The registrations of a `reg:` bucket (its members' other registrations left out), in global order. */
+export function registrationsOfReg(view: WorkspaceView, key: string): Registration[] {
+  // Compared with the key's parts: no key built per registration to compare with it.
+  const { method, shape } = regKeyParts(key);
   return view.registrationsIn(key).filter((r) => r.method === method && r.route.shapeKey === shape);
 }
 
