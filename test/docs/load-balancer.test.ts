@@ -488,7 +488,8 @@ ${temp}
       }
     };
     const stream = Promise.all([worker(), worker(), worker(), worker()]);
-    await until('the victim to be killed', () => killed);
+    // A failed request ends the wait at once, with its own error.
+    await Promise.race([stream, until('the victim to be killed', () => killed)]);
     await until('the killed instance to exit', () => victimApp.proc.signalCode !== null);
     writeFileSync(join(orders, 'release'), '');
     await stream;
