@@ -345,9 +345,9 @@ describe('docs/deploy.md', function () {
     docker = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
   });
 
-  it('shows docs/deploy/Dockerfile, Dockerfile.bin and .dockerignore as they are', () => {
+  it('shows docs/deploy/Dockerfile, Dockerfile.bin, .dockerignore and nginx.conf as they are', () => {
     const doc = readFileSync(DOC, 'utf8');
-    for (const file of ['Dockerfile', 'Dockerfile.bin', '.dockerignore'])
+    for (const file of ['Dockerfile', 'Dockerfile.bin', '.dockerignore', 'nginx.conf'])
       assert.equal(docBlock(doc, file), readFileSync(join(DEPLOY_DIR, file), 'utf8'), file);
   });
 
