@@ -20,6 +20,17 @@ export const TS_OPTIONS: ts.CompilerOptions = {
 };
 
 const IMPORTS_KIT = /from\s+['"]@kit-lang\/kit(\/[a-z]+)?['"]/;
+const SPECIFIER = /(?:from|import)\s+['"]([^'"]+)['"]/g;
+
+/**
+ * A block is checked when it imports kit and nothing but kit: a block that also needs another
+ * package (an OpenTelemetry exporter, Node's own modules) needs that package's types, which the
+ * check, like the starter, does not have.
+ */
+export function isKitBlock(body: string): boolean {
+  if (!IMPORTS_KIT.test(body)) return false;
+  return [...body.matchAll(SPECIFIER)].every((m) => m[1].startsWith('@kit-lang/kit'));
+}
 
 /**
  * Source files by name and text, kept for the process: the DOM and ES libraries and kit's
@@ -79,7 +90,7 @@ export function kitTsBlocks(root: string, pages: Page[]): Virtual[] {
   const out: Virtual[] = [];
   for (const page of pages)
     for (const block of codeBlocks(page.text)) {
-      if (block.lang !== 'ts' || block.attrs.file !== undefined || !IMPORTS_KIT.test(block.body)) continue;
+      if (block.lang !== 'ts' || block.attrs.file !== undefined || !isKitBlock(block.body)) continue;
       const name = `${page.path.replace(/[^a-z0-9]+/gi, '-')}-${block.line}.ts`;
       out.push({ file: join(root, '.doc-blocks', name), text: block.body, page: page.path, line: block.line });
     }

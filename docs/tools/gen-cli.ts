@@ -20,16 +20,12 @@ export function helpFlags(help: string): Flag[] {
     let last: string | undefined;
     for (const line of lines.slice(start + 1)) {
       if (line.trim() === '') break;
-      const m = /^ {2}(--?[a-z][\w-]*)((?: [^ ]\S*)?)(?: {2,}(.*))?$/.exec(line);
+      const m = /^ {2}(--?[a-z][\w-]*)(.*)$/.exec(line);
       if (m) {
         last = m[1];
-        flags.set(
-          last,
-          [m[2].trim(), m[3] ?? '']
-            .filter(Boolean)
-            .join(' — ')
-            .replace(/^(\S+) — /, '`$1`: '),
-        );
+        // `--port N  port to listen on`: a value placeholder, then the meaning after two spaces.
+        const v = /^ (\S+) {2,}(.*)$/.exec(m[2]);
+        flags.set(last, v ? `\`${v[1]}\`: ${v[2]}` : m[2].trim());
       } else if (last) flags.set(last, `${flags.get(last)} ${line.trim()}`.trim());
     }
   }

@@ -86,8 +86,13 @@ function examplesFor(code: string, cases: Case[], note: Note | undefined): Examp
     .map(caseBlock)
     .filter((b): b is Example => b !== undefined)
     .sort((a, b) => a.body.length - b.body.length);
-  const found = candidates.find(holds);
-  return found && [found];
+  for (const c of candidates) {
+    // `ssr=false` only where the case needs it: fewer attributes for a reader to wonder about.
+    const plain = { ...c, info: c.info.replace(' ssr=false', '') };
+    if (holds(plain)) return [plain];
+    if (holds(c)) return [c];
+  }
+  return undefined;
 }
 
 /** The generated part of docs/diagnostics.md. */
