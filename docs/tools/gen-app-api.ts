@@ -7,14 +7,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Application, Comment, CommentTag, Converter, type DeclarationReflection, ReflectionKind } from 'typedoc';
+import { Application, Comment, CommentTag, Converter, type DeclarationReflection } from 'typedoc';
 import { APP_EXAMPLES } from './app-api-examples.js';
 import { repoRoot } from './pages.js';
 
 export const APP_DECLARATIONS = join(repoRoot, 'out', 'shared', 'app', 'index.d.ts');
 
 /** The generated part of docs/app-api.md. */
-export async function appApiReference(opts: { requireExamples?: boolean } = {}): Promise<string> {
+export async function appApiReference(): Promise<string> {
   const work = mkdtempSync(join(tmpdir(), 'kit-app-api-'));
   try {
     const tsconfig = join(work, 'tsconfig.json');
@@ -62,7 +62,6 @@ export async function appApiReference(opts: { requireExamples?: boolean } = {}):
       propertyMembersFormat: 'table',
       enumMembersFormat: 'table',
     } as Parameters<typeof Application.bootstrapWithPlugins>[0]);
-    const missing: string[] = [];
     app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
       const project = context.project;
       for (const child of project.children ?? []) {
@@ -71,30 +70,34 @@ export async function appApiReference(opts: { requireExamples?: boolean } = {}):
         for (const member of child.children ?? [])
           if (member.inheritedFrom && !member.inheritedFrom.reflection) project.removeReflection(member);
         const example = APP_EXAMPLES[child.name];
-        if (!example) {
-          missing.push(`${ReflectionKind.singularString(child.kind)} ${child.name}`);
-          continue;
-        }
-        const comment = withComment(child);
-        comment.blockTags.push(
-          new CommentTag('@example', [{ kind: 'code', text: `\`\`\`ts\n${example.trim()}\n\`\`\`` }]),
-        );
+        if (example)
+          withComment(child).blockTags.push(
+            new CommentTag('@example', [{ kind: 'code', text: `\`\`\`ts\n${example.trim()}\n\`\`\`` }]),
+          );
       }
     });
     const project = await app.convert();
     if (!project) throw new Error('TypeDoc could not read the declarations of @kit-lang/kit/app');
-    if (missing.length && opts.requireExamples !== false)
-      throw new Error(
-        `exports of @kit-lang/kit/app without an example in docs/tools/app-api-examples.ts: ${missing.join(', ')}`,
-      );
-    const unknown = Object.keys(APP_EXAMPLES).filter((n) => !project.children?.some((c) => c.name === n));
-    if (unknown.length)
-      throw new Error(`app-api-examples.ts has examples of names kit does not export: ${unknown.join(', ')}`);
+    const problems = exampleProblems(
+      (project.children ?? []).map((c) => c.name),
+      APP_EXAMPLES,
+    );
+    if (problems.length) throw new Error(`docs/app-api.md cannot be generated:\n  ${problems.join('\n  ')}`);
     await app.generateOutputs(project);
     return readFileSync(join(work, 'app-api.md'), 'utf8');
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** What keeps the page from being complete: exports without an example, examples of names not exported. */
+export function exampleProblems(exported: readonly string[], examples: Readonly<Record<string, string>>): string[] {
+  const missing = exported.filter((n) => !examples[n]);
+  const unknown = Object.keys(examples).filter((n) => !exported.includes(n));
+  return [
+    ...missing.map((n) => `${n} is exported without an example (add one to docs/tools/app-api-examples.ts)`),
+    ...unknown.map((n) => `app-api-examples.ts has an example of ${n}, which @kit-lang/kit/app does not export`),
+  ];
 }
 
 function withComment(r: DeclarationReflection): Comment {

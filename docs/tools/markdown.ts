@@ -84,6 +84,7 @@ export function headingText(raw: string): string {
     .replace(/\*+/g, '')
     .replace(/\u0000/g, '*')
     .replace(/<[^>]+>/g, '')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
     .trim();
 }
 
