@@ -135,6 +135,33 @@ describe('forms that round-trip and uploads (built app, HTTP)', function () {
     });
   });
 
+  describe('an author pattern cannot stall the app', () => {
+    // `(a+)+b` backtracks exponentially in RegExp: 32 characters took 14.7 s, 100 KB would never end.
+    it('a hostile value answers 422 at once, whatever its length, and /_kit/health answers meanwhile', async () => {
+      for (const n of [28, 30, 32, 100_000]) {
+        const sent = post([
+          ['name', 'Ann'],
+          ['email', 'ann@example.com'],
+          ['probe', 'a'.repeat(n) + '!'],
+        ]);
+        const health = await fetch(app.url + '/_kit/health');
+        assert.equal(health.status, 200);
+        const r = await sent;
+        assert.equal(r.status, 422, `${n} characters`);
+        assert.match(await r.text(), /data-kit-error="probe">Please match the requested format\.<\/p>/);
+      }
+    }).timeout(20000);
+
+    it('a value the pattern matches passes', async () => {
+      const r = await post([
+        ['name', 'Ann'],
+        ['email', 'ann@example.com'],
+        ['probe', 'a'.repeat(50_000) + 'b'],
+      ]);
+      assert.equal(r.status, 200);
+    });
+  });
+
   describe('JavaScript on: partial answers', () => {
     const partial = { 'x-kit-partial': '1', 'x-kit-target': '#outcome' };
     it('a failure answers the re-rendered form alone, with X-Kit-Form-Replace', async () => {
