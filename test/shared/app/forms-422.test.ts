@@ -305,6 +305,47 @@ describe('forms that round-trip and uploads (built app, HTTP)', function () {
       assert.deepEqual(leftovers(), []);
     });
 
+    const raw = (parts: string[]) =>
+      fetch(app.url + '/signup/upload', {
+        method: 'POST',
+        headers: { cookie: s.cookie, 'content-type': 'multipart/form-data; boundary=xyz', 'x-kit-csrf': s.token },
+        body: parts.map((p) => `--xyz\r\n${p}\r\n`).join('') + '--xyz--\r\n',
+      });
+    const title = 'Content-Disposition: form-data; name="title"\r\n\r\nt';
+
+    it('every part with a file name counts toward maxFiles, empty or not: 600 empty files are a 413', async () => {
+      const empties = Array.from(
+        { length: 600 },
+        (_, i) => `Content-Disposition: form-data; name="extras"; filename="e${i}"\r\nContent-Type: text/plain\r\n\r\n`,
+      );
+      const r = await raw([title, ...empties]);
+      assert.equal(r.status, 413);
+      assert.equal(await r.text(), 'too many files: a request may carry at most maxFiles (3) files\n');
+      assert.deepEqual(leftovers(), []);
+    });
+
+    it('a file name holding "; name=" is the file name of the part its name parameter names', async () => {
+      const r = await raw([
+        title,
+        'Content-Disposition: form-data; filename="x; name=title"; name="avatar"\r\nContent-Type: text/plain\r\n\r\nhi',
+      ]);
+      assert.equal(r.status, 200);
+      const body = (await r.json()) as { title: string; avatar: { name: string; size: number } };
+      assert.deepEqual([body.title, body.avatar.name, body.avatar.size], ['t', 'x; name=title', 2]);
+    });
+
+    it('a CRLF inside a quoted file name and a 20 KiB part header in one chunk are 400s', async () => {
+      const cut = await raw([title, 'Content-Disposition: form-data; name="avatar"; filename="\r\nname="a"\r\n\r\nx']);
+      assert.equal(cut.status, 400);
+      assert.match(await cut.text(), /^invalid form: a part header line is malformed/);
+      const big = await raw([
+        title,
+        `Content-Disposition: form-data; name="avatar"\r\nX-Pad: ${'p'.repeat(20 * 1024)}\r\n\r\nx`,
+      ]);
+      assert.equal(big.status, 400);
+      assert.equal(await big.text(), 'invalid form: part headers are too long\n');
+    });
+
     it('a malformed multipart body is a 400 naming the problem', async () => {
       const r = await fetch(app.url + '/signup/upload', {
         method: 'POST',
