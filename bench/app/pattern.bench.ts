@@ -1,6 +1,7 @@
 // An author's `pattern="(a+)+b"` against hostile values, through the generated app
 // (`node <app>/server.js`): the answer time of a POST whose field is n a's and a `!` (28, 30, 32 and
-// 100 KB), and the time `/_kit/health` takes when sent while that POST is being answered. Baseline
+// 100 KB), and the time `/_kit/health` takes when sent while that POST is being answered; then the
+// matcher's own worst case, a megabyte against `a*a{100}`, which its step budget ends. Baseline
 // in the same run: what the app did before it had a linear matcher, RegExp compiled as browsers
 // compile `pattern` (`^(?:…)$`, `v` flag) on the same values in this process; it doubles per
 // character, so it is measured from 20 to 28 characters; 32 and 100 KB are out of its reach.
@@ -19,12 +20,15 @@ guard public
 act Join POST "/join"
 
 view {
-  <form g:post={Join}><input name="a" pattern="${PATTERN}" /><p g:error="a"></p></form>
+  <form g:post={Join}>
+    <input name="a" pattern="${PATTERN}" /><p g:error="a"></p>
+    <input name="b" pattern="a*a&#123;100&#125;" /><p g:error="b"></p>
+  </form>
 }
 `,
-  'src/handlers.ts': `export function Join(ctx: unknown, input: { a: string }): Response {
+  'src/handlers.ts': `export function Join(ctx: unknown, input: { a?: string; b?: string }): Response {
   void ctx;
-  return new Response('ok ' + input.a.length);
+  return new Response('ok ' + (input.a ?? input.b ?? '').length);
 }
 `,
 };
@@ -47,13 +51,13 @@ try {
   const server = await startServer('kit', process.execPath, [join(dir, 'app', 'server.js'), '--addr', '127.0.0.1:0']);
   try {
     const token = newToken(csrfKeys(SECRET));
-    const post = (value: string) =>
+    const post = (value: string, field = 'a') =>
       fetch(server.url + '/join', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `kit-csrf=${token}` },
         body: new URLSearchParams([
           ['_kit_csrf', token],
-          ['a', value],
+          [field, value],
         ]).toString(),
       });
     // Warm-up: compiles the pattern and the request path once.
@@ -78,6 +82,12 @@ try {
       const a = await answered;
       console.log(`${label.padEnd(16)} ${String(a.status).padEnd(4)} ${ms(a.ms).padEnd(12)} ${ms(healthMs)}`);
     }
+    // The worst case of the linear matcher: a hundred live states per code point, a megabyte,
+    // where the step budget ends the check.
+    const w0 = performance.now();
+    const worst = await post('a'.repeat(1_000_000), 'b');
+    await worst.text();
+    console.log(`a*a{100}, 1 MB: ${worst.status} in ${ms(performance.now() - w0)} (step budget)`);
     // After the app's figures: the server's idle connections would time out while RegExp runs.
     console.log('baseline: RegExp as the app ran it before (in this process)');
     for (let n = 20; n <= NATIVE_MAX; n += 2) {

@@ -65,28 +65,39 @@ function toInput(text: string): Input {
   return { text, cps, off, n };
 }
 
-/** A compiled character piece: whether it matches exactly code points [from, to) of the input. */
+/** A compiled character piece. */
 interface Matcher {
   /** The most code points one match spans. */
   maxLen: number;
-  test(input: Input, from: number, to: number): boolean;
+  /** Whether it matches the one code point `cp`. */
+  one(cp: number): boolean;
+  /** Whether it matches exactly code points [from, to) of the input (more than one). */
+  many(input: Input, from: number, to: number): boolean;
 }
 
 const LINE_TERMINATORS = new Set([0x0a, 0x0d, 0x2028, 0x2029]);
 const CACHE_LIMIT = 4096;
+const never = (): boolean => false;
 
 function matcherOf(piece: CharPiece): Matcher {
   if (piece.k === 'cp') {
     const cp = piece.cp;
-    return { maxLen: 1, test: (inp, from, to) => to === from + 1 && inp.cps[from] === cp };
+    return { maxLen: 1, one: (c) => c === cp, many: never };
   }
-  if (piece.k === 'dot')
-    return { maxLen: 1, test: (inp, from, to) => to === from + 1 && !LINE_TERMINATORS.has(inp.cps[from]) };
+  if (piece.k === 'dot') return { maxLen: 1, one: (c) => !LINE_TERMINATORS.has(c), many: never };
   // The platform decides what an escape or class matches, on text no longer than `maxLen` code
-  // points, so each test is bounded; single code points are remembered.
+  // points, so each test is bounded; single code points are remembered (ASCII in a table).
   const re = new RegExp(`^(?:${piece.source})$`, 'v');
+  const ascii = new Int8Array(128);
   const seen = new Map<number, boolean>();
   const one = (cp: number): boolean => {
+    if (cp < 128) {
+      const known = ascii[cp];
+      if (known !== 0) return known > 0;
+      const hit = re.test(String.fromCharCode(cp));
+      ascii[cp] = hit ? 1 : -1;
+      return hit;
+    }
     let hit = seen.get(cp);
     if (hit === undefined) {
       hit = re.test(String.fromCodePoint(cp));
@@ -96,21 +107,30 @@ function matcherOf(piece: CharPiece): Matcher {
   };
   return {
     maxLen: piece.maxLen,
-    test: (inp, from, to) =>
-      to === from + 1 ? one(inp.cps[from]) : re.test(inp.text.slice(inp.off[from], inp.off[to])),
+    one,
+    many: (inp, from, to) => re.test(inp.text.slice(inp.off[from], inp.off[to])),
   };
 }
 
-type State =
-  | { k: 'char'; m: Matcher; out: number }
-  | { k: 'split'; outs: number[] }
-  | { k: 'assert'; kind: '^' | '$' | 'b' | 'B'; out: number }
-  | { k: 'look'; id: number; out: number }
-  | { k: 'match' };
+// State kinds, in `Automaton.kind`.
+const MATCH = 0;
+const CHAR = 1;
+const SPLIT = 2;
+const ASSERT = 3;
+const LOOK = 4;
+const ASSERTIONS = ['^', '$', 'b', 'B'] as const;
 
-/** A Thompson automaton read in one direction (backwards for a lookahead's body). */
+/**
+ * A Thompson automaton read in one direction (backwards for a lookahead's body), held in arrays:
+ * each state's kind, its next state, and what it needs (a matcher, the outs of a split, the index
+ * of an assertion or lookaround). State 0 is the match.
+ */
 class Automaton {
-  readonly states: State[] = [{ k: 'match' }];
+  kind: number[] = [MATCH];
+  out: number[] = [-1];
+  aux: number[] = [0];
+  matcher: (Matcher | undefined)[] = [undefined];
+  outs: (number[] | undefined)[] = [undefined];
   readonly start: number;
   maxLen = 1;
 
@@ -122,11 +142,19 @@ class Automaton {
     this.start = this.build(root, 0);
   }
 
-  private add(s: State): number {
-    if (this.states.length >= MAX_PATTERN_STATES)
+  get size(): number {
+    return this.kind.length;
+  }
+
+  private add(kind: number, out: number, aux = 0, m?: Matcher, outs?: number[]): number {
+    if (this.kind.length >= MAX_PATTERN_STATES)
       throw new UnsupportedPattern(`more than ${MAX_PATTERN_STATES} states (a counted repetition too large)`, 0);
-    this.states.push(s);
-    return this.states.length - 1;
+    this.kind.push(kind);
+    this.out.push(out);
+    this.aux.push(aux);
+    this.matcher.push(m);
+    this.outs.push(outs);
+    return this.kind.length - 1;
   }
 
   /** The entry state of `node`, continuing to state `next` (built back to front). */
@@ -138,9 +166,9 @@ class Automaton {
         let m = this.matchers.get(node.piece);
         if (m === undefined) this.matchers.set(node.piece, (m = matcherOf(node.piece)));
         this.maxLen = Math.max(this.maxLen, m.maxLen);
-        const entry = this.add({ k: 'char', m, out: next });
+        const entry = this.add(CHAR, next, 0, m);
         // A class that matches '' (`[\q{}]`) may also be passed over.
-        return node.piece.k === 'native' && node.piece.empty ? this.add({ k: 'split', outs: [entry, next] }) : entry;
+        return node.piece.k === 'native' && node.piece.empty ? this.add(SPLIT, -1, 0, undefined, [entry, next]) : entry;
       }
       case 'seq': {
         let e = next;
@@ -150,11 +178,17 @@ class Automaton {
         return e;
       }
       case 'alt':
-        return this.add({ k: 'split', outs: node.items.map((item) => this.build(item, next)) });
+        return this.add(
+          SPLIT,
+          -1,
+          0,
+          undefined,
+          node.items.map((item) => this.build(item, next)),
+        );
       case 'assert':
-        return this.add({ k: 'assert', kind: node.kind, out: next });
+        return this.add(ASSERT, next, ASSERTIONS.indexOf(node.kind));
       case 'look':
-        return this.add({ k: 'look', id: node.id, out: next });
+        return this.add(LOOK, next, node.id);
       case 'rep':
         return this.repeat(node.body, node.min, node.max, next);
     }
@@ -166,12 +200,13 @@ class Automaton {
       throw new UnsupportedPattern(`a repetition count above ${MAX_PATTERN_STATES}`, 0);
     let e: number;
     if (max === Infinity) {
-      const loop = this.add({ k: 'split', outs: [] });
-      (this.states[loop] as { outs: number[] }).outs.push(this.build(body, loop), next);
+      const outs: number[] = [];
+      const loop = this.add(SPLIT, -1, 0, undefined, outs);
+      outs.push(this.build(body, loop), next);
       e = loop;
     } else {
       e = next;
-      for (let i = min; i < max; i++) e = this.add({ k: 'split', outs: [this.build(body, e), next] });
+      for (let i = min; i < max; i++) e = this.add(SPLIT, -1, 0, undefined, [this.build(body, e), next]);
     }
     for (let i = 0; i < min; i++) e = this.build(body, e);
     return e;
@@ -182,6 +217,16 @@ class Automaton {
 function isWord(cp: number): boolean {
   return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x30 && cp <= 0x39) || cp === 0x5f;
 }
+
+/**
+ * Steps one check may take (a state visited or a piece tested). Linear time still grows with the
+ * pattern's states: a value of a megabyte against `.{0,2000}x` would take billions of steps. A
+ * check that runs out of steps is a mismatch, so no value costs the app more than this.
+ */
+export const MATCH_STEP_BUDGET = 20_000_000;
+
+/** Thrown by `run` when the budget is spent. */
+const SPENT = new Error('pattern check over budget');
 
 /** A pattern compiled for linear-time matching (build it through `compilePattern`). */
 export class LinearPattern {
@@ -198,21 +243,30 @@ export class LinearPattern {
       ahead: l.ahead,
       negate: l.negate,
     }));
-    const total = this.main.states.length + this.looks.reduce((sum, l) => sum + l.auto.states.length, 0);
+    const total = this.main.size + this.looks.reduce((sum, l) => sum + l.auto.size, 0);
     if (total > MAX_PATTERN_STATES)
       throw new UnsupportedPattern(`more than ${MAX_PATTERN_STATES} states (a counted repetition too large)`, 0);
   }
 
-  /** Whether the whole of `value` matches (as `^(?:pattern)$` with the `v` flag would say). */
-  test(value: string): boolean {
+  /**
+   * Whether the whole of `value` matches (as `^(?:pattern)$` with the `v` flag would say); false,
+   * too, when the check would take more than `budget` steps.
+   */
+  test(value: string, budget: number = MATCH_STEP_BUDGET): boolean {
     const input = toInput(value);
     const holds: Uint8Array[] = [];
-    for (const l of this.looks) {
-      const found = run(l.auto, input, holds, true) as Uint8Array;
-      if (l.negate) for (let p = 0; p <= input.n; p++) found[p] ^= 1;
-      holds.push(found);
+    const left = { steps: budget };
+    try {
+      for (const l of this.looks) {
+        const found = run(l.auto, input, holds, true, left) as Uint8Array;
+        if (l.negate) for (let p = 0; p <= input.n; p++) found[p] ^= 1;
+        holds.push(found);
+      }
+      return run(this.main, input, holds, false, left) as boolean;
+    } catch (e) {
+      if (e === SPENT) return false;
+      throw e;
     }
-    return run(this.main, input, holds, false) as boolean;
   }
 }
 
@@ -222,29 +276,38 @@ export class LinearPattern {
  * added at every position and the answer says, per position, whether the match state is there: for
  * a forward body "some match ends here", for a backward one "some match starts here".
  */
-function run(auto: Automaton, input: Input, holds: Uint8Array[], inject: boolean): Uint8Array | boolean {
-  const { states, start } = auto;
+function run(
+  auto: Automaton,
+  input: Input,
+  holds: Uint8Array[],
+  inject: boolean,
+  left: { steps: number },
+): Uint8Array | boolean {
+  const { kind, out, aux, matcher, outs, start } = auto;
+  const size = auto.size;
   const n = input.n;
   const cps = input.cps;
   const dir = auto.forward ? 1 : -1;
   // Pieces span up to maxLen code points, so the sets of the next maxLen positions are pending.
   const ring = auto.maxLen + 1;
-  const lists = Array.from({ length: ring }, () => new Int32Array(states.length));
+  const lists = Array.from({ length: ring }, () => new Int32Array(size));
   const sizes = new Int32Array(ring);
-  const marks = Array.from({ length: ring }, () => new Int32Array(states.length));
+  const marks = Array.from({ length: ring }, () => new Int32Array(size));
   const stamps = new Int32Array(ring).fill(1);
-  const stack = new Int32Array(states.length);
+  const stack = new Int32Array(size);
   const found = inject ? new Uint8Array(n + 1) : undefined;
   let pending = 0;
+  let steps = 0;
 
   const word = (i: number): boolean => i >= 0 && i < n && isWord(cps[i]);
-  const asserts = (kind: '^' | '$' | 'b' | 'B', p: number): boolean =>
-    kind === '^' ? p === 0 : kind === '$' ? p === n : (word(p - 1) !== word(p)) === (kind === 'b');
+  const asserts = (which: number, p: number): boolean =>
+    which === 0 ? p === 0 : which === 1 ? p === n : (word(p - 1) !== word(p)) === (which === 2);
 
   /** Adds `s0` and what it reaches without reading (its epsilon closure at position p). */
   const add = (slot: number, s0: number, p: number): void => {
     const mark = marks[slot];
     const stamp = stamps[slot];
+    if (mark[s0] === stamp) return;
     const list = lists[slot];
     // Marked when pushed, so each state is on the stack at most once.
     let top = 0;
@@ -252,18 +315,19 @@ function run(auto: Automaton, input: Input, holds: Uint8Array[], inject: boolean
     stack[top++] = s0;
     while (top > 0) {
       const s = stack[--top];
-      const st = states[s];
+      steps++;
+      const k = kind[s];
       let to = -1;
-      if (st.k === 'split') {
-        for (const o of st.outs)
+      if (k === SPLIT) {
+        for (const o of outs[s]!)
           if (mark[o] !== stamp) {
             mark[o] = stamp;
             stack[top++] = o;
           }
-      } else if (st.k === 'assert') {
-        if (asserts(st.kind, p)) to = st.out;
-      } else if (st.k === 'look') {
-        if (holds[st.id][p] === 1) to = st.out;
+      } else if (k === ASSERT) {
+        if (asserts(aux[s], p)) to = out[s];
+      } else if (k === LOOK) {
+        if (holds[aux[s]][p] === 1) to = out[s];
       } else {
         list[sizes[slot]++] = s;
         pending++;
@@ -279,27 +343,36 @@ function run(auto: Automaton, input: Input, holds: Uint8Array[], inject: boolean
   for (let step = 0; step <= n; step++) {
     const p = first + dir * step;
     const slot = p % ring;
-    if ((inject || step === 0) && marks[slot][start] !== stamps[slot]) add(slot, start, p);
+    if (inject || step === 0) add(slot, start, p);
     if (pending === 0 && !inject) return false;
     const list = lists[slot];
-    const size = sizes[slot];
-    for (let k = 0; k < size; k++) {
-      const st = states[list[k]];
-      if (st.k === 'match') {
+    const count = sizes[slot];
+    // The code point read next: after p going forwards, before it going backwards.
+    const at = dir > 0 ? p : p - 1;
+    const cp = at >= 0 && at < n ? cps[at] : -1;
+    for (let k = 0; k < count; k++) {
+      const s = list[k];
+      if (kind[s] === MATCH) {
         if (found) found[p] = 1;
         else if (p === n) return true;
         continue;
       }
-      if (st.k !== 'char') continue;
-      for (let len = 1; len <= st.m.maxLen; len++) {
+      if (cp < 0) continue;
+      const m = matcher[s]!;
+      steps++;
+      if (m.one(cp)) add((p + dir) % ring, out[s], p + dir);
+      for (let len = 2; len <= m.maxLen; len++) {
         const q = p + dir * len;
         if (q < 0 || q > n) break;
-        if (dir > 0 ? st.m.test(input, p, q) : st.m.test(input, q, p)) add(q % ring, st.out, q);
+        steps++;
+        if (dir > 0 ? m.many(input, p, q) : m.many(input, q, p)) add(q % ring, out[s], q);
       }
     }
-    pending -= size;
+    pending -= count;
     sizes[slot] = 0;
     stamps[slot]++;
+    if (steps > left.steps) throw SPENT;
   }
+  left.steps -= steps;
   return found ?? false;
 }

@@ -5,7 +5,12 @@
 // `unsupported`; and values that make a backtracker run for minutes are answered in one pass.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { compilePattern, MAX_PATTERN_STATES, type LinearPattern } from '../../../shared/app/pattern.js';
+import {
+  compilePattern,
+  MATCH_STEP_BUDGET,
+  MAX_PATTERN_STATES,
+  type LinearPattern,
+} from '../../../shared/app/pattern.js';
 
 function linear(source: string): LinearPattern {
   const c = compilePattern(source);
@@ -119,5 +124,16 @@ describe('pattern: the linear matcher', () => {
     for (const source of ['(a+)+b', '(a|a)*b', '(a*)*b', '(?:a|aa)+b', '(\\w+\\s?)+$x', '.*.*.*=.*x'])
       assert.equal(linear(source).test(hostile), false, source);
     assert.equal(linear('(a+)+b').test('a'.repeat(100_000) + 'b'), true);
+  });
+
+  it('stops a check at its step budget: what would take longer is a mismatch', () => {
+    // A hundred live states per code point past the first hundred: a thousand a's take some 200,000 steps.
+    const many = linear('a*a{100}');
+    const value = 'a'.repeat(1000);
+    assert.equal(many.test(value), true);
+    assert.equal(many.test(value, 10_000), false);
+    // A megabyte would take 200 million steps: the default budget ends it.
+    assert.equal(many.test('a'.repeat(1 << 20)), false);
+    assert.ok(MATCH_STEP_BUDGET >= 10_000_000);
   });
 });
