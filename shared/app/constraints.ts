@@ -3,6 +3,7 @@
 // by the rules browsers apply, before the handler runs. Browsers check the same attributes (the
 // client never sends anything the server then trusts); this is the check that counts.
 import type { FieldConstraint } from './manifest.js';
+import { compilePattern, type LinearPattern } from './pattern.js';
 
 /** The submitted text values by name (what `FormValues` offers). */
 export interface SubmittedValues {
@@ -33,20 +34,42 @@ export const DEFAULT_MESSAGES = {
   boolean: () => 'Please choose yes or no.',
 };
 
-const patterns = new Map<string, RegExp | null>();
+const patterns = new Map<string, LinearPattern | null>();
 
-/** `pattern` matches the whole value, with the `v` flag as browsers compile it; invalid patterns never fail. */
-function patternOf(source: string): RegExp | null {
+/**
+ * `pattern` matches the whole value, as browsers compile it (`v` flag), in time linear in the value
+ * (`pattern.ts`); invalid patterns never fail, as in browsers. A pattern the linear matcher cannot
+ * run never gets here: the app refuses to start with it (`checkPatterns`).
+ */
+function patternOf(source: string): LinearPattern | null {
   let re = patterns.get(source);
   if (re === undefined) {
-    try {
-      re = new RegExp(`^(?:${source})$`, 'v');
-    } catch {
-      re = null;
-    }
+    const c = compilePattern(source);
+    re = c.ok ? c.pattern : null;
     if (patterns.size < 1000) patterns.set(source, re);
   }
   return re;
+}
+
+/** A field's pattern the app cannot check in linear time (`kit check` reports it as `unsafe_pattern`). */
+export class UnsafePatternError extends Error {
+  constructor(where: string, field: string, pattern: string, reason: string) {
+    super(
+      `${where}: field "${field}" has pattern ${JSON.stringify(pattern)}, which cannot be matched in time ` +
+        `linear in the value (${reason}); kit check reports it as unsafe_pattern`,
+    );
+    this.name = 'UnsafePatternError';
+  }
+}
+
+/** Compiles every pattern of `constraints` at start-up; throws `UnsafePatternError` for one it cannot run. */
+export function checkPatterns(constraints: readonly FieldConstraint[], where: string): void {
+  for (const c of constraints) {
+    if (c.pattern === undefined) continue;
+    const compiled = compilePattern(c.pattern);
+    if (!compiled.ok && compiled.problem === 'unsupported')
+      throw new UnsafePatternError(where, c.name, c.pattern, compiled.message);
+  }
 }
 
 function isUrl(value: string): boolean {

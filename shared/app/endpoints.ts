@@ -32,7 +32,7 @@ import {
 import type { EndpointRuntime } from './routes.js';
 import type { AppServices } from './services.js';
 import { laneOf } from './request-kind.js';
-import { denied, markHandler, stageContext, stageFailed, startStage } from './stage-spans.js';
+import { denied, deniedWithoutGuard, markHandler, stageContext, stageFailed, startStage } from './stage-spans.js';
 import { decodeParams, logFault, passGuards, requestState } from './steps.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -75,7 +75,10 @@ export async function serveEndpoint(
   if (ep.cors !== undefined && originAllowed(ep.cors, origin)) corsHeaders = corsResponseHeaders(ep.cors, origin!);
 
   // 1. Default deny: no guard at all.
-  if (e.guards.length === 0) return err(403, 'forbidden', '403 forbidden');
+  if (e.guards.length === 0) {
+    deniedWithoutGuard(app, parent, ep.sources.decl);
+    return err(403, 'forbidden', '403 forbidden');
+  }
   // 2. Typed params, before guards and hooks.
   const typed = decodeParams(ep, params, reply);
   if (typed === undefined) return;

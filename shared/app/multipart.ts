@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BodyAbortedError } from './body.js';
+import { PartHeaderError, parsePartHeaders, type PartHeaders } from './multipart-headers.js';
 
 /** Per-request upload limits (`export const uploads = {...}` in kit.config). */
 export interface UploadLimits {
@@ -121,39 +122,16 @@ export function boundaryOf(contentType: string): string | undefined {
   return m ? (m[1] ?? m[2]) : undefined;
 }
 
-interface Part {
-  name: string;
-  filename?: string;
-  type: string;
-}
-
-function headerParam(header: string, name: string): string | undefined {
-  const re = new RegExp(`;\\s*${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s;]*))`, 'i');
-  const m = re.exec(header);
-  if (!m) return undefined;
-  return m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2];
-}
-
-function parsePartHeaders(block: Buffer): Part {
-  const text = new TextDecoder('utf-8', { fatal: true }).decode(block);
-  let disposition: string | undefined;
-  let type = 'application/octet-stream';
-  for (const line of text.split('\r\n')) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const key = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (key === 'content-disposition') disposition = value;
-    else if (key === 'content-type') type = value;
+/** A part's header block as it arrived, read by `parsePartHeaders` (its errors become 400s). */
+function partHeaders(block: Buffer): PartHeaders {
+  try {
+    return parsePartHeaders(block);
+  } catch (e) {
+    throw e instanceof PartHeaderError ? new MultipartError(e.message) : e;
   }
-  if (disposition === undefined || !/^form-data\b/i.test(disposition))
-    throw new MultipartError('a part has no Content-Disposition: form-data');
-  const name = headerParam(disposition, 'name');
-  if (name === undefined) throw new MultipartError('a part has no name');
-  const filename = headerParam(disposition, 'filename');
-  return { name, filename, type };
 }
 
+/** Bytes of one part's header block, its closing blank line included (busboy's and Node's limit). */
 const HEADER_LIMIT = 16 * 1024;
 
 /**
@@ -176,12 +154,16 @@ export function parseMultipart(req: IncomingMessage, contentType: string, opts: 
   // The body is read as if it began with CRLF, so the first boundary line looks like every other.
   let buf: Buffer = Buffer.from('\r\n');
   let state: 'preamble' | 'after' | 'headers' | 'body' | 'end' = 'preamble';
-  let part: Part | undefined;
+  let part: PartHeaders | undefined;
   let text: Buffer[] = [];
   let textBytes = 0;
   let file: { ws: WriteStream; path: string; bytes: number } | undefined;
   let files = 0;
   let total = 0;
+
+  const countFile = (): void => {
+    if (++files > limits.maxFiles) throw new UploadLimitError('maxFiles', limits.maxFiles);
+  };
 
   const write = async (data: Buffer): Promise<void> => {
     if (data.length === 0 || part === undefined) return;
@@ -192,7 +174,8 @@ export function parseMultipart(req: IncomingMessage, contentType: string, opts: 
       return;
     }
     if (file === undefined) {
-      if (++files > limits.maxFiles) throw new UploadLimitError('maxFiles', limits.maxFiles);
+      // A part named "" counts once it holds a byte (what an empty file input sends is no file).
+      if (part.filename === '') countFile();
       opts.beforeFile?.(fields);
       const path = await scope.file();
       const ws = createWriteStream(path);
@@ -263,16 +246,23 @@ export function parseMultipart(req: IncomingMessage, contentType: string, opts: 
           if (buf.length > 256) throw new MultipartError('a boundary line does not end');
           return;
         }
+        // Only transport padding (blanks) may follow a boundary on its line (RFC 2046).
+        for (let k = 0; k < eol; k++)
+          if (buf[k] !== 32 && buf[k] !== 9) throw new MultipartError('a boundary line holds more than the boundary');
         buf = buf.subarray(eol + 2);
         state = 'headers';
       }
       if (state === 'headers') {
-        const end = buf.indexOf('\r\n\r\n');
+        // Searched in at most the limit's bytes, so a header block is refused at the same size
+        // whether it came in one chunk or in many.
+        const end = buf.subarray(0, HEADER_LIMIT).indexOf('\r\n\r\n');
         if (end < 0) {
-          if (buf.length > HEADER_LIMIT) throw new MultipartError('part headers are too long');
+          if (buf.length >= HEADER_LIMIT) throw new MultipartError('part headers are too long');
           return;
         }
-        part = parsePartHeaders(buf.subarray(0, end));
+        part = partHeaders(buf.subarray(0, end));
+        // Every part with a file name counts, empty or not, before any of its bytes is read.
+        if (part.filename !== undefined && part.filename !== '') countFile();
         buf = buf.subarray(end + 4);
         state = 'body';
       }

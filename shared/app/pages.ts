@@ -15,7 +15,7 @@ import type { PageTarget } from './prebuilt.js';
 import type { Reply } from './reply.js';
 import { paramsForFile, type PageRuntime } from './routes.js';
 import type { AppServices } from './services.js';
-import { markHandler, stageContext, stageFailed, startStage } from './stage-spans.js';
+import { deniedWithoutGuard, markHandler, stageContext, stageFailed, startStage } from './stage-spans.js';
 import type { StaticEntry } from './static-files.js';
 import { injectBridge } from './trace-bridge.js';
 import { beginTrace, csrfToken, decodeParams, logFault, passGuards, requestState, runAsync } from './steps.js';
@@ -121,6 +121,7 @@ function servePage(
   const fast = built !== undefined && isPublic(e.guards);
   const parent = beginTrace(app, req, reply.res, page, e.render === 'spa' ? LaneRoute : LaneSSR, !fast);
   if (e.guards.length === 0) {
+    deniedWithoutGuard(app, parent, page.sources.decl);
     reply.error(403, 'forbidden', '403 forbidden');
     return;
   }

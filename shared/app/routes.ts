@@ -17,6 +17,7 @@ import type { SignatureKind } from './manifest.js';
 import type { CorsPolicy } from './manifest.js';
 import { mayContainForm } from './html-forms.js';
 import { endpointSources, pageSources, type StageSources } from './stage-sources.js';
+import { checkPatterns } from './constraints.js';
 
 // Handlers take the request context and, depending on their signature, one more argument.
 export type HandlerFn = (ctx: unknown, arg?: unknown) => unknown;
@@ -218,6 +219,7 @@ export function compileRoutes(manifest: AppManifest, modules: Modules): Compiled
   const pagesById = new Map(pageList.map((p) => [p.entry.pageId, p]));
   const endpointList: EndpointRuntime[] = manifest.endpoints.map((e) => {
     const parsed = parseRoutePattern(e.route);
+    if (e.constraints !== undefined) checkPatterns(e.constraints, `action ${e.pageId}.${e.symbol}`);
     const json = e.kind === 'api' || e.kind === 'command' || e.kind === 'query';
     return {
       entry: e,

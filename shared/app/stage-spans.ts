@@ -6,6 +6,7 @@
 import {
   AttrGuard,
   AttrGuardDecision,
+  AttrGuardReason,
   AttrHandler,
   Context,
   type Lane,
@@ -84,6 +85,20 @@ export function guardWatch(app: AppServices, ctx: Context, source: SpanOption | 
       span.end();
     };
   };
+}
+
+/**
+ * A route that declares no guard is denied before anything runs (default deny): recorded as a
+ * guard's denial is, a `guard` span with decision `deny` and reason `missing_guard`, and a warning
+ * on the request span, so the trace of the 403 says why.
+ */
+export function deniedWithoutGuard(app: AppServices, ctx: Context, source: SpanOption | undefined): void {
+  if (app.tracer === undefined) return;
+  const span = begin(app.tracer, ctx, 'guard (none declared)', 'guard', source);
+  span.set(AttrGuardDecision, 'deny');
+  span.set(AttrGuardReason, 'missing_guard');
+  denied(ctx, 'no guard is declared: denied by default', 'missing_guard', { [AttrGuardReason]: 'missing_guard' }, span);
+  span.end();
 }
 
 /**

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CollectorView as Collector, sseMessage } from './collector-view.js';
 import { isLoopbackHost, isSameOriginRequest } from './http-origin.js';
-import { parseSnapshot, SnapshotError } from './snapshot.js';
+import { parseBrowserSnapshot, SnapshotError } from './snapshot.js';
 import type { SpanSnapshot } from './types.js';
 import { viewerPage } from './viewer-html.js';
 
@@ -213,7 +213,7 @@ function ingest(collector: Collector, req: IncomingMessage, res: ServerResponse)
     }
     let snaps: SpanSnapshot[];
     try {
-      snaps = items.map((item, i) => parseSnapshot(item, label(i)));
+      snaps = items.map((item, i) => parseBrowserSnapshot(item, label(i)));
     } catch (err) {
       collector._reject();
       // Anything but a validation error is a bug here; answer without details rather than crash the server.

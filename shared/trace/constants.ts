@@ -64,6 +64,8 @@ export const AttrGuard = 'kit.guard';
 export const AttrEndpointSymbol = 'kit.endpoint.symbol';
 /** A guard span's outcome: `allow`, `deny`, `redirect`, `unknown` or `error`. */
 export const AttrGuardDecision = 'kit.guard.decision';
+/** Why a request was denied without a guard running: `missing_guard` (the route declares none). */
+export const AttrGuardReason = 'kit.guard.reason';
 /** The handler or load function a span calls (its exported name). */
 export const AttrHandler = 'kit.handler';
 /** OpenTelemetry's exception event and its attributes. */

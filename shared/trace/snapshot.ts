@@ -235,3 +235,15 @@ export function parseSnapshot(value: unknown, path: string): SpanSnapshot {
   };
   return snap;
 }
+
+/**
+ * A snapshot the browser sent (`POST <mount>/browser`): as `parseSnapshot`, and a frontend span. A
+ * page may report only what ran in it; a `backend` span with an `http.route` would otherwise count
+ * as a request of that route in the figures the viewer, hover and CodeLens read.
+ */
+export function parseBrowserSnapshot(value: unknown, path: string): SpanSnapshot {
+  const snap = parseSnapshot(value, path);
+  if (snap.surface !== 'frontend')
+    throw new SnapshotError(`${path}.surface`, 'must be "frontend": a browser reports the spans that ran in it');
+  return snap;
+}

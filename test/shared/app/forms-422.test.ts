@@ -135,6 +135,33 @@ describe('forms that round-trip and uploads (built app, HTTP)', function () {
     });
   });
 
+  describe('an author pattern cannot stall the app', () => {
+    // `(a+)+b` backtracks exponentially in RegExp: 32 characters took 14.7 s, 100 KB would never end.
+    it('a hostile value answers 422 at once, whatever its length, and /_kit/health answers meanwhile', async () => {
+      for (const n of [28, 30, 32, 100_000]) {
+        const sent = post([
+          ['name', 'Ann'],
+          ['email', 'ann@example.com'],
+          ['probe', 'a'.repeat(n) + '!'],
+        ]);
+        const health = await fetch(app.url + '/_kit/health');
+        assert.equal(health.status, 200);
+        const r = await sent;
+        assert.equal(r.status, 422, `${n} characters`);
+        assert.match(await r.text(), /data-kit-error="probe">Please match the requested format\.<\/p>/);
+      }
+    }).timeout(20000);
+
+    it('a value the pattern matches passes', async () => {
+      const r = await post([
+        ['name', 'Ann'],
+        ['email', 'ann@example.com'],
+        ['probe', 'a'.repeat(50_000) + 'b'],
+      ]);
+      assert.equal(r.status, 200);
+    });
+  });
+
   describe('JavaScript on: partial answers', () => {
     const partial = { 'x-kit-partial': '1', 'x-kit-target': '#outcome' };
     it('a failure answers the re-rendered form alone, with X-Kit-Form-Replace', async () => {
@@ -276,6 +303,47 @@ describe('forms that round-trip and uploads (built app, HTTP)', function () {
       const r = await fetch(app.url + '/signup/upload', { method: 'POST', headers: { cookie: s.cookie }, body: fd });
       assert.equal(r.status, 403);
       assert.deepEqual(leftovers(), []);
+    });
+
+    const raw = (parts: string[]) =>
+      fetch(app.url + '/signup/upload', {
+        method: 'POST',
+        headers: { cookie: s.cookie, 'content-type': 'multipart/form-data; boundary=xyz', 'x-kit-csrf': s.token },
+        body: parts.map((p) => `--xyz\r\n${p}\r\n`).join('') + '--xyz--\r\n',
+      });
+    const title = 'Content-Disposition: form-data; name="title"\r\n\r\nt';
+
+    it('every part with a file name counts toward maxFiles, empty or not: 600 empty files are a 413', async () => {
+      const empties = Array.from(
+        { length: 600 },
+        (_, i) => `Content-Disposition: form-data; name="extras"; filename="e${i}"\r\nContent-Type: text/plain\r\n\r\n`,
+      );
+      const r = await raw([title, ...empties]);
+      assert.equal(r.status, 413);
+      assert.equal(await r.text(), 'too many files: a request may carry at most maxFiles (3) files\n');
+      assert.deepEqual(leftovers(), []);
+    });
+
+    it('a file name holding "; name=" is the file name of the part its name parameter names', async () => {
+      const r = await raw([
+        title,
+        'Content-Disposition: form-data; filename="x; name=title"; name="avatar"\r\nContent-Type: text/plain\r\n\r\nhi',
+      ]);
+      assert.equal(r.status, 200);
+      const body = (await r.json()) as { title: string; avatar: { name: string; size: number } };
+      assert.deepEqual([body.title, body.avatar.name, body.avatar.size], ['t', 'x; name=title', 2]);
+    });
+
+    it('a CRLF inside a quoted file name and a 20 KiB part header in one chunk are 400s', async () => {
+      const cut = await raw([title, 'Content-Disposition: form-data; name="avatar"; filename="\r\nname="a"\r\n\r\nx']);
+      assert.equal(cut.status, 400);
+      assert.match(await cut.text(), /^invalid form: a part header line is malformed/);
+      const big = await raw([
+        title,
+        `Content-Disposition: form-data; name="avatar"\r\nX-Pad: ${'p'.repeat(20 * 1024)}\r\n\r\nx`,
+      ]);
+      assert.equal(big.status, 400);
+      assert.equal(await big.text(), 'invalid form: part headers are too long\n');
     });
 
     it('a malformed multipart body is a 400 naming the problem', async () => {

@@ -3,7 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import { checkConstraints } from '../../../shared/app/constraints.js';
+import { checkConstraints, UnsafePatternError } from '../../../shared/app/constraints.js';
+import { createApp, dirSource, type AppManifest } from '../../../shared/app/index.js';
 import { FormValues } from '../../../shared/app/form.js';
 import { fillForm, findActionForm } from '../../../shared/app/form-html.js';
 import {
@@ -143,6 +144,41 @@ describe('constraints', () => {
       check([['p', 'x']], [{ name: 'p', type: 'text', pattern: '([' }]),
       {},
       'an invalid pattern never fails',
+    );
+  });
+
+  it('checks a pattern in time linear in the value; an app given one it cannot run does not start', () => {
+    const hostile = [{ name: 'p', type: 'text', pattern: '(a+)+b' }];
+    assert.deepEqual(check([['p', 'a'.repeat(100_000) + '!']], hostile), { p: 'Please match the requested format.' });
+    assert.deepEqual(check([['p', 'aab']], hostile), {});
+    const manifest: AppManifest = {
+      version: 1,
+      app: 'patterns',
+      pages: [],
+      endpoints: [
+        {
+          kind: 'action',
+          endpointSource: 'kit',
+          method: 'POST',
+          route: '/join',
+          pageId: 'join',
+          package: 't',
+          symbol: 'Join',
+          guards: ['public'],
+          csrf: true,
+          handler: { status: 'missing', export: 'Join' },
+          constraints: [{ name: 'twice', type: 'text', pattern: '(ab)\\1' }],
+        },
+      ],
+      static: {},
+      templates: {},
+    };
+    assert.throws(
+      () => createApp({ manifest, static: dirSource('/nonexistent'), csrfSecret: 'x'.repeat(32) }),
+      (e: Error) =>
+        e instanceof UnsafePatternError &&
+        e.message.startsWith('action join.Join: field "twice" has pattern "(ab)\\\\1", which cannot be matched') &&
+        e.message.includes('backreference'),
     );
   });
 });

@@ -165,6 +165,22 @@ describe('traced app: stage spans, statuses, errors, bridge and route figures', 
     assert.equal(decode, undefined, 'nothing is decoded after a failed CSRF check');
   });
 
+  it('a page without a guard: 403, its trace recording the denial as a guard does (missing_guard)', async () => {
+    const { status, spans } = await traced('/locked');
+    assert.equal(status, 403);
+    const { root, children } = tree(spans);
+    assert.equal(attr(root, 'http.response.status_code'), 403);
+    assert.deepEqual(
+      root.events.map((e) => [e.level, e.message]),
+      [['warn', 'no guard is declared: denied by default (missing_guard)']],
+    );
+    const guard = children.find((c) => c.lane === 'guard');
+    assert.ok(guard, `a guard span: ${children.map((c) => c.name).join(', ')}`);
+    assert.equal(attr(guard, 'kit.guard.decision'), 'deny');
+    assert.equal(attr(guard, 'kit.guard.reason'), 'missing_guard');
+    assert.equal(guard.source.file, 'locked.kit');
+  });
+
   it('a thrown error: 500, error status, an exception event with the handler .ts line; nothing leaks', async () => {
     const { status, body, spans } = await traced('/inbox/crash', post({ _kit_csrf: token }));
     assert.equal(status, 500);

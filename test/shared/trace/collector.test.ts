@@ -35,6 +35,17 @@ function browserSpan(i: number, extra: Partial<SpanSnapshot> = {}): Record<strin
   };
 }
 
+/** A server request span of a route, as a page could forge one. */
+const spoofed = browserSpan(2, {
+  name: 'GET /spoofed',
+  surface: 'backend',
+  attributes: [
+    { key: 'http.route', value: '/spoofed' },
+    { key: 'http.request.method', value: 'GET' },
+    { key: 'http.response.status_code', value: 200 },
+  ],
+});
+
 /** A server that mounts the collector the way an app does: under the prefix, without stripping it. */
 async function serve(collector: Collector, strip = false): Promise<{ server: Server; url: string }> {
   const handler = collector.handler({ prefix: MOUNT });
@@ -246,6 +257,12 @@ describe('trace: collector over HTTP', () => {
         400,
         /span\.color: unknown field/,
       ],
+      [
+        'a server span from the browser',
+        ingest([browserSpan(1), spoofed]),
+        400,
+        /spans\[1\]\.surface: must be "frontend": a browser reports the spans that ran in it/,
+      ],
     ];
     for (const [name, pending, status, message] of cases) {
       const res = await pending;
@@ -253,6 +270,8 @@ describe('trace: collector over HTTP', () => {
       assert.match((JSON.parse(res.body) as { error: string }).error, message, name);
     }
     assert.equal(collector.snapshots().length, 0, 'nothing of a rejected batch is recorded');
+    const routes = (await http(`${url}${MOUNT}/api/routes`)).body;
+    assert.ok(!routes.includes('/spoofed'), `a browser cannot add a route to the figures: ${routes}`);
     assert.equal(collector.rejected(), cases.length);
     const list = JSON.parse((await http(`${url}${MOUNT}`)).body) as { rejected: number };
     assert.equal(list.rejected, cases.length);

@@ -4,36 +4,32 @@
 //                         a restart of `kit dev`. Production never reads it (it uses KIT_CSRF_SECRET).
 //   .kit/dev.json         where the running dev server listens and its trace collector is, for the
 //                         language server; removed when `kit dev` stops.
+// Every file here is written owner-only through a temporary file renamed into place, and a
+// symbolic link at a file's path is replaced, never written through (`private-file.ts`).
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { privateDir, readPrivateFile, writePrivateFile } from './private-file.js';
 
 export const STATE_DIR = '.kit';
 export const SECRET_FILE = 'dev-csrf-secret';
 export const ANNOUNCE_FILE = 'dev.json';
 
+/** `<root>/.kit`, made with its `.gitignore` if missing; every file in it goes through `private-file.ts`. */
 function stateDir(root: string): string {
-  const dir = join(root, STATE_DIR);
-  mkdirSync(dir, { recursive: true });
-  try {
-    writeFileSync(join(dir, '.gitignore'), '*\n', { flag: 'wx' });
-  } catch {
-    /* already there */
-  }
+  const dir = privateDir(join(root, STATE_DIR));
+  const ignore = join(dir, '.gitignore');
+  if (readPrivateFile(ignore) === undefined) writePrivateFile(ignore, '*\n');
   return dir;
 }
 
 /** The project's development CSRF secret, created on first use (64 hex characters, owner-only). */
 export function devCsrfSecret(root: string): string {
   const file = join(stateDir(root), SECRET_FILE);
-  try {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (/^[0-9a-f]{64}$/.test(kept)) return kept;
-  } catch {
-    /* not made yet */
-  }
+  const kept = readPrivateFile(file)?.trim();
+  if (kept !== undefined && /^[0-9a-f]{64}$/.test(kept)) return kept;
   const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  writePrivateFile(file, secret + '\n');
   return secret;
 }
 
@@ -48,13 +44,13 @@ export interface Announcement {
 export function announce(root: string, a: Omit<Announcement, 'version' | 'pid'>): () => void {
   const file = join(stateDir(root), ANNOUNCE_FILE);
   const body: Announcement = { version: 1, pid: process.pid, ...a };
-  writeFileSync(file, JSON.stringify(body, null, 2) + '\n');
+  writePrivateFile(file, JSON.stringify(body, null, 2) + '\n');
   return () => {
     try {
-      const now = JSON.parse(readFileSync(file, 'utf8')) as Announcement;
+      const now = JSON.parse(readPrivateFile(file) ?? '{}') as Partial<Announcement>;
       if (now.pid === process.pid) rmSync(file, { force: true });
     } catch {
-      /* gone already */
+      /* gone already, or not ours */
     }
   };
 }

@@ -241,6 +241,20 @@ export const REGISTRY = {
     'error',
     'URL attributes must not use javascript:, data:, vbscript: or protocol-relative URLs.',
   ),
+  invalid_pattern: c(
+    'view',
+    'error',
+    'A `pattern` attribute does not compile as browsers compile it (`^(?:…)$`, `v` flag), so it checks nothing.',
+    { suggestion: 'in v mode, escape `-`, `(`, `)`, `[`, `]`, `{`, `}`, `/` and `|` inside a class: [a-z\\-]' },
+  ),
+  unsafe_pattern: c(
+    'view',
+    'error',
+    'A `pattern` cannot be matched in time linear in the value (a backreference, or a repetition too large).',
+    {
+      suggestion: 'drop the backreference, or bound the repetition with a smaller count ({1,64} rather than {1,9999})',
+    },
+  ),
   unsupported_markup_directive: c('view', 'error', 'Unknown `g:` directive.'),
   unknown_name: c(
     'view',

@@ -5,6 +5,7 @@ import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { directiveAttribute, elementDirectives } from './view-directives.js';
 import { scriptElement, unsafeAttribute } from './view-safety.js';
+import { patternAttribute } from './view-pattern.js';
 import type { ElementScope, ViewItem } from './view-scope.js';
 
 export function checkElement(scope: ElementScope, el: Element, out: ViewItem[]): void {
@@ -39,6 +40,7 @@ function attribute(scope: ElementScope, el: Element, a: Attribute, out: ViewItem
   }
   const lower = a.name.toLowerCase();
   if (unsafeAttribute(scope.ctx, a, lower, report)) return;
+  if (lower === 'pattern') patternAttribute(scope.ctx, el, a, report);
   if (!lower.startsWith('g:')) return;
   directiveAttribute(scope, el, a, out);
 }
