@@ -1,6 +1,7 @@
-// The VS Code extension: the .vsix built with @vscode/vsce 3 (its file list), the manifest, the
-// bundled server (it must run without node_modules, and its size stays under a limit), the `$kit`
-// problem matcher against real `kit check` output, and the route table view.
+// The VS Code extension: the release's .vsix (`npm run pack`, with @vscode/vsce 3): its file list,
+// its manifest and activation events, its bundled server (it must run without node_modules, and its
+// size stays under a limit); the `$kit` problem matcher against real `kit check` output, and the
+// route table view.
 import { strict as assert } from 'node:assert';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
@@ -74,23 +75,6 @@ describe('VS Code extension', function () {
     assert.equal(`${manifest.publisher}.${manifest.name}`, 'kit.kit-vscode');
   });
 
-  it("the .vsix's language server runs on its own: no node_modules, no kit install", async () => {
-    const vsix = readFileSync((await release()).vsix);
-    const dist = join(work, 'from-vsix', 'dist');
-    mkdirSync(dist, { recursive: true });
-    for (const name of zipEntries(vsix).filter((n) => /^extension\/dist\/[^/]+\.js$/.test(n)))
-      writeFileSync(join(dist, name.slice('extension/dist/'.length)), zipRead(vsix, name));
-    const c = LspClient.start({ script: join(dist, 'server.js'), cwd: work });
-    try {
-      const init = await c.initialize([fixture('lsp', 'site')]);
-      assert.equal(init.serverInfo?.name, 'kit');
-      assert.equal(init.serverInfo?.version, JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
-      assert.equal(await c.shutdown(), 0);
-    } finally {
-      if (c.child.exitCode === null) c.kill();
-    }
-  });
-
   it('carries the marketplace metadata: icon, repository, licence, homepage, issues, changelog', () => {
     assert.equal(manifest.icon, 'icon.png');
     assert.deepEqual(manifest.repository, { type: 'git', url: 'https://github.com/kit-lang/kit', directory: 'client' });
@@ -118,13 +102,14 @@ describe('VS Code extension', function () {
     assert.ok(Buffer.concat(rows).equals(drawIcon()), 'client/icon.png differs from what icon.mjs draws: re-run it');
   });
 
-  it('bundles a server that runs without node_modules, binding included', async () => {
-    // Bundled outside the repository, where no node_modules can be found.
-    const { bundle } = (await import(pathToFileURL(join(client, 'scripts', 'build.mjs')).href)) as {
-      bundle(dist: string): Promise<void>;
-    };
-    await bundle(join(work, 'dist'));
-    const script = join(work, 'dist', 'server.js');
+  it("the .vsix's server runs on its own (no node_modules, no kit install), binding included", async () => {
+    // The release's .vsix, its bundles unpacked outside the repository, where no node_modules can be found.
+    const vsix = readFileSync((await release()).vsix);
+    const dist = join(work, 'dist');
+    mkdirSync(dist, { recursive: true });
+    for (const name of zipEntries(vsix).filter((n) => /^extension\/dist\/[^/]+\.js$/.test(n)))
+      writeFileSync(join(dist, name.slice('extension/dist/'.length)), zipRead(vsix, name));
+    const script = join(dist, 'server.js');
     const c = LspClient.start({ script, cwd: work });
     try {
       const init = await c.initialize([fixture('lsp', 'site')]);
