@@ -26,7 +26,7 @@ import { type Release, release } from '../helpers/release.js';
 import { repoRoot } from '../helpers/repo.js';
 import { runInProcess } from '../server/cli/cli-harness.js';
 import { type LocalRegistry, npmEnv, startLocalRegistry } from './local-registry.js';
-import { kitInstallScriptWarnings, run, startBuiltApp, startNpmScript } from './offline-install.js';
+import { kitInstallScriptWarnings, type RunResult, run, startBuiltApp, startNpmScript } from './offline-install.js';
 
 const MB = 1024 * 1024;
 
@@ -49,7 +49,7 @@ function sizeOf(path: string, seen = new Set<string>()): number {
 }
 
 /** GETs `url` until its body matches `re` (kit dev rebuilds after an edit); answers that body. */
-async function waitForBody(url: string, re: RegExp, timeoutMs = 20_000): Promise<string> {
+async function waitForBody(url: string, re: RegExp, timeoutMs = 30_000): Promise<string> {
   const until = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
@@ -67,16 +67,36 @@ describe('kit init', function () {
   let rel: Release;
   let registry: LocalRegistry;
   let env: NodeJS.ProcessEnv;
+  /** The create runs' registries: kit's dependencies only (from the tarballs), and kit published too. */
+  let forCreate: LocalRegistry;
+  let published: LocalRegistry;
+  let withKit: NodeJS.ProcessEnv;
+  let createArgs: string[];
+  let fromTarballs: Promise<RunResult>;
+  let fromRegistry: Promise<{ created: RunResult; install?: RunResult }>;
   before(async () => {
     work = realpathSync(mkdtempSync(join(tmpdir(), 'kit-init-')));
     rel = await release();
     registry = await startLocalRegistry();
     env = npmEnv(registry);
+    forCreate = await startLocalRegistry();
+    published = await startLocalRegistry([rel.kit, rel.create]);
+    withKit = { ...npmEnv(published), npm_config_yes: 'true' };
     // The directory a user was given the release in.
     for (const f of [rel.kit, rel.create]) copyFileSync(f, join(work, basename(f)));
+    // The two create runs install kit again, each into an npx tree of its own: started here, they
+    // install while the site of the newcomer's test is checked, run and built; their tests read
+    // what came out.
+    createArgs = ['--yes', '-p', `./${basename(rel.kit)}`, '-p', `./${basename(rel.create)}`, 'create-kit-lang'];
+    fromTarballs = run('npx', [...createArgs, 'new-site'], work, npmEnv(forCreate));
+    fromRegistry = run('npm', ['create', '@kit-lang', 'registry-site'], work, withKit).then(async (created) => ({
+      created,
+      install: created.status === 0 ? await run('npm', ['install'], join(work, 'registry-site'), withKit) : undefined,
+    }));
   });
   after(async () => {
-    await registry?.stop();
+    await Promise.allSettled([fromTarballs, fromRegistry]);
+    for (const r of [registry, forCreate, published]) await r?.stop();
     rmSync(work, { recursive: true, force: true });
   });
 
@@ -209,34 +229,33 @@ describe('kit init', function () {
   });
 
   it('npx -p <kit tgz> -p <create tgz> create-kit-lang: the create package writes the same starter', async () => {
-    const args = ['--yes', '-p', `./${basename(rel.kit)}`, '-p', `./${basename(rel.create)}`, 'create-kit-lang'];
-    const created = await run('npx', [...args, 'new-site'], work, env);
+    const created = await fromTarballs;
     assert.equal(created.status, 0, created.stdout + created.stderr);
     assert.match(created.stdout, /created 17 files in new-site/);
     assert.ok(existsSync(join(work, 'new-site', 'site', 'handlers.ts')));
     const pkg = JSON.parse(readFileSync(join(work, 'new-site', 'package.json'), 'utf8'));
     assert.equal(pkg.dependencies['@kit-lang/kit'], `file:${join(work, basename(rel.kit))}`);
-    const again = await run('npx', [...args, 'new-site'], work, env);
+    // npm looks the create package's dependency on kit up in the registry, and takes the 404: the
+    // kit of the other tarball satisfies it. No kit tarball comes from a registry.
+    assert.deepEqual(
+      forCreate.requests.filter((p) => p.includes('@kit-lang') && p.includes('/-/')),
+      [],
+      'kit came from its tarball',
+    );
+    const again = await run('npx', [...createArgs, 'new-site'], work, npmEnv(forCreate));
     assert.equal(again.status, 2);
     assert.match(again.stderr, /^kit init: new-site is not empty/m);
   });
 
   it('npm create @kit-lang from a registry that has kit: the site depends on ^<version> and installs', async () => {
-    const published = await startLocalRegistry([rel.kit, rel.create]);
-    try {
-      const withKit = { ...npmEnv(published), npm_config_yes: 'true' };
-      const created = await run('npm', ['create', '@kit-lang', 'registry-site'], work, withKit);
-      assert.equal(created.status, 0, created.stdout + created.stderr);
-      assert.ok(created.stdout.includes(`\n@kit-lang/kit: ^${rel.version} (from the registry, as this kit was`));
-      const project = join(work, 'registry-site');
-      const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-      assert.deepEqual(pkg.dependencies, { '@kit-lang/kit': `^${rel.version}` });
-      const install = await run('npm', ['install'], project, withKit);
-      assert.equal(install.status, 0, install.stdout + install.stderr);
-      const version = await run(join(project, 'node_modules', '.bin', 'kit'), ['--version'], project);
-      assert.equal(version.stdout.trim(), `kit ${rel.version}`);
-    } finally {
-      await published.stop();
-    }
+    const { created, install } = await fromRegistry;
+    assert.equal(created.status, 0, created.stdout + created.stderr);
+    assert.ok(created.stdout.includes(`\n@kit-lang/kit: ^${rel.version} (from the registry, as this kit was`));
+    const project = join(work, 'registry-site');
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    assert.deepEqual(pkg.dependencies, { '@kit-lang/kit': `^${rel.version}` });
+    assert.equal(install?.status, 0, (install?.stdout ?? '') + (install?.stderr ?? ''));
+    const version = await run(join(project, 'node_modules', '.bin', 'kit'), ['--version'], project);
+    assert.equal(version.stdout.trim(), `kit ${rel.version}`);
   });
 });
