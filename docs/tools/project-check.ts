@@ -95,7 +95,7 @@ export async function checkProjectPage(page: Page): Promise<string[]> {
   if (steps.length === 0) return [];
   const dir = mkdtempSync(join(tmpdir(), 'kit-doc-project-'));
   try {
-    writeStarter(dir, { name: 'my-site', kitVersion: '0.0.0' });
+    writeStarter(dir, { name: 'my-site', kitVersion: '0.0.0', kitSpec: '^0.0.0' });
     mkdirSync(join(dir, 'node_modules', '@kit-lang'), { recursive: true });
     symlinkSync(repoRoot, join(dir, 'node_modules', '@kit-lang', 'kit'), 'dir');
     const shownAt = new Map<string, ProjectFile>();

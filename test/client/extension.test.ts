@@ -1,37 +1,21 @@
-// The VS Code extension: the .vsix built with @vscode/vsce 3 (its file list), the manifest, the
-// bundled server (it must run without node_modules, and its size stays under a limit), the `$kit`
-// problem matcher against real `kit check` output, and the route table view.
+// The VS Code extension: the release's .vsix (`npm run pack`, with @vscode/vsce 3): its file list,
+// its manifest and activation events, its bundled server (it must run without node_modules, and its
+// size stays under a limit); the `$kit` problem matcher against real `kit check` output, and the
+// route table view.
 import { strict as assert } from 'node:assert';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { runCli } from '../../server/src/cli/run.js';
+import { release } from '../helpers/release.js';
 import { fixture, repoRoot } from '../helpers/repo.js';
+import { zipEntries, zipRead } from '../helpers/zip.js';
 import { fileUri, LspClient } from '../server/lsp/helpers/lsp-client.js';
-
-/** Names of the entries of a zip archive, read from its central directory. */
-function zipEntries(buf: Buffer): string[] {
-  let eocd = buf.length - 22;
-  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
-  assert.ok(eocd >= 0, 'not a zip file');
-  const count = buf.readUInt16LE(eocd + 10);
-  let at = buf.readUInt32LE(eocd + 16);
-  const names: string[] = [];
-  for (let i = 0; i < count; i++) {
-    assert.equal(buf.readUInt32LE(at), 0x02014b50);
-    const nameLen = buf.readUInt16LE(at + 28);
-    const extra = buf.readUInt16LE(at + 30);
-    const comment = buf.readUInt16LE(at + 32);
-    names.push(buf.toString('utf8', at + 46, at + 46 + nameLen));
-    at += 46 + nameLen + extra + comment;
-  }
-  return names.sort();
-}
 
 const client = join(repoRoot, 'client');
 const manifest = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));
@@ -44,15 +28,9 @@ describe('VS Code extension', function () {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it('packages a .vsix of the bundles, grammar, manifest, readme, image, changelog, licence and icon only', () => {
-    const out = join(work, 'kit.vsix');
-    const r = spawnSync(process.execPath, [join(client, 'scripts', 'package.mjs'), '--out', out], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      timeout: 80000,
-    });
-    assert.equal(r.status, 0, r.stdout + r.stderr);
-    const vsix = readFileSync(out);
+  it('packages a .vsix of the bundles, grammar, manifest, readme, image, changelog, licence and icon only', async () => {
+    // The release's .vsix, as `npm run pack` writes it (client/scripts/package.mjs).
+    const vsix = readFileSync((await release()).vsix);
     const files = zipEntries(vsix);
     assert.deepEqual(
       files,
@@ -84,6 +62,17 @@ describe('VS Code extension', function () {
     ]) {
       assert.ok(files.includes(`extension/${p.replace(/^\.\//, '')}`), p);
     }
+    // The packaged manifest activates the extension on a workspace with .kit files, as the source's.
+    const packed = JSON.parse(zipRead(vsix, 'extension/package.json').toString('utf8'));
+    assert.deepEqual(packed.activationEvents, ['workspaceContains:**/*.kit']);
+    assert.deepEqual(packed.activationEvents, manifest.activationEvents);
+    assert.equal(packed.main, manifest.main);
+    // Installed as `kit.kit-vscode`, the id the starter's .vscode/extensions.json recommends.
+    assert.match(
+      zipRead(vsix, 'extension.vsixmanifest').toString('utf8'),
+      new RegExp(`<Identity Language="en-US" Id="${manifest.name}" Version="${manifest.version}" Publisher="kit" />`),
+    );
+    assert.equal(`${manifest.publisher}.${manifest.name}`, 'kit.kit-vscode');
   });
 
   it('carries the marketplace metadata: icon, repository, licence, homepage, issues, changelog', () => {
@@ -113,13 +102,14 @@ describe('VS Code extension', function () {
     assert.ok(Buffer.concat(rows).equals(drawIcon()), 'client/icon.png differs from what icon.mjs draws: re-run it');
   });
 
-  it('bundles a server that runs without node_modules, binding included', async () => {
-    // Bundled outside the repository, where no node_modules can be found.
-    const { bundle } = (await import(pathToFileURL(join(client, 'scripts', 'build.mjs')).href)) as {
-      bundle(dist: string): Promise<void>;
-    };
-    await bundle(join(work, 'dist'));
-    const script = join(work, 'dist', 'server.js');
+  it("the .vsix's server runs on its own (no node_modules, no kit install), binding included", async () => {
+    // The release's .vsix, its bundles unpacked outside the repository, where no node_modules can be found.
+    const vsix = readFileSync((await release()).vsix);
+    const dist = join(work, 'dist');
+    mkdirSync(dist, { recursive: true });
+    for (const name of zipEntries(vsix).filter((n) => /^extension\/dist\/[^/]+\.js$/.test(n)))
+      writeFileSync(join(dist, name.slice('extension/dist/'.length)), zipRead(vsix, name));
+    const script = join(dist, 'server.js');
     const c = LspClient.start({ script, cwd: work });
     try {
       const init = await c.initialize([fixture('lsp', 'site')]);
@@ -175,12 +165,7 @@ describe('VS Code extension', function () {
   });
 
   it('keeps the minified server bundle, as packaged, within 4.4 MB', async function () {
-    const { bundle } = (await import(pathToFileURL(join(client, 'scripts', 'build.mjs')).href)) as {
-      bundle(dist: string, opts: { minify: boolean }): Promise<void>;
-    };
-    const dist = join(work, 'minified');
-    await bundle(dist, { minify: true });
-    const size = statSync(join(dist, 'server.js')).size;
+    const size = zipRead(readFileSync((await release()).vsix), 'extension/dist/server.js').length;
     this.test!.title += ` (measured: ${(size / 1e6).toFixed(2)} MB, ${size} bytes)`;
     // The limit leaves room for growth; past it, see what esbuild's metafile says before raising it.
     assert.ok(size <= 4_400_000, `dist/server.js is ${size} bytes`);

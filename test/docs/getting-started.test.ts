@@ -1,17 +1,19 @@
-// docs/getting-started.md is followed as a reader without the npm registry would: its blocks marked
-// `sh test=tarball` are read from the page and run command by command in a fresh directory that
-// holds only the packed tarball, without the network (test/package/offline-install.ts installs
-// from npm's cache). A command the test does not know how to run fails it, so the page cannot show
-// a command nobody ran. Servers (`npm run dev`, `npm start`) are started, asked for their home
-// page, and stopped.
+// docs/getting-started.md is followed as a reader without a registry copy of kit would: its blocks
+// marked `sh test=tarball` are read from the page and run command by command, exactly as written,
+// in a fresh directory that holds only the release files, with npm pointed at a local registry
+// that serves kit's dependencies but no `@kit-lang` package (test/package/local-registry.ts). A
+// command the test does not know how to run fails it, so the page cannot show a command nobody
+// ran. Servers (`npm run dev`, `npm start`) are started, asked for their home page, and stopped.
 import { strict as assert } from 'node:assert';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { codeBlocks } from '../../docs/tools/markdown.js';
+import { type Release, release } from '../helpers/release.js';
 import { repoRoot } from '../helpers/repo.js';
-import { installOffline, packKit, run } from '../package/offline-install.js';
+import { type LocalRegistry, npmEnv, startLocalRegistry } from '../package/local-registry.js';
+import { run } from '../package/offline-install.js';
 
 const PAGE = join(repoRoot, 'docs', 'getting-started.md');
 
@@ -34,11 +36,11 @@ function tarballSteps(): Step[] {
 }
 
 /** Runs an npm script until it exits (status 0 expected) or serves; a server's home page must answer. */
-async function runScript(args: string[], cwd: string, where: string): Promise<string> {
+async function runScript(args: string[], cwd: string, env: NodeJS.ProcessEnv, where: string): Promise<string> {
   const child: ChildProcess = spawn('npm', args, {
     cwd,
     detached: true,
-    env: { ...process.env, PORT: '0', KIT_CSRF_SECRET: 'x'.repeat(32), npm_config_update_notifier: 'false' },
+    env: { ...env, PORT: '0', KIT_CSRF_SECRET: 'x'.repeat(32) },
   });
   let output = '';
   const served = new Promise<string | undefined>((resolve, reject) => {
@@ -73,57 +75,60 @@ async function runScript(args: string[], cwd: string, where: string): Promise<st
   return output;
 }
 
-describe('docs: getting-started.md from the tarball, offline', function () {
+describe('docs: getting-started.md from the release files, without a registry copy of kit', function () {
   this.timeout(400_000);
   let work: string;
-  let tarball: string;
+  let rel: Release;
+  let registry: LocalRegistry;
 
-  before(() => {
+  before(async () => {
     work = mkdtempSync(join(tmpdir(), 'kit-getting-started-'));
-    tarball = packKit(work);
+    rel = await release();
+    registry = await startLocalRegistry();
   });
-  after(() => rmSync(work, { recursive: true, force: true }));
+  after(async () => {
+    await registry?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
 
   it('names the tarball this version packs', () => {
     const steps = tarballSteps();
     assert.ok(steps.length >= 4, `${steps.length} commands`);
     const named = steps.flatMap((s) => [...s.command.matchAll(/\.\/(\S+\.tgz)/g)].map((m) => m[1]));
     assert.ok(named.length > 0);
-    for (const n of named) assert.equal(n, basename(tarball), 'the page names the current version');
+    for (const n of named) assert.equal(n, basename(rel.kit), 'the page names the current version');
   });
 
   it('runs every command of the tested blocks in a fresh directory', async () => {
     const fresh = join(work, 'fresh');
     mkdirSync(fresh);
-    copyFileSync(tarball, join(fresh, basename(tarball)));
+    for (const file of [rel.kit, rel.create]) copyFileSync(file, join(fresh, basename(file)));
+    const env = { ...npmEnv(registry), npm_config_yes: 'true' };
     let cwd = fresh;
-    let npxKit: string | undefined;
+    let created = false;
     for (const { line, command } of tarballSteps()) {
       const where = `docs/getting-started.md:${line}: ${command}`;
       let m: RegExpExecArray | null;
-      if ((m = /^npx -p \.\/(\S+\.tgz) kit (.+)$/.exec(command))) {
-        // What npx does: install the tarball (and its dependencies) somewhere, run its `kit`.
-        if (!npxKit) {
-          const npx = join(work, 'npx');
-          mkdirSync(npx);
-          writeFileSync(join(npx, 'package.json'), '{ "name": "npx-run", "private": true }\n');
-          installOffline(npx, join(cwd, m[1]));
-          npxKit = join(npx, 'node_modules', '@kit-lang', 'kit', 'bin', 'kit.js');
-        }
-        const r = run(process.execPath, [npxKit, ...m[2].split(/\s+/)], cwd);
+      if (/^npx -p \.\/\S+\.tgz /.test(command) || command === 'npm install') {
+        const [cmd, ...args] = command.split(/\s+/);
+        const r = await run(cmd, args, cwd, env);
         assert.equal(r.status, 0, `${where}\n${r.stdout}${r.stderr}`);
+        created ||= cmd === 'npx';
       } else if ((m = /^cd (\S+)$/.exec(command))) {
         cwd = join(cwd, m[1]);
-      } else if (command === 'npm install') {
-        installOffline(cwd, tarball);
       } else if ((m = /^npm (start|run \S+)$/.exec(command))) {
-        await runScript(m[1].split(' '), cwd, where);
+        await runScript(m[1].split(' '), cwd, env, where);
       } else {
         assert.fail(
           `${where}: the test does not know how to run this command; teach test/docs/getting-started.test.ts`,
         );
       }
     }
-    assert.ok(npxKit, 'the page creates the site from the tarball');
+    assert.ok(created, 'the page creates the site from the tarball');
+    assert.deepEqual(
+      registry.requests.filter((path) => path.includes('@kit-lang')),
+      [],
+      'no @kit-lang package was asked of the registry',
+    );
   });
 });

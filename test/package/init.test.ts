@@ -1,21 +1,104 @@
-// `kit init` as a newcomer runs it: a starter site in an empty directory, kit installed from its
-// packed tarball (offline), then `kit check`, `tsc --noEmit` (strict) and `kit build` pass, and the
-// built app serves the pages, the guard, the API and the form action's validation error.
+// `kit init` as a newcomer runs it, from an empty directory holding only the release's tarballs and
+// no registry copy of kit (kit's dependencies come from npm's cache through local-registry.ts):
+// `npx -p ./kit-lang-kit-<v>.tgz kit init my-site`, then the starter's own scripts: `npm install`,
+// `npm run check`, `npm run dev` (one edit of a page, served changed), `npm run build`, and the
+// built app answering the pages, the guard, the API and the form action's validation error. Also
+// `create-kit-lang` from the create tarball, and `npm create @kit-lang` from a registry that has
+// both packages (the site then depends on `^<version>`). And the package's size budget: at most
+// 42 MB installed with its dependencies (40 MB before the bundled CLI: out/bundle adds its 0.7 MB
+// of code, which repeats the compiled modules the package exports, and 0.7 MB of source maps).
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runInProcess } from '../server/cli/cli-harness.js';
+import { basename, join } from 'node:path';
+import { type Release, release } from '../helpers/release.js';
 import { repoRoot } from '../helpers/repo.js';
-import { installOffline, packKit, run, startBuiltApp } from './offline-install.js';
+import { runInProcess } from '../server/cli/cli-harness.js';
+import { type LocalRegistry, npmEnv, startLocalRegistry } from './local-registry.js';
+import { kitInstallScriptWarnings, type RunResult, run, startBuiltApp, startNpmScript } from './offline-install.js';
+
+const MB = 1024 * 1024;
+
+/**
+ * Bytes of the files under `path`, each counted once: links are not followed, and a file linked
+ * twice (esbuild's install script hard-links its binary into `esbuild/bin/`) is counted once.
+ */
+function sizeOf(path: string, seen = new Set<string>()): number {
+  const st = lstatSync(path);
+  if (st.isSymbolicLink()) return 0;
+  if (!st.isDirectory()) {
+    const id = `${st.dev}:${st.ino}`;
+    if (seen.has(id)) return 0;
+    seen.add(id);
+    return st.size;
+  }
+  let total = 0;
+  for (const name of readdirSync(path)) total += sizeOf(join(path, name), seen);
+  return total;
+}
+
+/** GETs `url` until its body matches `re` (kit dev rebuilds after an edit); answers that body. */
+async function waitForBody(url: string, re: RegExp, timeoutMs = 30_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    const res = await fetch(url);
+    last = await res.text();
+    if (res.status === 200 && re.test(last)) return last;
+    if (Date.now() > until) assert.fail(`${url} did not answer ${re} in time; last answer (${res.status}):\n${last}`);
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+}
 
 describe('kit init', function () {
-  this.timeout(120_000);
+  this.timeout(300_000);
   let work: string;
-  before(() => {
-    work = mkdtempSync(join(tmpdir(), 'kit-init-'));
+  let rel: Release;
+  let registry: LocalRegistry;
+  let env: NodeJS.ProcessEnv;
+  /** The create runs' registries: kit's dependencies only (from the tarballs), and kit published too. */
+  let forCreate: LocalRegistry;
+  let published: LocalRegistry;
+  let withKit: NodeJS.ProcessEnv;
+  let createArgs: string[];
+  let fromTarballs: Promise<RunResult>;
+  let fromRegistry: Promise<{ created: RunResult; install?: RunResult }>;
+  before(async () => {
+    work = realpathSync(mkdtempSync(join(tmpdir(), 'kit-init-')));
+    rel = await release();
+    registry = await startLocalRegistry();
+    env = npmEnv(registry);
+    forCreate = await startLocalRegistry();
+    published = await startLocalRegistry([rel.kit, rel.create]);
+    withKit = { ...npmEnv(published), npm_config_yes: 'true' };
+    // The directory a user was given the release in.
+    for (const f of [rel.kit, rel.create]) copyFileSync(f, join(work, basename(f)));
+    // The two create runs install kit again, each into an npx tree of its own: started here, they
+    // install while the site of the newcomer's test is checked, run and built; their tests read
+    // what came out.
+    createArgs = ['--yes', '-p', `./${basename(rel.kit)}`, '-p', `./${basename(rel.create)}`, 'create-kit-lang'];
+    fromTarballs = run('npx', [...createArgs, 'new-site'], work, npmEnv(forCreate));
+    fromRegistry = run('npm', ['create', '@kit-lang', 'registry-site'], work, withKit).then(async (created) => ({
+      created,
+      install: created.status === 0 ? await run('npm', ['install'], join(work, 'registry-site'), withKit) : undefined,
+    }));
   });
-  after(() => rmSync(work, { recursive: true, force: true }));
+  after(async () => {
+    await Promise.allSettled([fromTarballs, fromRegistry]);
+    for (const r of [registry, forCreate, published]) await r?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
 
   it('refuses a directory that is not empty unless told, and names what is there', async () => {
     const dir = join(work, 'taken');
@@ -31,28 +114,86 @@ describe('kit init', function () {
     assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'mine', 'files of the user stay');
   });
 
-  it('writes a site that installs, checks, type-checks strictly, builds and serves', async () => {
-    const r = await runInProcess(['init', 'my-site'], { cwd: work });
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /next: cd my-site && npm install && npm run check && npm run dev/);
+  it('run from a checkout, depends on the checkout; --kit chooses the spec, a path made absolute', async () => {
+    const dependency = (dir: string) =>
+      JSON.parse(readFileSync(join(work, dir, 'package.json'), 'utf8')).dependencies['@kit-lang/kit'];
+    const checkout = await runInProcess(['init', 'from-checkout'], { cwd: work });
+    assert.equal(checkout.code, 0, checkout.stderr);
+    assert.equal(dependency('from-checkout'), `file:${realpathSync(repoRoot)}`);
+    assert.match(checkout.stdout, /@kit-lang\/kit: file:\S+ \(kit runs from this directory, not from an installed/);
+
+    const tgz = `./kit-lang-kit-${rel.version}.tgz`;
+    const given = await runInProcess(['init', '--kit', tgz, 'given-tarball'], { cwd: work });
+    assert.equal(given.code, 0, given.stderr);
+    assert.equal(dependency('given-tarball'), `file:${join(work, basename(rel.kit))}`);
+    const range = await runInProcess(['init', '--kit', '^1.2.0', 'given-range'], { cwd: work });
+    assert.equal(range.code, 0, range.stderr);
+    assert.equal(dependency('given-range'), '^1.2.0');
+    const missing = await runInProcess(['init', '--kit', './nope.tgz', 'given-missing'], { cwd: work });
+    assert.equal(missing.code, 2);
+    assert.equal(missing.stderr, `kit init: --kit ./nope.tgz: no such file or directory (${join(work, 'nope.tgz')})\n`);
+    assert.ok(!existsSync(join(work, 'given-missing')), 'nothing is written');
+  });
+
+  it('npx -p ./kit-lang-kit-<v>.tgz kit init: the site installs, checks, runs under kit dev, builds and serves', async () => {
+    const tgz = `./kit-lang-kit-${rel.version}.tgz`;
+    const init = await run('npx', ['--yes', '-p', tgz, 'kit', 'init', 'my-site'], work, env);
+    assert.equal(init.status, 0, init.stdout + init.stderr);
+    const tarball = join(work, basename(rel.kit));
+    assert.ok(
+      init.stdout.includes(`\n@kit-lang/kit: file:${tarball} (the tarball this kit was installed from)\n`),
+      init.stdout,
+    );
+    assert.match(init.stdout, /\nnext: cd my-site && npm install && npm run check && npm run dev\n$/);
     const project = join(work, 'my-site');
     for (const f of ['.gitignore', '.vscode/extensions.json', '.github/workflows/ci.yml', 'tsconfig.json'])
       assert.ok(existsSync(join(project, f)), `${f} is written`);
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
     assert.equal(pkg.name, 'my-site');
+    assert.deepEqual(pkg.dependencies, { '@kit-lang/kit': `file:${tarball}` });
     assert.deepEqual(Object.keys(pkg.scripts), ['dev', 'check', 'build', 'start']);
 
-    installOffline(project, packKit(work));
-    const check = run('npm', ['run', 'check'], project);
-    assert.equal(check.status, 0, check.stdout + check.stderr);
-    assert.match(check.stdout, /ok: checked 8 files, no problems/);
-    assert.ok(existsSync(join(project, '.kit-types', 'site', '$kit.d.ts')), 'kit check wrote the page types');
-    const build = run('npm', ['run', 'build'], project);
-    assert.equal(build.status, 0, build.stdout + build.stderr);
+    // The "next:" line, as printed.
+    const install = await run('npm', ['install'], project, env);
+    assert.equal(install.status, 0, install.stdout + install.stderr);
+    assert.deepEqual(kitInstallScriptWarnings(install.stderr), []);
+    assert.deepEqual(
+      registry.requests.filter((p) => p.includes('@kit-lang')),
+      [],
+      'kit came from its tarball, not from a registry',
+    );
+    const installed = sizeOf(join(project, 'node_modules'));
+    console.log(`      package: ${(installed / MB).toFixed(1)} MB installed with dependencies`);
+    assert.ok(installed <= 42 * MB, `installed ${installed} bytes`);
+    const version = await run(join(project, 'node_modules', '.bin', 'kit'), ['--version'], project);
+    assert.equal(version.stdout, `kit ${rel.version}\n`, version.stderr);
 
+    const check = await run('npm', ['run', 'check'], project, env);
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    assert.match(check.stdout, /no problems/);
+    assert.ok(existsSync(join(project, '.kit-types', 'site', '$kit.d.ts')), 'kit check wrote the page types');
+    const cache = join(project, 'node_modules', '@kit-lang', 'kit', 'out', 'bundle', '.cache');
+    assert.equal(readdirSync(cache).filter((f) => f.endsWith('.v8')).length, 1, 'the code cache beside the bundle');
+
+    const dev = await startNpmScript(project, env, 'dev', ['--port', '0'], /Ctrl-C to stop/);
+    try {
+      await waitForBody(`${dev.url}/`, /<h1>Welcome<\/h1>/);
+      const home = join(project, 'site', 'home.kit');
+      writeFileSync(home, readFileSync(home, 'utf8').replace('<h1>Welcome</h1>', '<h1>Welcome, edited</h1>'));
+      await waitForBody(`${dev.url}/`, /<h1>Welcome, edited<\/h1>/);
+    } finally {
+      await dev.stop();
+    }
+
+    const build = await run('npm', ['run', 'build'], project, env);
+    assert.equal(build.status, 0, build.stdout + build.stderr);
+    assert.equal(pkg.scripts.start, 'node dist/app/server.js', 'the app starts as npm start starts it');
     const app = await startBuiltApp(project);
     try {
-      for (const path of ['/', '/blog', '/blog/hello', '/contact', '/status']) {
+      const home = await fetch(`${app.url}/`);
+      assert.equal(home.status, 200);
+      assert.match(await home.text(), /<h1>Welcome, edited<\/h1>/, 'the build has the edit');
+      for (const path of ['/blog', '/blog/hello', '/contact', '/status']) {
         const res = await fetch(app.url + path);
         assert.equal(res.status, 200, path);
       }
@@ -87,23 +228,34 @@ describe('kit init', function () {
     }
   });
 
-  it('npm create @kit-lang runs the same starter (the create package, installed beside kit)', () => {
-    const project = join(work, 'creator');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), '{ "name": "creator", "private": true }\n');
-    installOffline(project, packKit(work));
-    const packed = run('npm', ['pack', '--json', '--pack-destination', work], join(repoRoot, 'create'));
-    assert.equal(packed.status, 0, packed.stderr);
-    const tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
-    const into = join(project, 'node_modules', '@kit-lang', 'create');
-    mkdirSync(into, { recursive: true });
-    assert.equal(run('tar', ['-xzf', tarball, '-C', into, '--strip-components=1'], project).status, 0);
-    const created = run(process.execPath, [join(into, 'index.js'), 'new-site'], project);
-    assert.equal(created.status, 0, created.stderr);
+  it('npx -p <kit tgz> -p <create tgz> create-kit-lang: the create package writes the same starter', async () => {
+    const created = await fromTarballs;
+    assert.equal(created.status, 0, created.stdout + created.stderr);
     assert.match(created.stdout, /created 17 files in new-site/);
-    assert.ok(existsSync(join(project, 'new-site', 'site', 'handlers.ts')));
-    const again = run(process.execPath, [join(into, 'index.js'), 'new-site'], project);
+    assert.ok(existsSync(join(work, 'new-site', 'site', 'handlers.ts')));
+    const pkg = JSON.parse(readFileSync(join(work, 'new-site', 'package.json'), 'utf8'));
+    assert.equal(pkg.dependencies['@kit-lang/kit'], `file:${join(work, basename(rel.kit))}`);
+    // npm looks the create package's dependency on kit up in the registry, and takes the 404: the
+    // kit of the other tarball satisfies it. No kit tarball comes from a registry.
+    assert.deepEqual(
+      forCreate.requests.filter((p) => p.includes('@kit-lang') && p.includes('/-/')),
+      [],
+      'kit came from its tarball',
+    );
+    const again = await run('npx', [...createArgs, 'new-site'], work, npmEnv(forCreate));
     assert.equal(again.status, 2);
-    assert.match(again.stderr, /^kit init: new-site is not empty/);
+    assert.match(again.stderr, /^kit init: new-site is not empty/m);
+  });
+
+  it('npm create @kit-lang from a registry that has kit: the site depends on ^<version> and installs', async () => {
+    const { created, install } = await fromRegistry;
+    assert.equal(created.status, 0, created.stdout + created.stderr);
+    assert.ok(created.stdout.includes(`\n@kit-lang/kit: ^${rel.version} (from the registry, as this kit was`));
+    const project = join(work, 'registry-site');
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    assert.deepEqual(pkg.dependencies, { '@kit-lang/kit': `^${rel.version}` });
+    assert.equal(install?.status, 0, (install?.stdout ?? '') + (install?.stderr ?? ''));
+    const version = await run(join(project, 'node_modules', '.bin', 'kit'), ['--version'], project);
+    assert.equal(version.stdout.trim(), `kit ${rel.version}`);
   });
 });

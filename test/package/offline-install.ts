@@ -1,90 +1,90 @@
-// Installing kit's packed tarball into a project without the network. `npm install --offline`
-// would need the registry's metadata, which `npm ci` never caches; a lock file does not: it names
-// every package with its integrity, and npm takes those from its cache. The project's lock is
-// kit's own lock, without the development packages, plus the tarball.
-import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { repoRoot } from '../helpers/repo.js';
+// Running npm, npx and a project's scripts the way a user does, against the local registry
+// (local-registry.ts: kit's dependencies from npm's cache, kit itself only from its tarball), and
+// starting what they start: `npm run dev`, the built app. Commands run asynchronously: the
+// registry answers from this process's event loop, which a synchronous spawn would block.
+import { spawn } from 'node:child_process';
 import { attach, type RunningApp } from '../server/core/app/built-app.js';
+
+export interface RunResult {
+  stdout: string;
+  stderr: string;
+  status: number | null;
+}
 
 export function run(
   cmd: string,
   args: string[],
   cwd: string,
-): { stdout: string; stderr: string; status: number | null } {
-  const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' };
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env });
-  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ stdout, stderr, status }));
+  });
 }
 
-/** Packs kit into `dir` (without compiling again: the test run just did) and returns the tarball's path. */
-export function packKit(dir: string): string {
-  const packed = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], repoRoot);
-  assert.equal(packed.status, 0, packed.stderr);
-  return join(dir, (JSON.parse(packed.stdout) as { filename: string }[])[0].filename);
+/** What npm printed about install scripts of `@kit-lang/*` packages (none: kit ships no such script). */
+export function kitInstallScriptWarnings(npmStderr: string): string[] {
+  return npmStderr.split('\n').filter((l) => /script/i.test(l) && l.includes('@kit-lang/'));
 }
 
-interface LockEntry {
-  dev?: boolean;
-  devOptional?: boolean;
-  link?: boolean;
-  [k: string]: unknown;
+export interface RunningScript {
+  /** The first `http://127.0.0.1:<port>` the script printed. */
+  url: string;
+  out(): string;
+  stop(): Promise<void>;
 }
 
 /**
- * Installs the tarball into `project` (whose package.json is read and completed with the
- * dependency) with `npm ci --offline`. `extra`: more of kit's locked packages the project needs
- * (its development packages, e.g. `postject`), by name.
+ * `npm run <script> -- <args>` in `project`, until it prints a loopback URL and then `ready`. It runs
+ * in a process group of its own, which `stop` ends (npm, its shell and what they started).
  */
-export function installOffline(project: string, tarball: string, devDependencies: Record<string, string> = {}): void {
-  const name = basename(tarball);
-  copyFileSync(tarball, join(project, name));
-  const kitPkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
-  const pkgPath = join(project, 'package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as Record<string, Record<string, string> | string>;
-  const dependencies = { ...(pkg.dependencies as Record<string, string>), '@kit-lang/kit': `file:${name}` };
-  pkg.dependencies = dependencies;
-  writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
-  const repoLock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, LockEntry>;
+export function startNpmScript(
+  project: string,
+  env: NodeJS.ProcessEnv,
+  script: string,
+  args: string[],
+  ready: RegExp,
+): Promise<RunningScript> {
+  const proc = spawn('npm', ['run', script, '--', ...args], { cwd: project, env, detached: true });
+  let out = '';
+  const exited = new Promise<void>((ok) => proc.once('exit', () => ok()));
+  const stop = async (): Promise<void> => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    process.kill(-proc.pid!, 'SIGTERM');
+    const killer = setTimeout(() => process.kill(-proc.pid!, 'SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killer);
   };
-  const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-  const packages: Record<string, unknown> = {
-    '': { name: pkg.name, dependencies, devDependencies },
-    'node_modules/@kit-lang/kit': {
-      version: kitPkg.version,
-      resolved: `file:${name}`,
-      integrity,
-      license: kitPkg.license,
-      dependencies: kitPkg.dependencies,
-      peerDependencies: kitPkg.peerDependencies,
-      peerDependenciesMeta: kitPkg.peerDependenciesMeta,
-      bin: kitPkg.bin,
-      engines: kitPkg.engines,
-    },
-  };
-  for (const [path, entry] of Object.entries(repoLock.packages)) {
-    if (!path.startsWith('node_modules/') || entry.link) continue;
-    const wanted = Object.keys(devDependencies).some((d) => path === `node_modules/${d}`);
-    if ((entry.dev || entry.devOptional) && !wanted) continue;
-    const { dev: _dev, devOptional: _devOptional, ...rest } = entry;
-    packages[path] = wanted ? { ...rest, dev: true } : rest;
-  }
-  writeFileSync(
-    join(project, 'package-lock.json'),
-    `${JSON.stringify({ name: pkg.name, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
-  );
-  const installed = run('npm', ['ci', '--offline', '--no-audit', '--ignore-scripts'], project);
-  assert.equal(installed.status, 0, `offline install failed:\n${installed.stderr}`);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop().then(() => reject(new Error(`npm run ${script} did not print ${ready} in time:\n${out}`)));
+    }, 60_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (!url || !ready.test(out)) return;
+      clearTimeout(timer);
+      resolve({ url, out: () => out, stop });
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm run ${script} exited (${code}):\n${out}`));
+    });
+  });
 }
 
-/** Starts the app a project built into `dist/app`, on a free loopback port. */
+/** Starts the app a project built into `dist/app` (the starter's `start` script), on a free loopback port. */
 export function startBuiltApp(project: string): Promise<RunningApp> {
   return attach(
-    spawn(process.execPath, [join(project, 'dist', 'app', 'server.js'), '--addr', '127.0.0.1:0'], {
+    spawn(process.execPath, ['dist/app/server.js', '--addr', '127.0.0.1:0'], {
       cwd: project,
       env: { PATH: process.env.PATH ?? '', KIT_CSRF_SECRET: 'x'.repeat(32) },
     }),

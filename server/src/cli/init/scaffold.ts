@@ -1,7 +1,7 @@
 // Writes the starter site of `kit init` from `templates/starter/` in kit's package. Names starting
 // with `_` or `gitignore` stand for dot names (`_vscode` → `.vscode`): npm leaves `.gitignore` out
-// of packages, and dot folders would be skipped by kit's own source discovery. `{{name}}` and
-// `{{kitVersion}}` are filled in.
+// of packages, and dot folders would be skipped by kit's own source discovery. `{{name}}`,
+// `{{kitVersion}}` and `{{kitSpec}}` (the dependency spec for kit, inside a JSON string) are filled in.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,12 +44,13 @@ export function occupants(dir: string): string[] {
 }
 
 /** Writes the starter into `dir` (created if needed); answers the files written, relative to `dir`. */
-export function writeStarter(dir: string, vars: { name: string; kitVersion: string }): string[] {
+export function writeStarter(dir: string, vars: { name: string; kitVersion: string; kitSpec: string }): string[] {
   const written: string[] = [];
   for (const f of listFiles(starterDir())) {
     const text = readFileSync(f.from, 'utf8')
       .replaceAll('{{name}}', vars.name)
-      .replaceAll('{{kitVersion}}', vars.kitVersion);
+      .replaceAll('{{kitVersion}}', vars.kitVersion)
+      .replaceAll('{{kitSpec}}', JSON.stringify(vars.kitSpec).slice(1, -1));
     const target = join(dir, ...f.to.split('/'));
     mkdirSync(join(target, '..'), { recursive: true });
     writeFileSync(target, text);
