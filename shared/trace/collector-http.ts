@@ -1,7 +1,7 @@
 // HTTP routes of the collector: JSON list, server-sent events, browser-span ingest and the viewer page.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type CollectorView as Collector, sseMessage } from './collector-view.js';
+import type { CollectorView as Collector } from './collector-view.js';
 import { isLoopbackHost, isSameOriginRequest } from './http-origin.js';
 import { parseBrowserSnapshot, SnapshotError } from './snapshot.js';
 import type { SpanSnapshot } from './types.js';
@@ -103,8 +103,8 @@ function serveEvents(collector: Collector, req: IncomingMessage, res: ServerResp
     return;
   }
   req.socket.setNoDelay(true);
-  // Replay what is stored, then stream what arrives: one write, so a replay is never interleaved.
-  res.write('retry: 3000\n\n' + collector.spans().map(sseMessage).join(''));
+  res.write('retry: 3000\n\n');
+  // What is stored, then what arrives, each sent as the connection takes it (`subscribers.ts`).
   collector._subscribe(res);
 }
 

@@ -20,6 +20,12 @@ export interface CollectorHealth {
   subscribers: number;
   subscriberQueueDepth: number;
   subscriberQueueCapacity: number;
+  /** Bytes handed to subscribers' connections and not read yet; at most `subscriberMemory` (plus one event). */
+  subscriberBytes: number;
+  subscriberMemory: number;
+  subscriberStallMs: number;
+  /** Subscribers dropped for leaving what they were handed unread for `subscriberStallMs`. */
+  subscribersDropped: number;
   sseLimit: number;
   ingestRateLimit: number;
   ingestRateWindowMs: number;

@@ -2,12 +2,13 @@
 // subscribers, and accepts spans recorded in the browser. Its HTTP side lives in collector-http.ts.
 import type { ServerResponse } from 'node:http';
 import { RingSink } from './ring-sink.js';
+import { DEFAULT_SUBSCRIBER_MEMORY, DEFAULT_SUBSCRIBER_STALL_MS, Subscribers } from './subscribers.js';
 import { RouteStats } from './route-stats.js';
 import { RateLimiter } from './rate-limit.js';
 import { RecordedSpan } from './snapshot.js';
 import type { FinishedSpan, Sink, SpanSnapshot } from './types.js';
 import type { RoutesReport } from './route-stats.js';
-import { type CollectorHealth, type CollectorView, sseMessage } from './collector-view.js';
+import type { CollectorHealth, CollectorView } from './collector-view.js';
 import {
   createCollectorHandler,
   createViewerHandler,
@@ -22,8 +23,21 @@ export const DEFAULT_COLLECTOR_LIMIT = 1024;
 export interface CollectorOptions {
   /** Concurrent event-stream subscribers (default 32); more get 429. */
   sseLimit?: number;
-  /** Messages queued per subscriber whose connection is backed up (default 16); more are dropped and counted. */
+  /**
+   * Spans an event-stream subscriber may fall behind the newest once it has been sent the stored
+   * ones (default 16); it skips the oldest past that, counted in `dropped`.
+   */
   subscriberBuffer?: number;
+  /**
+   * Milliseconds a subscriber may leave the bytes handed to its connection (its write buffer plus
+   * one event) unread before it is dropped (default 10000).
+   */
+  subscriberStallMs?: number;
+  /**
+   * Bytes handed to all subscribers' connections and not read yet, at most (default 8 MiB): past
+   * it, subscribers wait for the others to drain or be dropped.
+   */
+  subscriberMemory?: number;
   /** Browser ingest requests allowed per client address per window (default 120). */
   ingestRateLimit?: number;
   /** Rate-limit window in milliseconds (default 60000). */
@@ -46,12 +60,6 @@ export interface CollectorOptions {
   sourceRoot?: string;
 }
 
-/** One server-sent-events client. */
-interface Subscriber {
-  res: ServerResponse;
-  queue: string[];
-}
-
 export class Collector implements Sink, CollectorView {
   readonly limit: number;
   readonly sseLimit: number;
@@ -64,10 +72,8 @@ export class Collector implements Sink, CollectorView {
   readonly _rate: RateLimiter;
   private readonly ring: RingSink;
   private readonly stats = new RouteStats();
-  private readonly subscribers = new Set<Subscriber>();
-  private subscriberDrops = 0;
+  private readonly subscribers: Subscribers;
   private rejectedCount = 0;
-  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(limit: number, options: CollectorOptions) {
     this.limit = limit;
@@ -83,6 +89,12 @@ export class Collector implements Sink, CollectorView {
     this.maxIngestSpans = positiveInt(options.maxIngestSpans, 128, 'maxIngestSpans');
     this.maxIngestBytes = positiveInt(options.maxIngestBytes, 1024 * 1024, 'maxIngestBytes');
     this.heartbeatMs = positiveInt(options.heartbeatMs, 15000, 'heartbeatMs');
+    this.subscribers = new Subscribers(this.ring, {
+      lag: this.subscriberBuffer,
+      stallMs: positiveInt(options.subscriberStallMs, DEFAULT_SUBSCRIBER_STALL_MS, 'subscriberStallMs'),
+      memory: positiveInt(options.subscriberMemory, DEFAULT_SUBSCRIBER_MEMORY, 'subscriberMemory'),
+      heartbeatMs: this.heartbeatMs,
+    });
     this._rate = new RateLimiter(
       positiveInt(options.ingestRateLimit, 120, 'ingestRateLimit'),
       positiveInt(options.ingestRateWindowMs, 60000, 'ingestRateWindowMs'),
@@ -97,7 +109,7 @@ export class Collector implements Sink, CollectorView {
   write(span: FinishedSpan): void {
     this.ring.push(span);
     this.stats.add(span);
-    if (this.subscribers.size > 0) this.broadcast(sseMessage(span));
+    if (this.subscribers.size > 0) this.subscribers.stored();
   }
 
   /** Records already-validated snapshots (browser ingest). */
@@ -114,9 +126,9 @@ export class Collector implements Sink, CollectorView {
     return this.ring.snapshots();
   }
 
-  /** Ring evictions plus messages dropped for slow subscribers. */
+  /** Ring evictions plus messages skipped for slow subscribers. */
   dropped(): number {
-    return this.ring.dropped() + this.subscriberDrops;
+    return this.ring.dropped() + this.subscribers.skipped;
   }
 
   /** Rejected ingest requests. */
@@ -141,16 +153,19 @@ export class Collector implements Sink, CollectorView {
   }
 
   health(): CollectorHealth {
-    let depth = 0;
-    for (const s of this.subscribers) depth += s.queue.length;
+    const limits = this.subscribers.limits;
     return {
       spans: this.ring.size,
       limit: this.limit,
       dropped: this.dropped(),
       rejected: this.rejectedCount,
       subscribers: this.subscribers.size,
-      subscriberQueueDepth: depth,
+      subscriberQueueDepth: this.subscribers.depth(),
       subscriberQueueCapacity: this.subscriberBuffer,
+      subscriberBytes: this.subscribers.held(),
+      subscriberMemory: limits.memory,
+      subscriberStallMs: limits.stallMs,
+      subscribersDropped: this.subscribers.stalled,
       sseLimit: this.sseLimit,
       ingestRateLimit: this._rate.limit,
       ingestRateWindowMs: this._rate.windowMs,
@@ -186,51 +201,19 @@ export class Collector implements Sink, CollectorView {
     return this.subscribers.size;
   }
 
-  /** @internal Registers an event-stream response; false when the subscriber limit is reached or it closed. */
+  /**
+   * @internal Registers an event-stream response and starts sending it the stored spans, then new
+   * ones, as its connection takes them; false when the subscriber limit is reached or it closed.
+   */
   _subscribe(res: ServerResponse): boolean {
     if (this.subscribers.size >= this.sseLimit || res.destroyed || res.writableEnded) return false;
-    const sub: Subscriber = { res, queue: [] };
-    this.subscribers.add(sub);
-    const onDrain = (): void => {
-      while (sub.queue.length > 0 && !res.writableNeedDrain) res.write(sub.queue.shift()!);
-    };
-    res.on('drain', onDrain);
-    res.once('close', () => {
-      this.subscribers.delete(sub);
-      res.removeListener('drain', onDrain);
-      if (this.subscribers.size === 0 && this.heartbeat !== null) {
-        clearInterval(this.heartbeat);
-        this.heartbeat = null;
-      }
-    });
-    if (this.heartbeat === null) {
-      this.heartbeat = setInterval(() => {
-        for (const s of this.subscribers) if (s.queue.length === 0 && !s.res.writableNeedDrain) s.res.write(':\n\n');
-      }, this.heartbeatMs);
-      this.heartbeat.unref();
-    }
+    this.subscribers.add(res);
     return true;
-  }
-
-  private broadcast(message: string): void {
-    for (const sub of this.subscribers) {
-      if (sub.queue.length > 0 || sub.res.writableNeedDrain) {
-        if (sub.queue.length < this.subscriberBuffer) sub.queue.push(message);
-        else this.subscriberDrops++;
-      } else {
-        sub.res.write(message);
-      }
-    }
   }
 
   /** Ends every open event stream (call before closing the server that mounts the handler). */
   close(): void {
-    for (const sub of [...this.subscribers]) sub.res.end();
-    this.subscribers.clear();
-    if (this.heartbeat !== null) {
-      clearInterval(this.heartbeat);
-      this.heartbeat = null;
-    }
+    this.subscribers.close();
   }
 }
 

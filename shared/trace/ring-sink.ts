@@ -1,6 +1,8 @@
 // A ring of the most recent finished spans, bounded twice: by count and by the bytes of their JSON
 // records. It stores the span objects themselves; a span's record is encoded once (the span caches
 // it) when a byte budget needs its size, and snapshots are built only when someone reads them.
+// Every span pushed gets the next sequence number, so that a reader (an event-stream subscriber)
+// can walk the ring at its own pace and notice what was evicted before it got there.
 import type { FinishedSpan, Sink, SpanSnapshot } from './types.js';
 
 export const DEFAULT_RING_LIMIT = 256;
@@ -18,6 +20,8 @@ export class RingSink implements Sink {
   private count = 0;
   private evicted = 0;
   private used = 0;
+  /** Spans ever pushed: the sequence number the next one gets. */
+  private pushed = 0;
   readonly maxBytes: number;
 
   constructor(
@@ -52,6 +56,7 @@ export class RingSink implements Sink {
     if (this.sizes.length > 0) this.sizes[at] = size;
     this.used += size;
     this.count++;
+    this.pushed++;
     return old;
   }
 
@@ -75,6 +80,25 @@ export class RingSink implements Sink {
       out[i] = this.items[at]!;
     }
     return out;
+  }
+
+  /** @internal The sequence number of the oldest stored span (`nextSeq` when none is). */
+  get firstSeq(): number {
+    return this.pushed - this.count;
+  }
+
+  /** @internal The sequence number the next span pushed gets. */
+  get nextSeq(): number {
+    return this.pushed;
+  }
+
+  /** @internal The stored span with sequence number `seq`, if it is still stored. */
+  at(seq: number): FinishedSpan | undefined {
+    const i = seq - this.firstSeq;
+    if (i < 0 || i >= this.count) return undefined;
+    let at = this.head + i;
+    if (at >= this.limit) at -= this.limit;
+    return this.items[at];
   }
 
   /** Snapshots of the stored spans, oldest first. */

@@ -9,10 +9,18 @@
 // - a frame still incomplete after `partialTimeoutMs` without new bytes is dropped.
 // Each dropped frame becomes the message `malformed()` makes of it, which the server answers with a
 // JSON-RPC error for the request's id when the bytes show one, so the client stops waiting.
+// The bytes are held as the chunks they came in (`byte-chunks.ts`) and each byte is scanned a
+// bounded number of times: the header end and the next frame's header are searched from where the
+// previous search stopped, and a body is copied once, when all of it is in. The whole frame is
+// never re-copied or re-read per chunk, so a 50 MiB `didOpen` costs its bytes once.
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from 'vscode-languageserver/node';
+import { ByteChunks } from './byte-chunks.js';
 
-const HEADER_END = Buffer.from('\r\n\r\n');
-const NEXT_HEADER = /content-length[ \t]*:[ \t]*\d+\r\n/i;
+const CR = 0x0d;
+const LF = 0x0a;
+const CONTENT_LENGTH = Buffer.from('content-length');
+/** A header block with no end after this many bytes cannot be a frame. */
+const MAX_HEADER_BYTES = 64 * 1024;
 /** How long an incomplete frame waits for its next bytes before it is dropped, by default. */
 export const DEFAULT_PARTIAL_TIMEOUT_MS = 10_000;
 /** Larger bodies are refused as malformed: no real message comes near it. */
@@ -26,8 +34,13 @@ export interface FramingOptions {
   partialTimeoutMs?: number;
 }
 
+/** Where the reader is: looking for a header block's end, or inside a body of a known length. */
+type ReadState = { at: 'header'; scan: number } | { at: 'body'; bodyStart: number; length: number; scan: number };
+
 export class FramedMessageReader extends AbstractMessageReader {
-  private buffer: Buffer = Buffer.alloc(0);
+  private readonly bytes = new ByteChunks();
+  /** `scan`: the position from which the current search goes on (everything before it is settled). */
+  private state: ReadState = { at: 'header', scan: 0 };
   private timer: NodeJS.Timeout | undefined;
   private callback: DataCallback | undefined;
 
@@ -59,10 +72,10 @@ export class FramedMessageReader extends AbstractMessageReader {
   }
 
   private onData(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.bytes.push(chunk);
     this.clearTimer();
     this.drain();
-    if (this.buffer.length > 0) {
+    if (this.bytes.size > 0) {
       const ms = this.options.partialTimeoutMs ?? DEFAULT_PARTIAL_TIMEOUT_MS;
       this.timer = setTimeout(() => this.dropPartial(), ms);
       this.timer.unref();
@@ -71,7 +84,7 @@ export class FramedMessageReader extends AbstractMessageReader {
 
   /** Bytes received that do not make a whole frame yet (at the end of input: a cut-off frame). */
   unfinished(): number {
-    return this.buffer.length;
+    return this.bytes.size;
   }
 
   private clearTimer(): void {
@@ -79,57 +92,119 @@ export class FramedMessageReader extends AbstractMessageReader {
     this.timer = undefined;
   }
 
-  /** Delivers every complete frame in the buffer. */
+  /** Delivers every complete frame received. */
   private drain(): void {
+    const bytes = this.bytes;
     for (;;) {
-      const end = this.buffer.indexOf(HEADER_END);
-      if (end < 0) {
-        // No header block yet; a runaway header (no blank line in sight) cannot be a frame.
-        if (this.buffer.length > 64 * 1024) this.skip(this.buffer.length, 'a header block without an end');
-        return;
-      }
-      const length = contentLength(this.buffer.toString('ascii', 0, end));
-      const bodyStart = end + HEADER_END.length;
-      if (typeof length === 'string') {
-        this.skip(this.nextHeaderAt(bodyStart) ?? this.buffer.length, length);
+      const state = this.state;
+      if (state.at === 'header') {
+        const end = this.headerEnd(state);
+        if (end < 0) {
+          // No header block yet; a runaway header (no blank line in sight) cannot be a frame.
+          if (bytes.size > MAX_HEADER_BYTES) this.skip(bytes.end, 'a header block without an end');
+          return;
+        }
+        const length = contentLength(bytes.slice(bytes.begin, end).toString('ascii'));
+        const bodyStart = end + 4;
+        if (typeof length === 'string') {
+          this.skip(nextHeader(bytes, bodyStart, bytes.end).start ?? bytes.end, length);
+          continue;
+        }
+        this.state = { at: 'body', bodyStart, length, scan: bodyStart };
         continue;
       }
       // The declared body may run into the next frame: a header line inside it ends it early.
-      const window = this.buffer.toString('latin1', bodyStart, Math.min(this.buffer.length, bodyStart + length));
-      const m = NEXT_HEADER.exec(window);
-      if (m) {
-        const at = bodyStart + m.index;
-        this.report(`Content-Length ${length} runs past the body into the next frame`, this.buffer, bodyStart, at);
-        this.buffer = this.buffer.subarray(at);
+      const bodyEnd = state.bodyStart + state.length;
+      const found = nextHeader(bytes, state.scan, Math.min(bytes.end, bodyEnd), state.bodyStart);
+      if (found.start !== undefined) {
+        const at = found.start;
+        this.report(`Content-Length ${state.length} runs past the body into the next frame`, state.bodyStart, at);
+        this.bytes.consume(at);
+        this.state = { at: 'header', scan: at };
         continue;
       }
-      if (this.buffer.length < bodyStart + length) return; // wait for the rest
-      const body = this.buffer.subarray(bodyStart, bodyStart + length);
-      this.buffer = this.buffer.subarray(bodyStart + length);
-      this.callback?.(this.options.decode(Buffer.from(body)));
+      state.scan = found.resume;
+      if (bytes.end < bodyEnd) return; // wait for the rest
+      const body = bytes.slice(state.bodyStart, bodyEnd);
+      bytes.consume(bodyEnd);
+      this.state = { at: 'header', scan: bodyEnd };
+      this.callback?.(this.options.decode(body));
     }
   }
 
-  /** Where the next header block starts after `from`, if one is buffered. */
-  private nextHeaderAt(from: number): number | undefined {
-    const m = NEXT_HEADER.exec(this.buffer.toString('latin1', from));
-    if (!m) return undefined;
-    return from + m.index;
+  /**
+   * The position of the `\r\n\r\n` ending the header block that starts at `begin`, or -1 (then
+   * `state.scan` remembers how far the search got, so that it goes on from there).
+   */
+  private headerEnd(state: { scan: number }): number {
+    const bytes = this.bytes;
+    for (;;) {
+      const cr = bytes.indexOf(CR, Math.max(state.scan, bytes.begin));
+      if (cr < 0) {
+        state.scan = bytes.end;
+        return -1;
+      }
+      if (cr + 3 >= bytes.end) {
+        state.scan = cr; // the rest of the marker is not in yet
+        return -1;
+      }
+      if (bytes.byteAt(cr + 1) === LF && bytes.byteAt(cr + 2) === CR && bytes.byteAt(cr + 3) === LF) return cr;
+      state.scan = cr + 1;
+    }
   }
 
   private skip(to: number, reason: string): void {
-    this.report(reason, this.buffer, 0, to);
-    this.buffer = this.buffer.subarray(to);
+    this.report(reason, this.bytes.begin, to);
+    this.bytes.consume(to);
+    this.state = { at: 'header', scan: to };
   }
 
   private dropPartial(): void {
     this.timer = undefined;
-    if (this.buffer.length === 0) return;
-    this.skip(this.buffer.length, 'an incomplete frame (the body never arrived)');
+    if (this.bytes.size === 0) return;
+    this.skip(this.bytes.end, 'an incomplete frame (the body never arrived)');
   }
 
-  private report(reason: string, bytes: Buffer, from: number, to: number): void {
-    this.callback?.(this.options.malformed(`Parse error: ${reason}`, requestId(bytes.toString('utf8', from, to))));
+  private report(reason: string, from: number, to: number): void {
+    const text = this.bytes.slice(from, to).toString('utf8');
+    this.callback?.(this.options.malformed(`Parse error: ${reason}`, requestId(text)));
+  }
+}
+
+const isDigit = (b: number) => b >= 0x30 && b <= 0x39;
+const isBlank = (b: number) => b === 0x20 || b === 0x09;
+
+/**
+ * The start of the first header line `Content-Length: <digits>\r\n` (any case, blanks around the
+ * colon) that lies within [from, to) and starts at or after `floor`, which a JSON text cannot hold
+ * (line breaks in its strings are escaped). Such a line ends in the only CR it holds, so the search
+ * looks for CRs and reads back from each: the runs read back never overlap, so every byte is read a
+ * bounded number of times. `resume`: where a later search, with more bytes in, goes on.
+ */
+function nextHeader(bytes: ByteChunks, from: number, to: number, floor = from): { start?: number; resume: number } {
+  let scan = from;
+  for (;;) {
+    const cr = bytes.indexOf(CR, scan, to);
+    if (cr < 0) return { resume: to };
+    if (cr + 1 >= to) return { resume: cr }; // its LF is not in (or not inside the window) yet
+    scan = cr + 1;
+    if (bytes.byteAt(cr + 1) !== LF) continue;
+    let i = cr - 1;
+    while (i >= floor && isDigit(bytes.byteAt(i))) i--;
+    if (i === cr - 1) continue;
+    while (i >= floor && isBlank(bytes.byteAt(i))) i--;
+    if (i < floor || bytes.byteAt(i) !== 0x3a) continue; // ':'
+    i--;
+    while (i >= floor && isBlank(bytes.byteAt(i))) i--;
+    const start = i - CONTENT_LENGTH.length + 1;
+    if (start < floor) continue;
+    let name = true;
+    for (let k = 0; k < CONTENT_LENGTH.length && name; k++) {
+      const b = bytes.byteAt(start + k);
+      // ASCII letters compare without case; '-' as it is.
+      name = (b >= 0x41 && b <= 0x5a ? b + 0x20 : b) === CONTENT_LENGTH[k];
+    }
+    if (name) return { start, resume: start };
   }
 }
 

@@ -2,7 +2,7 @@
 // the connection closes); a failure inside one request or notification never ends it.
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { KitServer } from './server.js';
-import { EditArrivals, ipcTransport, stdioTransport, type Transport } from './transport.js';
+import { checkingParams, EditArrivals, ipcTransport, stdioTransport, type Transport } from './transport.js';
 
 export interface LanguageServerOptions {
   transport: 'stdio' | 'node-ipc';
@@ -16,7 +16,8 @@ export function runLanguageServer(options: LanguageServerOptions): KitServer {
   const transport: Transport =
     options.transport === 'node-ipc' ? ipcTransport() : stdioTransport(options.frameTimeoutMs);
   const arrivals = new EditArrivals();
-  const connection = createConnection(ProposedFeatures.all, arrivals.watch(transport.reader), transport.writer);
+  const reader = arrivals.watch(checkingParams(transport.reader));
+  const connection = createConnection(ProposedFeatures.all, reader, transport.writer);
   if (transport.stdio) {
     // stdout carries the protocol: route console output to the client's log instead.
     console.log = (...args: unknown[]) => connection.console.log(args.map(String).join(' '));

@@ -1,6 +1,7 @@
-// The requests the server answers. Each is wrapped the same way: a cancelled request is answered
-// with RequestCancelled, the model is brought up to date first (answers never lag behind the edits
-// the client has sent), and a failure becomes an error for this request only.
+// The requests the server answers. Their params were checked before they got here (`params.ts`,
+// through the reader in `transport.ts`). Each is wrapped the same way: a cancelled request is
+// answered with RequestCancelled, the model is brought up to date first (answers never lag behind
+// the edits the client has sent), and a failure becomes an error for this request only.
 import {
   type CancellationToken,
   CodeLensRefreshRequest,
@@ -50,10 +51,19 @@ export function registerRequests(c: Connection, host: RequestHost): void {
         return fn(params);
       } catch (e) {
         if (e instanceof RenameError) return new ResponseError(LSPErrorCodes.RequestFailed, e.message);
+        // The answer says what failed, not how: the stack and the message go to the log.
         host.log(`kit: ${name} failed: ${(e as Error).stack ?? String(e)}`);
-        return new ResponseError(ErrorCodes.InternalError, `kit: ${name} failed: ${(e as Error).message ?? String(e)}`);
+        return new ResponseError(ErrorCodes.InternalError, `kit: ${name} failed; the kit log has the details`);
       }
     };
+  /**
+   * A request of kit's own, which takes no params: whatever a client sends as params (none, an
+   * array, a value), the library passes the cancellation token last.
+   */
+  const withoutParams =
+    <R>(name: string, fn: () => R) =>
+    (...args: unknown[]): R | ResponseError<void> =>
+      request(name, fn)(undefined, args[args.length - 1] as CancellationToken);
   /** A feature over a `.kit` document of the model; null for documents kit does not know. */
   const onKit =
     <P extends { textDocument: { uri: string } }, R>(name: string, fn: (p: KitProject, key: string, params: P) => R) =>
@@ -106,15 +116,15 @@ export function registerRequests(c: Connection, host: RequestHost): void {
   );
   c.onRequest(
     'kit/routes',
-    request('kit/routes', () => routesReport(named())),
+    withoutParams('kit/routes', () => routesReport(named())),
   );
   c.onRequest(
     'kit/tree',
-    request('kit/tree', () => treeReport(named())),
+    withoutParams('kit/tree', () => treeReport(named())),
   );
   c.onRequest(
     'kit/stats',
-    request('kit/stats', () => {
+    withoutParams('kit/stats', () => {
       const mem = process.memoryUsage();
       const all = host.projects.all();
       const files = all.reduce((n, p) => n + p.ws.kitPaths().length, 0);

@@ -89,11 +89,11 @@ export class KitServer {
     c.onInitialized(() => this.initialized());
     c.onShutdown(() => void (this.shuttingDown = true));
     c.onNotification(MALFORMED_MESSAGE, (m: MalformedMessage) => {
+      if (m.notification) return this.log(`kit: ignored ${m.message}`);
       void this.writer?.write({ jsonrpc: '2.0', id: m.id, error: { code: m.code, message: m.message } } as never);
     });
-    c.onDidOpenTextDocument((p) => {
+    c.onDidOpenTextDocument(({ textDocument: d }) => {
       this.arrivals.handled();
-      const d = p.textDocument;
       this.docs.open(d.uri, fsPathOf(d.uri), d.languageId, d.version, d.text);
       this.queueDocument(fsPathOf(d.uri));
     });

@@ -6,6 +6,7 @@
 import { IPCMessageReader, IPCMessageWriter, type MessageReader, type MessageWriter } from 'vscode-languageserver/node';
 import { FrameWriter } from './frame-writer.js';
 import { FramedMessageReader } from './framing.js';
+import { paramsProblem } from './params.js';
 import type { Message } from 'vscode-languageserver';
 
 /**
@@ -54,11 +55,38 @@ export interface MalformedMessage {
   code: number;
   message: string;
   id: number | string | null;
+  /** A notification whose params did not fit: it is ignored (and logged), never answered. */
+  notification?: true;
 }
 
-function malformed(code: number, message: string, id: number | string | null = null): Message {
+function malformed(code: number, message: string, id: number | string | null = null, notification = false): Message {
   const params: MalformedMessage = { code, message, id };
+  if (notification) params.notification = true;
   return { jsonrpc: '2.0', method: MALFORMED_MESSAGE, params } as Message;
+}
+
+/**
+ * A reader that checks each message's params against what the server reads (`params.ts`) before
+ * the connection dispatches it: a request that does not fit becomes an InvalidParams answer, a
+ * notification that does not fit is ignored with a log line. Every transport goes through it.
+ */
+export function checkingParams(reader: MessageReader): MessageReader {
+  return {
+    onError: reader.onError,
+    onClose: reader.onClose,
+    onPartialMessage: reader.onPartialMessage,
+    listen: (callback) =>
+      reader.listen((m) => {
+        const { method, id, params } = m as { method?: unknown; id?: unknown; params?: unknown };
+        if (typeof method !== 'string') return callback(m);
+        const request = isId(id);
+        const problem = paramsProblem(method, params, request);
+        if (problem === undefined) return callback(m);
+        const text = `${method}: ${problem}`;
+        callback(request ? malformed(-32602, `Invalid params: ${text}`, id) : malformed(-32602, text, null, true));
+      }),
+    dispose: () => reader.dispose(),
+  };
 }
 
 function isId(v: unknown): v is number | string {

@@ -59,9 +59,19 @@ export interface HumanOptions {
 }
 
 /**
+ * Diagnostics of one code shown in full per file: a file with thousands of the same error (ten
+ * thousand unclosed tags) gets this many, then one line counting the rest, so the human report
+ * grows with the files and codes, not with the errors. The JSON, github and sarif outputs list all.
+ */
+export const SHOWN_PER_FILE_CODE = 10;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
  * The human report: per diagnostic its `file:line:col: severity code: message` line (the format
  * editors' problem matchers read), a code frame of its range, its related locations as
- * `note:` lines and its fix hint as `= help:`, then a blank line; at the end the summary line. A
+ * `note:` lines and its fix hint as `= help:`, then a blank line; after a file's diagnostics a
+ * line for each code it has more than `SHOWN_PER_FILE_CODE` of; at the end the summary line. A
  * pure function of the diagnostics and the sources (the dev server's error overlay shows it
  * uncoloured).
  */
@@ -75,6 +85,20 @@ export function checkHuman(
   let out = '';
   const shown = new Map<string, number>();
   const hidden = new Map<string, { severity: string; n: number }>();
+  // Per code of the current file (diagnostics come file by file): how many, and the severity.
+  let file: string | undefined;
+  let inFile = new Map<string, { severity: string; n: number }>();
+  const endFile = () => {
+    for (const [code, c] of inFile) {
+      if (c.n <= SHOWN_PER_FILE_CODE) continue;
+      const rest = c.n - SHOWN_PER_FILE_CODE;
+      const kind = c.severity === 'info' ? 'note' : c.severity;
+      out +=
+        `… and ${count(rest)} more ${code} ${kind}${rest === 1 ? '' : 's'} in ${file}; ` +
+        `kit check --format json lists them all\n\n`;
+    }
+    inFile = new Map();
+  };
   for (const d of diags) {
     if (opts.perCode !== undefined && d.severity !== 'error') {
       const n = (shown.get(d.code) ?? 0) + 1;
@@ -84,6 +108,13 @@ export function checkHuman(
         continue;
       }
     }
+    if (d.file !== file) {
+      endFile();
+      file = d.file;
+    }
+    const c = inFile.get(d.code) ?? { severity: d.severity, n: 0 };
+    inFile.set(d.code, c);
+    if (++c.n > SHOWN_PER_FILE_CODE) continue;
     const text = source(d.file);
     const p = reportPos(text, d.range.start);
     const mark = SEVERITY_COLOR[d.severity] ?? '0';
@@ -98,10 +129,11 @@ export function checkHuman(
     if (d.suggestion) out += `  ${paint(color, '1', '= help')}: ${d.suggestion}\n`;
     out += '\n';
   }
+  endFile();
   for (const [code, h] of hidden) {
     const kind = h.severity === 'info' ? 'note' : h.severity;
     out +=
-      `… and ${h.n} more ${code} ${kind}${h.n === 1 ? '' : 's'}` +
+      `… and ${count(h.n)} more ${code} ${kind}${h.n === 1 ? '' : 's'}` +
       `${opts.listAll ? `; ${opts.listAll} lists them all` : ''}\n`;
   }
   const errors = diags.filter((d) => d.severity === 'error').length;

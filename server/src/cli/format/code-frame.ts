@@ -1,7 +1,8 @@
 // Code frames for human output: the source line(s) of a range under a gutter of line numbers, the
 // range underlined `^~~~` (a multi-line range: its first and last line). Columns are display
 // columns: a tab is 4 columns, East Asian wide characters and emoji 2, combining marks 0, so the
-// underline sits under the characters on a terminal. A pure function of the range and the text.
+// underline sits under the characters on a terminal. A line wider than the frame is clipped to a
+// window around the range, `…` on the clipped side. A pure function of the range and the text.
 import type { Pos, Range } from '../../../../grammar/src/ast.js';
 import { paint } from '../io.js';
 
@@ -31,29 +32,109 @@ function charWidth(cp: number): number {
   return 1;
 }
 
-/** A line as shown (tabs expanded, control characters as spaces) and the display column of each UTF-16 index. */
-function layout(line: string): { shown: string; col: number[] } {
-  let shown = '';
-  const col: number[] = [];
+/** One code point as shown: its text (a tab expanded, a control character a space) and its display columns. */
+interface Cell {
+  text: string;
+  /** Display column where the code point starts, counted from the start of the laid-out slice. */
+  col: number;
+  width: number;
+  /** UTF-16 index of the code point in the line, and of the one after it. */
+  at: number;
+  next: number;
+}
+
+/** The cells of `line[from, to)` (`from` and `to` on code point boundaries). */
+function layout(line: string, from: number, to: number): Cell[] {
+  const cells: Cell[] = [];
   let w = 0;
-  for (let i = 0; i < line.length; ) {
+  for (let i = from; i < to; ) {
     const cp = line.codePointAt(i)!;
     const units = cp > 0xffff ? 2 : 1;
-    for (let k = 0; k < units; k++) col.push(w);
-    if (cp === 9) {
-      shown += TAB;
-      w += TAB.length;
-    } else if (cp < 0x20 || cp === 0x7f) {
-      shown += ' ';
-      w += 1;
-    } else {
-      shown += String.fromCodePoint(cp);
-      w += charWidth(cp);
-    }
+    let text: string;
+    let width: number;
+    if (cp === 9) [text, width] = [TAB, TAB.length];
+    else if (cp < 0x20 || cp === 0x7f) [text, width] = [' ', 1];
+    else [text, width] = [String.fromCodePoint(cp), charWidth(cp)];
+    cells.push({ text, col: w, width, at: i, next: i + units });
+    w += width;
     i += units;
   }
-  col.push(w);
-  return { shown, col };
+  return cells;
+}
+
+/**
+ * Display columns of source a frame line shows at most: a longer line (a minified page, ten
+ * thousand tags on one line) is clipped to a window around the range, marked `…` on the clipped
+ * side, so that a frame stays one terminal line whatever the file holds.
+ */
+export const FRAME_WIDTH = 100;
+/** Columns of context kept before the range when a line is clipped. */
+const CONTEXT_BEFORE = 30;
+const ELLIPSIS = '…';
+
+/** `i` moved back off the low half of a surrogate pair, so that a slice never splits a code point. */
+function boundary(line: string, i: number): number {
+  if (i <= 0 || i >= line.length) return Math.max(0, Math.min(i, line.length));
+  const c = line.charCodeAt(i);
+  const prev = line.charCodeAt(i - 1);
+  return c >= 0xdc00 && c <= 0xdfff && prev >= 0xd800 && prev <= 0xdbff ? i - 1 : i;
+}
+
+/**
+ * A frame line: the shown text and where its underline starts and ends (display columns of the
+ * shown text). `from`/`to` are UTF-16 indices in the line; `anchorEnd` keeps the range's end in
+ * view rather than its start (the last line of a multi-line range).
+ */
+function frameText(
+  line: string,
+  from: number,
+  to: number,
+  anchorEnd: boolean,
+): { shown: string; a: number; b: number } {
+  // Only a slice around the anchor is laid out, so a frame costs the same on a 50 KB line: a code
+  // point takes at most 4 columns and one of 0 columns is rare, so `reach` units either side
+  // cover the window.
+  const reach = 2 * FRAME_WIDTH;
+  const anchor = anchorEnd ? to : from;
+  const sliceFrom = boundary(line, anchor - reach);
+  const sliceTo = boundary(line, anchor + reach);
+  const cells = layout(line, sliceFrom, sliceTo);
+  const end = cells.length ? cells[cells.length - 1].col + cells[cells.length - 1].width : 0;
+  /** The display column of UTF-16 index `i`: of the code point holding it, or the first after it. */
+  const colOf = (i: number): number => {
+    let lo = 0;
+    let hi = cells.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cells[mid].next <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < cells.length ? cells[lo].col : end;
+  };
+  const a = colOf(from);
+  const b = colOf(to);
+  const cutLeft = sliceFrom > 0;
+  const cutRight = sliceTo < line.length;
+  if (!cutLeft && !cutRight && end <= FRAME_WIDTH) return { shown: cells.map((c) => c.text).join(''), a, b };
+  // The window [lo, hi) in slice columns: the range's start with some context before it (its end,
+  // for `anchorEnd`, when the range is wider than the window), moved left when the line ends first.
+  let lo = a - CONTEXT_BEFORE;
+  if (anchorEnd && b > lo + FRAME_WIDTH - 1) lo = b - (FRAME_WIDTH - CONTEXT_BEFORE);
+  if (!cutRight) lo = Math.min(lo, end - FRAME_WIDTH);
+  lo = Math.max(0, lo);
+  const hi = lo + FRAME_WIDTH;
+  const inside = cells.filter((c) => c.col >= lo && c.col + c.width <= hi);
+  const left = cutLeft || lo > 0;
+  const right = cutRight || end > hi;
+  const first = inside.length ? inside[0].col : lo;
+  const last = inside.length ? inside[inside.length - 1].col + inside[inside.length - 1].width : lo;
+  const shift = (left ? ELLIPSIS.length : 0) - first;
+  const clamp = (c: number) => Math.max(first, Math.min(c, last)) + shift;
+  return {
+    shown: (left ? ELLIPSIS : '') + inside.map((c) => c.text).join('') + (right ? ELLIPSIS : ''),
+    a: clamp(a),
+    b: clamp(b),
+  };
 }
 
 /** The text of line `n` (0-based) that `p` lies on, found from the position's own offset and column. */
@@ -84,11 +165,10 @@ export function codeFrame(text: string | undefined, range: Range, style: FrameSt
   const gutter = (n?: number) =>
     paint(style.color, '34;1', `${n === undefined ? ' '.repeat(width) : String(n).padStart(width)} |`);
   const out: string[] = [];
-  const frameLine = (n: number, line: string, from: number | undefined, to: number | undefined) => {
-    const { shown, col } = layout(line);
+  const frameLine = (n: number, line: string, from: number, to: number | undefined, anchorEnd = false) => {
+    const f = Math.min(from, line.length);
+    const { shown, a, b } = frameText(line, f, to === undefined ? line.length : Math.min(to, line.length), anchorEnd);
     out.push(`${gutter(n + 1)}${shown ? ' ' + shown : ''}`);
-    const a = col[Math.min(from ?? 0, line.length)];
-    const b = to === undefined ? col[line.length] : col[Math.min(to, line.length)];
     out.push(`${gutter()} ${paint(style.color, style.mark, underline(a, Math.max(b, a + 1)))}`);
   };
   out.push(gutter());
@@ -100,7 +180,7 @@ export function codeFrame(text: string | undefined, range: Range, style: FrameSt
     if (last > first + 1) out.push(paint(style.color, '34;1', `${' '.repeat(width)}...`));
     const endLine = lineAt(text, range.end);
     const indent = endLine.length - endLine.trimStart().length;
-    frameLine(last, endLine, Math.min(indent, range.end.column), range.end.column);
+    frameLine(last, endLine, Math.min(indent, range.end.column), range.end.column, true);
   }
   return out.map((l) => l + '\n').join('');
 }
