@@ -20,6 +20,7 @@ const CASES: Case[] = [
   { name: 'ssr-rest', cwd: fixture('reports', 'ssr-rest'), inputs: ['.'], reports: true },
   { name: 'comment-endpoints', cwd: fixture('reports', 'comment-endpoints'), inputs: ['.'], reports: true },
   { name: 'contracts', cwd: fixture('reports', 'contracts'), inputs: ['.'], reports: true },
+  { name: 'handler-types', cwd: fixture('handler-types'), inputs: ['.'], reports: true },
   {
     name: 'bindings',
     cwd: fixture('bind', 'signatures'),
