@@ -9,6 +9,7 @@
 // form decoding and user code; the first one that does not allow decides. An ID without a
 // registration fails closed (403), and so does a guard that throws (500, logged).
 import type { Tracer } from '../trace/index.js';
+import type { RequestContext } from './handler-types.js';
 import type { UploadLimits } from './multipart.js';
 import { isLocalPath } from './responses.js';
 
@@ -18,7 +19,8 @@ export type GuardDecision =
   | { readonly kind: 'redirect'; readonly location: string; readonly status: 302 | 303 | 307 };
 
 export type GuardResult = GuardDecision | boolean | undefined | void;
-export type Guard = (ctx: unknown) => GuardResult | Promise<GuardResult>;
+/** A guard receives the request's context, as handlers do (a guard may leave it out). */
+export type Guard = (ctx: RequestContext) => GuardResult | Promise<GuardResult>;
 
 /** The app config module's shape (`kit.config.ts` next to the sources). */
 export interface KitConfig {
@@ -71,7 +73,7 @@ export type GuardWatch = (id: string) => ((outcome: GuardOutcome) => void) | und
 export async function runGuards(
   ids: readonly string[],
   registry: ReadonlyMap<string, Guard>,
-  ctx: unknown,
+  ctx: RequestContext,
   watch?: GuardWatch,
 ): Promise<GuardOutcome> {
   for (const id of ids) {
@@ -84,7 +86,7 @@ export async function runGuards(
   return ALLOW;
 }
 
-async function runGuard(id: string, registry: ReadonlyMap<string, Guard>, ctx: unknown): Promise<GuardOutcome> {
+async function runGuard(id: string, registry: ReadonlyMap<string, Guard>, ctx: RequestContext): Promise<GuardOutcome> {
   const guard = registry.get(id);
   if (guard === undefined) return { kind: 'unknown', id };
   let decision: GuardDecision | undefined;

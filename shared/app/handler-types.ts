@@ -1,5 +1,8 @@
 // The types handlers, loads and guards are written against. kit binds handlers by name and shape
-// (README, "Handler binding"); these types spell the shapes out so that a strict `tsc` checks them.
+// (README, "Handler binding"); these types spell the shapes out so that a strict `tsc` checks them,
+// and they mean what binding accepts: any function assignable to one binds (it may leave out the
+// trailing parameters it does not read), and a `const` written to one is called as the type says.
+// Binding reads them from its own copy (server/src/core/bind/mini-lib.ts, held to this file by a test).
 import type { Context } from '../trace/index.js';
 import type { FormValues } from './form.js';
 

@@ -56,7 +56,11 @@ export function handlerArgument(
   }
 }
 
-/** Calls a handler with its context and, unless it takes none, its argument. */
+/**
+ * Calls a handler with its context and, unless its signature takes none, its argument. A handler
+ * may name fewer parameters than it is passed (an `ApiHandler` written `(ctx)` or `()`): JavaScript
+ * ignores the extra arguments, so the call is the same.
+ */
 export function callHandler(fn: (ctx: unknown, arg?: unknown) => unknown, ctx: unknown, arg: unknown): unknown {
   return arg === NO_ARGUMENT ? fn(ctx) : fn(ctx, arg);
 }

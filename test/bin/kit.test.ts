@@ -95,9 +95,10 @@ describe('bin/kit.js (the bundled CLI)', function () {
   });
 
   it('binds on a worker thread started from the bundle, with the answers of the main thread', () => {
+    // Two directories of handlers that all bind (sources with errors give no report).
     const run = (worker: string) =>
-      spawnSync(process.execPath, [bin, 'routes', '--ssr', '.'], {
-        cwd: fixture('bind'),
+      spawnSync(process.execPath, [bin, 'routes', '--ssr', 'handler-types', 'bind/other'], {
+        cwd: fixture(),
         encoding: 'utf8',
         env: { ...process.env, KIT_BIND_STATS: '1', KIT_BIND_WORKER: worker },
       });

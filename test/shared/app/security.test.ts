@@ -15,6 +15,7 @@ import { csrfInsertionPoints, injectAt, isSameOriginAction } from '../../../shar
 import { isLocalPath, redirect, fragment, reload, json, html, toResponse } from '../../../shared/app/responses.js';
 import { preflight, originAllowed } from '../../../shared/app/cors.js';
 import { guardRegistry, runGuards, allow, deny, redirectTo } from '../../../shared/app/guards.js';
+import { background } from '../../../shared/trace/index.js';
 
 const S1 = 'a'.repeat(32);
 const S2 = 'b'.repeat(40);
@@ -162,14 +163,18 @@ describe('guards', () => {
         odd: () => 42,
       },
     });
-    assert.equal((await runGuards(['a', 'b'], reg, {})).kind, 'allow');
+    assert.equal((await runGuards(['a', 'b'], reg, background())).kind, 'allow');
     assert.deepEqual(calls, ['a', 'b']);
-    assert.equal((await runGuards(['a', 'no', 'b'], reg, {})).kind, 'deny');
-    assert.deepEqual(await runGuards(['go'], reg, {}), { kind: 'redirect', location: '/login', status: 303 });
-    assert.deepEqual(await runGuards(['missing'], reg, {}), { kind: 'unknown', id: 'missing' });
-    assert.equal((await runGuards(['boom'], reg, {})).kind, 'error');
-    assert.equal((await runGuards(['odd'], reg, {})).kind, 'error', 'a guard answering nonsense does not allow');
-    assert.equal((await runGuards(['public'], reg, {})).kind, 'allow');
+    assert.equal((await runGuards(['a', 'no', 'b'], reg, background())).kind, 'deny');
+    assert.deepEqual(await runGuards(['go'], reg, background()), { kind: 'redirect', location: '/login', status: 303 });
+    assert.deepEqual(await runGuards(['missing'], reg, background()), { kind: 'unknown', id: 'missing' });
+    assert.equal((await runGuards(['boom'], reg, background())).kind, 'error');
+    assert.equal(
+      (await runGuards(['odd'], reg, background())).kind,
+      'error',
+      'a guard answering nonsense does not allow',
+    );
+    assert.equal((await runGuards(['public'], reg, background())).kind, 'allow');
   });
 
   it('config shapes and mistakes', () => {

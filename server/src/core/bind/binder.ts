@@ -286,12 +286,16 @@ export class Binder {
         importPath: this.importPath(dirName(t.file), f.module.path),
         functionRange: nodeRange(f.sf, f.exp.nameNode),
       };
+      // Where the user looks to fix an unsupported signature: the function, beside the endpoint.
+      const here = (): { related: RelatedLocation[] } => ({
+        related: [{ file: f.module.path, range: located.functionRange!, message: `${t.functionName} declared here` }],
+      });
       if (f.exp.form === 'not-function') {
         const message =
           `${t.functionName} in ${baseName(f.module.path)} is ${f.exp.detail}; kit binds exported ` +
           `functions (function declarations, or const arrow functions and function expressions) with the shape ` +
           `${ACCEPTED_SHAPES[t.target]}`;
-        diags.push(diag('unsupported_backend_signature', t.file, t.range, `${prefix}${message}`));
+        diags.push(diag('unsupported_backend_signature', t.file, t.range, `${prefix}${message}`, here()));
         strict(message);
         return { ...located, status: 'unsupported_signature', message };
       }
@@ -302,7 +306,7 @@ export class Binder {
         const message =
           `${what} has an unsupported signature ${c.signatureText}: ${c.problem}; accepted: ` +
           `${ACCEPTED_SHAPES[t.target]}`;
-        diags.push(diag('unsupported_backend_signature', t.file, t.range, `${prefix}${message}`));
+        diags.push(diag('unsupported_backend_signature', t.file, t.range, `${prefix}${message}`, here()));
         strict(message);
         return { ...withSig, status: 'unsupported_signature', message };
       }

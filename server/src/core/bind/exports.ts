@@ -2,6 +2,8 @@
 // can bind (function declarations, overload sets, `const` arrow functions and function
 // expressions, local `export { X }` lists of those) and which are exported some other way
 // (re-exports, default exports, classes, other values), so a lookup can say why it did not bind.
+// A `const` keeps the type it is declared with (annotation, `satisfies`, JSDoc `@type`), which
+// types its parameters and may name a kit handler type (kit-types.ts).
 import type { Range } from '../../../../grammar/src/ast.js';
 import { typescript, type TS } from './ts.js';
 
@@ -23,8 +25,10 @@ export interface ModuleExport {
   signatures: TS.SignatureDeclaration[];
   /** The implementation of an overload set (not visible to callers). */
   implementation?: TS.SignatureDeclaration;
-  /** Variable declaration of a `const` function, when it carries a type annotation. */
+  /** Variable declaration of a `const` function, when it carries a type (which types its parameters). */
   variable?: TS.VariableDeclaration;
+  /** That type: `const X: T = ...`, `... satisfies T`, or a JSDoc `@type {T}` in JavaScript. */
+  annotation?: TS.TypeNode;
   nameNode: TS.Node;
   /** Module specifier of a re-export. */
   from?: string;
@@ -41,8 +45,24 @@ export interface ModuleExports {
   starFrom: string[];
 }
 
+function isJs(sf: TS.SourceFile): boolean {
+  return /\.m?js$/.test(sf.fileName);
+}
+
 function hasModifier(ts: typeof TS, node: TS.Node, kind: TS.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []).some((m) => m.kind === kind) : false;
+}
+
+/** The type a `const` declares for its value: annotated, `satisfies`, or JSDoc `@type` (JavaScript). */
+function declaredType(ts: typeof TS, d: TS.VariableDeclaration, js: boolean): TS.TypeNode | undefined {
+  if (d.type) return d.type;
+  for (let e = d.initializer; e; ) {
+    if (ts.isSatisfiesExpression(e)) return e.type;
+    if (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+    else break;
+  }
+  // JavaScript modules are parsed with their JSDoc (and parent pointers); TypeScript ones without.
+  return js ? ts.getJSDocType(d) : undefined;
 }
 
 function unwrap(ts: typeof TS, e: TS.Expression): TS.Expression {
@@ -65,7 +85,7 @@ function localCallable(ts: typeof TS, sf: TS.SourceFile, name: string): Omit<Mod
     if (ts.isFunctionDeclaration(st) && st.name?.text === name) fns.push(st);
     else if (ts.isVariableStatement(st)) {
       for (const d of st.declarationList.declarations) {
-        if (ts.isIdentifier(d.name) && d.name.text === name) found = variableExport(ts, st, d);
+        if (ts.isIdentifier(d.name) && d.name.text === name) found = variableExport(ts, st, d, isJs(sf));
       }
     } else if (ts.isClassDeclaration(st) && st.name?.text === name) {
       found = { form: 'not-function', signatures: [], nameNode: st.name, detail: 'a class' };
@@ -92,6 +112,7 @@ function variableExport(
   ts: typeof TS,
   st: TS.VariableStatement,
   d: TS.VariableDeclaration,
+  js: boolean,
 ): Omit<ModuleExport, 'name'> {
   const isConst = (st.declarationList.flags & ts.NodeFlags.Const) !== 0;
   const init = d.initializer ? unwrap(ts, d.initializer) : undefined;
@@ -105,10 +126,13 @@ function variableExport(
         `or function so the binding cannot change)`,
     };
   }
-  if (init && ts.isArrowFunction(init))
-    return { form: 'arrow', signatures: [init], nameNode: d.name, variable: d.type ? d : undefined };
-  if (init && ts.isFunctionExpression(init))
-    return { form: 'function-expression', signatures: [init], nameNode: d.name, variable: d.type ? d : undefined };
+  if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
+    const form = ts.isArrowFunction(init) ? 'arrow' : 'function-expression';
+    const annotation = declaredType(ts, d, js);
+    return annotation
+      ? { form, signatures: [init], nameNode: d.name, variable: d, annotation }
+      : { form, signatures: [init], nameNode: d.name };
+  }
   return {
     form: 'not-function',
     signatures: [],
@@ -120,6 +144,7 @@ function variableExport(
 export function moduleExports(sf: TS.SourceFile): ModuleExports {
   const ts = typescript();
   const out: ModuleExports = { named: new Map(), defaults: new Map(), starFrom: [] };
+  const js = isJs(sf);
   const fnGroups = new Map<string, TS.FunctionDeclaration[]>();
   const add = (e: ModuleExport) => {
     if (!out.named.has(e.name)) out.named.set(e.name, e);
@@ -136,7 +161,7 @@ export function moduleExports(sf: TS.SourceFile): ModuleExports {
       fnGroups.set(st.name.text, list);
     } else if (ts.isVariableStatement(st) && hasModifier(ts, st, ts.SyntaxKind.ExportKeyword)) {
       for (const d of st.declarationList.declarations) {
-        if (ts.isIdentifier(d.name)) add({ name: d.name.text, ...variableExport(ts, st, d) });
+        if (ts.isIdentifier(d.name)) add({ name: d.name.text, ...variableExport(ts, st, d, js) });
       }
     } else if (ts.isClassDeclaration(st) && st.name && hasModifier(ts, st, ts.SyntaxKind.ExportKeyword)) {
       if (hasModifier(ts, st, ts.SyntaxKind.DefaultKeyword)) continue;

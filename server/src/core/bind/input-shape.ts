@@ -11,6 +11,8 @@ export type Shape =
   | { kind: 'request' }
   | { kind: 'form' }
   | { kind: 'untyped' }
+  /** Declared `unknown` or `any`: any value may be passed. */
+  | { kind: 'opaque'; type: string }
   | { kind: 'input'; type: string; fields: InputField[] }
   | { kind: 'bad'; why: string };
 
@@ -157,49 +159,75 @@ export function checkedInputShape(
 ): Shape {
   const ts = typescript();
   const checker = prog.typeChecker();
-  return prog.timed((): Shape => {
+  return prog.timed(() =>
+    typeShape(ts, checker, checker.getTypeAtLocation(ts.isIdentifier(param.name) ? param.name : param), typeText),
+  );
+}
+
+/** The input shape of a type written as a type argument (`ActionWithInput<ContactInput>`), from the checker. */
+export function checkedTypeNodeShape(prog: BindingProgram, node: TS.TypeNode, typeText: string): Shape {
+  const ts = typescript();
+  const checker = prog.typeChecker();
+  return prog.timed(() => typeShape(ts, checker, checker.getTypeFromTypeNode(node), typeText));
+}
+
+/**
+ * Whether a WHATWG Request can be passed for `param` (an API handler's second parameter typed
+ * `unknown`, `object`, `Body` or any type Request satisfies), asked of the checker.
+ */
+export function acceptsRequest(prog: BindingProgram, param: TS.ParameterDeclaration): boolean {
+  const ts = typescript();
+  const checker = prog.typeChecker();
+  return prog.timed(() => {
     const declared = checker.getTypeAtLocation(ts.isIdentifier(param.name) ? param.name : param);
-    const t = checker.getNonNullableType(declared);
-    const shown = typeText ?? checker.typeToString(t);
-    if (t.flags & ts.TypeFlags.Any) {
-      return typeText
-        ? {
-            kind: 'bad',
-            why:
-              `input type ${shown} cannot be resolved (kit reads types from the directory's modules and their ` +
-              `relative imports)`,
-          }
-        : { kind: 'untyped' };
-    }
-    const symbolName = t.aliasSymbol?.name ?? t.getSymbol()?.name;
-    if (symbolName === 'Request') return { kind: 'request' };
-    if (symbolName === 'FormValues') return { kind: 'form' };
-    if (t.flags & ts.TypeFlags.Union)
-      return { kind: 'bad', why: `input type ${shown} is a union; declare one object type` };
-    const isObject = (t.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) !== 0;
-    if (!isObject || checker.isArrayType(t) || checker.isTupleType(t) || t.getCallSignatures().length > 0) {
-      return { kind: 'bad', why: `input type ${shown} is not an object type` };
-    }
-    if (checker.getIndexInfosOfType(t).length > 0) {
-      return { kind: 'bad', why: `input type ${shown} has an index signature; input types declare each field` };
-    }
-    const fields: InputField[] = [];
-    for (const prop of checker.getPropertiesOfType(t)) {
-      if (prop.flags & ts.SymbolFlags.Method)
-        return { kind: 'bad', why: `input type ${shown} declares method ${prop.name}; input fields must be data` };
-      const optional = (prop.flags & ts.SymbolFlags.Optional) !== 0;
-      const pt = checker.getNonNullableType(checker.getTypeOfSymbol(prop));
-      const ft = fieldType(ts, checker, pt);
-      if (!ft) {
-        return {
+    const request = checker.resolveName('Request', undefined, ts.SymbolFlags.Interface, false);
+    return request !== undefined && checker.isTypeAssignableTo(checker.getDeclaredTypeOfSymbol(request), declared);
+  });
+}
+
+/** What a handler's second parameter of type `declared` is. */
+function typeShape(ts: typeof TS, checker: TS.TypeChecker, declared: TS.Type, typeText: string | undefined): Shape {
+  const t = checker.getNonNullableType(declared);
+  const shown = typeText ?? checker.typeToString(t);
+  if (t.flags & ts.TypeFlags.Any) {
+    return typeText
+      ? {
           kind: 'bad',
           why:
-            `field "${prop.name}" of ${shown} has type ${checker.typeToString(pt)}; input fields must be ` +
-            `string, number, boolean, string[], File or File[] (optional allowed)`,
-        };
-      }
-      fields.push({ name: prop.name, type: ft, optional });
+            `input type ${shown} cannot be resolved (kit reads types from the directory's modules and their ` +
+            `relative imports)`,
+        }
+      : { kind: 'untyped' };
+  }
+  if (t.flags & ts.TypeFlags.Unknown) return { kind: 'opaque', type: shown };
+  const symbolName = t.aliasSymbol?.name ?? t.getSymbol()?.name;
+  if (symbolName === 'Request') return { kind: 'request' };
+  if (symbolName === 'FormValues') return { kind: 'form' };
+  if (t.flags & ts.TypeFlags.Union)
+    return { kind: 'bad', why: `input type ${shown} is a union; declare one object type` };
+  const isObject = (t.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) !== 0;
+  if (!isObject || checker.isArrayType(t) || checker.isTupleType(t) || t.getCallSignatures().length > 0) {
+    return { kind: 'bad', why: `input type ${shown} is not an object type` };
+  }
+  if (checker.getIndexInfosOfType(t).length > 0) {
+    return { kind: 'bad', why: `input type ${shown} has an index signature; input types declare each field` };
+  }
+  const fields: InputField[] = [];
+  for (const prop of checker.getPropertiesOfType(t)) {
+    if (prop.flags & ts.SymbolFlags.Method)
+      return { kind: 'bad', why: `input type ${shown} declares method ${prop.name}; input fields must be data` };
+    const optional = (prop.flags & ts.SymbolFlags.Optional) !== 0;
+    const pt = checker.getNonNullableType(checker.getTypeOfSymbol(prop));
+    const ft = fieldType(ts, checker, pt);
+    if (!ft) {
+      return {
+        kind: 'bad',
+        why:
+          `field "${prop.name}" of ${shown} has type ${checker.typeToString(pt)}; input fields must be ` +
+          `string, number, boolean, string[], File or File[] (optional allowed)`,
+      };
     }
-    return { kind: 'input', type: shown, fields };
-  });
+    fields.push({ name: prop.name, type: ft, optional });
+  }
+  return { kind: 'input', type: shown, fields };
 }

@@ -3,7 +3,11 @@
 // lib.es2022 + lib.dom (several MB) would cost more than binding a thousand handler modules, so the
 // Program gets this small script: the types the checker requires to exist (Array, Boolean,
 // Function, ...), the utility types input types are commonly written with, and the WHATWG types
-// handler signatures name (Request, Response, FormData, ...).
+// handler signatures name (Request, Response, FormData, ...). Handler modules import kit's handler
+// types from the package, which the Program does not load (only relative imports are followed):
+// the same types are declared here, reduced to their parameters, so that a `const` written to an
+// alias of one (`type Save = ActionWithInput<Input>`) takes its parameter types from it.
+// test/server/core/bind/kit-types.test.ts holds them to shared/app/handler-types.ts.
 export const MINI_LIB_NAME = '/__kit__/kit-binding-lib.d.ts';
 
 export const MINI_LIB_TEXT = `
@@ -68,4 +72,14 @@ declare var Response: {
   new (body?: any, init?: any): Response;
   json(data: any, init?: any): Response;
 };
+declare module '@kit-lang/kit/app' {
+  export class FormValues { private readonly kitFormValues: true }
+  export interface RequestContext { readonly kitRequestContext?: true }
+  export type Action = (ctx: RequestContext) => unknown;
+  export type ActionWithInput<Input extends object> = (ctx: RequestContext, input: Input) => unknown;
+  export type FormAction = (ctx: RequestContext, form: FormValues) => unknown;
+  export type ApiHandler = (ctx: RequestContext, request: Request) => unknown;
+  export type Load<Data extends object = Record<string, unknown>> = (ctx: RequestContext) => Data | Promise<Data>;
+  export type Guard = (ctx: RequestContext) => unknown;
+}
 `;

@@ -1,20 +1,30 @@
 // Signature classification: does an exported function have one of the call shapes kit can call
-// for this kind of target (typescript.md, "User code and binding")? Parameter shapes are read from
-// the declaration; the input type of `(ctx, input: T)` is read into its fields by input-shape.ts.
+// for this kind of target (typescript.md, "User code and binding")? A function can be called when
+// it is assignable to one of the handler types of `@kit-lang/kit/app`: a `const` written to such a
+// type is called as the type says (kit-types.ts); otherwise the shape is read from the declared
+// parameters, where trailing ones may be left out (kit passes them; JavaScript ignores them). The
+// input type of `(ctx, input: T)` is read into its fields by input-shape.ts.
 import type { BindingProgram } from './program.js';
 import type { ModuleExport } from './exports.js';
-import { checkedInputShape, syntacticInputShape, type Shape } from './input-shape.js';
+import {
+  acceptsRequest,
+  checkedInputShape,
+  checkedTypeNodeShape,
+  syntacticInputShape,
+  type Shape,
+} from './input-shape.js';
+import { ARGUMENTS_PASSED, KIND_OF_TYPE, kitHandlerType, TYPE_PURPOSE, type NamedKitType } from './kit-types.js';
 import type { BindTargetKind, InputField, SignatureKind } from './types.js';
 import { typescript, type TS } from './ts.js';
 
-/** The accepted shapes per target, as messages show them. */
+/** The accepted shapes per target, as messages show them: the handler type, then its call shape. */
 export const ACCEPTED_SHAPES: Record<BindTargetKind, string> = {
   action:
-    '(ctx), (ctx, input: T) with T an object type of string, number, boolean, string[], File or File[] fields, ' +
-    'or (ctx, form: FormValues)',
-  api: '(ctx, request: Request)',
+    'Action (ctx), ActionWithInput<T> (ctx, input: T) with T an object type of string, number, boolean, ' +
+    'string[], File or File[] fields, or FormAction (ctx, form: FormValues)',
+  api: 'ApiHandler (ctx, request: Request), (ctx) or ()',
   fragment: '(ctx)',
-  load: '(ctx)',
+  load: 'Load<Data> (ctx)',
   command: '(ctx) or (ctx, input: T) with T an object type of string, number, boolean or string[] fields',
   query: '(ctx) or (ctx, input: T) with T an object type of string, number, boolean or string[] fields',
 };
@@ -54,8 +64,8 @@ function typeRefName(ts: typeof TS, node: TS.TypeNode | undefined): string | und
 }
 
 const SHAPE_TO_KIND: Record<BindTargetKind, Partial<Record<Shape['kind'], SignatureKind>>> = {
-  action: { ctx: 'action0', input: 'action_input', form: 'action_form', untyped: 'action_form' },
-  api: { request: 'api', untyped: 'api' },
+  action: { ctx: 'action0', input: 'action_input', form: 'action_form', untyped: 'action_form', opaque: 'action_form' },
+  api: { ctx: 'api', request: 'api', untyped: 'api', opaque: 'api' },
   fragment: { ctx: 'fragment' },
   load: { ctx: 'load' },
   command: { ctx: 'command0', input: 'command_input' },
@@ -67,7 +77,9 @@ function mismatch(target: BindTargetKind, shape: Shape): string {
     case 'bad':
       return shape.why;
     case 'ctx':
-      return target === 'api' ? 'an API handler takes the request as its second parameter' : 'it takes only ctx';
+      return 'it takes only ctx';
+    case 'opaque':
+      return `it takes an input of type ${shape.type}; declare an object type of the fields it reads`;
     case 'request':
       return target === 'action'
         ? 'actions receive the decoded form, not the raw Request (APIs take (ctx, request: Request))'
@@ -83,6 +95,37 @@ function mismatch(target: BindTargetKind, shape: Shape): string {
   }
 }
 
+/** The declared parameters a caller passes arguments to (a `this` parameter is not one). */
+function parametersOf(ts: typeof TS, decl: TS.SignatureDeclaration): TS.ParameterDeclaration[] {
+  return decl.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'));
+}
+
+/** The type a parameter declares: its annotation, or its JSDoc type in JavaScript. */
+function parameterType(ts: typeof TS, sf: TS.SourceFile, p: TS.ParameterDeclaration): TS.TypeNode | undefined {
+  return p.type ?? (/\.m?js$/.test(sf.fileName) ? ts.getJSDocType(p) : undefined);
+}
+
+/** What a type written for the input (a second parameter, or `ActionWithInput`'s argument) is. */
+function typeNodeShape(
+  prog: BindingProgram,
+  sf: TS.SourceFile,
+  decl: TS.SignatureDeclaration,
+  typeNode: TS.TypeNode,
+  param: TS.ParameterDeclaration | undefined,
+): Shape {
+  const ts = typescript();
+  const ref = typeRefName(ts, typeNode);
+  if (ref === 'Request') return { kind: 'request' };
+  if (ref === 'FormValues') return { kind: 'form' };
+  const k = typeNode.kind;
+  if (k === ts.SyntaxKind.UnknownKeyword || k === ts.SyntaxKind.AnyKeyword || k === ts.SyntaxKind.JSDocAllType)
+    return { kind: 'opaque', type: collapse(typeNode.getText(sf)) };
+  const typeText = collapse(typeNode.getText(sf));
+  const quick = syntacticInputShape(sf, decl, typeNode, typeText);
+  if (quick) return quick;
+  return param ? checkedInputShape(prog, param, typeText) : checkedTypeNodeShape(prog, typeNode, typeText);
+}
+
 function paramShape(
   prog: BindingProgram,
   sf: TS.SourceFile,
@@ -90,24 +133,38 @@ function paramShape(
   contextual: boolean,
 ): Shape {
   const ts = typescript();
-  const params = decl.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === 'this'));
+  const params = parametersOf(ts, decl);
   const rest = params.find((p) => p.dotDotDotToken);
   if (rest) return { kind: 'bad', why: `it has a rest parameter (${collapse(rest.getText(sf))})` };
   if (params.length > 2) return { kind: 'bad', why: `it takes ${params.length} parameters` };
   if (params.length < 2) return { kind: 'ctx' };
   const p = params[1];
-  const isJs = /\.m?js$/.test(sf.fileName);
-  const typeNode = p.type ?? (isJs ? ts.getJSDocType(p) : undefined);
-  const ref = typeRefName(ts, typeNode);
-  if (ref === 'Request') return { kind: 'request' };
-  if (ref === 'FormValues') return { kind: 'form' };
-  if (!typeNode && !contextual) return { kind: 'untyped' };
-  const typeText = typeNode ? collapse(typeNode.getText(sf)) : undefined;
-  if (typeNode && typeText !== undefined && !isJs) {
-    const quick = syntacticInputShape(sf, decl, typeNode, typeText);
-    if (quick) return quick;
+  const typeNode = parameterType(ts, sf, p);
+  if (typeNode) return typeNodeShape(prog, sf, decl, typeNode, p);
+  return contextual ? checkedInputShape(prog, p, undefined) : { kind: 'untyped' };
+}
+
+/** Whether `decl` is a generator, which kit cannot call as a handler. */
+function isGenerator(ts: typeof TS, decl: TS.SignatureDeclaration): boolean {
+  return (ts.isFunctionDeclaration(decl) || ts.isFunctionExpression(decl)) && decl.asteriskToken !== undefined;
+}
+
+function accepted(
+  target: BindTargetKind,
+  kind: SignatureKind,
+  shape: Shape,
+  text: string,
+  resultType: string | undefined,
+): Classification {
+  const out: Classification = { ok: true, signature: kind, signatureText: text };
+  if (shape.kind === 'input') {
+    out.inputType = shape.type;
+    out.inputFields = shape.fields;
+  } else if (shape.kind === 'form' || shape.kind === 'untyped' || shape.kind === 'opaque') {
+    if (target === 'action') out.inputType = 'FormValues';
   }
-  return checkedInputShape(prog, p, typeText);
+  if (resultType) out.resultType = resultType;
+  return out;
 }
 
 function classifyOne(
@@ -121,21 +178,57 @@ function classifyOne(
   const ts = typescript();
   const text = signatureText(sf, name, decl);
   const resultType = decl.type ? collapse(decl.type.getText(sf)) : undefined;
-  if ((ts.isFunctionDeclaration(decl) || ts.isFunctionExpression(decl)) && decl.asteriskToken) {
-    return { ok: false, signatureText: text, problem: 'it is a generator function' };
+  if (isGenerator(ts, decl)) return { ok: false, signatureText: text, problem: 'it is a generator function' };
+  let shape = paramShape(prog, sf, decl, contextual);
+  // An API handler's request parameter may be declared with any type a Request satisfies.
+  if (target === 'api' && (shape.kind === 'input' || shape.kind === 'bad')) {
+    const p = parametersOf(ts, decl);
+    if (p.length === 2 && !p[1].dotDotDotToken && acceptsRequest(prog, p[1])) shape = { kind: 'request' };
   }
-  const shape = paramShape(prog, sf, decl, contextual);
   const kind = SHAPE_TO_KIND[target][shape.kind];
   if (!kind) return { ok: false, signatureText: text, resultType, problem: mismatch(target, shape) };
-  const out: Classification = { ok: true, signature: kind, signatureText: text };
-  if (shape.kind === 'input') {
-    out.inputType = shape.type;
-    out.inputFields = shape.fields;
-  } else if (shape.kind === 'form' || shape.kind === 'untyped') {
-    if (target === 'action') out.inputType = 'FormValues';
+  return accepted(target, kind, shape, text, resultType);
+}
+
+/**
+ * A `const` written to a kit handler type: called as the type says. Its parameters may be fewer
+ * than the type passes, never more (a strict `tsc` refuses those too).
+ */
+function classifyTyped(
+  prog: BindingProgram,
+  sf: TS.SourceFile,
+  name: string,
+  decl: TS.SignatureDeclaration,
+  target: BindTargetKind,
+  declared: NamedKitType,
+): Classification {
+  const ts = typescript();
+  const text = signatureText(sf, name, decl);
+  const resultType = decl.type ? collapse(decl.type.getText(sf)) : undefined;
+  const fail = (problem: string): Classification => ({ ok: false, signatureText: text, resultType, problem });
+  if (isGenerator(ts, decl)) return fail('it is a generator function');
+  const kind = KIND_OF_TYPE[target][declared.type];
+  if (!kind) return fail(`it is declared as ${declared.text}, ${TYPE_PURPOSE[declared.type]}`);
+  const named = parametersOf(ts, decl).filter((p) => !p.dotDotDotToken).length;
+  const passed = ARGUMENTS_PASSED[declared.type];
+  if (named > passed) {
+    return fail(`it declares ${named} parameters where ${declared.text} passes ${passed}`);
   }
-  if (resultType) out.resultType = resultType;
-  return out;
+  if (declared.type !== 'ActionWithInput') {
+    return accepted(
+      target,
+      kind,
+      declared.type === 'FormAction' ? { kind: 'form' } : { kind: 'ctx' },
+      text,
+      resultType,
+    );
+  }
+  if (!declared.input) return fail('ActionWithInput names no input type; write ActionWithInput<T>');
+  const shape = typeNodeShape(prog, sf, decl, declared.input, undefined);
+  // `ActionWithInput<FormValues>` is a FormAction.
+  const inputKind = shape.kind === 'input' ? kind : shape.kind === 'form' ? SHAPE_TO_KIND[target].form : undefined;
+  if (!inputKind) return fail(mismatch(target, shape));
+  return accepted(target, inputKind, shape, text, resultType);
 }
 
 /**
@@ -148,6 +241,9 @@ export function classifyExport(
   exp: ModuleExport,
   target: BindTargetKind,
 ): Classification {
+  const declared = kitHandlerType(sf, exp.annotation);
+  if (declared && exp.signatures.length === 1)
+    return classifyTyped(prog, sf, exp.name, exp.signatures[0], target, declared);
   // A `const X: Handler = (ctx, input) => ...` takes its parameter types from the annotation.
   const contextual = exp.variable !== undefined;
   if (exp.signatures.length === 1) return classifyOne(prog, sf, exp.name, exp.signatures[0], target, contextual);

@@ -3,16 +3,20 @@
 // server, the static build and the generated app (which decodes forms with `inputFields`).
 import type { Range } from '../../../../grammar/src/ast.js';
 
-/** `bound`: kit calls it; `missing`: nothing to call (501); `unsupported_signature`: found but not callable (501). */
+/**
+ * `bound`: kit calls it; `missing`: nothing to call (501); `unsupported_signature`: found but not
+ * callable, an error (`kit build` refuses it; an app made anyway answers 501).
+ */
 export type BindingStatus = 'bound' | 'missing' | 'unsupported_signature';
 
 /** What a bound function is looked up for. */
 export type BindTargetKind = 'action' | 'api' | 'fragment' | 'load' | 'command' | 'query';
 
 /**
- * Accepted call shapes (README, "Handler binding"):
- * - `action0` `(ctx)`, `action_input` `(ctx, input: T)`, `action_form` `(ctx, form: FormValues)`
- * - `api` `(ctx, request: Request)`
+ * Accepted call shapes (README, "Handler binding"), by the handler type of `@kit-lang/kit/app`:
+ * - `action0` `(ctx)` (`Action`), `action_input` `(ctx, input: T)` (`ActionWithInput<T>`),
+ *   `action_form` `(ctx, form: FormValues)` (`FormAction`)
+ * - `api` `(ctx, request: Request)` (`ApiHandler`), also written `(ctx)` or `()`
  * - `fragment` `(ctx)` (the optional fragment hook), `load` `(ctx)` (`Load<PageID>`)
  * - `command0` `(ctx)`, `command_input` `(ctx, input: T)`, `query0` `(ctx)`, `query_input` `(ctx, input: T)`
  */

@@ -213,7 +213,12 @@ export const REGISTRY = {
   ),
 
   // binding (handler modules, read with the TypeScript compiler API)
-  unsupported_backend_signature: c('binding', 'warning', 'The exported handler has a signature kit cannot call.'),
+  unsupported_backend_signature: c(
+    'binding',
+    'error',
+    'kit cannot call the exported handler: no handler type of `@kit-lang/kit/app` allows its signature, or ' +
+      'kit does not bind that form of export (a re-export, a default export, a value that is not a function).',
+  ),
   ambiguous_backend_handler: c('binding', 'warning', 'Two modules of the directory export the same handler name.'),
   load_missing_field: c(
     'binding',

@@ -429,14 +429,6 @@ export const ROWS: Row[] = [
     expect: { location: null },
   },
   {
-    name: 'an unsupported signature → 501 text',
-    method: 'POST',
-    path: '/contact/odd',
-    csrf: 'header',
-    status: 501,
-    expect: { 'content-type': TEXT, 'x-kit-error-code': 'handler_not_implemented', 'cache-control': NO_STORE },
-  },
-  {
     name: 'an unbound action without a token → 403, not 501 (decision 9)',
     method: 'POST',
     path: '/contact/missing',

@@ -39,7 +39,18 @@ describe('handler binding', () => {
       ['action', 'ImportedInput', 'action_input', 'Shared'],
       ['api', 'Raw', 'api', undefined],
       ['api', 'JsApi', 'api', undefined],
+      ['api', 'NoRequest', 'api', undefined],
+      ['api', 'UnknownApi', 'api', undefined],
+      ['api', 'BodyApi', 'api', undefined],
       ['fragment', 'Rows', 'fragment', undefined],
+      // Written to kit's handler types: the type decides, whatever parameters the function names.
+      ['api', 'TypedApi', 'api', undefined],
+      ['action', 'TypedInput', 'action_input', 'Input'],
+      ['action', 'AliasInput', 'action_input', 'Input'],
+      ['action', 'TypedForm', 'action_form', 'FormValues'],
+      ['api', 'SatisfiesApi', 'api', undefined],
+      ['action', 'NsAction', 'action0', undefined],
+      ['api', 'JsTyped', 'api', undefined],
     ];
     for (const [target, name, kind, input] of CASES) {
       it(`${target} ${name} binds as ${kind}`, () => {
@@ -71,6 +82,9 @@ describe('handler binding', () => {
       ]);
       // Contextually typed from `const Annotated: Handler = async (ctx, input) => ...`.
       assert.equal(b('action', 'Annotated').inputFields?.length, 5);
+      // From ActionWithInput<Input>'s argument, directly or through a local alias.
+      assert.deepEqual(b('action', 'TypedInput').inputFields, b('action', 'WithInput').inputFields);
+      assert.deepEqual(b('action', 'AliasInput').inputFields, b('action', 'WithInput').inputFields);
     });
 
     it('records the module, import path, signature text and declared result type', () => {
@@ -118,26 +132,32 @@ describe('handler binding', () => {
       ['Generator', /generator function/],
       ['UnresolvedInput', /input type Missing cannot be resolved/],
       ['OverloadedTwice', /2 of its overloads have accepted shapes/],
+      ['WrongType', /it is declared as ApiHandler, an API handler's type/],
+      ['TooMany', /it declares 2 parameters where Action passes 1/],
     ];
     for (const [name, why] of CASES) {
-      it(`${name}: unsupported_signature with a warning that explains and lists the accepted shapes`, () => {
+      it(`${name}: unsupported_signature with an error that explains and lists the accepted shapes`, () => {
         const x = b('action', name);
         assert.equal(x.status, 'unsupported_signature');
         assert.match(x.message ?? '', why);
         const d = diagsAbout(` ${name}`);
         assert.equal(d.length, 1, JSON.stringify(d));
         assert.equal(d[0].code, 'unsupported_backend_signature');
-        assert.equal(d[0].severity, 'warning');
+        assert.equal(d[0].severity, 'error');
         if (!['NotAFunction', 'LetArrow'].includes(name))
-          assert.match(d[0].message, /accepted: \(ctx\), \(ctx, input: T\)/);
+          assert.match(d[0].message, /accepted: Action \(ctx\), ActionWithInput<T> \(ctx, input: T\)/);
         assert.match(d[0].message, /^sigs: /);
+        // The function, beside the endpoint: where the fix goes.
+        assert.equal(d[0].related?.[0].file, 'signatures/handlers.ts');
+        assert.equal(d[0].related?.[0].message, `${name} declared here`);
       });
     }
 
-    it('an API handler without the request parameter is unsupported', () => {
-      const x = b('api', 'NoRequest');
+    it('an API handler whose second parameter is not a request is unsupported', () => {
+      const x = b('api', 'ApiInput');
       assert.equal(x.status, 'unsupported_signature');
-      assert.match(x.message ?? '', /accepted: \(ctx, request: Request\)/);
+      assert.match(x.message ?? '', /it takes an input of type Input; API handlers take the raw request/);
+      assert.match(x.message ?? '', /accepted: ApiHandler \(ctx, request: Request\)/);
     });
 
     it('does not bind re-exports, and says why', () => {
