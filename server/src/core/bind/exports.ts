@@ -45,7 +45,8 @@ function hasModifier(ts: typeof TS, node: TS.Node, kind: TS.SyntaxKind): boolean
   return ts.canHaveModifiers(node) ? (ts.getModifiers(node) ?? []).some((m) => m.kind === kind) : false;
 }
 
-function unwrap(ts: typeof TS, e: TS.Expression): TS.Expression {
+/** The expression under parentheses, `as`, `satisfies`, `!` and `<T>` assertions. */
+export function unwrap(ts: typeof TS, e: TS.Expression): TS.Expression {
   while (
     ts.isParenthesizedExpression(e) ||
     ts.isAsExpression(e) ||
