@@ -4,6 +4,7 @@ import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { occupants, packageNameFor, writeStarter } from '../init/scaffold.js';
 import { version } from '../version.js';
+import { writeProjectTypes } from '../page-types-output.js';
 
 export const initCommand: Command = {
   name: 'init',
@@ -36,6 +37,8 @@ is not empty without --force).
           'choose an empty directory or pass --force',
       );
     const files = writeStarter(dir, { name: packageNameFor(dir), kitVersion: version() });
+    // The page types too, so that the first tsc --noEmit passes before any kit check.
+    await writeProjectTypes(dir, io, 'init');
     io.stdout.write(`created ${files.length} files in ${shown}:\n`);
     for (const f of files) io.stdout.write(`  ${f}\n`);
     const cd = shown === '.' ? '' : `cd ${shown} && `;
