@@ -134,19 +134,26 @@ function directoryTypes(pages: readonly KitEntry[]): string {
 /**
  * The directory `.kit-types` goes in: the nearest one at or above `dir` holding a tsconfig.json that
  * maps `.kit-types` in; undefined when the nearest tsconfig.json does not (or there is none).
+ * `seen` remembers the answers of a write's directories, so that they share the walk up.
  */
-export function typesRootOf(dir: string): string | undefined {
-  for (let d = dir; ; d = dirname(d)) {
-    const tsconfig = join(d, 'tsconfig.json');
-    let text: string | undefined;
-    try {
-      text = readFileSync(tsconfig, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
-    }
-    if (text !== undefined) return text.includes(TYPES_DIR) ? d : undefined;
-    if (existsSync(join(d, 'package.json')) || dirname(d) === d) return undefined;
+export function typesRootOf(dir: string, seen: Map<string, string | undefined> = new Map()): string | undefined {
+  if (seen.has(dir)) return seen.get(dir);
+  let text: string | undefined;
+  try {
+    text = readFileSync(join(dir, 'tsconfig.json'), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') text = '';
   }
+  const root =
+    text !== undefined
+      ? text.includes(TYPES_DIR)
+        ? dir
+        : undefined
+      : existsSync(join(dir, 'package.json')) || dirname(dir) === dir
+        ? undefined
+        : typesRootOf(dirname(dir), seen);
+  seen.set(dir, root);
+  return root;
 }
 
 const TYPES_FILE = '$kit.d.ts';
@@ -202,9 +209,10 @@ export class PageTypesWriter {
   write(ws: Workspace, dirs?: ReadonlySet<string>): TypesWrite {
     const result: TypesWrite = { written: [], removed: [], failed: [] };
     const byRoot = new Map<string, Map<string, string | null>>();
+    const seen = new Map<string, string | undefined>();
     for (const [dir, pages] of pagesByDir(ws, dirs)) {
       const abs = resolve(this.cwd, dir);
-      const root = typesRootOf(abs);
+      const root = typesRootOf(abs, seen);
       if (root === undefined) continue;
       const files = byRoot.get(root) ?? new Map<string, string | null>();
       files.set(join(root, TYPES_DIR, relative(root, abs), TYPES_FILE), pages.length ? directoryTypes(pages) : null);
