@@ -2,10 +2,9 @@
 // kit.config (`core/project/config.ts`); `--ssr`, else the config's `ssr`. The config is the one
 // found for the first path given, else for the current directory, so that `kit check` in a project
 // and `kit check <that project>` from elsewhere agree.
-import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { displayPath } from '../core/project/discover.js';
-import { readProjectConfig, type ProjectConfig } from '../core/project/config.js';
+import { isDirectory, readProjectConfig, type ProjectConfig } from '../core/project/config.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
 
@@ -14,14 +13,6 @@ export interface CommandSources {
   inputs: string[];
   ssr: boolean;
   config?: ProjectConfig;
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** A path as the command's messages show it (relative to the current directory when inside it). */

@@ -9,6 +9,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import type { ConfigSettings, RegisteredGuards } from '../model/app-config.js';
+import { baseName } from '../model/names.js';
 import { nodeRange, unwrap } from './exports.js';
 import { scriptKind } from './program.js';
 import { typescript, type TS } from './ts.js';
@@ -144,10 +145,6 @@ function defaultProperties(r: Reader, defaultExpr: TS.Expression | undefined): M
     else props.set(name, { node: p, what: ts.isMethodDeclaration(p) ? 'a method' : 'an accessor' });
   }
   return props;
-}
-
-function baseName(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 }
 
 /** A node's source text on one line, shortened for a message. */

@@ -3,7 +3,7 @@
 // reading the workspace does for the module's entry) and the defaults filled in, as absolute paths.
 // The command line asks with the current directory (or the first path it was given), the language
 // server with each workspace folder; `kit dev` follows the module's entry as it changes.
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readConfigSettings } from '../bind/config-reader.js';
 import { DEFAULT_APP, DEFAULT_OUT, DEFAULT_SOURCES, type ConfigSettings } from '../model/app-config.js';
@@ -29,7 +29,8 @@ export interface ProjectConfig {
   app: string | false;
 }
 
-function isDirectory(p: string): boolean {
+/** True when `p` is a directory (following links); false when it is anything else or nothing. */
+export function isDirectory(p: string): boolean {
   try {
     return statSync(p).isDirectory();
   } catch {
@@ -38,7 +39,7 @@ function isDirectory(p: string): boolean {
 }
 
 /** The settings of a config module's text, with the defaults filled in. */
-export function projectConfigOf(file: string, settings: ConfigSettings): ProjectConfig {
+function projectConfigOf(file: string, settings: ConfigSettings): ProjectConfig {
   const dir = dirname(file);
   const site = join(dir, DEFAULT_SOURCES);
   return {
@@ -60,7 +61,7 @@ export function projectConfigOf(file: string, settings: ConfigSettings): Project
  */
 export function readProjectConfig(dir: string, cwd: string = process.cwd()): ProjectConfig | undefined {
   const file = findConfigFile(resolve(cwd, dir));
-  if (file === undefined || !existsSync(file)) return undefined;
+  if (file === undefined) return undefined;
   const shown = displayPath(file, cwd);
   let settings: ConfigSettings;
   try {
