@@ -71,14 +71,15 @@ export function restoreFromDisk(p: KitProject, isLoose: boolean, fsPath: string)
 /** A watched-file event for a file that is not open in the editor. */
 export function applyFileChange(p: KitProject, docs: OpenDocuments, fsPath: string, type: FileChangeType): void {
   const key = p.keyOf(fsPath);
-  // A folder created or deleted may hold pages: every directory's types are looked at again.
-  if (!isHandlerModulePath(basename(fsPath))) p.types?.schedule(p.ws, isKitPath(fsPath) ? [key] : 'all');
+  if (isKitPath(fsPath)) p.types?.schedule(p.ws, [key]);
   if (type === FileChangeType.Deleted) {
     if (p.ws.has(key)) p.ws.remove(key);
     else {
       // A deleted directory: everything under it goes.
       const prefix = key.endsWith('/') ? key : `${key}/`;
-      for (const k of [...p.ws.kitPaths(), ...p.ws.modulePaths()]) if (k.startsWith(prefix)) p.ws.remove(k);
+      const gone = [...p.ws.kitPaths(), ...p.ws.modulePaths()].filter((k) => k.startsWith(prefix));
+      for (const k of gone) p.ws.remove(k);
+      p.types?.schedule(p.ws, gone);
     }
   } else if (isKitPath(fsPath)) {
     const source = readText(fsPath);
@@ -106,6 +107,7 @@ export function applyFileChange(p: KitProject, docs: OpenDocuments, fsPath: stri
       const source = readText(p.fsPathOf(k));
       if (source) p.ws.setKitFile(k, source.text, undefined, source.diagnostics);
     }
+    p.types?.schedule(p.ws, found.kitFiles);
     for (const k of found.modules) {
       const source = p.ws.has(k) ? undefined : readText(p.fsPathOf(k));
       if (source) p.ws.setModule(k, source.text, source.diagnostics);

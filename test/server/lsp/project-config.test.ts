@@ -4,7 +4,7 @@
 // when it changes on disk or in the editor; a client's `kit.ssr` overrides it. It also keeps
 // `.kit-types/` current as pages change, writing only the files whose text changed.
 import { strict as assert } from 'node:assert';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientCapabilities } from 'vscode-languageserver-protocol/node';
 import { starterProject } from '../../helpers/starter.js';
@@ -165,5 +165,18 @@ describe('language server: settings from kit.config', function () {
       'the blog post types to gain page',
     );
     assert.equal(mtime(siteTypes), siteWritten, 'the site types, unchanged by a view edit, are not rewritten');
+
+    // A directory of pages deleted on disk: its types go with it.
+    await client.close(post);
+    rmSync(file('site', 'blog'), { recursive: true });
+    await client.conn.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: uri('site', 'blog'), type: 3 }],
+    });
+    await eventually(
+      () => existsSync(blogTypes),
+      (present) => !present,
+      'the blog types to be removed',
+    );
+    assert.equal(mtime(siteTypes), siteWritten);
   });
 });
