@@ -15,9 +15,11 @@
 //
 // Environment: KIT_BENCH_DEV_PAGES=1000, KIT_BENCH_DEV_EDITS=40 (timed edits per case), KIT_BENCH_DEV_STARTS=5,
 // KIT_BENCH_DEV_MEMORY_EDITS=1000, KIT_BENCH_ASTRO=0 (skip Astro; it is installed on demand into
-// .bench-work/astro by the build benchmark's recipe, never in CI).
+// .bench-work/astro by the build benchmark's recipe, never in CI), KIT_BENCH_DEV_CONFIG=1 (the site set
+// up as kit init sets one up: `ssr` in a kit.config.ts instead of --ssr, which kit reads with the
+// TypeScript parser at start, and a tsconfig.json mapping .kit-types in, which kit dev keeps current).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +35,7 @@ const pages = Number(process.env.KIT_BENCH_DEV_PAGES ?? 1000);
 const edits = Number(process.env.KIT_BENCH_DEV_EDITS ?? 40);
 const memoryEdits = Number(process.env.KIT_BENCH_DEV_MEMORY_EDITS ?? 1000);
 const starts = Math.max(1, Number(process.env.KIT_BENCH_DEV_STARTS ?? 5));
+const withConfig = process.env.KIT_BENCH_DEV_CONFIG === '1';
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -192,6 +195,11 @@ function kitFixture(dir: string): void {
     join(dir, 'handlers.ts'),
     'export function LoadData(ctx: unknown) {\n  void ctx;\n  return { value: "data v0" };\n}\n',
   );
+  for (const f of ['kit.config.ts', 'tsconfig.json', 'package.json']) rmSync(join(dir, f), { force: true });
+  if (!withConfig) return;
+  writeFileSync(join(dir, 'package.json'), '{ "name": "bench-dev", "private": true, "type": "module" }\n');
+  writeFileSync(join(dir, 'kit.config.ts'), 'export const ssr = true;\n');
+  writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": { "rootDirs": [".", ".kit-types"] } }\n');
 }
 
 interface Figures {
@@ -208,10 +216,16 @@ async function benchKit(): Promise<Figures> {
   const dir = join(work, 'kit');
   kitFixture(dir);
   const s = await coldStarts(() =>
-    startServer([cli, 'dev', '--ssr', '--port', '0', '.'], dir, /(http:\/\/127\.0\.0\.1:\d+)\//, {
-      ...process.env,
-      NO_COLOR: '1',
-    }),
+    // With a kit.config, `npm run dev` as the starter has it: no flag, no path.
+    startServer(
+      [cli, 'dev', '--port', '0', ...(withConfig ? [] : ['--ssr', '.'])],
+      dir,
+      /(http:\/\/127\.0\.0\.1:\d+)\//,
+      {
+        ...process.env,
+        NO_COLOR: '1',
+      },
+    ),
   );
   const pageFile = join(dir, 'p1.kit');
   writeFileSync(pageFile, readFileSync(pageFile, 'utf8').replace('Body of page 1:', 'Body of page 1 v0:'));
@@ -343,7 +357,10 @@ await fetchText('http://127.0.0.1:9/');
 const kit = await benchKit();
 const retained = await retainedHeap(join(work, 'kit'), edits);
 const astro = await benchAstro();
-console.log(`kit dev on ${pages} pages (+1 SSR page), ${edits} timed edits per case; astro dev 5.18 in the same run`);
+console.log(
+  `kit dev on ${pages} pages (+1 SSR page)${withConfig ? ', ssr from kit.config.ts, .kit-types kept' : ''}, ` +
+    `${edits} timed edits per case; astro dev 5.18 in the same run`,
+);
 const range = (f: Figures | undefined) => (f?.starts ? ` [${f.starts.map(fmt).join(', ')}]` : '');
 console.log(
   `  cold start to the first page, median of ${starts}: ${fmt(kit.startMs)} ms${ratio(kit.startMs, astro?.startMs)}` +

@@ -32,7 +32,8 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
     ],
     // The server registers its own file watchers (`workspace/didChangeWatchedFiles`, dynamic registration).
     synchronize: { configurationSection: 'kit' },
-    initializationOptions: { ssr: vscode.workspace.getConfiguration('kit').get<boolean>('ssr', false) },
+    // `kit.ssr` is an override: unset (null), each folder's kit.config decides.
+    initializationOptions: { ssr: vscode.workspace.getConfiguration('kit').get<boolean | null>('ssr', null) },
     outputChannelName: 'kit',
   };
   // The id `kit` makes vscode-languageclient honour the `kit.trace.server` setting.

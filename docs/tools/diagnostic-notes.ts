@@ -196,6 +196,25 @@ export const DIAGNOSTIC_NOTES: Record<string, Note> = {
   unknown_guard: {
     fix: "register the guard in kit.config.ts (`export const guards = { 'id': (ctx) => ... }`) or correct its ID (the message suggests the closest)",
   },
+  // kit.config settings
+  config_not_literal: {
+    fix: 'write the value as a literal (`export const ssr = true`); to vary it per run, pass `--ssr` or paths on the command line instead',
+    examples: [
+      ts(['// kit.config.ts', "export const ssr = process.env.KIT_SSR === '1';"]),
+      text([
+        "kit.config.ts:1:20: error config_not_literal: ssr in kit.config.ts is not a literal (process.env.KIT_SSR === '1') ...",
+      ]),
+    ],
+  },
+  config_invalid_setting: {
+    fix: 'give the setting a literal of its type: `ssr` a boolean, `sources`/`out` a path in quotes, `app` a path in quotes or `false`',
+    examples: [
+      ts(['// kit.config.ts', 'export const sources = 42;']),
+      text([
+        'kit.config.ts:1:24: error config_invalid_setting: sources in kit.config.ts must be a directory path in quotes, not 42',
+      ]),
+    ],
+  },
   // cache
   invalid_cache_policy: { fix: 'give a Cache-Control value: `cache "public, max-age=600"`' },
   revalidate_requires_cache: { fix: 'add a `cache` line above `revalidate`' },

@@ -31,6 +31,7 @@ const AREA_TITLES: Record<CodeInfo['area'], string> = {
   binding: 'Handler binding',
   view: 'Views',
   composition: 'Components and layouts',
+  config: 'Project settings (kit.config)',
 };
 
 /** A file of a case without its expectation lines (the `// expect...` and `// rows:` header). */

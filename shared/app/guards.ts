@@ -22,8 +22,19 @@ export type GuardResult = GuardDecision | boolean | undefined | void;
 /** A guard receives the request's context, as handlers do (a guard may leave it out). */
 export type Guard = (ctx: RequestContext) => GuardResult | Promise<GuardResult>;
 
-/** The app config module's shape (`kit.config.ts` next to the sources). */
+/**
+ * The app config module's shape (`kit.config.ts`, at the project root or beside the sources). kit's
+ * tools read `ssr`, `sources`, `out` and `app` without running the module, so those are literals.
+ */
 export interface KitConfig {
+  /** Request-time rendering (`server {}` blocks, rest routes), as `--ssr`. */
+  ssr?: boolean;
+  /** The directory of the `.kit` files (default: `site/` beside the config when it exists, else its folder). */
+  sources?: string;
+  /** `kit build`'s static output (default `dist/site`). */
+  out?: string;
+  /** `kit build`'s app server (default `dist/app`); false: none. */
+  app?: string | false;
   guards?: Record<string, Guard>;
   /** Where request spans go (`newTracer(withSink(...))` from kit/trace), instead of the local collector. */
   tracer?: Tracer;

@@ -194,8 +194,9 @@ describe('VS Code extension', function () {
     assert.deepEqual(contributes.languages[0].extensions, ['.kit']);
     assert.equal(contributes.grammars[0].scopeName, 'source.kit');
     const props = contributes.configuration.properties;
-    assert.equal(props['kit.ssr'].type, 'boolean');
-    assert.equal(props['kit.ssr'].default, false);
+    // An override of kit.config's ssr: null (the default) leaves it to kit.config.
+    assert.deepEqual(props['kit.ssr'].type, ['boolean', 'null']);
+    assert.equal(props['kit.ssr'].default, null);
     assert.deepEqual(props['kit.trace.server'].enum, ['off', 'messages', 'verbose']);
     assert.deepEqual(
       contributes.commands.map(

@@ -1,10 +1,24 @@
-// `kit check` and `kit build` keep the generated page types current (`core/build/page-types.ts`).
-// A types directory that cannot be written is a warning: it never fails a check or a build.
+// The command line's use of the generated page types (`core/build/page-types.ts`): `kit check` and
+// `kit build` keep them current, `kit init` writes the starter's. A types directory that cannot be
+// written is a warning: it never fails a command.
 import { writePageTypes } from '../core/build/page-types.js';
+import { readProjectConfig } from '../core/project/config.js';
+import { displayPath } from '../core/project/discover.js';
+import { loadProjectAsync } from '../core/project/load.js';
 import type { Workspace } from '../core/workspace/workspace.js';
 import type { CliIO } from './io.js';
 
-export function writeTypes(ws: Workspace, io: CliIO, command: string): void {
-  for (const f of writePageTypes(ws, io.cwd).failed)
+export function writeTypes(ws: Workspace, io: CliIO, command: string, cwd: string = io.cwd): void {
+  for (const f of writePageTypes(ws, cwd).failed)
     io.stderr.write(`kit ${command}: warning: cannot write the page types to ${f}\n`);
+}
+
+/** The page types of the project in `dir` (absolute), its sources and settings read from its kit.config. */
+export async function writeProjectTypes(dir: string, io: CliIO, command: string): Promise<void> {
+  const config = readProjectConfig(dir, dir);
+  if (!config) return;
+  const project = await loadProjectAsync([displayPath(config.sources, dir) || '.'], { ssr: config.ssr }, dir, {
+    releaseMarkup: true,
+  });
+  writeTypes(project.workspace, io, command, dir);
 }

@@ -154,6 +154,7 @@ export class Indexer {
     });
     // Written out (with the diagnostics before it) before binding takes the thread.
     await connection.sendNotification('kit/status', status('ready'));
+    p.types?.schedule(p.ws, 'all');
     await this.bindOnWorker(p);
     await turn();
     this.host.settle();

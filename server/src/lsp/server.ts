@@ -30,7 +30,7 @@ import { applyFileChange, restoreFromDisk, syncDocument } from './sync.js';
 import { EditArrivals, MALFORMED_MESSAGE, type MalformedMessage } from './transport.js';
 
 export interface KitServerOptions {
-  /** `--ssr` until the client's `kit.ssr` setting says otherwise. */
+  /** `kit lsp --ssr`: ssr on in every folder (kit.config aside) until the client's `kit.ssr` says otherwise. */
   ssr: boolean;
   version: string;
 }
@@ -57,7 +57,7 @@ export class KitServer {
   ) {
     this.options = { ...options };
     const uriOf = (fsPath: string) => this.uriOf(fsPath);
-    this.projects = new ProjectSet({ ssr: options.ssr }, uriOf);
+    this.projects = new ProjectSet({ ssr: options.ssr }, uriOf, (m) => this.log(m));
     this.publisher = new Publisher(connection, this.docs, uriOf);
     this.indexer = new Indexer({
       connection,
@@ -142,8 +142,8 @@ export class KitServer {
   private initialize(p: InitializeParams): InitializeResult {
     this.capabilities = p.capabilities;
     this.figures.lensRefresh = p.capabilities.workspace?.codeLens?.refreshSupport === true;
-    const init = (p.initializationOptions ?? {}) as { ssr?: unknown };
-    if (typeof init.ssr === 'boolean') this.applySsr(init.ssr);
+    const init = (p.initializationOptions ?? {}) as { ssr?: unknown } | null;
+    if (typeof init?.ssr === 'boolean') this.applySsr(init.ssr);
     const folders: WorkspaceFolder[] =
       p.workspaceFolders ?? (p.rootUri ? [{ uri: p.rootUri, name: basename(fsPathOf(p.rootUri)) }] : []);
     for (const f of folders) this.projects.addFolder(fsPathOf(f.uri), f.uri, f.name);
@@ -218,19 +218,16 @@ export class KitServer {
     }
   }
 
-  /** The `kit` settings section: a change of `ssr` re-validates what depends on it. */
+  /** The `kit` settings: `kit.ssr` true or false overrides each folder's kit.config, null leaves it to them. */
   private applySettings(kit: unknown): void {
     this.figures.configure(kit);
     const ssr = (kit as { ssr?: unknown } | null | undefined)?.ssr;
-    if (typeof ssr === 'boolean' && ssr !== this.options.ssr) {
-      this.applySsr(ssr);
-      this.schedule();
-    }
+    if (this.applySsr(typeof ssr === 'boolean' ? ssr : undefined)) this.schedule();
   }
 
-  private applySsr(ssr: boolean): void {
-    this.options.ssr = ssr;
-    this.projects.setOptions({ ssr });
+  /** The client's `ssr` (undefined: none, each kit.config decides); true when a model's changed. */
+  private applySsr(ssr: boolean | undefined): boolean {
+    return this.projects.setSsrOverride(ssr ?? (this.options.ssr ? true : undefined));
   }
 
   // ---- folders ---------------------------------------------------------------------------------
@@ -293,6 +290,8 @@ export class KitServer {
       syncDocument(this.projects.projectFor(fsPath), this.docs, fsPath);
     }
     this.pendingDocs.clear();
+    // A config module edited, saved, created or deleted: its folder takes its settings again.
+    this.projects.refreshConfigs();
     this.publisher.publishChanges(this.projects);
   }
 }

@@ -1,7 +1,8 @@
 // How text reaches the projects' models: the editor's open documents (their text wins while they
 // are open), and the disk for everything else (watched-file events, a document closed, the modules
-// beside a new `.kit` file). Each function only changes a workspace; the workspace tracks what its
-// changes affect, and the server publishes that when it settles.
+// beside a new `.kit` file). Each function only changes a workspace, and tells the folder's page
+// types writer which pages changed (it writes a moment later, only files whose text changes); the
+// workspace tracks what its changes affect, and the server publishes that when it settles.
 import { basename, dirname } from 'node:path';
 import { FileChangeType } from 'vscode-languageserver/node';
 import { discoverSources } from '../core/project/discover.js';
@@ -32,6 +33,7 @@ export function syncDocument(p: KitProject, docs: OpenDocuments, fsPath: string)
   if (isKitPath(fsPath) || d.doc.languageId === 'kit') {
     const isNew = !p.ws.kit(key);
     if (p.ws.editKitFile(key, text) && isNew && d.uri.startsWith('file:')) loadModulesOf(p, docs, dirname(fsPath));
+    p.types?.schedule(p.ws, [key]);
   } else if (isHandlerModulePath(basename(fsPath)) && moduleBelongs(p, key, fsPath)) {
     if (p.ws.module(key)?.text !== text) p.ws.setModule(key, text);
   }
@@ -55,6 +57,7 @@ export function loadModulesOf(p: KitProject, docs: OpenDocuments, dir: string): 
 export function restoreFromDisk(p: KitProject, isLoose: boolean, fsPath: string): boolean {
   const key = p.keyOf(fsPath);
   const disk = isLoose ? undefined : readText(fsPath);
+  p.types?.schedule(p.ws, [key]);
   if (disk === undefined) {
     if (p.ws.has(key)) p.ws.remove(key);
     return false;
@@ -68,12 +71,15 @@ export function restoreFromDisk(p: KitProject, isLoose: boolean, fsPath: string)
 /** A watched-file event for a file that is not open in the editor. */
 export function applyFileChange(p: KitProject, docs: OpenDocuments, fsPath: string, type: FileChangeType): void {
   const key = p.keyOf(fsPath);
+  if (isKitPath(fsPath)) p.types?.schedule(p.ws, [key]);
   if (type === FileChangeType.Deleted) {
     if (p.ws.has(key)) p.ws.remove(key);
     else {
       // A deleted directory: everything under it goes.
       const prefix = key.endsWith('/') ? key : `${key}/`;
-      for (const k of [...p.ws.kitPaths(), ...p.ws.modulePaths()]) if (k.startsWith(prefix)) p.ws.remove(k);
+      const gone = [...p.ws.kitPaths(), ...p.ws.modulePaths()].filter((k) => k.startsWith(prefix));
+      for (const k of gone) p.ws.remove(k);
+      p.types?.schedule(p.ws, gone);
     }
   } else if (isKitPath(fsPath)) {
     const source = readText(fsPath);
@@ -101,6 +107,7 @@ export function applyFileChange(p: KitProject, docs: OpenDocuments, fsPath: stri
       const source = readText(p.fsPathOf(k));
       if (source) p.ws.setKitFile(k, source.text, undefined, source.diagnostics);
     }
+    p.types?.schedule(p.ws, found.kitFiles);
     for (const k of found.modules) {
       const source = p.ws.has(k) ? undefined : readText(p.fsPathOf(k));
       if (source) p.ws.setModule(k, source.text, source.diagnostics);

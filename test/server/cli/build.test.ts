@@ -164,8 +164,12 @@ describe('kit build', function () {
 
   describe('usage and I/O errors exit 2 with one line', () => {
     const cases: [string, string[], RegExp][] = [
-      ['no --out', [EXAMPLE_SITE], /^kit build: --out <dir> is required \(see kit build --help\)\n$/],
-      ['no inputs', ['--out', 'OUT'], /^kit build: no files or directories given \(see kit build --help\)\n$/],
+      ['no --out', [EXAMPLE_SITE], /^kit build: --out <dir> is required with paths \(without them, kit\.config gives/],
+      [
+        'no inputs',
+        ['--out', 'OUT'],
+        /^kit build: no sources: name the directory of the \.kit files \(kit build site\)/,
+      ],
       [
         'unknown flag',
         ['--out', 'OUT', '--nope', EXAMPLE_SITE],
@@ -219,6 +223,6 @@ describe('kit build', function () {
   it('prints help', async () => {
     const r = await kit('build', '--help');
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /^Usage: kit build \[--ssr\] --out <dir> \[--strict-bindings\]/);
+    assert.match(r.stdout, /^Usage: kit build \[--ssr\] \[--out <dir>\] \[--app <dir>\] \[--strict-bindings\]/);
   });
 });

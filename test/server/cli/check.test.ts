@@ -63,7 +63,11 @@ describe('kit check', () => {
     it('is 2 for usage errors: no inputs, an unknown flag, an unknown command', async () => {
       const none = await runInProcess(['check'], { cwd: tree.root });
       assert.equal(none.code, 2);
-      assert.equal(none.stderr, 'kit check: no files or directories given (see kit check --help)\n');
+      assert.equal(
+        none.stderr,
+        'kit check: no sources: name the directory of the .kit files (kit check site), or run it in a project ' +
+          'whose kit.config.ts (or .mts, .js, .mjs; kit init writes one) is found here or up to the project root\n',
+      );
       const flag = await runInProcess(['check', '--bogus', 'a.kit'], { cwd: tree.root });
       assert.equal(flag.code, 2);
       assert.equal(flag.stdout, '');

@@ -35,7 +35,7 @@ describe('kit help and version', () => {
     assert.equal(r.code, 0);
     assert.match(
       r.stdout,
-      /^Usage: kit check \[--ssr\] \[--json \| --format human\|json\|github\|sarif\] <files or directories>/,
+      /^Usage: kit check \[--ssr\] \[--json \| --format human\|json\|github\|sarif\] \[<files or directories>\.\.\.\]/,
     );
     assert.match(r.stdout, /--ssr/);
     assert.match(r.stdout, /--json/);

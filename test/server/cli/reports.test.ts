@@ -29,7 +29,10 @@ function orders(xs: string[]): string[][] {
 describe('kit routes / endpoints / inspect (CLI)', () => {
   describe('usage and I/O errors exit 2 with one line', () => {
     const CASES: [string[], RegExp][] = [
-      [['routes'], /^kit routes: no files or directories given \(see kit routes --help\)\n$/],
+      [
+        ['routes'],
+        /^kit routes: no sources: name the directory of the \.kit files \(kit routes site\), .*kit\.config\.ts/,
+      ],
       [
         ['endpoints', '--format', 'xml', 'examples/site'],
         /^kit endpoints: --format must be json or table, not "xml"\n$/,

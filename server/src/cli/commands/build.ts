@@ -1,4 +1,4 @@
-// `kit build [--ssr] --out <dir> [--strict-bindings] <files or directories>`
+// `kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [<files or directories>]`
 import { relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadProjectAsync } from '../../core/project/load.js';
@@ -11,6 +11,7 @@ import { useColor, type CliIO } from '../io.js';
 import { checkHuman } from '../format/check-output.js';
 import { sourceLookup } from '../sources.js';
 import { writeTypes } from '../page-types-output.js';
+import { commandSources, shownPath } from '../project-sources.js';
 
 /**
  * Warnings and notes of one code shown in full by a build; the rest are counted in one line per
@@ -82,7 +83,7 @@ function reportModel(ws: Workspace, site: CompiledSite): ReportModel | undefined
 export const buildCommand: Command = {
   name: 'build',
   summary: 'render SPA pages to static HTML files with their assets',
-  help: `Usage: kit build [--ssr] --out <dir> [--strict-bindings] <files or directories>...
+  help: `Usage: kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [<files or directories>...]
 
 Checks the sources like kit check and, without errors, writes every SPA (and hybrid) page as
 static HTML: "/" → <dir>/index.html, "/docs" → <dir>/docs/index.html, one directory per paths {}
@@ -90,8 +91,12 @@ record. Also writes hashed CSS/JS under <dir>/assets/, the link runtime assets/k
 page links internally, kit-routes.json and kit-assets.json. SSR pages are not written (an info
 note says so). The output directory is replaced atomically; nothing is written on errors.
 
+Without paths, in a project with a kit.config.ts (found here or up to the project root), the
+sources and the outputs come from it: sources (default site/ beside it), out (default dist/site)
+and app (default dist/app; false for none); and ssr in any case. Flags take their place.
+
 Options:
-  --out <dir>         output directory (replaced as a whole)
+  --out <dir>         output directory (replaced as a whole); required with paths
   --ssr               enable request-time (SSR) rendering: server {} blocks, rest routes
   --strict-bindings   a missing or unusable handler is an error (production builds)
   --app <dir>         also generate the app server: node <dir>/server.js [--addr host:port]
@@ -104,21 +109,28 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
   async run(argv, io) {
     const started = performance.now();
     const { flags, positionals } = parseArgs(argv, FLAGS, 'build');
-    if (typeof flags.out !== 'string')
-      throw new UsageError('kit build: --out <dir> is required (see kit build --help)');
-    if (positionals.length === 0)
-      throw new UsageError('kit build: no files or directories given (see kit build --help)');
+    const sources = commandSources('build', positionals, Boolean(flags.ssr), io);
+    // The outputs: the flags, else those of the kit.config whose sources are built (no paths given).
+    const config = positionals.length === 0 ? sources.config : undefined;
+    const out = (flags.out as string | undefined) ?? (config ? shownPath(config.out, io) : undefined);
+    if (out === undefined)
+      throw new UsageError(
+        'kit build: --out <dir> is required with paths (without them, kit.config gives the sources and the ' +
+          'outputs; see kit build --help)',
+      );
+    const appDir =
+      (flags.app as string | undefined) ?? (config && config.app !== false ? shownPath(config.app, io) : undefined);
+    const binFile = flags.bin as string | undefined;
     // ---- app server and binary (server/src/core/app/) [app-server helper]: flags checked here, the app written below.
-    if (flags.trace && !flags.app && !flags.bin)
+    if (flags.trace && !appDir && !binFile)
       throw new UsageError('kit build: --trace needs --app <dir> or --bin <file>');
     // The app modules load only when asked for: a static build does not pay for them.
-    const app = flags.app || flags.bin ? await import('../../core/app/index.js') : undefined;
-    const appProblem = app?.appPreflight(io.cwd, flags.app as string | undefined, flags.bin as string | undefined);
+    const app = appDir || binFile ? await import('../../core/app/index.js') : undefined;
+    const appProblem = app?.appPreflight(io.cwd, appDir, binFile);
     if (appProblem) throw new UsageError(`kit build: ${appProblem}`);
-    const out = flags.out;
     const project = await loadProjectAsync(
-      positionals,
-      { ssr: Boolean(flags.ssr), strictBindings: Boolean(flags['strict-bindings']) },
+      sources.inputs,
+      { ssr: sources.ssr, strictBindings: Boolean(flags['strict-bindings']) },
       io.cwd,
     );
     const ws = project.workspace;
@@ -175,13 +187,8 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       summaryLine(stats.pages, performance.now() - started, shown.startsWith('..') ? resolve(io.cwd, out) : shown),
     );
     // ---- [app-server helper] the generated app and the single executable.
-    if (app && (typeof flags.app === 'string' || typeof flags.bin === 'string'))
-      return app.runAppBuild(ws, site, io, {
-        outDir: out,
-        appDir: flags.app as string | undefined,
-        binFile: flags.bin as string | undefined,
-        trace: Boolean(flags.trace),
-      });
+    if (app && (appDir !== undefined || binFile !== undefined))
+      return app.runAppBuild(ws, site, io, { outDir: out, appDir, binFile, trace: Boolean(flags.trace) });
     return 0;
   },
 };

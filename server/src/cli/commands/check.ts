@@ -1,4 +1,4 @@
-// `kit check [--ssr] [--json | --format human|json|github|sarif] <files or directories>`
+// `kit check [--ssr] [--json | --format human|json|github|sarif] [<files or directories>]`
 import { loadProjectAsync } from '../../core/project/load.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
@@ -8,17 +8,21 @@ import { checkGithub, checkSarif } from '../format/ci-output.js';
 import { version } from '../version.js';
 import { sourceLookup } from '../sources.js';
 import { writeTypes } from '../page-types-output.js';
+import { commandSources } from '../project-sources.js';
 
 export const checkCommand: Command = {
   name: 'check',
   summary: 'validate .kit sources and print diagnostics',
-  help: `Usage: kit check [--ssr] [--json | --format human|json|github|sarif] <files or directories>...
+  help: `Usage: kit check [--ssr] [--json | --format human|json|github|sarif] [<files or directories>...]
 
 Validates .kit files (directories are searched recursively, skipping node_modules
-and dot folders) together with the handler modules beside them.
+and dot folders) together with the handler modules beside them. Without paths it
+reads the sources of the project's kit.config.ts (found here or up to the project
+root: its sources setting, else site/ beside it, else its folder), with its ssr.
 
 Options:
   --ssr    enable request-time (SSR) rendering: server {} blocks, rest routes
+           (what ssr = true in kit.config sets)
   --json   print {"version": 1, "diagnostics": [...]} instead of text
   --format human (the default), json (as --json), github (GitHub Actions
            annotations: ::error file=...,line=...::message) or sarif (SARIF 2.1.0)
@@ -32,9 +36,8 @@ Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
       throw new UsageError(`kit check: --format must be human, json, github or sarif, not "${format}"`);
     if (flags.json && format !== 'json')
       throw new UsageError(`kit check: --json and --format ${format} ask for different outputs`);
-    if (positionals.length === 0)
-      throw new UsageError('kit check: no files or directories given (see kit check --help)');
-    const project = await loadProjectAsync(positionals, { ssr: Boolean(flags.ssr) }, io.cwd, { releaseMarkup: true });
+    const { inputs, ssr } = commandSources('check', positionals, Boolean(flags.ssr), io);
+    const project = await loadProjectAsync(inputs, { ssr }, io.cwd, { releaseMarkup: true });
     const diags = project.workspace.allDiagnostics();
     writeTypes(project.workspace, io, 'check');
     const source = sourceLookup(project.workspace);

@@ -8,6 +8,7 @@ import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';
 import { SourceError } from '../../core/project/discover.js';
 import { DEFAULT_EDITOR_URL } from '../dev/overlay.js';
+import { commandSources } from '../project-sources.js';
 
 const FLAGS = {
   ssr: 'boolean',
@@ -40,7 +41,8 @@ export const devCommand: Command = {
   summary: 'serve the sources with live reload, an error overlay and traces while you edit',
   help: `Usage: kit dev [--ssr] [--port N] [--host H] [--open] [--no-trace] [--editor-url T] [<dir>]
 
-Serves the .kit sources under <dir> (default: .) as the built app would (same runtime:
+Serves the .kit sources under <dir> (default: the sources of kit.config, as kit check reads
+them, else .) as the built app would (same runtime:
 guards, CSRF, actions, APIs, fragments, SSR loads, cache headers), rendering pages on
 request from the current sources. Saving a .kit file, a handler module, kit.config.* or a
 css/js file updates the server in milliseconds; open tabs whose page changed reload (keeping
@@ -49,7 +51,8 @@ errors, pages show them in an overlay (as kit check prints them, with links that
 editor) and the last working version keeps serving; a handler that throws shows its stack.
 
 Options:
-  --ssr             enable request-time (SSR) rendering, as kit build --ssr
+  --ssr             enable request-time (SSR) rendering, as kit build --ssr (default: ssr
+                    of kit.config; a change of it there applies at once)
   --port N          port to listen on (default 3000, or the next free one; 0 picks any)
   --host H          address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --open            open the site in the browser
@@ -73,7 +76,8 @@ Exit status: 0 after Ctrl-C, 2 for usage errors.
         throw new UsageError(`kit dev: --port must be a number from 0 to 65535, not ${JSON.stringify(p)}`);
       port = Number(p);
     }
-    const shown = positionals[0] ?? '.';
+    const sources = commandSources('dev', positionals, Boolean(flags.ssr), io, ['.']);
+    const shown = sources.inputs[0];
     const root = resolve(io.cwd, shown);
     let isDir = false;
     try {
@@ -91,7 +95,9 @@ Exit status: 0 after Ctrl-C, 2 for usage errors.
       dev = await startDevServer({
         root,
         cwd: io.cwd,
-        ssr: Boolean(flags.ssr),
+        ssr: sources.ssr,
+        // Without --ssr, ssr follows the config module as it is edited.
+        ...(flags.ssr || !sources.config ? {} : { followConfig: sources.config.file }),
         host: (flags.host as string | undefined) ?? '127.0.0.1',
         port,
         trace: !flags['no-trace'],

@@ -1,4 +1,4 @@
-// `kit endpoints [--ssr] [--format json|table] <files or directories>`: endpoint records only.
+// `kit endpoints [--ssr] [--format json|table] [<files or directories>]`: endpoint records only.
 import { endpointReport } from '../../core/report/rows.js';
 import type { Command } from '../command.js';
 import { runReport } from './routes.js';
@@ -6,11 +6,12 @@ import { runReport } from './routes.js';
 export const endpointsCommand: Command = {
   name: 'endpoints',
   summary: 'print the versioned endpoint records with handler bindings',
-  help: `Usage: kit endpoints [--ssr] [--format json|table | --json] <files or directories>...
+  help: `Usage: kit endpoints [--ssr] [--format json|table | --json] [<files or directories>...]
 
 Prints {"version": 1, "endpoints": [...]}: the endpoint rows of kit routes (same
 fields, same values) plus the backend binding (module import path, function,
 signature, input type and fields) and, for g:command/g:query, the contract.
+Without paths: the sources and ssr of kit.config, as kit check.
 
 Options:
   --ssr            enable request-time (SSR) rendering: server {} blocks, rest routes

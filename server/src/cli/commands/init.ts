@@ -7,6 +7,7 @@ import { givenKitSpec, installedKitSpec, type KitSpec, kitPackageRoot } from '..
 import { occupants, packageNameFor, writeStarter } from '../init/scaffold.js';
 import { version } from '../version.js';
 import { KIT_PACKAGE } from '../../core/app/package-name.js';
+import { writeProjectTypes } from '../page-types-output.js';
 
 /** What the `kit:` line says about the spec written. */
 function specNote(kit: KitSpec, v: string): string {
@@ -71,6 +72,8 @@ is not empty without --force).
     if (typeof given === 'string') throw new UsageError(`kit init: ${given}`);
     const kit = given ?? installedKitSpec(kitPackageRoot(), KIT_PACKAGE, kitVersion);
     const files = writeStarter(dir, { name: packageNameFor(dir), kitVersion, kitSpec: kit.spec });
+    // The page types too, so that the first tsc --noEmit passes before any kit check.
+    await writeProjectTypes(dir, io, 'init');
     io.stdout.write(`created ${files.length} files in ${shown}:\n`);
     for (const f of files) io.stdout.write(`  ${f}\n`);
     io.stdout.write(`\n${KIT_PACKAGE}: ${kit.spec} (${specNote(kit, kitVersion)})\n`);

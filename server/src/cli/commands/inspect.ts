@@ -9,6 +9,7 @@ import type { Workspace } from '../../core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { writeJson } from './routes.js';
+import { commandSources } from '../project-sources.js';
 
 const TARGETS: Record<string, (ws: Workspace) => unknown> = {
   ir: inspectIr,
@@ -29,7 +30,8 @@ Targets:
   tree             the unified source tree with renders_component edges
 
 Output is JSON ({"version": 1, ...} for the graphs and the tree); --json is accepted
-for symmetry. Without files the current directory is read.
+for symmetry. Without files: the sources and ssr of kit.config, as kit check, and
+without a kit.config the current directory.
 
 Options:
   --ssr    enable request-time (SSR) rendering: server {} blocks, rest routes
@@ -41,7 +43,8 @@ Options:
     const build = TARGETS[target];
     if (!build)
       throw new UsageError(`kit inspect: unknown target "${target}"; use one of ${Object.keys(TARGETS).join(', ')}`);
-    const project = await loadProjectAsync(inputs.length ? inputs : ['.'], { ssr: Boolean(flags.ssr) }, io.cwd);
+    const sources = commandSources('inspect', inputs, Boolean(flags.ssr), io, ['.']);
+    const project = await loadProjectAsync(sources.inputs, { ssr: sources.ssr }, io.cwd);
     writeJson(io, build(project.workspace));
     return 0;
   },

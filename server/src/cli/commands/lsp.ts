@@ -17,7 +17,8 @@ used by the VS Code extension) and indexes every workspace folder it is given.
 Options:
   --stdio     talk JSON-RPC over stdin and stdout
   --node-ipc  talk over the Node IPC channel of the parent process
-  --ssr       validate with request-time rendering enabled until the client's
+  --ssr       ssr on in every folder, whatever its kit.config says (each
+              folder's settings come from its kit.config), until the client's
               kit.ssr setting says otherwise
   --frame-timeout <ms>
               stdio: how long a message whose body is shorter than its

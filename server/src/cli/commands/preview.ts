@@ -7,13 +7,15 @@ import { join, resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { APP_MARKER } from '../../core/app/write-app.js';
+import { configFor, shownPath } from '../project-sources.js';
 
 export const previewCommand: Command = {
   name: 'preview',
   summary: 'serve a built app (kit build --app) locally, as production runs it',
   help: `Usage: kit preview [--port N] [--host H] [<app dir>]
 
-Runs the app that kit build --app wrote (default: dist/app) on http://H:N
+Runs the app that kit build --app wrote (default: the app setting of kit.config,
+else dist/app) on http://H:N
 (default 127.0.0.1:8080), exactly as node <app dir>/server.js runs it in
 production: same runtime, same static files, same headers. KIT_CSRF_SECRET and
 KIT_TRACE pass through from the environment. Ctrl-C stops it.
@@ -31,12 +33,13 @@ that holds no built app).
     const port = (flags.port as string | undefined) ?? '8080';
     if (!/^\d{1,5}$/.test(port) || Number(port) > 65535)
       throw new UsageError(`kit preview: --port must be a number from 0 to 65535, not ${JSON.stringify(port)}`);
-    const shown = positionals[0] ?? 'dist/app';
+    const config = positionals.length ? undefined : configFor([], io);
+    const shown = positionals[0] ?? (config && config.app !== false ? shownPath(config.app, io) : 'dist/app');
     const dir = resolve(io.cwd, shown);
     if (!existsSync(join(dir, APP_MARKER)) || !existsSync(join(dir, 'server.js')))
       throw new UsageError(
         `kit preview: ${shown} holds no built app (no ${APP_MARKER}); build one with ` +
-          `kit build --out dist/site --app ${shown} <sources>`,
+          (config ? 'kit build' : `kit build --out dist/site --app ${shown} <sources>`),
       );
     const host = (flags.host as string | undefined) ?? '127.0.0.1';
     const addr = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;

@@ -1,4 +1,4 @@
-// `kit routes [--ssr] [--format json|table] <files or directories>`: the versioned route table.
+// `kit routes [--ssr] [--format json|table] [<files or directories>]`: the versioned route table.
 // Also holds what the report commands share: argument handling and loading with error gating.
 import { performance } from 'node:perf_hooks';
 import { loadProjectAsync, type LoadedProject } from '../../core/project/load.js';
@@ -9,6 +9,7 @@ import type { Workspace } from '../../core/workspace/workspace.js';
 import type { EndpointRecord, RouteRow } from '../../core/report/types.js';
 import { parseArgs, UsageError, type FlagSpec } from '../args.js';
 import type { CliIO } from '../io.js';
+import { commandSources } from '../project-sources.js';
 import { reportPos } from '../../core/model/report-positions.js';
 import { sourceLookup } from '../sources.js';
 
@@ -22,7 +23,7 @@ export interface ReportArgs {
 
 const REPORT_FLAGS: FlagSpec = { ssr: 'boolean', format: 'string', json: 'boolean' };
 
-export function parseReportArgs(argv: string[], command: string): ReportArgs {
+export function parseReportArgs(argv: string[], command: string, io: CliIO): ReportArgs {
   const { flags, positionals } = parseArgs(argv, REPORT_FLAGS, command);
   const format = (flags.format ?? 'json') as string;
   if (format !== 'json' && format !== 'table')
@@ -30,9 +31,8 @@ export function parseReportArgs(argv: string[], command: string): ReportArgs {
   // `--json` is what `kit check` and `kit inspect` take; JSON is already the default here.
   if (flags.json && format !== 'json')
     throw new UsageError(`kit ${command}: --json and --format ${format} ask for different outputs`);
-  if (positionals.length === 0)
-    throw new UsageError(`kit ${command}: no files or directories given (see kit ${command} --help)`);
-  return { ssr: Boolean(flags.ssr), format, inputs: positionals };
+  const { inputs, ssr } = commandSources(command, positionals, Boolean(flags.ssr), io);
+  return { ssr, format, inputs };
 }
 
 /**
@@ -87,7 +87,7 @@ export async function runReport<R>(
   rows: (report: R) => readonly (RouteRow | EndpointRecord)[],
   notes: (report: R) => readonly { code: string; message: string }[] = () => [],
 ): Promise<number> {
-  const args = parseReportArgs(argv, command.name);
+  const args = parseReportArgs(argv, command.name, io);
   const started = performance.now();
   const project = await loadForReport(args, io, command.name);
   if (!project) return 1;
@@ -102,14 +102,15 @@ export async function runReport<R>(
 export const routesCommand: Command = {
   name: 'routes',
   summary: 'print the versioned route table (pages and endpoints)',
-  help: `Usage: kit routes [--ssr] [--format json|table | --json] <files or directories>...
+  help: `Usage: kit routes [--ssr] [--format json|table | --json] [<files or directories>...]
 
 Prints {"version": 1, "routes": [...], "info": [...]}: one row per page route, then
 one row per endpoint (actions, APIs, fragments, //kit: comment endpoints, g:command
 and g:query contracts), with guards, cache policy, CSRF, handler and binding status.
 Each info note is also printed to stderr as "info: <code>: <message>".
 With KIT_BIND_STATS=1 the time spent in the TypeScript compiler API (handler
-binding) is printed to stderr.
+binding) is printed to stderr. Without paths: the sources and ssr of kit.config,
+as kit check.
 
 Options:
   --ssr            enable request-time (SSR) rendering: server {} blocks, rest routes

@@ -27,6 +27,8 @@ export interface DevServerOptions {
   root: string;
   cwd: string;
   ssr: boolean;
+  /** The config module whose `ssr` the server follows (`DevSessionOptions.followConfig`). */
+  followConfig?: string;
   host: string;
   /** undefined: 3000, or the next free port after it. */
   port?: number;
@@ -143,6 +145,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     root: opts.root,
     cwd: opts.cwd,
     ssr: opts.ssr,
+    followConfig: opts.followConfig,
+    onTypes: (r) => {
+      for (const f of r.failed) opts.err(`kit dev: warning: cannot write the page types to ${f}`);
+    },
     csrfSecret: devCsrfSecret(stateRoot),
     tracer,
     collector,

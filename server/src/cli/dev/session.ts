@@ -9,8 +9,9 @@ import { KitApp } from '../../../../shared/app/app.js';
 import type { Collector, Tracer } from '../../../../shared/trace/index.js';
 import { buildRouteTable, type RouteTable } from '../../core/app/route-table.js';
 import { compileSite, type CompiledSite } from '../../core/build/index.js';
+import { PageTypesWriter, type TypesWrite } from '../../core/build/page-types.js';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import { discoverSources } from '../../core/project/discover.js';
+import { discoverSources, displayPath } from '../../core/project/discover.js';
 import { loadProject } from '../../core/project/load.js';
 import type { Workspace } from '../../core/workspace/workspace.js';
 import { HandlerLoader, type CompileProblem } from './handler-loader.js';
@@ -23,6 +24,10 @@ export interface DevSessionOptions {
   root: string;
   cwd: string;
   ssr: boolean;
+  /** The config module (absolute) whose `ssr` the session follows as it is edited (no `--ssr` given). */
+  followConfig?: string;
+  /** Told of each write of the generated page types (`.kit-types/`, kept current as pages change). */
+  onTypes?: (result: TypesWrite) => void;
   csrfSecret: string;
   tracer?: Tracer;
   collector?: Collector;
@@ -44,6 +49,7 @@ const isBind = (key: string) => key.startsWith('bind:');
 export class DevSession {
   readonly ws: Workspace;
   private readonly handlers: HandlerLoader;
+  private readonly types: PageTypesWriter;
   private site: CompiledSite | undefined;
   private current: KitApp | undefined;
   private table: RouteTable | undefined;
@@ -70,6 +76,7 @@ export class DevSession {
   ) {
     this.ws = ws;
     this.handlers = handlers;
+    this.types = new PageTypesWriter(opts.cwd, opts.onTypes);
   }
 
   /**
@@ -104,6 +111,8 @@ export class DevSession {
     const report =
       session.startUnchecked(started, early) ??
       (await session.rebuild(new Set(), { modules: true, full: true }, started, early));
+    // With the checks left for `finishStart`, the page types are written after them.
+    if (!session.checking) session.types.schedule(session.ws, 'all');
     return { session, report };
   }
 
@@ -186,6 +195,7 @@ export class DevSession {
       );
       // An app made anew with the modules and config said what holds; the same app, kept, did not.
       if (this.current === early) for (const line of pending.said) this.opts.log(line);
+      this.types.schedule(this.ws, 'all');
       return report;
     } finally {
       this.startChecks = undefined;
@@ -224,7 +234,20 @@ export class DevSession {
     const { touched, full, modules } = readChanges(this.ws, this.opts.root, this.opts.cwd, changedAbs, (path) =>
       Boolean(this.site?.pages.some((p) => p.dependsOn.includes(path))),
     );
-    return this.rebuild(touched, { modules, full }, started);
+    const ssrChanged = this.followSsr();
+    const report = await this.rebuild(touched, { modules, full: full || ssrChanged }, started);
+    this.types.schedule(this.ws, touched);
+    return report;
+  }
+
+  /** Takes the config module's `ssr` when the session follows it; true when it changed. */
+  private followSsr(): boolean {
+    if (this.opts.followConfig === undefined) return false;
+    const ssr = this.ws.module(displayPath(this.opts.followConfig, this.opts.cwd))?.config?.ssr ?? false;
+    if (ssr === this.ws.options.ssr) return false;
+    this.ws.setOptions({ ssr });
+    this.opts.log(`kit dev: ssr is ${ssr ? 'on' : 'off'} (from ${displayPath(this.opts.followConfig, this.opts.cwd)})`);
+    return true;
   }
 
   /** `what.start`: the end of `finishStart`, whose pages nobody saw without their loads. */
@@ -332,6 +355,7 @@ export class DevSession {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.types.close();
     await this.handlers.close();
   }
 }

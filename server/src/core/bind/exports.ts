@@ -65,7 +65,8 @@ function declaredType(ts: typeof TS, d: TS.VariableDeclaration, js: boolean): TS
   return js ? ts.getJSDocType(d) : undefined;
 }
 
-function unwrap(ts: typeof TS, e: TS.Expression): TS.Expression {
+/** The expression under parentheses, `as`, `satisfies`, `!` and `<T>` assertions. */
+export function unwrap(ts: typeof TS, e: TS.Expression): TS.Expression {
   while (
     ts.isParenthesizedExpression(e) ||
     ts.isAsExpression(e) ||

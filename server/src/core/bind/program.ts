@@ -27,7 +27,8 @@ function toPosix(p: string): string {
   return p.split('\\').join('/');
 }
 
-function scriptKind(ts: typeof TS, file: string): TS.ScriptKind {
+/** How TypeScript reads a module: `.js`/`.mjs` as JavaScript, the rest as TypeScript. */
+export function scriptKind(ts: typeof TS, file: string): TS.ScriptKind {
   if (/\.m?js$/.test(file)) return ts.ScriptKind.JS;
   return ts.ScriptKind.TS;
 }

@@ -13,7 +13,8 @@ export type Area =
   | 'endpoint'
   | 'view'
   | 'composition'
-  | 'binding';
+  | 'binding'
+  | 'config';
 
 export interface CodeInfo {
   area: Area;
@@ -99,7 +100,7 @@ export const REGISTRY = {
     '`server {}` needs request-time rendering, but the page forces `render spa`.',
   ),
   missing_ssr_addon: c('structure', 'error', 'The page renders at request time, but SSR validation is not enabled.', {
-    suggestion: 'run kit with --ssr to enable request-time rendering',
+    suggestion: 'set `export const ssr = true` in kit.config.ts (or run kit with --ssr)',
   }),
   duplicate_page_id: c('structure', 'error', 'Two pages have the same page ID.', {
     suggestion: 'give one of the pages an explicit `page <id>` or rename its file',
@@ -300,6 +301,15 @@ export const REGISTRY = {
     'error',
     '`let:<name>` belongs on slot content (`<template g:slot>` or a component call) and takes no value.',
   ),
+
+  // kit.config settings, read from the module's syntax tree without running it
+  config_not_literal: c(
+    'config',
+    'error',
+    'A kit.config setting is not a literal: kit reads its settings without running the config.',
+    { suggestion: 'write the value itself (`export const ssr = true`); pass --ssr or a path for a one-off run' },
+  ),
+  config_invalid_setting: c('config', 'error', 'A kit.config setting has a value of the wrong type.'),
 } satisfies Record<string, CodeInfo>;
 
 export type DiagnosticCode = keyof typeof REGISTRY;

@@ -1,22 +1,35 @@
-// The app config module: `kit.config.ts` (or .mts/.js/.mjs) in a directory of `.kit` sources. It
-// registers protective guards by ID for generated apps:
+// The app config module, `kit.config.ts` (or .mts/.js/.mjs): a project's settings and the values its
+// generated app runs with.
 //
-//   import { allow, deny, redirectTo, app } from '@kit-lang/kit/app';
-//   export const guards = {
+//   import { allow, redirectTo, app, type KitConfig } from '@kit-lang/kit/app';
+//   export const ssr = true;                    // request-time rendering (as --ssr)
+//   export const sources = 'site';              // the pages (default: site/ beside the config, else its folder)
+//   export const out = 'dist/site';             // kit build's static output
+//   export const app = 'dist/app';              // kit build's app server (false: none)
+//   export const guards: KitConfig['guards'] = {
 //     'auth.required': (ctx) => (app.cookie(ctx, 'session') ? allow() : redirectTo('/login')),
-//     'role:admin': (ctx) => deny(),
 //   };
 //
-// (`export default { guards: {...} }` works too.) The checker reads the registered IDs statically,
-// without running the module, to warn about guards nothing registers (`unknown_guard`); the
-// generated app imports the module and fails closed (403) for any ID it lacks.
+// (`export default { ssr: true, guards: {...} }` works too.) kit's tools read the settings and the
+// registered guard IDs from the module's syntax tree without running it (`core/bind/config-reader.ts`;
+// a language server must never execute a project's code), so the settings must be literals; the
+// generated app imports the module and runs its guards, uploads and tracer.
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { baseName } from './names.js';
 
 const CONFIG_NAME = /^kit\.config\.(ts|mts|js|mjs)$/;
 
+/** The names a config module may have, in the order a directory's are looked for. */
+export const CONFIG_FILE_NAMES = ['kit.config.ts', 'kit.config.mts', 'kit.config.js', 'kit.config.mjs'] as const;
+
 export function isAppConfigPath(path: string): boolean {
   return CONFIG_NAME.test(baseName(path));
 }
+
+/** Where the settings point when the config leaves them out (relative to the config's folder). */
+export const DEFAULT_SOURCES = 'site';
+export const DEFAULT_OUT = 'dist/site';
+export const DEFAULT_APP = 'dist/app';
 
 export interface RegisteredGuards {
   /** Guard IDs found as keys of the `guards` object. */
@@ -25,153 +38,17 @@ export interface RegisteredGuards {
   complete: boolean;
 }
 
-type Tok = { t: 'id' | 'str' | 'punct'; v: string };
-
-/**
- * A small tokenizer: identifiers, string literals and punctuation; comments, numbers and template literals
- * are skipped.
- */
-function tokenize(text: string): Tok[] {
-  const out: Tok[] = [];
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text[i];
-    if (c === '/' && text[i + 1] === '/') {
-      const e = text.indexOf('\n', i);
-      i = e < 0 ? n : e + 1;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const e = text.indexOf('*/', i + 2);
-      i = e < 0 ? n : e + 2;
-    } else if (c === '"' || c === "'") {
-      let j = i + 1;
-      let v = '';
-      while (j < n && text[j] !== c && text[j] !== '\n') {
-        if (text[j] === '\\' && j + 1 < n) {
-          v += text[j + 1];
-          j += 2;
-        } else v += text[j++];
-      }
-      out.push({ t: 'str', v });
-      i = j + 1;
-    } else if (c === '`') {
-      // Template literals: skipped whole (nested `${}` with backticks is beyond a config's needs).
-      let j = i + 1;
-      while (j < n && text[j] !== '`') j += text[j] === '\\' ? 2 : 1;
-      out.push({ t: 'str', v: '\u0000template' });
-      i = j + 1;
-    } else if (/[A-Za-z_$]/.test(c)) {
-      let j = i + 1;
-      while (j < n && /[\w$]/.test(text[j])) j++;
-      out.push({ t: 'id', v: text.slice(i, j) });
-      i = j;
-    } else if (/\s/.test(c)) {
-      i++;
-    } else if (/[0-9]/.test(c)) {
-      let j = i + 1;
-      while (j < n && /[\w.]/.test(text[j])) j++;
-      out.push({ t: 'id', v: text.slice(i, j) });
-      i = j;
-    } else {
-      out.push({ t: 'punct', v: c });
-      i++;
-    }
-  }
-  return out;
-}
-
-const OPEN = new Set(['{', '(', '[', '<']);
-const CLOSE: Record<string, string> = { '}': '{', ')': '(', ']': '[', '>': '<' };
-
-/** Keys of the object literal starting at token `start` (`{`), or undefined when it is not a plain literal. */
-function objectKeys(toks: Tok[], start: number): { keys: string[]; complete: boolean } {
-  const keys: string[] = [];
-  let complete = true;
-  let depth = 0;
-  let expectKey = true;
-  for (let i = start; i < toks.length; i++) {
-    const tk = toks[i];
-    if (tk.t === 'punct' && (tk.v === '{' || tk.v === '(' || tk.v === '[')) {
-      depth++;
-      if (depth === 2 && expectKey && tk.v === '[') complete = false; // computed key
-      continue;
-    }
-    if (tk.t === 'punct' && (tk.v === '}' || tk.v === ')' || tk.v === ']')) {
-      depth--;
-      if (depth === 0) return { keys, complete };
-      continue;
-    }
-    if (depth !== 1) continue;
-    if (tk.t === 'punct' && tk.v === ',') {
-      expectKey = true;
-      continue;
-    }
-    if (!expectKey) continue;
-    if (tk.t === 'punct' && tk.v === '.') {
-      complete = false; // `...spread`
-      expectKey = false;
-      continue;
-    }
-    if (tk.t === 'str' || tk.t === 'id') {
-      const next = toks[i + 1];
-      const isModifier =
-        tk.t === 'id' &&
-        (tk.v === 'async' || tk.v === 'get' || tk.v === 'set') &&
-        next &&
-        (next.t === 'id' || next.t === 'str');
-      if (isModifier) continue;
-      if (tk.t === 'str' && tk.v === '\u0000template') complete = false;
-      else keys.push(tk.v);
-      expectKey = false;
-    }
-  }
-  return { keys, complete: false };
-}
-
-/** The guard IDs a config module registers, read from its text. */
-export function registeredGuards(text: string): RegisteredGuards {
-  const toks = tokenize(text);
-  const ids = new Set<string>();
-  let found = false;
-  let complete = true;
-  for (let i = 0; i < toks.length; i++) {
-    const tk = toks[i];
-    if (tk.t !== 'id' || tk.v !== 'guards') continue;
-    // `guards = {`, `guards: Type = {`, or a property `guards: {` (in a default export).
-    let j = i + 1;
-    const next = toks[j];
-    if (!next || next.t !== 'punct' || (next.v !== '=' && next.v !== ':')) continue;
-    if (next.v === ':') {
-      // A property `guards: {` or a type annotation `guards: Record<...> = {`.
-      let k = j + 1;
-      if (toks[k]?.t === 'punct' && toks[k].v === '{') {
-        j = k;
-      } else {
-        let depth = 0;
-        for (; k < toks.length; k++) {
-          const t = toks[k];
-          if (t.t === 'punct' && OPEN.has(t.v)) depth++;
-          else if (t.t === 'punct' && CLOSE[t.v] !== undefined) depth--;
-          else if (depth === 0 && t.t === 'punct' && (t.v === '=' || t.v === ',' || t.v === ';' || t.v === '}')) break;
-        }
-        if (toks[k]?.v !== '=') {
-          // `guards: someValue` — not readable statically.
-          found = true;
-          complete = false;
-          continue;
-        }
-        j = k + 1;
-      }
-    } else j = j + 1;
-    const open = toks[j];
-    found = true;
-    if (!open || open.t !== 'punct' || open.v !== '{') {
-      complete = false;
-      continue;
-    }
-    const r = objectKeys(toks, j);
-    for (const k of r.keys) ids.add(k);
-    if (!r.complete) complete = false;
-  }
-  return { ids, complete: found ? complete : true };
+/** What a config module says, read from its text: the settings it writes as literals. */
+export interface ConfigSettings {
+  /** `ssr`: request-time rendering, as `--ssr`. */
+  ssr?: boolean;
+  /** `sources`: the pages directory, as written (relative to the config's folder). */
+  sources?: string;
+  /** `out`: the static output of `kit build`, as written. */
+  out?: string;
+  /** `app`: the app server `kit build` writes, as written; false: none. */
+  app?: string | false;
+  guards: RegisteredGuards;
+  /** Settings that are not literals or not of their type (`config_not_literal`, `config_invalid_setting`). */
+  diagnostics: Diagnostic[];
 }

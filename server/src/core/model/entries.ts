@@ -1,6 +1,7 @@
 // What cross-file rules may read: the entries of the workspace, in the global declaration order.
 import type { KitFile } from '../../../../grammar/src/ast.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { ConfigSettings } from './app-config.js';
 import type { HandlerModuleSummary } from './handler-modules.js';
 import type { Registration } from './registrations.js';
 import type { FileSummary } from './summary.js';
@@ -25,6 +26,8 @@ export interface ModuleEntry {
   local: Diagnostic[];
   /** What reading the file found (invalid UTF-8); part of `local` too. */
   readIssues?: Diagnostic[];
+  /** An app config module's settings and guard IDs (`kit.config.*` only); its diagnostics are in `local`. */
+  config?: ConfigSettings;
   keys: string[];
 }
 

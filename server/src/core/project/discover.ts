@@ -3,7 +3,7 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isHandlerModulePath } from '../model/handler-modules.js';
-import { isAppConfigPath } from '../model/app-config.js';
+import { CONFIG_FILE_NAMES, isAppConfigPath } from '../model/app-config.js';
 
 export class SourceError extends Error {
   /** `reason`: why the file cannot be read, when the message is `cannot read <file>: <reason>`. */
@@ -23,8 +23,6 @@ export interface DiscoveredSources {
   modules: string[];
 }
 
-const CONFIG_FILES = ['kit.config.ts', 'kit.config.mts', 'kit.config.js', 'kit.config.mjs'];
-
 /** The project root of a directory: the nearest directory at or above it that holds a `package.json`. */
 export function projectRootOf(dir: string): string | undefined {
   for (let d = dir; ; d = dirname(d)) {
@@ -33,12 +31,10 @@ export function projectRootOf(dir: string): string | undefined {
   }
 }
 
-/** The app config module at a project root (`kit.config.ts` where `package.json` is), if any. */
-function rootConfig(dir: string): string | undefined {
-  const root = projectRootOf(dir);
-  if (root === undefined) return undefined;
-  for (const name of CONFIG_FILES) {
-    const p = join(root, name);
+/** The config module of a directory, if it holds one (`kit.config.ts`, then .mts, .js, .mjs). */
+function configIn(dir: string): string | undefined {
+  for (const name of CONFIG_FILE_NAMES) {
+    const p = join(dir, name);
     try {
       if (statSync(p).isFile()) return p;
     } catch {
@@ -46,6 +42,43 @@ function rootConfig(dir: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The config modules a directory sees: the nearest at or above it, and the project root's. */
+interface ConfigsOf {
+  nearest?: string;
+  root?: string;
+}
+
+/**
+ * Looks configs up directory by directory, remembering each answer, so that the directories of a
+ * large tree share the walk up to their project root.
+ */
+function configLookup(): (dir: string) => ConfigsOf {
+  const seen = new Map<string, ConfigsOf>();
+  const lookUp = (dir: string): ConfigsOf => {
+    let found = seen.get(dir);
+    if (found !== undefined) return found;
+    const here = configIn(dir);
+    if (existsSync(join(dir, 'package.json'))) found = { nearest: here, root: here };
+    else if (dirname(dir) === dir) found = { nearest: here };
+    else {
+      const above = lookUp(dirname(dir));
+      found = { nearest: here ?? above.nearest, root: above.root };
+    }
+    seen.set(dir, found);
+    return found;
+  };
+  return lookUp;
+}
+
+/**
+ * The app config module of a directory (absolute): the nearest `kit.config.*` at or above it, up to
+ * the project root (the nearest directory with a `package.json`), which is where users keep it, as
+ * other tools' configs, or beside the pages.
+ */
+export function findConfigFile(dir: string): string | undefined {
+  return configLookup()(resolve(dir)).nearest;
 }
 
 /** Path as shown to users: relative to cwd when inside it, with `/` separators. */
@@ -158,13 +191,17 @@ export function discoverSources(inputs: string[], cwd: string = process.cwd()): 
   for (const f of kit) dirs.add(dirname(f));
   const modules: string[] = [];
   for (const d of dirs) modules.push(...(modulesByDir.get(d) ?? modulesOf(d)));
-  // Users keep `kit.config.ts` at the project root, as other tools' configs, or beside the pages.
+  // Users keep `kit.config.ts` at the project root, as other tools' configs, or beside the pages. A
+  // nearer one does not hide the root's: a build refuses two configs rather than leave one out unsaid.
   const configs = new Set(modules.filter(isAppConfigPath).map((m) => dirname(m)));
+  const lookUp = configLookup();
   for (const d of dirs) {
-    const config = rootConfig(d);
-    if (config && !configs.has(dirname(config)) && !modules.includes(config)) {
-      modules.push(config);
-      configs.add(dirname(config));
+    const { nearest, root } = lookUp(d);
+    for (const config of [nearest, root]) {
+      if (config && !configs.has(dirname(config)) && !modules.includes(config)) {
+        modules.push(config);
+        configs.add(dirname(config));
+      }
     }
   }
   const sortShown = (xs: Iterable<string>) => [...xs].map((x) => displayPath(x, cwd)).sort();

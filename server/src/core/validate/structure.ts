@@ -150,7 +150,8 @@ export function structureRule(ctx: RuleContext): void {
           'missing_ssr_addon',
           file.path,
           at,
-          `${s.ownerId}: uses request-time page behavior (render ${s.render}), but SSR is not enabled; run with --ssr`,
+          `${s.ownerId}: uses request-time page behavior (render ${s.render}), but SSR is not enabled; set ` +
+            'ssr = true in kit.config or run with --ssr',
         ),
       );
     }

@@ -1,7 +1,9 @@
 // A workspace entry made from what one file says by itself: a `.kit` file's analysis, or a handler
-// module's scan under the package of its directory; each with the bucket keys the cross-file rules
-// take from it.
+// module's scan under the package of its directory (and an app config's settings); each with the
+// bucket keys the cross-file rules take from it.
+import { readConfigSettings } from '../bind/config-reader.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { isAppConfigPath } from '../model/app-config.js';
 import type { KitEntry, ModuleEntry } from '../model/entries.js';
 import { scanHandlerModule } from '../model/handler-modules.js';
 import { commentRegistrations } from '../model/registrations.js';
@@ -34,14 +36,21 @@ export function kitEntry(path: string, text: string, a: KitAnalysis, readIssues?
 /** `pkg`: the package of the module's directory (its comment endpoints are named in it). */
 export function moduleEntry(path: string, text: string, pkg: string, readIssues: Diagnostic[]): ModuleEntry {
   const summary = scanHandlerModule(path, text);
+  const config = isAppConfigPath(path) ? readConfigSettings(path, text) : undefined;
   const entry: ModuleEntry = {
     path,
     text,
     summary,
     registrations: commentRegistrations(path, pkg, summary.endpoints),
-    local: [...readIssues, ...summary.diagnostics, ...commentEndpointDiagnostics(path, text, pkg, summary.endpoints)],
+    local: [
+      ...readIssues,
+      ...summary.diagnostics,
+      ...commentEndpointDiagnostics(path, text, pkg, summary.endpoints),
+      ...(config?.diagnostics ?? []),
+    ],
     keys: [],
   };
+  if (config) entry.config = config;
   entry.keys = entryKeys(entry, 'module');
   if (readIssues.length) entry.readIssues = readIssues;
   return entry;

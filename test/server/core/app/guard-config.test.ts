@@ -1,6 +1,7 @@
 // The app config module's guard registrations, read statically, and the `unknown_guard` rule.
 import { strict as assert } from 'node:assert';
-import { registeredGuards, isAppConfigPath } from '../../../../server/src/core/model/app-config.js';
+import { readConfigSettings } from '../../../../server/src/core/bind/config-reader.js';
+import { isAppConfigPath } from '../../../../server/src/core/model/app-config.js';
 import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 
 describe('app config: registered guard IDs', () => {
@@ -32,10 +33,35 @@ describe('app config: registered guard IDs', () => {
     { name: 'computed table', text: `export const guards = buildGuards();`, ids: [], complete: false },
     { name: 'spread', text: `export const guards = { ...base, 'own': () => true };`, ids: ['own'], complete: false },
     { name: 'no guards export', text: `export const other = 1;`, ids: [], complete: true },
+    {
+      name: 'a local table exported by name, satisfies and computed literal keys',
+      text: `const table = { ['a.b']: () => true, c: () => false } satisfies Guards;\nexport { table as guards };`,
+      ids: ['a.b', 'c'],
+      complete: true,
+    },
+    {
+      name: 'default export of a local object',
+      text: `const config = { guards: { x: () => true } };\nexport default config;`,
+      ids: ['x'],
+      complete: true,
+    },
+    {
+      name: 'computed key',
+      text: `export const guards = { [name]: () => true, y: () => true };`,
+      ids: ['y'],
+      complete: false,
+    },
+    { name: 'default export kit cannot read', text: `export default makeConfig();`, ids: [], complete: false },
+    {
+      name: 'JavaScript config with a regular expression holding quotes',
+      text: `export const guards = { 'r': (ctx) => /'["]/.test(ctx.path), s: () => true };`,
+      ids: ['r', 's'],
+      complete: true,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const r = registeredGuards(c.text);
+      const r = readConfigSettings('kit.config.ts', c.text).guards;
       assert.deepEqual([...r.ids].sort(), [...c.ids].sort());
       assert.equal(r.complete, c.complete);
     });

@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import { didYouMean } from '../../diagnostics/suggest.js';
-import { isAppConfigPath, registeredGuards } from '../../model/app-config.js';
+import { isAppConfigPath } from '../../model/app-config.js';
 import type { HandlerModuleSummary } from '../../model/handler-modules.js';
 import { baseName } from '../../model/names.js';
 import type { FileSummary } from '../../model/summary.js';
@@ -32,9 +32,9 @@ export function unknownGuards(ws: WorkspaceView, key: string): Diagnostic[] {
   const configs = ws.moduleMembers(GUARD_CONFIG_KEY);
   const registered: string[] = [];
   for (const c of configs) {
-    const r = registeredGuards(c.text);
+    const r = c.config?.guards;
     // A guards table kit cannot read statically (built by a function, spread in): no guessing.
-    if (!r.complete || r.ids.has(id)) return [];
+    if (!r || !r.complete || r.ids.has(id)) return [];
     registered.push(...r.ids);
   }
   // A config change re-evaluates every guard bucket (`guardConfigRule`), so the suggestion follows it.
