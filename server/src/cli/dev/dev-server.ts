@@ -81,6 +81,17 @@ function whenQuiet(quietMs: number, latestMs: number): { promise: Promise<void>;
   return { promise, now, quiet };
 }
 
+/**
+ * Whether a request is a browser's navigation (its answer is what the tab shows), not a script's:
+ * `Sec-Fetch-Mode` says so where the browser sends it; else an HTML request kit.js did not make.
+ */
+function isNavigation(req: IncomingMessage): boolean {
+  const mode = req.headers['sec-fetch-mode'];
+  if (mode !== undefined) return mode === 'navigate';
+  if (req.headers['x-kit-partial'] !== undefined || req.headers['x-kit-navigate'] !== undefined) return false;
+  return (req.headers.accept ?? '').includes('text/html');
+}
+
 function pageIdOf(app: KitApp | undefined, path: string): string | undefined {
   if (app === undefined) return undefined;
   const t = checkRequestTarget(path);
@@ -166,12 +177,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
 
   // A browser navigation that failed shows the stack; one the app could only answer with a plain 5xx
   // while the sources have problems (a page whose handler module does not compile: 501) shows the
-  // overlay, which says why. Scripts (fetch, APIs) get the app's own answer.
+  // overlay, which says why. Scripts (fetch, APIs, kit.js's partial forms and navigations) get the
+  // app's own answer.
   const injection = (req: IncomingMessage, res: ServerResponse) => ({
     head: CLIENT_TAG,
     body: () => overlay ?? '',
     faultPage: (status: number, type: string) => {
-      if (!(req.headers.accept ?? '').includes('text/html')) return undefined;
+      if (!isNavigation(req)) return undefined;
       if (faults.has(res)) {
         const text = describeThrown(faults.get(res));
         return overlayPage(overlayHtml(overlayCtx, `kit dev: the request failed (${status})`, text), CLIENT_TAG);
