@@ -1,13 +1,16 @@
 // `kit dev` in real Chromium: a page updates itself when its source is saved (keeping the scroll
 // position), a stylesheet change applies without a navigation, the error overlay comes and goes,
-// the client follows SPA navigations, and a form left open across a restart still posts.
+// the client follows SPA navigations, a form left open across a restart still posts, and the
+// starter's contact form shows a failed submission's message in place with JavaScript on.
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../../helpers/chromium.js';
-import { copyFixture, startDev, type DevProcess } from './dev-harness.js';
+import { CLI, copyFixture, startDev, type DevProcess } from './dev-harness.js';
 
 function edit(file: string, from: string, to: string): void {
   const text = readFileSync(file, 'utf8');
@@ -112,5 +115,48 @@ describe('kit dev in Chromium', function () {
     dev = await startDev(dir, ['--ssr', '--port', String(port)]);
     await page.click('button');
     await page.waitForFunction(() => document.body.textContent?.includes('Thanks Ada'));
+  });
+});
+
+describe('kit dev in Chromium: the starter', function () {
+  this.timeout(90000);
+  let browser: Browser;
+  let dev: DevProcess;
+  let work: string;
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kit-dev-starter-'));
+    const init = spawnSync(process.execPath, [CLI, 'init', 'my-site'], { cwd: work, encoding: 'utf8' });
+    assert.equal(init.status, 0, init.stderr);
+    dev = await startDev(join(work, 'my-site', 'site'), ['--ssr']);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await dev?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the contact form with JavaScript on shows the 422 message in place (kit:form-invalid)', async () => {
+    const page = await browser.newPage();
+    await page.goto(dev.url + '/contact');
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      for (const name of ['kit:form-invalid', 'kit:request-error', 'kit:after-swap'])
+        document.addEventListener(name, () => seen.push(name));
+    });
+    await page.fill('input[name="name"]', 'Ada');
+    await page.fill('input[name="email"]', 'ada@example.invalid');
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(() => (window as unknown as { seen: string[] }).seen.length >= 1);
+    await page.waitForTimeout(50);
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    assert.deepEqual(seen, ['kit:form-invalid', 'kit:after-swap'], 'the form was swapped, no request error');
+    const message = page.locator('[data-kit-error="email"]');
+    assert.equal(await message.innerText(), 'ada@example.invalid cannot receive mail.');
+    assert.equal(await page.inputValue('input[name="name"]'), 'Ada', 'the values are kept');
+    assert.equal(new URL(page.url()).pathname, '/contact', 'no navigation');
+    await page.close();
   });
 });
