@@ -5,7 +5,9 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { watch, type FSWatcher } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createHttpServer } from '../../../../shared/app/server.js';
+import { createHttpServer, refuseMisdirected } from '../../../../shared/app/server.js';
+import { originAllowed } from '../../../../shared/app/cors.js';
+import { isSameOriginRequest, type HostRule } from '../../../../shared/trace/http-origin.js';
 import { resolvePage } from '../../../../shared/app/pages.js';
 import { checkRequestTarget } from '../../../../shared/route/index.js';
 import { newCollector, newTracer, withSink, type Collector } from '../../../../shared/trace/index.js';
@@ -28,6 +30,8 @@ export interface DevServerOptions {
   cwd: string;
   ssr: boolean;
   host: string;
+  /** More host names it answers (`--allowed-hosts`; see `isAllowedHost`). */
+  allowedHosts?: readonly string[];
   /** undefined: 3000, or the next free port after it. */
   port?: number;
   trace: boolean;
@@ -48,6 +52,8 @@ export interface RunningDev {
 }
 
 export const DEFAULT_DEV_PORT = 3000;
+
+const HOST_HINT = 'kit dev answers localhost and the address it listens on; --allowed-hosts lists more names (--help)';
 
 /**
  * How long the server must have answered nothing before the start's binding runs: its first
@@ -83,13 +89,29 @@ function whenQuiet(quietMs: number, latestMs: number): { promise: Promise<void>;
 
 /**
  * Whether a request is a browser's navigation (its answer is what the tab shows), not a script's:
- * `Sec-Fetch-Mode` says so where the browser sends it; else an HTML request kit.js did not make.
+ * `Sec-Fetch-Dest` says so where a browser sends it (`document` or a frame; a page's `fetch` is
+ * `empty`); else an HTML request kit.js did not make (kit.js marks its own with `X-Kit-*`).
  */
 function isNavigation(req: IncomingMessage): boolean {
-  const mode = req.headers['sec-fetch-mode'];
-  if (mode !== undefined) return mode === 'navigate';
+  const dest = req.headers['sec-fetch-dest'];
+  if (dest !== undefined) return dest === 'document' || dest === 'iframe' || dest === 'frame';
   if (req.headers['x-kit-partial'] !== undefined || req.headers['x-kit-navigate'] !== undefined) return false;
   return (req.headers.accept ?? '').includes('text/html');
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a state-changing request may come from where its `Origin` says: this server's own origin,
+ * or one the endpoint's `cors` declares (the app then answers it as its CORS policy says). Tools
+ * that send no `Origin` (curl, tests) are not browsers a foreign page drives: they pass.
+ */
+function originOk(app: KitApp | undefined, req: IncomingMessage, path: string): boolean {
+  if (SAFE_METHODS.has(req.method ?? 'GET') || req.headers.origin === undefined) return true;
+  if (isSameOriginRequest(req)) return true;
+  const t = checkRequestTarget(path);
+  const ep = app !== undefined && t.ok ? app.routes.endpoints.lookup(req.method ?? '', t.segments) : undefined;
+  return ep?.value.cors !== undefined && originAllowed(ep.value.cors, req.headers.origin);
 }
 
 function pageIdOf(app: KitApp | undefined, path: string): string | undefined {
@@ -192,9 +214,23 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     },
   });
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    // Every answer, the dev endpoints and the overlay too, only for the names it was started for.
+    if (refuseMisdirected(req, res, hostRule, HOST_HINT)) return;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
+    if (!originOk(session.app, req, path)) {
+      req.resume();
+      const body = `cross-origin request refused: kit dev takes ${req.method} requests from its own pages only\n`;
+      res.writeHead(403, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+        'Cache-Control': 'no-store',
+        'X-Kit-Error-Code': 'forbidden_origin',
+      });
+      res.end(body);
+      return;
+    }
     if (path.startsWith(DEV_PREFIX)) {
       if (!live.handle(req, res, path, q < 0 ? '' : url.slice(q + 1))) {
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -236,8 +272,11 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   const settled = { promise: Promise.resolve(), now: () => {}, quiet: () => {} };
   let startChecks = settled;
   let bindSoon = settled;
+  // The port is known once listening (before any request is read).
+  const hostRule: HostRule = { bound: opts.host, port: 0, allowed: opts.allowedHosts ?? [] };
   const { server } = createHttpServer({ handle });
   const port = await listen(server, opts.host, opts.port);
+  hostRule.port = port;
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${shownHost}:${port}`;
   const unannounce = announce(stateRoot, {

@@ -396,6 +396,16 @@ export const ROWS: Row[] = [
     expect: { 'cache-control': NO_STORE, 'x-kit-error-code': 'request_failed' },
   },
   {
+    name: "a handler error answering a page's fetch for HTML → the same generic 500 text",
+    method: 'POST',
+    path: '/contact/boom',
+    csrf: 'header',
+    headers: { accept: 'text/html', 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' },
+    status: 500,
+    equals: 'internal server error\n',
+    expect: { 'content-type': TEXT, 'x-kit-error-code': 'request_failed' },
+  },
+  {
     name: 'json() with a status',
     method: 'POST',
     path: '/contact/data',
