@@ -165,18 +165,21 @@ function count(n: number, what: string): string {
 export async function startDevServer(opts: DevServerOptions): Promise<RunningDev> {
   // Handler stacks name the .ts lines: source maps are read for modules loaded from here on.
   process.setSourceMapsEnabled(true);
-  const collector: Collector | undefined = opts.trace ? newCollector(1024) : undefined;
+  // `.kit/` lives at the project root (the nearest package.json), as other tools' state folders do.
+  const stateRoot = projectRootOf(opts.root) ?? opts.root;
+  // Span sources are named relative to the project root (above every source, the root config's too),
+  // and the viewer is told where that is: its links open the editor at a server span's source.
+  const collector: Collector | undefined = opts.trace ? newCollector(1024, { sourceRoot: stateRoot }) : undefined;
   const tracer = collector ? newTracer(withSink(collector)) : undefined;
   const faults = new WeakMap<ServerResponse, unknown>();
   const overlayCtx: OverlayContext = { cwd: opts.cwd, editorUrl: opts.editorUrl };
   const started = performance.now();
-  // `.kit/` lives at the project root (the nearest package.json), as other tools' state folders do.
-  const stateRoot = projectRootOf(opts.root) ?? opts.root;
   const { session, report: first } = await DevSession.start({
     root: opts.root,
     cwd: opts.cwd,
     ssr: opts.ssr,
     csrfSecret: devCsrfSecret(stateRoot),
+    sourceRoot: stateRoot,
     tracer,
     collector,
     log: opts.err,

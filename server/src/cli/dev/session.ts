@@ -24,6 +24,11 @@ export interface DevSessionOptions {
   cwd: string;
   ssr: boolean;
   csrfSecret: string;
+  /**
+   * The directory (absolute, above every source) span sources are named relative to: the trace
+   * collector's `sourceRoot`, so that its viewer links them into the editor.
+   */
+  sourceRoot?: string;
   tracer?: Tracer;
   collector?: Collector;
   log: (line: string) => void;
@@ -298,6 +303,7 @@ export class DevSession {
       files: { files: mem.files, cache: mem.cache },
       appName: this.opts.appName,
       trace: this.opts.tracer !== undefined,
+      root: this.opts.sourceRoot,
     });
     const before = this.table;
     this.table = table;

@@ -2,7 +2,7 @@
 // listens on. Edits are real file writes into a temporary copy of test/fixtures/dev/site.
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CLI, copyFixture, eventually, EventTap, sleep, startDev, type DevProcess } from './dev-harness.js';
 
@@ -68,6 +68,50 @@ describe('kit dev', function () {
     assert.match(ssr.body, /<h1>Hello v1<\/h1>/);
     assert.equal((await text(dev.url + '/_kit/dev/nope')).status, 404);
     assert.equal((await text(dev.url + '/nope')).status, 404);
+  });
+
+  it("the trace viewer knows where the sources are: every server span's source opens in the editor", async () => {
+    await text(dev.url + '/contact');
+    await text(dev.url + '/about');
+    const viewer = (await text(dev.url + '/_kit/traces/viewer')).body;
+    const root = /<meta name="kit-source-root" content="([^"]*)">/.exec(viewer)?.[1] ?? '';
+    assert.ok(isAbsolute(root), `the viewer's source root is an absolute directory (got ${JSON.stringify(root)})`);
+    const { spans } = JSON.parse((await text(dev.url + '/_kit/traces')).body) as {
+      spans: { surface: string; source?: { file?: string; line?: number } }[];
+    };
+    const files = spans.filter((s) => s.surface === 'backend' && s.source?.file).map((s) => s.source!.file!);
+    assert.ok(files.includes('contact.kit') && files.includes('handlers.ts'), `page and handler spans: ${files}`);
+    for (const f of files) assert.ok(existsSync(join(root, f)), `${root}/${f} is the source file`);
+  });
+
+  it('the event stream answers GET only, and at most 100 at once (503 beyond, a slot freed by a close)', async () => {
+    for (const method of ['OPTIONS', 'POST', 'HEAD', 'PUT', 'DELETE']) {
+      const r = await fetch(dev.url + '/_kit/dev/events?path=/', { method });
+      assert.equal(r.status, 405, method);
+      assert.equal(r.headers.get('allow'), 'GET', method);
+      assert.notEqual(r.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    }
+    const script = await fetch(dev.url + '/_kit/dev/client.js', { method: 'POST' });
+    assert.equal(script.status, 405);
+    assert.equal(script.headers.get('allow'), 'GET, HEAD');
+    const open: EventTap[] = [];
+    try {
+      for (let i = 0; i < 100; i++) open.push(new EventTap(dev.url, '/'));
+      await Promise.all(open.map((t) => t.ready));
+      const over = await fetch(dev.url + '/_kit/dev/events?path=/');
+      assert.equal(over.status, 503);
+      assert.equal(over.headers.get('retry-after'), '5');
+      assert.match(await over.text(), /too many open event streams \(at most 100\)/);
+      open.pop()!.close();
+      await eventually(async () => {
+        const again = new EventTap(dev.url, '/');
+        open.push(again);
+        await again.ready;
+        await eventually(() => assert.deepEqual(again.namesSince(0), ['clear']), 500);
+      });
+    } finally {
+      for (const t of open) t.close();
+    }
   });
 
   it('an edit of a page reloads the tabs showing it, and no other tab hears anything', async () => {
