@@ -12,8 +12,6 @@ import { resolvePage } from '../../../../shared/app/pages.js';
 import { checkRequestTarget } from '../../../../shared/route/index.js';
 import { newCollector, newTracer, withSink, type Collector } from '../../../../shared/trace/index.js';
 import type { KitApp } from '../../../../shared/app/app.js';
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import { checkHuman } from '../format/check-output.js';
 import { projectRootOf } from '../../core/project/discover.js';
 import { describeThrown } from '../../../../shared/app/steps.js';
 import type { ChangeReport } from './changes.js';
@@ -23,6 +21,8 @@ import { injectHtml } from './inject.js';
 import { overlayHtml, overlayPage, type OverlayContext } from './overlay.js';
 import { announce, devCsrfSecret } from './project-state.js';
 import { SourceWatcher } from './watch.js';
+import { countProblems, filesOf, formatProblems, ProblemLog } from './problems.js';
+import { foldStack } from './stack.js';
 
 export interface DevServerOptions {
   /** The directory served (absolute). */
@@ -172,6 +172,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   const collector: Collector | undefined = opts.trace ? newCollector(1024, { sourceRoot: stateRoot }) : undefined;
   const tracer = collector ? newTracer(withSink(collector)) : undefined;
   const faults = new WeakMap<ServerResponse, unknown>();
+  const fold = (text: string) => foldStack(text, stateRoot);
+  // The user's frames may sit below kit's: a longer stack keeps them (kit dev is its own process).
+  Error.stackTraceLimit = Math.max(Error.stackTraceLimit, 40);
   const overlayCtx: OverlayContext = { cwd: opts.cwd, editorUrl: opts.editorUrl };
   const started = performance.now();
   const { session, report: first } = await DevSession.start({
@@ -182,19 +185,29 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     sourceRoot: stateRoot,
     tracer,
     collector,
-    log: opts.err,
+    // What the app logs (a handler's stack, say) with the user's frames first.
+    log: (line) => opts.err(fold(line)),
     appName: 'kit-dev',
     onFault: (err, res) => faults.set(res, err),
   });
   const live = new LiveReload((path) => pageIdOf(session.app, path));
   let overlay: string | undefined;
-  const errorsText = (errors: readonly Diagnostic[], color: boolean) =>
-    checkHuman([...errors], (f) => session.sourceText(f), session.ws.kitPaths().length, color);
+  /** Sources for code frames: the workspace's, else those of a handler module's compile errors. */
+  const sourceOf = (r: Pick<ChangeReport, 'handlerProblem'>) => (f: string) =>
+    session.sourceText(f) ?? r.handlerProblem?.sources.get(f);
+  const handlerText = (r: Pick<ChangeReport, 'handlerProblem'>, color: boolean): string => {
+    const p = r.handlerProblem!;
+    return p.diagnostics.length > 0 ? formatProblems(p.diagnostics, sourceOf(r), color) : fold(p.message);
+  };
   const overlayFor = (r: Pick<ChangeReport, 'errors' | 'handlerProblem'>): string | undefined => {
     if (r.errors.length > 0)
-      return overlayHtml(overlayCtx, `kit dev: ${count(r.errors.length, 'error')}`, errorsText(r.errors, false));
+      return overlayHtml(
+        overlayCtx,
+        `kit dev: ${countProblems(r.errors)}`,
+        formatProblems(r.errors, sourceOf(r), false),
+      );
     if (r.handlerProblem)
-      return overlayHtml(overlayCtx, 'kit dev: a handler module does not compile', r.handlerProblem);
+      return overlayHtml(overlayCtx, 'kit dev: a handler module does not compile', handlerText(r, false));
     return undefined;
   };
   overlay = overlayFor(first);
@@ -210,7 +223,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     faultPage: (status: number, type: string) => {
       if (!isNavigation(req)) return undefined;
       if (faults.has(res)) {
-        const text = describeThrown(faults.get(res));
+        const text = fold(describeThrown(faults.get(res)));
         return overlayPage(overlayHtml(overlayCtx, `kit dev: the request failed (${status})`, text), CLIENT_TAG);
       }
       return overlay !== undefined && !type.startsWith('text/html') ? overlayPage(overlay, CLIENT_TAG) : undefined;
@@ -295,20 +308,29 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   );
   if (collector) opts.out(`  traces: ${url}/_kit/traces/viewer`);
   const listeners: ((r: ChangeReport) => void)[] = [];
-  const shown = { errors: '', handler: '' };
+  const told = new ProblemLog();
+  let toldHandler = '';
+  let errorsBefore = false;
+  /** Prints the problems a change brought (once each) and a line for those it took away. */
   const tell = (r: ChangeReport, fresh: boolean): void => {
-    const text = r.errors.length ? errorsText(r.errors, opts.color) : '';
-    if (text !== shown.errors) {
-      if (text) opts.err(text.replace(/\n$/, ''));
-      else if (!fresh) opts.out('  errors fixed: serving the current sources');
-      shown.errors = text;
+    const hadErrors = errorsBefore;
+    errorsBefore = r.errors.length > 0;
+    const news = told.update(r.problems);
+    if (news.fresh.length > 0) opts.err(formatProblems(news.fresh, sourceOf(r), opts.color).replace(/\n$/, ''));
+    if (news.gone.length > 0 && !fresh) {
+      const what = `${countProblems(news.gone)} in ${filesOf(news.gone)}`;
+      if (hadErrors && r.errors.length === 0) opts.out(`  errors fixed: serving the current sources (gone: ${what})`);
+      else opts.out(`  fixed: ${what}`);
     }
-    const handler = r.handlerProblem ?? '';
-    if (handler !== shown.handler) {
+    const handler = r.handlerProblem?.message ?? '';
+    if (handler !== toldHandler) {
       if (handler)
-        opts.err(`kit dev: a handler module does not compile (the previous version keeps serving):\n${handler}`);
+        opts.err(
+          'kit dev: a handler module does not compile (the previous version keeps serving):\n' +
+            handlerText(r, opts.color).replace(/\n$/, ''),
+        );
       else if (!fresh) opts.out('  handler modules compile again');
-      shown.handler = handler;
+      toldHandler = handler;
     }
   };
   tell(first, true);
@@ -324,7 +346,15 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     }
     served(r);
   };
+  /** Serves a change's result; what goes wrong telling of it is said, and the next change still applies. */
   const served = (r: ChangeReport, checked = false): void => {
+    try {
+      serve(r, checked);
+    } catch (e) {
+      opts.err(`kit dev: the change is served but could not be reported: ${describeThrown(e)}`);
+    }
+  };
+  const serve = (r: ChangeReport, checked: boolean): void => {
     overlay = overlayFor(r);
     live.setOverlay(overlay);
     const tabs = r.errors.length ? 0 : live.notify(r);
@@ -356,7 +386,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   const serial = (paths: Set<string>): Promise<void> => {
     startChecks.now();
     bindSoon.now();
-    return (chain = chain.then(() => apply(paths)));
+    // A batch that fails leaves the chain able to run the next one.
+    return (chain = chain
+      .then(() => apply(paths))
+      .catch((e: unknown) => {
+        opts.err(`kit dev: a change could not be applied (the previous version keeps serving): ${describeThrown(e)}`);
+      }));
   };
   const watcher = new SourceWatcher(opts.root, serial, (e) => opts.err(`kit dev: watching failed: ${e.message}`));
   // A config module above the served directory (the project root's kit.config.ts) is watched too.

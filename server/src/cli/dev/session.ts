@@ -46,6 +46,16 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const isBind = (key: string) => key.startsWith('bind:');
 
+/**
+ * Whether a line the app logs as it is made is a warning the checks gave already: the app warns of
+ * a guard the config does not register, which is the checks' `unknown_guard`, and `kit dev` prints
+ * the checks' warnings (once each): the app's would say it twice.
+ */
+function saidByChecks(line: string, diags: readonly Diagnostic[]): boolean {
+  const m = /^kit: warning: guard ("(?:[^"\\]|\\.)*") is not registered in the app config/.exec(line);
+  return m !== null && diags.some((d) => d.code === 'unknown_guard' && d.message.includes(`guard ${m[1]} is not`));
+}
+
 export class DevSession {
   readonly ws: Workspace;
   private readonly handlers: HandlerLoader;
@@ -53,7 +63,7 @@ export class DevSession {
   private current: KitApp | undefined;
   private table: RouteTable | undefined;
   private errors: Diagnostic[] = [];
-  private handlerProblem: string | undefined;
+  private handlerProblem: CompileProblem | undefined;
   private modulePaths = '';
   /** Set while the start's checks run (`finishStart`): the app answers without handler bindings yet. */
   private startChecks:
@@ -135,6 +145,7 @@ export class DevSession {
       reloadAll: false,
       errors: [],
       warnings: 0,
+      problems: [],
       ms: performance.now() - started,
     };
   }
@@ -190,7 +201,8 @@ export class DevSession {
         pending.compiled,
       );
       // An app made anew with the modules and config said what holds; the same app, kept, did not.
-      if (this.current === early) for (const line of pending.said) this.opts.log(line);
+      if (this.current === early)
+        for (const line of pending.said) if (!saidByChecks(line, report.problems)) this.opts.log(line);
       return report;
     } finally {
       this.startChecks = undefined;
@@ -211,7 +223,7 @@ export class DevSession {
     return this.errors;
   }
 
-  get currentHandlerProblem(): string | undefined {
+  get currentHandlerProblem(): CompileProblem | undefined {
     return this.handlerProblem;
   }
 
@@ -249,10 +261,12 @@ export class DevSession {
       reloadAll: false,
       errors: [],
       warnings: 0,
+      problems: [],
       ms: 0,
     };
     const diags = ws.allDiagnostics();
-    report.warnings = diags.filter((d) => d.severity === 'warning').length;
+    const warnings = diags.filter((d) => d.severity === 'warning');
+    report.warnings = warnings.length;
     let errors = diags.filter((d) => d.severity === 'error');
     let site: CompiledSite | undefined;
     if (errors.length === 0) {
@@ -265,18 +279,21 @@ export class DevSession {
     if (what.modules || moduleKey !== this.modulePaths) {
       this.modulePaths = moduleKey;
       const problem = await (compiled ? compiled() : this.handlers.load(ws.modulePaths()));
-      this.handlerProblem = problem?.message;
+      this.handlerProblem = problem;
       reloaded = problem === undefined && this.current !== undefined;
     }
     report.handlerProblem = this.handlerProblem;
     const hadErrors = this.errors.length > 0;
     this.errors = errors;
     report.errors = errors;
+    report.problems = errors.length > 0 ? [...errors, ...warnings] : warnings;
     if (site !== undefined && errors.length === 0) {
       pageChanges(this.site, site, report);
       if (hadErrors || what.full) report.reloadAll = true;
       this.site = site;
-      this.current = this.makeApp(site, !reloaded);
+      this.current = this.makeApp(site, !reloaded, (line) => {
+        if (!saidByChecks(line, warnings)) this.opts.log(line);
+      });
       // New handler versions change what loads return; new guards (the config) change every page.
       const table = this.table!;
       if (what.start) {

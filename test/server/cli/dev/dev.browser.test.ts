@@ -18,6 +18,26 @@ function edit(file: string, from: string, to: string): void {
   writeFileSync(file, text.replace(from, to));
 }
 
+/** `rgb(r, g, b)` / `rgba(r, g, b, a)` as computed by the browser: the channels and alpha. */
+function channels(css: string): [number, number, number, number] {
+  const m = /^rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)$/.exec(css);
+  assert.ok(m, `a computed colour: ${css}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])];
+}
+
+/** The WCAG 2 contrast ratio of two opaque colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, bl] = channels(css).map((c) => {
+      const v = c / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const s = createServer();
@@ -89,6 +109,23 @@ describe('kit dev in Chromium', function () {
     assert.match(text, /about\.kit:\d+:\d+: error \w+/);
     const href = await overlay.locator('a').first().getAttribute('href');
     assert.match(href ?? '', /^vscode:\/\/file\/.+\/about\.kit:\d+:\d+$/);
+    // Readable whatever the page's own styles: an opaque backdrop, every text at least 4.5:1 on it.
+    await page.addStyleTag({ content: 'a { color: #00e !important; } p, pre { color: #333; }' });
+    const colours = await overlay.evaluate((el) => {
+      const of = (e: Element) => getComputedStyle(e).color;
+      return {
+        background: getComputedStyle(el).backgroundColor,
+        opacity: getComputedStyle(el).opacity,
+        texts: Array.from(el.querySelectorAll('p, pre, a')).map((e) => ({ tag: e.tagName, colour: of(e) })),
+      };
+    });
+    assert.equal(channels(colours.background)[3], 1, `an opaque backdrop (${colours.background})`);
+    assert.equal(colours.opacity, '1');
+    assert.ok(colours.texts.some((t) => t.tag === 'A'));
+    for (const t of colours.texts) {
+      const ratio = contrast(t.colour, colours.background);
+      assert.ok(ratio >= 4.5, `${t.tag} ${t.colour} on ${colours.background}: ${ratio.toFixed(2)}:1`);
+    }
     edit(join(dir, 'about.kit'), '<h1>About {nothing(</h1>', '<h1>About again</h1>');
     await overlay.waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'About again');
