@@ -37,7 +37,17 @@ const PARTIAL_HEADERS = ['x-kit-fragment-target', 'x-kit-form-replace'];
  * after white space and comments), not a piece a script puts into a page.
  */
 export function isFullDocument(html: string): boolean {
-  return /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>])/i.test(html);
+  // A scan, not one regular expression: comments cost one pass however many there are.
+  let i = html.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const skipSpace = () => {
+    while (i < html.length && /\s/.test(html[i])) i++;
+  };
+  for (skipSpace(); html.startsWith('<!--', i); skipSpace()) {
+    const end = html.indexOf('-->', i + 4);
+    if (end < 0) return false;
+    i = end + 3;
+  }
+  return /^<(?:!doctype\s+html|html[\s>])/i.test(html.slice(i, i + 16));
 }
 
 /** Inserts `head` before `</head>` and `body` before `</body>` (or appends them when absent). */
