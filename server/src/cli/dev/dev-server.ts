@@ -173,8 +173,6 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   const tracer = collector ? newTracer(withSink(collector)) : undefined;
   const faults = new WeakMap<ServerResponse, unknown>();
   const fold = (text: string) => foldStack(text, stateRoot);
-  // The user's frames may sit below kit's: a longer stack keeps them (kit dev is its own process).
-  Error.stackTraceLimit = Math.max(Error.stackTraceLimit, 40);
   const overlayCtx: OverlayContext = { cwd: opts.cwd, editorUrl: opts.editorUrl };
   const started = performance.now();
   const { session, report: first } = await DevSession.start({
@@ -190,6 +188,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     appName: 'kit-dev',
     onFault: (err, res) => faults.set(res, err),
   });
+  // The user's frames may sit below kit's: a longer stack keeps them (kit dev is its own process).
+  // Set once the sources are loaded: every error made while loading would record 40 frames.
+  Error.stackTraceLimit = Math.max(Error.stackTraceLimit, 40);
   const live = new LiveReload((path) => pageIdOf(session.app, path));
   let overlay: string | undefined;
   /** Sources for code frames: the workspace's, else those of a handler module's compile errors. */
