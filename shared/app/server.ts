@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { newCollector, newTracer, Tracer, withSink } from '../trace/index.js';
+import { isAllowedHost, parseAllowedHosts, type HostRule } from '../trace/http-origin.js';
 import { KitApp, type AppOptions } from './app.js';
 import { CsrfConfigError } from './csrf.js';
 import { UploadConfigError } from './multipart.js';
@@ -137,6 +138,42 @@ function staticSource(options: StartOptions): StaticSource {
   return dirSource(options.staticDir);
 }
 
+/**
+ * Answers 421 (misdirected request) when `rule` does not allow the request's `Host`; true when it
+ * did. `hint` (a sentence) says how to serve another name.
+ */
+export function refuseMisdirected(req: IncomingMessage, res: ServerResponse, rule: HostRule, hint: string): boolean {
+  if (isAllowedHost(req.headers.host, rule)) return false;
+  req.resume();
+  const body = `misdirected request: this server does not answer the host name ${JSON.stringify(
+    String(req.headers.host ?? '').slice(0, 100),
+  )}; ${hint}\n`;
+  res.writeHead(421, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Kit-Error-Code': 'misdirected_request',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+}
+
+/**
+ * `KIT_ALLOWED_HOSTS`: unset, the app answers every `Host` (production behind a proxy). Set (as
+ * `kit preview` does), it answers only the loopback names with its port, every address when it
+ * listens on another interface, and the names the variable lists (see `isAllowedHost`).
+ */
+function allowedHosts(env: Readonly<Record<string, string | undefined>>): string[] | undefined {
+  const value = env.KIT_ALLOWED_HOSTS;
+  if (value === undefined) return undefined;
+  try {
+    return parseAllowedHosts(value);
+  } catch (e) {
+    throw new ConfigError(`KIT_ALLOWED_HOSTS: ${(e as Error).message}`);
+  }
+}
+
 export type ServerLimits = { readonly [K in keyof typeof SERVER_LIMITS]: number };
 
 /** The Node server of an app; `limits` other than the defaults are for tests and embedders. */
@@ -223,11 +260,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       'kit: warning: KIT_CSRF_SECRET is not set; using a random per-process secret (CSRF tokens will not survive ' +
         'a restart or work across instances)',
     );
-  const { server, inflight, draining } = createHttpServer(app);
+  const hosts = allowedHosts(env);
+  const rule: HostRule = { bound: address.host, port: address.port, allowed: hosts ?? [] };
+  const hint = 'KIT_ALLOWED_HOSTS lists the names it answers';
+  const { server, inflight, draining } = createHttpServer(
+    hosts === undefined
+      ? app
+      : { handle: (req, res) => refuseMisdirected(req, res, rule, hint) || app.handle(req, res) },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(address.port, address.host, () => {
       server.removeListener('error', reject);
+      // Before any request: a port 0 became the one bound.
+      rule.port = (server.address() as AddressInfo).port;
       resolve();
     });
   });

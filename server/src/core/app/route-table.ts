@@ -227,6 +227,11 @@ export interface RouteTableOptions {
   trace: boolean;
   /** The app directory being written (absolute): a traced build names the sources relative to it. */
   appDir?: string;
+  /**
+   * The directory module keys and span sources are relative to (absolute; default: the sources'
+   * common directory). `kit dev` pins it to the project root, which its trace viewer is told once.
+   */
+  root?: string;
 }
 
 /** How the app serves an output file (`cache`: its planned Cache-Control); undefined for types it does not serve. */
@@ -277,7 +282,7 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
   for (const p of model.pages) if (p.load?.status === 'bound' && p.load.module) used.add(p.load.module);
   for (const e of model.endpoints) if (e.binding?.status === 'bound' && e.binding.module) used.add(e.binding.module);
   const moduleList = [...used, ...configs].sort();
-  const root = commonDir([...moduleList, ...ws.kitPaths()], opts.cwd);
+  const root = opts.root ?? commonDir([...moduleList, ...ws.kitPaths()], opts.cwd);
   const modules = new Map<string, string>();
   for (const m of moduleList) modules.set(m, relative(root, resolve(opts.cwd, m)).split('\\').join('/'));
   const where = { cwd: opts.cwd, root };
