@@ -14,10 +14,6 @@ export const SHOWN_AT_ONCE = 30;
 
 const plural = (n: number, w: string) => `${n.toLocaleString('en-US')} ${w}${n === 1 ? '' : 's'}`;
 
-function kindOf(severity: string): string {
-  return severity === 'info' ? 'note' : severity;
-}
-
 /** `1 error, 2 warnings` (the kinds present; `no problems` for none). */
 export function countProblems(diags: readonly Diagnostic[]): string {
   const n = { error: 0, warning: 0, info: 0 };
@@ -42,28 +38,24 @@ function bySeverity(diags: readonly Diagnostic[]): Diagnostic[] {
  * format (a bug, or a source too big for a string) is said in a line per problem.
  */
 export function formatProblems(diags: readonly Diagnostic[], source: SourceLookup, color: boolean): string {
-  const shown: Diagnostic[] = [];
-  const perCode = new Map<string, number>();
-  const hidden = new Map<string, { severity: string; n: number }>();
-  for (const d of bySeverity(diags)) {
-    const n = (perCode.get(d.code) ?? 0) + 1;
-    perCode.set(d.code, n);
-    if (n <= SHOWN_PER_CODE && shown.length < SHOWN_AT_ONCE) shown.push(d);
-    else hidden.set(d.code, { severity: d.severity, n: (hidden.get(d.code)?.n ?? 0) + 1 });
-  }
-  let text: string;
+  const sorted = bySeverity(diags);
   try {
-    text = checkHuman(shown, source, 0, color);
-    // Its last line is the summary of a whole check.
-    text = text.slice(0, text.lastIndexOf('\n', text.length - 2) + 1);
+    return checkHuman(sorted, source, 0, color, {
+      perCode: SHOWN_PER_CODE,
+      errorsToo: true,
+      atMost: SHOWN_AT_ONCE,
+      listAll: 'kit check',
+      noSummary: true,
+    });
   } catch (e) {
-    text =
+    const shown = sorted.slice(0, SHOWN_AT_ONCE);
+    const rest = sorted.length - shown.length;
+    return (
       shown.map((d) => `${d.file}:${d.range.start.line + 1}: ${d.severity} ${d.code}: ${d.message}\n`).join('') +
-      `(kit dev could not show their code frames: ${(e as Error)?.message ?? String(e)})\n`;
+      (rest ? `… and ${plural(rest, 'more problem')}; kit check lists them all\n` : '') +
+      `(kit dev could not show their code frames: ${(e as Error)?.message ?? String(e)})\n`
+    );
   }
-  for (const [code, h] of hidden)
-    text += `… and ${plural(h.n, `more ${code} ${kindOf(h.severity)}`)}; kit check lists them all\n`;
-  return text;
 }
 
 /** A problem as the terminal knows it: where and what, not the exact position (an edit above moves it). */
