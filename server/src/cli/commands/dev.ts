@@ -59,7 +59,7 @@ Options:
   --port N          port to listen on (default 3000, or the next free one; 0 picks any)
   --host H          address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
   --allowed-hosts L more host names it answers, comma-separated (.example.test for a name
-                    and those under it; all: any name)
+                    and those under it; all: any name; default: allowedHosts of kit.config)
   --open            open the site in the browser
   --no-trace        no request spans (traces are on by default at /_kit/traces/viewer)
   --editor-url T    how overlay links open the editor: a URL with {file}, {line}, {column}
@@ -101,9 +101,11 @@ Exit status: 0 after Ctrl-C, 2 for usage errors.
       throw new UsageError(`kit dev: --editor-url must contain {file} (and may contain {line}, {column})`);
     let allowedHosts: string[] = [];
     try {
-      allowedHosts = parseAllowedHosts((flags['allowed-hosts'] as string | undefined) ?? '');
+      const flag = flags['allowed-hosts'] as string | undefined;
+      allowedHosts = parseAllowedHosts(flag ?? sources.config?.allowedHosts.join(',') ?? '');
     } catch (e) {
-      throw new UsageError(`kit dev: --allowed-hosts: ${(e as Error).message}`);
+      const where = flags['allowed-hosts'] !== undefined ? '--allowed-hosts' : 'allowedHosts of kit.config';
+      throw new UsageError(`kit dev: ${where}: ${(e as Error).message}`);
     }
     const { startDevServer } = await import('../dev/dev-server.js');
     let dev;

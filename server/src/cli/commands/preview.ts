@@ -32,7 +32,8 @@ Options:
   --port N              port to listen on (0 picks a free one)
   --host H              address to listen on (0.0.0.0 for every interface)
   --allowed-hosts LIST  more host names it answers, comma-separated (.example.test
-                        for a name and those under it; all: any name)
+                        for a name and those under it; all: any name; default:
+                        KIT_ALLOWED_HOSTS, else allowedHosts of kit.config)
 
 Exit status: the app's own (0 after Ctrl-C), 2 for usage errors (a directory
 that holds no built app).
@@ -47,13 +48,16 @@ that holds no built app).
     const port = (flags.port as string | undefined) ?? '8080';
     if (!/^\d{1,5}$/.test(port) || Number(port) > 65535)
       throw new UsageError(`kit preview: --port must be a number from 0 to 65535, not ${JSON.stringify(port)}`);
-    const allowed = (flags['allowed-hosts'] as string | undefined) ?? io.env.KIT_ALLOWED_HOSTS ?? 'localhost';
+    const config = positionals.length ? undefined : configFor([], io);
+    const fromConfig = config?.allowedHosts.length ? config.allowedHosts.join(',') : undefined;
+    const allowed =
+      (flags['allowed-hosts'] as string | undefined) ?? io.env.KIT_ALLOWED_HOSTS ?? fromConfig ?? 'localhost';
     try {
       parseAllowedHosts(allowed);
     } catch (e) {
-      throw new UsageError(`kit preview: --allowed-hosts: ${(e as Error).message}`);
+      const where = flags['allowed-hosts'] !== undefined ? '--allowed-hosts' : 'allowedHosts of kit.config';
+      throw new UsageError(`kit preview: ${where}: ${(e as Error).message}`);
     }
-    const config = positionals.length ? undefined : configFor([], io);
     const shown = positionals[0] ?? (config && config.app !== false ? shownPath(config.app, io) : 'dist/app');
     const dir = resolve(io.cwd, shown);
     if (!existsSync(join(dir, APP_MARKER)) || !existsSync(join(dir, 'server.js')))

@@ -1,4 +1,4 @@
-// Reads a kit.config module's settings (`ssr`, `sources`, `out`, `app`) and the guard IDs it
+// Reads a kit.config module's settings (`ssr`, `sources`, `out`, `app`, `allowedHosts`) and the guard IDs it
 // registers from its syntax tree, never by running it: the language server must not execute a
 // project's code, and every front door must read the same values. TypeScript's parser reads the
 // module (here, where kit's use of the compiler lives); settings are taken from named exports
@@ -203,6 +203,45 @@ function settingValue(r: Reader, name: SettingName, given: Binding): string | bo
   return undefined;
 }
 
+/**
+ * `allowedHosts`: an array literal of host names in quotes (what `--allowed-hosts` lists, one an
+ * element); undefined (with a diagnostic) for anything else. The names themselves are checked where
+ * they are used (`parseAllowedHosts`), which says which one is wrong.
+ */
+function hostList(r: Reader, given: Binding): string[] | undefined {
+  const { ts } = r;
+  const b = resolved(r, given);
+  const e = b.expr;
+  const at = nodeRange(r.sf, given.expr ?? given.node);
+  if (e && ts.isArrayLiteralExpression(e)) {
+    const names: string[] = [];
+    for (const el of e.elements) {
+      const v = unwrap(ts, el);
+      if (ts.isStringLiteralLike(v)) names.push(v.text);
+      else {
+        const code = isLiteral(ts, v) ? 'config_invalid_setting' : 'config_not_literal';
+        const why = code === 'config_not_literal' ? 'is not a literal' : 'is not a host name in quotes';
+        r.diagnostics.push(
+          diag(code, r.path, nodeRange(r.sf, el), `allowedHosts in ${baseName(r.path)}: ${snippet(r, el)} ${why}`),
+        );
+        return undefined;
+      }
+    }
+    return names;
+  }
+  const literal = e !== undefined && isLiteral(ts, e);
+  r.diagnostics.push(
+    diag(
+      literal ? 'config_invalid_setting' : 'config_not_literal',
+      r.path,
+      at,
+      `allowedHosts in ${baseName(r.path)} must be an array of host names in quotes (['dev.example.test']), ` +
+        `not ${b.what ?? (e ? snippet(r, e) : 'no value')}`,
+    ),
+  );
+  return undefined;
+}
+
 /** The guard IDs of a `guards` value: an object literal's keys; anything else cannot be read. */
 function guardIds(r: Reader, given: Binding | undefined): RegisteredGuards {
   const { ts } = r;
@@ -248,6 +287,8 @@ export function readConfigSettings(path: string, text: string): ConfigSettings {
     else if (name === 'app') out.app = value as string | false;
     else out[name] = value as string;
   }
+  const hosts = named.get('allowedHosts') ?? props?.get('allowedHosts');
+  if (hosts) out.allowedHosts = hostList(r, hosts);
   out.diagnostics = r.diagnostics.sort((a, b) => a.range.start.offset - b.range.start.offset);
   return out;
 }

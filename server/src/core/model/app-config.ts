@@ -48,6 +48,8 @@ export interface ConfigSettings {
   out?: string;
   /** `app`: the app server `kit build` writes, as written; false: none. */
   app?: string | false;
+  /** `allowedHosts`: more host names `kit dev` and `kit preview` answer, as `--allowed-hosts` lists them. */
+  allowedHosts?: string[];
   guards: RegisteredGuards;
   /** Settings that are not literals or not of their type (`config_not_literal`, `config_invalid_setting`). */
   diagnostics: Diagnostic[];

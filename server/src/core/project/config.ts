@@ -27,6 +27,8 @@ export interface ProjectConfig {
   out: string;
   /** `kit build`'s app server (absolute): `app`, else `dist/app` beside the config; false: none. */
   app: string | false;
+  /** `allowedHosts`: host names `kit dev` and `kit preview` answer besides their own; none when unset. */
+  allowedHosts: string[];
 }
 
 /** True when `p` is a directory (following links); false when it is anything else or nothing. */
@@ -51,6 +53,7 @@ function projectConfigOf(file: string, settings: ConfigSettings): ProjectConfig 
     sourcesSet: settings.sources !== undefined,
     out: resolve(dir, settings.out ?? DEFAULT_OUT),
     app: settings.app === false ? false : resolve(dir, settings.app ?? DEFAULT_APP),
+    allowedHosts: settings.allowedHosts ?? [],
   };
 }
 

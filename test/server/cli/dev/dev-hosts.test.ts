@@ -4,7 +4,9 @@
 // (`Origin`) gets 403 unless the endpoint's `cors` declares that origin. `--allowed-hosts` lists
 // more names; `--host` on another interface answers every IP address.
 import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CLI, copyFixture, startDev, type DevProcess } from './dev-harness.js';
 
@@ -162,6 +164,43 @@ describe('kit dev: --allowed-hosts and --host', function () {
     } finally {
       await dev.stop();
     }
+  });
+
+  it('allowedHosts in kit.config adds names as --allowed-hosts does, and the flag wins', async () => {
+    const site = copyFixture('dev', 'site');
+    writeFileSync(join(site, 'kit.config.ts'), "export const allowedHosts = ['dev.test', '.example.test'];\n");
+    const dev = await startDev(site);
+    try {
+      const port = Number(new URL(dev.url).port);
+      for (const host of ['dev.test', 'a.example.test:80', `localhost:${port}`])
+        assert.equal((await send(port, '/', host)).status, 200, host);
+      assert.equal((await send(port, '/', 'evil.com')).status, 421);
+    } finally {
+      await dev.stop();
+    }
+    const flagged = await startDev(site, ['--allowed-hosts', 'other.test']);
+    try {
+      const port = Number(new URL(flagged.url).port);
+      assert.equal((await send(port, '/', 'other.test')).status, 200);
+      assert.equal((await send(port, '/', 'dev.test')).status, 421, 'the flag replaces the config');
+    } finally {
+      await flagged.stop();
+    }
+  });
+
+  it('an allowedHosts kit cannot read, or a name that is no host name, is one clear line and exit 2', () => {
+    const site = copyFixture('dev', 'site');
+    writeFileSync(join(site, 'kit.config.ts'), "export const allowedHosts = ['ok.test', 'http://x/'];\n");
+    let r = spawnSync(process.execPath, [CLI, 'dev', '.'], { cwd: site, encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /kit dev: allowedHosts of kit.config: "http:\/\/x\/" is not a host name/);
+    writeFileSync(join(site, 'kit.config.ts'), 'export const allowedHosts = process.env.HOSTS;\n');
+    r = spawnSync(process.execPath, [CLI, 'check', '.'], { cwd: site, encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stdout,
+      /kit\.config\.ts:1:29: error config_not_literal: allowedHosts in kit\.config\.ts must be an array/,
+    );
   });
 
   it('a name that is no host name is one clear line and exit 2', () => {
