@@ -25,7 +25,8 @@ export interface RegisteredGuards {
   complete: boolean;
 }
 
-type Tok = { t: 'id' | 'str' | 'punct'; v: string };
+/** A token and where it starts and ends in the text (a string's quotes included). */
+type Tok = { t: 'id' | 'str' | 'punct'; v: string; start: number; end: number };
 
 /**
  * A small tokenizer: identifiers, string literals and punctuation; comments, numbers and template literals
@@ -52,28 +53,28 @@ function tokenize(text: string): Tok[] {
           j += 2;
         } else v += text[j++];
       }
-      out.push({ t: 'str', v });
+      out.push({ t: 'str', v, start: i, end: Math.min(n, j + 1) });
       i = j + 1;
     } else if (c === '`') {
       // Template literals: skipped whole (nested `${}` with backticks is beyond a config's needs).
       let j = i + 1;
       while (j < n && text[j] !== '`') j += text[j] === '\\' ? 2 : 1;
-      out.push({ t: 'str', v: '\u0000template' });
+      out.push({ t: 'str', v: '\u0000template', start: i, end: Math.min(n, j + 1) });
       i = j + 1;
     } else if (/[A-Za-z_$]/.test(c)) {
       let j = i + 1;
       while (j < n && /[\w$]/.test(text[j])) j++;
-      out.push({ t: 'id', v: text.slice(i, j) });
+      out.push({ t: 'id', v: text.slice(i, j), start: i, end: j });
       i = j;
     } else if (/\s/.test(c)) {
       i++;
     } else if (/[0-9]/.test(c)) {
       let j = i + 1;
       while (j < n && /[\w.]/.test(text[j])) j++;
-      out.push({ t: 'id', v: text.slice(i, j) });
+      out.push({ t: 'id', v: text.slice(i, j), start: i, end: j });
       i = j;
     } else {
-      out.push({ t: 'punct', v: c });
+      out.push({ t: 'punct', v: c, start: i, end: i + 1 });
       i++;
     }
   }
@@ -84,8 +85,8 @@ const OPEN = new Set(['{', '(', '[', '<']);
 const CLOSE: Record<string, string> = { '}': '{', ')': '(', ']': '[', '>': '<' };
 
 /** Keys of the object literal starting at token `start` (`{`), or undefined when it is not a plain literal. */
-function objectKeys(toks: Tok[], start: number): { keys: string[]; complete: boolean } {
-  const keys: string[] = [];
+function objectKeys(toks: Tok[], start: number): { keys: Tok[]; complete: boolean } {
+  const keys: Tok[] = [];
   let complete = true;
   let depth = 0;
   let expectKey = true;
@@ -121,7 +122,7 @@ function objectKeys(toks: Tok[], start: number): { keys: string[]; complete: boo
         (next.t === 'id' || next.t === 'str');
       if (isModifier) continue;
       if (tk.t === 'str' && tk.v === '\u0000template') complete = false;
-      else keys.push(tk.v);
+      else keys.push(tk);
       expectKey = false;
     }
   }
@@ -130,8 +131,23 @@ function objectKeys(toks: Tok[], start: number): { keys: string[]; complete: boo
 
 /** The guard IDs a config module registers, read from its text. */
 export function registeredGuards(text: string): RegisteredGuards {
+  const r = guardKeys(text);
+  return { ids: new Set(r.keys.map((k) => k.v)), complete: r.complete };
+}
+
+/**
+ * Where a config module registers each guard ID: the offsets of its first key in the text (the
+ * string's quotes included), for the editor to point at the guard.
+ */
+export function guardKeyOffsets(text: string): Map<string, { start: number; end: number }> {
+  const out = new Map<string, { start: number; end: number }>();
+  for (const k of guardKeys(text).keys) if (!out.has(k.v)) out.set(k.v, { start: k.start, end: k.end });
+  return out;
+}
+
+function guardKeys(text: string): { keys: Tok[]; complete: boolean } {
   const toks = tokenize(text);
-  const ids = new Set<string>();
+  const keys: Tok[] = [];
   let found = false;
   let complete = true;
   for (let i = 0; i < toks.length; i++) {
@@ -170,8 +186,8 @@ export function registeredGuards(text: string): RegisteredGuards {
       continue;
     }
     const r = objectKeys(toks, j);
-    for (const k of r.keys) ids.add(k);
+    keys.push(...r.keys);
     if (!r.complete) complete = false;
   }
-  return { ids, complete: found ? complete : true };
+  return { keys, complete: found ? complete : true };
 }

@@ -1,6 +1,6 @@
 // The app config module's guard registrations, read statically, and the `unknown_guard` rule.
 import { strict as assert } from 'node:assert';
-import { registeredGuards, isAppConfigPath } from '../../../../server/src/core/model/app-config.js';
+import { guardKeyOffsets, registeredGuards, isAppConfigPath } from '../../../../server/src/core/model/app-config.js';
 import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
 
 describe('app config: registered guard IDs', () => {
@@ -40,6 +40,17 @@ describe('app config: registered guard IDs', () => {
       assert.equal(r.complete, c.complete);
     });
   }
+
+  it('knows where each ID is registered: its key, quotes included', () => {
+    for (const c of cases) {
+      const at = guardKeyOffsets(c.text);
+      assert.deepEqual([...at.keys()].sort(), [...c.ids].sort(), c.name);
+      for (const [id, { start, end }] of at) assert.match(c.text.slice(start, end), new RegExp(`^['"]?${id}['"]?$`));
+    }
+    // The first registration of an ID that two tables name.
+    const twice = `export const guards = { 'a': f };\nexport default { guards: { 'a': g } };`;
+    assert.equal(guardKeyOffsets(twice).get('a')?.start, twice.indexOf("'a'"));
+  });
 
   it('recognises config module names', () => {
     for (const p of ['kit.config.ts', 'site/kit.config.mjs', 'a\\kit.config.js']) assert.ok(isAppConfigPath(p), p);
