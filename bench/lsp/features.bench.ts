@@ -29,21 +29,37 @@ const CAPABILITIES = {
 interface Figures {
   p50: number;
   p95: number;
+  /** The server's CPU time per call (ms), NaN where /proc cannot tell. */
+  cpu: number;
 }
 
-function figures(xs: number[]): Figures {
-  return { p50: percentile(xs, 0.5), p95: percentile(xs, 0.95) };
+/** The server whose CPU time `timed` reads. */
+let server: LspClient | undefined;
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc where there is one: on a
+ * shared machine the latencies include waiting for a core, the server's CPU time does not.
+ */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Times `fn` RUNS times after WARMUP runs (ms per call, timed in this client). */
 async function timed(fn: (i: number) => Promise<unknown>, runs = RUNS): Promise<Figures> {
   const xs: number[] = [];
+  let cpu = Number.NaN;
   for (let i = 0; i < WARMUP + runs; i++) {
+    if (i === WARMUP) cpu = cpuMs(server?.child.pid);
     const t = performance.now();
     await fn(i);
     if (i >= WARMUP) xs.push(performance.now() - t);
   }
-  return figures(xs);
+  return { p50: percentile(xs, 0.5), p95: percentile(xs, 0.95), cpu: (cpuMs(server?.child.pid) - cpu) / runs };
 }
 
 function positionOf(text: string, before: string, shift: number): Position {
@@ -62,17 +78,27 @@ async function start(root: string, script?: string): Promise<LspClient> {
   return client;
 }
 
-/** didChange → publishDiagnostics for a one-character edit, inserted and deleted in turn. */
-async function smallEdits(client: LspClient, uri: string, at: Position): Promise<Figures> {
-  let version = 1;
-  return timed(async (i) => {
+/**
+ * didChange → publishDiagnostics for an edit inserted and deleted in turn (`text`: one character
+ * by default); versions go on from `from`. Answers the figures and the last version sent.
+ */
+async function pushedEdits(
+  client: LspClient,
+  uri: string,
+  at: Position,
+  from: number,
+  text = 'x',
+): Promise<{ figures: Figures; version: number }> {
+  let version = from;
+  const figures = await timed(async (i) => {
     version++;
     const insert = i % 2 === 0;
-    const end = insert ? at : { line: at.line, character: at.character + 1 };
+    const end = insert ? at : { line: at.line, character: at.character + text.length };
     const done = client.waitForDiagnostics(uri, (d) => d.version === version, { fresh: true, timeoutMs: 20000 });
-    await client.change(uri, version, [{ range: { start: at, end }, text: insert ? 'x' : '' }]);
+    await client.change(uri, version, [{ range: { start: at, end }, text: insert ? text : '' }]);
     await done;
   });
+  return { figures, version };
 }
 
 const work = mkdtempSync(join(tmpdir(), 'kit-lsp-features-bench-'));
@@ -90,20 +116,27 @@ try {
   if (process.env.KIT_BENCH_COMPARE) {
     const other = await start(site, process.env.KIT_BENCH_COMPARE);
     clients.push(other);
+    server = other;
     await other.open(uri, text, 1);
     await other.waitForDiagnostics(uri, (d) => d.version === 1);
-    compare = await smallEdits(other, uri, editAt);
+    compare = (await pushedEdits(other, uri, editAt, 1)).figures;
     await other.shutdown();
   }
 
   const client = await start(site);
   clients.push(client);
+  server = client;
   await client.open(uri, text, 1);
   await client.waitForDiagnostics(uri, (d) => d.version === 1);
   // The baseline, before the client pulls anything (a pulled document is no longer pushed).
-  const baseline = await smallEdits(client, uri, editAt);
-  // The edits went back and forth: the text is the opened one again, at an even version.
-  let version = 1 + WARMUP + RUNS;
+  const small = await pushedEdits(client, uri, editAt, 1);
+  const baseline = small.figures;
+  // The edit the pulls below time, pushed: a name nothing declares (`unknown_name`), in and out.
+  const nameAt = positionOf(text, 'Page 171</h1>', 0);
+  const pushedName = await pushedEdits(client, uri, nameAt, small.version, '{nope}');
+  rows.push(['push, the edit the document pull below makes: didChange -> publishDiagnostics', pushedName.figures]);
+  // The edits went back and forth: the text is the opened one again.
+  let version = pushedName.version;
   const doc = { textDocument: { uri } };
   const request = <R>(method: string, params: unknown) => client.request<R>(method, params);
 
@@ -192,7 +225,6 @@ try {
     }),
   ]);
   // Each edit adds or removes a name nothing declares (`unknown_name`): the report is new every time.
-  const nameAt = positionOf(text, 'Page 171</h1>', 0);
   rows.push([
     'pull diagnostics, document changed: didChange → its new report',
     await timed(async (i) => {
@@ -240,14 +272,16 @@ try {
 
   const f = (ms: number) => `${ms.toFixed(2)} ms`;
   console.log(
-    `baseline: small edit, didChange -> publishDiagnostics, 5,000-file workspace: p50 ${f(baseline.p50)}, p95 ${f(baseline.p95)}`,
+    `baseline: small edit, didChange -> publishDiagnostics, 5,000-file workspace: p50 ${f(baseline.p50)}, p95 ${f(baseline.p95)} | server CPU ${f(baseline.cpu)}`,
   );
   if (compare)
     console.log(
-      `    compared server (KIT_BENCH_COMPARE): p50 ${f(compare.p50)}, p95 ${f(compare.p95)} | this/compared p95 ${(baseline.p95 / compare.p95).toFixed(2)}`,
+      `    compared server (KIT_BENCH_COMPARE): p50 ${f(compare.p50)}, p95 ${f(compare.p95)} | this/compared p95 ${(baseline.p95 / compare.p95).toFixed(2)} | server CPU ${f(compare.cpu)}`,
     );
   for (const [label, r] of rows)
-    console.log(`${label}: p50 ${f(r.p50)}, p95 ${f(r.p95)} | p95 / baseline p95 ${(r.p95 / baseline.p95).toFixed(2)}`);
+    console.log(
+      `${label}: p50 ${f(r.p50)}, p95 ${f(r.p95)} | p95 / baseline p95 ${(r.p95 / baseline.p95).toFixed(2)} | server CPU ${f(r.cpu)}`,
+    );
 } finally {
   for (const c of clients) if (c.child.exitCode === null) c.kill();
   rmSync(work, { recursive: true, force: true });
