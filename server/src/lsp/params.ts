@@ -64,6 +64,8 @@ const range = object({ start: position, end: position });
 const textDocument = object({ uri: string });
 const atPosition = { textDocument, position };
 const workspaceFolder = object({ uri: string, name: string });
+/** An item of `textDocument/prepareCallHierarchy`, as the client hands it back (its `data` is the server's). */
+const callHierarchyItem = object({ name: string, kind: uinteger, uri: string, range, selectionRange: range });
 const diagnostic = object({
   range,
   message: string,
@@ -95,6 +97,16 @@ const REQUESTS = new Map<string, Check>(
     'textDocument/formatting': object({ textDocument, options: object({ tabSize: uinteger, insertSpaces: boolean }) }),
     'textDocument/codeAction': object({ textDocument, range, context: object({ diagnostics: array(diagnostic) }) }),
     'workspace/symbol': object({ query: string }),
+    // Highlights, linked tag names, selection ranges, component props, call hierarchy, pulled diagnostics.
+    'textDocument/documentHighlight': object(atPosition),
+    'textDocument/linkedEditingRange': object(atPosition),
+    'textDocument/selectionRange': object({ textDocument, positions: array(position) }),
+    'textDocument/signatureHelp': object(atPosition),
+    'textDocument/prepareCallHierarchy': object(atPosition),
+    'callHierarchy/incomingCalls': object({ item: callHierarchyItem }),
+    'callHierarchy/outgoingCalls': object({ item: callHierarchyItem }),
+    'textDocument/diagnostic': object({ textDocument, previousResultId: optional(string) }),
+    'workspace/diagnostic': object({ previousResultIds: array(object({ uri: string, value: string })) }),
   }),
 );
 

@@ -3,18 +3,39 @@
 // answered with RequestCancelled, the model is brought up to date first (answers never lag behind
 // the edits the client has sent), and a failure becomes an error for this request only.
 import {
+  type CallHierarchyIncomingCallsParams,
+  type CallHierarchyPrepareParams,
   type CancellationToken,
+  type ClientCapabilities,
   CodeLensRefreshRequest,
   type CodeActionParams,
   type Connection,
+  type DocumentDiagnosticParams,
   ErrorCodes,
   LSPErrorCodes,
   type ReferenceParams,
   type RenameParams,
   ResponseError,
+  type SelectionRangeParams,
   type TextDocumentPositionParams,
+  type WorkspaceDiagnosticParams,
   type WorkspaceSymbolParams,
 } from 'vscode-languageserver/node';
+import { fsPathOf } from './convert.js';
+import {
+  callData,
+  type CallData,
+  incomingCalls,
+  outgoingCalls,
+  prepareCallHierarchy,
+  prepareCallHierarchyInModule,
+} from './features/call-hierarchy.js';
+import type { FeatureContext } from './features/context.js';
+import { documentHighlights } from './features/highlights.js';
+import { linkedEditingRanges } from './features/linked-editing.js';
+import type { PullDiagnostics } from './features/pull-diagnostics.js';
+import { selectionRanges } from './features/selection-ranges.js';
+import { signatureHelp } from './features/signature-help.js';
 import { codeActions } from './features/code-actions.js';
 import { codeLenses } from './features/code-lens.js';
 import { completion } from './features/completion.js';
@@ -38,6 +59,9 @@ export interface RequestHost {
   log(message: string): void;
   /** Live route figures of a running server (hover, CodeLens). */
   figures: LiveFigures;
+  /** Diagnostics the client pulls (`textDocument/diagnostic`, `workspace/diagnostic`). */
+  pull: PullDiagnostics;
+  capabilities(): ClientCapabilities;
 }
 
 export function registerRequests(c: Connection, host: RequestHost): void {
@@ -113,6 +137,59 @@ export function registerRequests(c: Connection, host: RequestHost): void {
     onKit('codeAction', (p, key, q: CodeActionParams) =>
       codeActions(p.ctx, key, q.range, q.context.diagnostics, { canCreateFiles: host.canCreateFiles() }),
     )([]),
+  );
+  // Highlights, linked tag names, selection ranges, component props, call hierarchy, pulled diagnostics.
+  c.onDocumentHighlight(
+    onKit('documentHighlight', (p, key, q: TextDocumentPositionParams) => documentHighlights(p.ctx, key, q.position))(),
+  );
+  c.languages.onLinkedEditingRange(
+    onKit('linkedEditingRange', (p, key, q: TextDocumentPositionParams) =>
+      linkedEditingRanges(p.ctx, key, q.position),
+    )(),
+  );
+  c.onSelectionRanges(
+    onKit('selectionRange', (p, key, q: SelectionRangeParams) => selectionRanges(p.ctx, key, q.positions))(),
+  );
+  c.onSignatureHelp(
+    onKit('signatureHelp', (p, key, q: TextDocumentPositionParams) =>
+      signatureHelp(p.ctx, key, q.position, {
+        noActiveParameter:
+          host.capabilities().textDocument?.signatureHelp?.signatureInformation?.noActiveParameterSupport === true,
+      }),
+    )(),
+  );
+  c.languages.callHierarchy.onPrepare(
+    request('prepareCallHierarchy', (q: CallHierarchyPrepareParams) => {
+      const doc = host.kitDocument(q.textDocument.uri);
+      if (doc) return prepareCallHierarchy(doc.project.ctx, doc.key, q.position);
+      const fsPath = fsPathOf(q.textDocument.uri);
+      const p = host.projects.projectFor(fsPath);
+      return prepareCallHierarchyInModule(p.ctx, p.keyOf(fsPath), q.position);
+    }),
+  );
+  /** Calls of an item made by `prepareCallHierarchy`; null for one that is not (its `data` is not kit's). */
+  const calls =
+    <R>(name: string, fn: (ctx: FeatureContext, data: CallData) => R[]) =>
+    (q: CallHierarchyIncomingCallsParams, token: CancellationToken) =>
+      request(name, () => {
+        const data = callData(q.item.data);
+        return data ? fn(host.projects.projectFor(fsPathOf(q.item.uri)).ctx, data) : null;
+      })(q, token);
+  c.languages.callHierarchy.onIncomingCalls(calls('incomingCalls', incomingCalls));
+  c.languages.callHierarchy.onOutgoingCalls(calls('outgoingCalls', outgoingCalls));
+  /** A diagnostic pull: a cancelled one tells the client to ask again (LSP 3.17 `retriggerRequest`). */
+  const pulled =
+    <P, R>(name: string, fn: (params: P) => R) =>
+    (params: P, token: CancellationToken): R | ResponseError<{ retriggerRequest: boolean }> => {
+      const r = request(name, fn)(params, token);
+      if (!(r instanceof ResponseError)) return r;
+      return new ResponseError(r.code, r.message, { retriggerRequest: r.code === LSPErrorCodes.RequestCancelled });
+    };
+  c.languages.diagnostics.on(
+    pulled('diagnostic', (q: DocumentDiagnosticParams) => host.pull.document(q.textDocument.uri, q.previousResultId)),
+  );
+  c.languages.diagnostics.onWorkspace(
+    pulled('workspaceDiagnostic', (q: WorkspaceDiagnosticParams) => host.pull.workspaceReport(q.previousResultIds)),
   );
   c.onRequest(
     'kit/routes',

@@ -5,10 +5,8 @@
 // each change affects (`Workspace.takeAffected`); `publishing.ts` sends what changed.
 import { basename } from 'node:path';
 import {
-  CodeActionKind,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
-  TextDocumentSyncKind,
   WatchKind,
   type ClientCapabilities,
   type Connection,
@@ -20,11 +18,13 @@ import {
 import { URI } from 'vscode-uri';
 import { fsPathOf, isUriKey } from './convert.js';
 import { OpenDocuments } from './documents.js';
-import { SEMANTIC_LEGEND } from './features/semantic-tokens.js';
+import { serverCapabilities } from './capabilities.js';
 import { LiveFigures } from './features/route-figures.js';
+import type { PullDiagnostics } from './features/pull-diagnostics.js';
 import { Indexer } from './indexing.js';
 import { ProjectSet } from './projects.js';
 import { Publisher } from './publishing.js';
+import { startPullDiagnostics } from './pull-source.js';
 import { registerRequests } from './requests.js';
 import { applyFileChange, restoreFromDisk, syncDocument } from './sync.js';
 import { EditArrivals, MALFORMED_MESSAGE, type MalformedMessage } from './transport.js';
@@ -40,6 +40,7 @@ export class KitServer {
   private readonly figures = new LiveFigures();
   private readonly projects: ProjectSet;
   private readonly publisher: Publisher;
+  private readonly pull: PullDiagnostics;
   private readonly indexer: Indexer;
   /** Documents edited since the last settle: parsed then, once per burst. */
   private readonly pendingDocs = new Set<string>();
@@ -59,14 +60,9 @@ export class KitServer {
     const uriOf = (fsPath: string) => this.uriOf(fsPath);
     this.projects = new ProjectSet({ ssr: options.ssr }, uriOf, (m) => this.log(m));
     this.publisher = new Publisher(connection, this.docs, uriOf);
-    this.indexer = new Indexer({
-      connection,
-      projects: this.projects,
-      docs: this.docs,
-      publisher: this.publisher,
-      settle: () => this.settle(),
-      log: (m) => this.log(m),
-    });
+    const parts = { connection, projects: this.projects, docs: this.docs, publisher: this.publisher };
+    this.pull = startPullDiagnostics({ ...parts, uriOf, capabilities: () => this.capabilities });
+    this.indexer = new Indexer({ ...parts, settle: () => this.settle(), log: (m) => this.log(m) });
   }
 
   private uriOf(fsPath: string): string {
@@ -135,6 +131,8 @@ export class KitServer {
       openDocumentCount: () => this.docs.all().length,
       log: (m) => this.log(m),
       figures: this.figures,
+      pull: this.pull,
+      capabilities: () => this.capabilities,
     });
     c.listen();
   }
@@ -148,22 +146,7 @@ export class KitServer {
       p.workspaceFolders ?? (p.rootUri ? [{ uri: p.rootUri, name: basename(fsPathOf(p.rootUri)) }] : []);
     for (const f of folders) this.projects.addFolder(fsPathOf(f.uri), f.uri, f.name);
     return {
-      capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        hoverProvider: true,
-        codeLensProvider: {},
-        definitionProvider: true,
-        referencesProvider: true,
-        renameProvider: { prepareProvider: true },
-        completionProvider: { triggerCharacters: ['<', ':', '{', ' ', '.', '"', ','] },
-        documentSymbolProvider: true,
-        workspaceSymbolProvider: true,
-        foldingRangeProvider: true,
-        semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
-        documentFormattingProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
-      },
+      capabilities: serverCapabilities(),
       serverInfo: { name: 'kit', version: this.options.version },
     };
   }
@@ -263,6 +246,8 @@ export class KitServer {
   private closeDocument(fsPath: string, uri: string): void {
     this.docs.close(fsPath);
     this.pendingDocs.delete(fsPath);
+    // A pulled document the client closed: push takes it back (unless the client pulls the workspace).
+    if (this.pull.closed(uri)) this.publisher.force(fsPath);
     const p = this.projects.projectFor(fsPath);
     if (!restoreFromDisk(p, p === this.projects.loose, fsPath)) this.publisher.clear(uri);
     this.schedule();

@@ -246,17 +246,23 @@ function hostList(r: Reader, given: Binding): string[] | undefined {
 function guardIds(r: Reader, given: Binding | undefined): RegisteredGuards {
   const { ts } = r;
   const ids = new Set<string>();
-  if (!given) return { ids, complete: true };
+  const at = new Map<string, { start: number; end: number }>();
+  if (!given) return { ids, at, complete: true };
   const b = resolved(r, given);
-  if (!b.expr || !ts.isObjectLiteralExpression(b.expr)) return { ids, complete: false };
+  if (!b.expr || !ts.isObjectLiteralExpression(b.expr)) return { ids, at, complete: false };
   let complete = true;
   for (const p of b.expr.properties) {
     const name = p.name ? nameText(ts, p.name) : undefined;
-    if (name === undefined)
+    if (name === undefined) {
       complete = false; // a spread, or a computed key
-    else ids.add(name);
+      continue;
+    }
+    ids.add(name);
+    // A computed key (`['a.b']`) is pointed at by its string.
+    const key = p.name && ts.isComputedPropertyName(p.name) ? unwrap(ts, p.name.expression) : p.name!;
+    if (!at.has(name)) at.set(name, { start: key.getStart(r.sf), end: key.end });
   }
-  return { ids, complete };
+  return { ids, at, complete };
 }
 
 /** The settings and guard IDs of a config module (`path`: as diagnostics name it). */
@@ -275,7 +281,7 @@ export function readConfigSettings(path: string, text: string): ConfigSettings {
   // A default export kit cannot read may register guards it cannot see: no `unknown_guard` guessing then.
   const guards = named.get('guards') ?? props?.get('guards');
   const out: ConfigSettings = {
-    guards: guards || props ? guardIds(r, guards) : { ids: new Set(), complete: false },
+    guards: guards || props ? guardIds(r, guards) : { ids: new Set(), at: new Map(), complete: false },
     diagnostics: [],
   };
   for (const name of Object.keys(SETTINGS) as SettingName[]) {

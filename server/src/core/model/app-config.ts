@@ -34,6 +34,8 @@ export const DEFAULT_APP = 'dist/app';
 export interface RegisteredGuards {
   /** Guard IDs found as keys of the `guards` object. */
   ids: Set<string>;
+  /** Where each ID is first registered: its key's offsets in the module (quotes included), for the editor. */
+  at: Map<string, { start: number; end: number }>;
   /** False when the module has a `guards` export whose keys cannot be read statically (no warnings then). */
   complete: boolean;
 }

@@ -70,7 +70,7 @@ export function readProjectConfig(dir: string, cwd: string = process.cwd()): Pro
   try {
     settings = readConfigSettings(shown, readSourceFile(file, shown).text);
   } catch {
-    settings = { guards: { ids: new Set(), complete: false }, diagnostics: [] };
+    settings = { guards: { ids: new Set(), at: new Map(), complete: false }, diagnostics: [] };
   }
   return projectConfigOf(file, settings);
 }

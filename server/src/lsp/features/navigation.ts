@@ -27,7 +27,8 @@ export class RenameError extends Error {}
 
 const COMPONENT_NAME = /^[A-Z][A-Za-z0-9_]*$/;
 
-function symbolOf(entry: KitEntry, t: Target): { ref: SymbolRef; range: Range } | undefined {
+/** The named thing a located target is, and the range of its name there. */
+export function symbolOf(entry: KitEntry, t: Target): { ref: SymbolRef; range: Range } | undefined {
   switch (t.kind) {
     case 'componentCall': {
       const key = componentKey(entry.summary, t.call);
@@ -78,7 +79,7 @@ export function handlerExport(
   return undefined;
 }
 
-function declarationPlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
+export function declarationPlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
   switch (ref.kind) {
     case 'component':
       return ctx.ws
@@ -113,12 +114,15 @@ function zero(): Range {
   return { start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } };
 }
 
-/** Every use of a symbol (not its declaration). Component uses are the local-name parts of tags. */
-function usePlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
+/**
+ * Every use of a symbol (not its declaration). Component uses are the local-name parts of tags.
+ * `inFile`: the uses in that `.kit` file only (document highlights), without reading the others.
+ */
+export function usePlaces(ctx: FeatureContext, ref: SymbolRef, inFile?: KitEntry): Place[] {
   const out: Place[] = [];
   switch (ref.kind) {
     case 'component':
-      for (const e of ctx.ws.kitMembers(`cuse:${ref.key}`)) {
+      for (const e of inFile ? [inFile] : ctx.ws.kitMembers(`cuse:${ref.key}`)) {
         for (const c of e.summary.componentCalls) {
           if (componentKey(e.summary, c) !== ref.key) continue;
           out.push({ file: e.path, range: localNameRange(c.element.nameRange, c.localName) });
@@ -128,7 +132,7 @@ function usePlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
       }
       break;
     case 'layout':
-      for (const e of ctx.ws.kitMembers(`luse:${ref.key}`)) {
+      for (const e of inFile ? [inFile] : ctx.ws.kitMembers(`luse:${ref.key}`)) {
         for (const w of e.summary.layoutDecl?.layouts ?? [])
           if (layoutKey(e.summary, w.text) === ref.key) out.push({ file: e.path, range: w.range });
       }
@@ -154,7 +158,7 @@ function usePlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
 }
 
 /** Every `g:post={Name}` reference of a file. */
-function postForms(e: KitEntry): { name: string; range: Range }[] {
+export function postForms(e: KitEntry): { name: string; range: Range }[] {
   const out: { name: string; range: Range }[] = [];
   const visit = (nodes: import('../../../../grammar/src/ast.js').MarkupNode[]) => {
     for (const n of nodes) {
