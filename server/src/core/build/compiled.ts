@@ -94,6 +94,13 @@ export interface CompiledSite {
     asset(path: string): SiteAsset | undefined;
     /** Whether a page's body was compiled. */
     compiled(page: CompiledPage): boolean;
+    /**
+     * Lets go of a compiled page body and of its file's view markup (the workspace re-parses that
+     * from the text if it is read again): read again, the body compiles again. The static build
+     * calls it once a page is written, so that pages never pile up in memory. Only for a workspace
+     * whose trees are its own (read from disk, not an editor's).
+     */
+    release(page: CompiledPage): void;
   };
 }
 
@@ -109,7 +116,8 @@ export interface CompileSiteOptions {
   /**
    * Compile each page's body (its template and assets) when it is first read, and its view markup
    * then if the workspace deferred it (`kit dev` answering its first requests): the routes are
-   * known at once. Not a base for `previous`.
+   * known at once. The static build compiles each page as it writes it and lets go of it then
+   * (`lazy.release`). Not a base for `previous`.
    */
   lazy?: boolean;
 }

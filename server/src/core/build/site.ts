@@ -17,6 +17,7 @@ import type { KitEntry } from '../model/entries.js';
 import { SourceError } from '../project/discover.js';
 import { readSourceFile } from '../project/read-source.js';
 import { declaredFiles } from '../model/asset-files.js';
+import { releaseMarkup } from '../model/markup-release.js';
 import { AssetRegistry } from './assets.js';
 import { OwnerAssets } from './owner-assets.js';
 import { compileNodes } from './markup.js';
@@ -81,13 +82,24 @@ class SiteCompiler {
       this.compiled.add(page);
       return body;
     };
-    for (const k of BODY_FIELDS)
-      Object.defineProperty(page, k, { get: () => compile()[k], enumerable: true, configurable: true });
+    const arm = () => {
+      for (const k of BODY_FIELDS)
+        Object.defineProperty(page, k, { get: () => compile()[k], enumerable: true, configurable: true });
+    };
+    arm();
+    this.rearm.set(page, () => {
+      arm();
+      this.compiled.delete(page);
+      const now = entry();
+      releaseMarkup(now.ast, now.text);
+    });
     return page;
   }
 
   /** Pages whose body was compiled by reading it (`lazyPage`). */
   readonly compiled = new WeakSet<CompiledPage>();
+  /** How each lazy page lets go of its compiled body (`CompiledSite.lazy.release`). */
+  readonly rearm = new WeakMap<CompiledPage, () => void>();
 
   /** What routing and the route table read of a page: its declarations, no markup. */
   private pageHead(s: FileSummary): PageHead | undefined {
@@ -393,6 +405,9 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
     lazy: {
       asset: (path) => c.assets.get(path) ?? (compileAll(), c.assets.get(path)),
       compiled: (page) => c.compiled.has(page),
+      release: (page) => {
+        if (c.compiled.has(page)) c.rearm.get(page)?.();
+      },
     },
   };
 }
