@@ -56,6 +56,9 @@ export interface CompiledPage {
   errorPage?: string;
 }
 
+/** A page's fields that come from its markup (a lazy compile makes them when first read). */
+export type PageBody = Pick<CompiledPage, 'ir' | 'kitJs' | 'stylesheets' | 'scripts' | 'dependsOn' | 'assets'>;
+
 export interface CompiledFragment {
   pageId: string;
   name: string;
@@ -95,12 +98,13 @@ export interface CompiledSite {
     /** Whether a page's body was compiled. */
     compiled(page: CompiledPage): boolean;
     /**
-     * Lets go of a compiled page body and of its file's view markup (the workspace re-parses that
-     * from the text if it is read again): read again, the body compiles again. The static build
-     * calls it once a page is written, so that pages never pile up in memory. Only for a workspace
-     * whose trees are its own (read from disk, not an editor's).
+     * A page's body compiled afresh and kept nowhere (the page's own fields stay as they are), and
+     * its file's view markup let go of (the workspace re-parses it from the text if it is read
+     * again). The static build compiles each page this way as it writes it, so that pages never
+     * pile up in memory. Only for a workspace whose trees are its own (read from disk, not an
+     * editor's).
      */
-    release(page: CompiledPage): void;
+    once(page: CompiledPage): PageBody;
   };
 }
 
@@ -117,7 +121,7 @@ export interface CompileSiteOptions {
    * Compile each page's body (its template and assets) when it is first read, and its view markup
    * then if the workspace deferred it (`kit dev` answering its first requests): the routes are
    * known at once. The static build compiles each page as it writes it and lets go of it then
-   * (`lazy.release`). Not a base for `previous`.
+   * (`lazy.once`). Not a base for `previous`.
    */
   lazy?: boolean;
 }

@@ -170,22 +170,21 @@ export function* plannedFiles(site: CompiledSite): Generator<PlannedFile> {
  * The files of the site except the manifests, each rendered when it is about to be written (a
  * page's HTML is garbage by the next one): the pages, then the assets they registered. Every page
  * is compiled, prerendered or not, so that a lazily compiled site finds every diagnostic of an eager
- * compile; a lazy page lets go of its body once written (`CompiledSite.lazy.release`).
+ * compile; a lazy page's body is compiled for this once and kept nowhere (`CompiledSite.lazy.once`).
  */
 function* siteFiles(site: CompiledSite, opts: WriteOptions, state: RenderState): Generator<OutFile> {
   const total = site.pages.reduce((n, p) => n + p.prerender.length, 0);
   let done = 0;
   for (const [page, paths] of pagePaths(site)) {
-    if (paths.length === 0) void page.ir;
+    const ir = site.lazy ? site.lazy.once(page).ir : page.ir;
     for (const pre of paths) {
       const f = plannedPage(page, pre);
       if (f.cache !== undefined) state.cache.set(f.rel, f.cache);
       state.routes.push(f.route!);
       state.pages++;
       if (opts.progress && (++done & 127) === 0) opts.progress(done, total);
-      yield { rel: f.rel, content: f.content() };
+      yield { rel: f.rel, content: renderTemplate(ir, pre.params, pre.params) };
     }
-    site.lazy?.release(page);
   }
   state.routes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const notFound = notFoundPage(site);
