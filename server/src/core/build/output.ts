@@ -1,16 +1,16 @@
 // Writes a compiled site as static files: every prerendered page, the assets, `kit-routes.json` and
 // `kit-assets.json`. The whole tree is written into a fresh temporary directory beside `--out` and
 // then renamed into place (`replace-dir.ts`), so a failed build never leaves a half-written output
-// and nothing from a previous build survives. `kit build` writes through `AsyncTree` (the system
-// calls on libuv's threads while this one renders), and renders a lazily compiled site page by
-// page, letting go of each page once written; `writeStaticSite` writes one file at a time.
-import { mkdir, mkdirSync, writeFile, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+// and nothing from a previous build survives. `kit build` writes on a thread of its own
+// (`write-thread.ts`) while this one renders, and compiles a lazily compiled site page by page,
+// keeping no page once written; `writeStaticSite` writes one file at a time on this thread.
+import { resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { renderTemplate } from '../../../../shared/render/index.js';
 import { sha256Hex, type SiteAsset } from './assets.js';
 import type { CompiledPage, CompiledSite, PrerenderPath } from './compiled.js';
+import { FileWriter } from './file-writer.js';
+import { WriteFailed, WriteThread } from './write-thread.js';
 import {
   checkReplaceable as checkTarget,
   makeTemp,
@@ -91,12 +91,6 @@ class Written {
 
 function writeError(rel: string, e: unknown): OutputError {
   return new OutputError(`cannot write ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-}
-
-/** The parent directory of an output-relative path, or '' at the root. */
-function parentOf(rel: string): string {
-  const slash = rel.lastIndexOf('/');
-  return slash > 0 ? rel.slice(0, slash) : '';
 }
 
 interface RenderState {
@@ -231,71 +225,6 @@ function assetsManifest(w: Written, state: RenderState): OutFile {
 }
 
 /**
- * Files written through a bounded queue of asynchronous writes: libuv's threads make the system
- * calls (on the machine's other cores) while this thread renders the next pages. Each directory is
- * created once, parents first; a file waits only for its own directory. At most `limit` files are
- * in flight, so rendered pages never pile up in memory; the first failure is thrown by the next
- * `write` or by `finish`.
- */
-export class AsyncTree {
-  private readonly dirs = new Map<string, Promise<void>>();
-  private inFlight = 0;
-  private queued = 0;
-  private wake: (() => void) | undefined;
-  private failure: OutputError | undefined;
-
-  constructor(
-    private readonly root: string,
-    private readonly limit = WRITE_QUEUE,
-  ) {}
-
-  /** Queues a file; waits while the queue is full. */
-  async write(f: OutFile): Promise<void> {
-    while (this.inFlight >= this.limit) await new Promise<void>((ok) => (this.wake = ok));
-    // Now and then a turn of the event loop, so that finished writes make room before the queue is full.
-    if ((++this.queued & (YIELD_EVERY - 1)) === 0 && this.inFlight > 0) await nextTurn();
-    if (this.failure) throw this.failure;
-    this.inFlight++;
-    const done = (e: NodeJS.ErrnoException | null) => {
-      this.inFlight--;
-      if (e && !this.failure) this.failure = writeError(f.rel, e);
-      const wake = this.wake;
-      this.wake = undefined;
-      wake?.();
-    };
-    const path = join(this.root, f.rel);
-    const dir = parentOf(f.rel);
-    if (dir === '') writeFile(path, f.content, done);
-    else this.dir(dir).then(() => writeFile(path, f.content, done), done);
-  }
-
-  /** Waits for every queued write; throws the first failure. */
-  async finish(): Promise<void> {
-    while (this.inFlight > 0) await new Promise<void>((ok) => (this.wake = ok));
-    if (this.failure) throw this.failure;
-  }
-
-  private dir(rel: string): Promise<void> {
-    let made = this.dirs.get(rel);
-    if (made === undefined) {
-      const create = () => new Promise<void>((ok, fail) => mkdir(join(this.root, rel), (e) => (e ? fail(e) : ok())));
-      const parent = parentOf(rel);
-      made = parent === '' ? create() : this.dir(parent).then(create);
-      this.dirs.set(rel, made);
-    }
-    return made;
-  }
-}
-
-/**
- * Files in flight at once: enough to keep libuv's four threads busy through the open, write and
- * close of each file; each holds one rendered page.
- */
-const WRITE_QUEUE = 16;
-/** Files queued between two turns of the event loop (a power of two). */
-const YIELD_EVERY = 8;
-
-/**
  * Raised instead of writing when compiling the pages of a lazily compiled site found errors (a
  * missing css file, markup nested too deep): nothing is written, as with an eager compile that
  * found them first. `diagnostics` is the site's.
@@ -336,23 +265,41 @@ function* writeTree(site: CompiledSite, tree: Tree, opts: WriteOptions): Generat
 
 /** The synchronous writer: one file at a time on this thread. */
 class SyncTree implements Tree {
-  private readonly dirs = new Set<string>();
-  constructor(private readonly root: string) {}
+  private readonly files: FileWriter;
+  constructor(root: string) {
+    this.files = new FileWriter(root);
+  }
 
   write(f: OutFile): void {
-    const dir = parentOf(f.rel);
     try {
-      if (dir !== '' && !this.dirs.has(dir)) {
-        mkdirSync(join(this.root, dir), { recursive: true });
-        this.dirs.add(dir);
-      }
-      writeFileSync(join(this.root, f.rel), f.content);
+      this.files.write(f.rel, f.content);
     } catch (e) {
       throw writeError(f.rel, e);
     }
   }
 
   finish(): void {}
+}
+
+/** `kit build`'s writer: the files written on a thread of their own (`write-thread.ts`). */
+class ThreadTree implements Tree {
+  private readonly thread: WriteThread;
+  constructor(root: string) {
+    this.thread = new WriteThread(root);
+  }
+
+  write(f: OutFile): Promise<void> {
+    return this.thread.write(f.rel, f.content).catch(threadError);
+  }
+
+  finish(): Promise<void> {
+    return this.thread.finish().catch(threadError);
+  }
+}
+
+function threadError(e: unknown): never {
+  if (e instanceof WriteFailed) throw new OutputError(e.message);
+  throw new OutputError(`cannot write the output: ${(e as Error).message}`);
 }
 
 /** Renders and writes the site to `outDir`, atomically. Throws `OutputError` on I/O failure. */
@@ -376,7 +323,8 @@ export function writeStaticSite(site: CompiledSite, outDir: string, opts: WriteO
 }
 
 /**
- * `writeStaticSite` through `AsyncTree`, with the replaced output deleted by `removeTreeAsync`;
+ * `writeStaticSite` with the files written on a thread of their own (`write-thread.ts`) while this
+ * one compiles and renders, and the replaced output deleted by `removeTreeAsync`;
  * `kit build` uses this one. A lazily compiled site (`CompileSiteOptions.lazy`) is compiled page by
  * page as it is written, each page let go of once written; when compiling finds errors, nothing is
  * written and `SiteErrors` is thrown.
@@ -390,7 +338,7 @@ export async function writeStaticSiteAsync(
   const target = outTarget(outDir);
   checkTarget(out, target);
   const { tmp, suffix } = makeTemp(out, 'build', target);
-  const tree = new AsyncTree(tmp);
+  const tree = new ThreadTree(tmp);
   let stats: WriteStats;
   try {
     const steps = writeTree(site, tree, opts);
