@@ -422,7 +422,8 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
     lazy: {
       asset: (path) => c.assets.get(path) ?? (compileAll(), c.assets.get(path)),
       compiled: (page) => c.compiled.has(page),
-      once: (page) => c.once.get(page)!(),
+      // A page taken as it was from `previous` carries its body.
+      once: (page) => c.once.get(page)?.() ?? page,
     },
   };
 }
