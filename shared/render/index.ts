@@ -15,7 +15,7 @@ export type {
   IfNode,
   ForNode,
 } from './ir.js';
-export { renderTemplate, type RenderParams } from './render.js';
+export { renderStaticUrl, renderTemplate, type RenderParams } from './render.js';
 export {
   escapeHtml,
   staticHtml,

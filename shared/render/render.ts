@@ -209,11 +209,23 @@ function compileUrl(parts: readonly (string | Expr)[], srcset: boolean): Emit {
   return (s) => {
     let out = head;
     for (let i = 0; i < count; i++) out += escapeHtml(dyns[i](s)) + lits[i + 1];
-    if (!checked) return out;
-    const decoded = decodeEntities(out);
-    if (srcset) return safeSrcset(decoded) === decoded ? out : UNSAFE_URL;
-    return isUnsafeUrl(decoded) ? UNSAFE_URL : out;
+    return checked ? checkedUrl(out, srcset) : out;
   };
+}
+
+/** A whole URL as written out, or the unsafe-URL stand-in. */
+function checkedUrl(out: string, srcset: boolean): string {
+  const decoded = decodeEntities(out);
+  if (srcset) return safeSrcset(decoded) === decoded ? out : UNSAFE_URL;
+  return isUnsafeUrl(decoded) ? UNSAFE_URL : out;
+}
+
+/**
+ * What a URL hole of literal parts alone renders (`parts` joined: `url`): the page compiler folds
+ * every literal link this way, without compiling a one-node template for it.
+ */
+export function renderStaticUrl(url: string, srcset: boolean): string {
+  return srcset || !literalStartIsSafe(url) ? checkedUrl(url, srcset) : url;
 }
 
 // ---- expressions ---------------------------------------------------------------------------------

@@ -2,7 +2,13 @@
 import { relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadProjectAsync } from '../../core/project/load.js';
-import { compileSite, OutputError, writeStaticSiteAsync, type CompiledSite } from '../../core/build/index.js';
+import {
+  compileSite,
+  OutputError,
+  SiteErrors,
+  writeStaticSiteAsync,
+  type CompiledSite,
+} from '../../core/build/index.js';
 import { buildReportModel, endpointRows, routeInfo, type ReportModel } from '../../core/report/rows.js';
 import type { Workspace } from '../../core/workspace/workspace.js';
 import type { Command } from '../command.js';
@@ -149,7 +155,8 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       throw new UsageError(
         `kit build: --out ${out} contains the source ${inside}; choose an output directory outside the sources`,
       );
-    const site: CompiledSite = compileSite(ws, { cwd: io.cwd });
+    // A static build compiles each page as it writes it, and lets go of it then; the app embeds them all.
+    const site: CompiledSite = compileSite(ws, { cwd: io.cwd, lazy: !app });
     if (site.diagnostics.length) {
       io.stderr.write(checkHuman([...diags, ...site.diagnostics], source, project.kitFiles.length, color, HUMAN));
       return 1;
@@ -175,7 +182,9 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     } catch (e) {
       progress.clear();
       if (e instanceof OutputError) throw new UsageError(`kit build: ${e.message}`);
-      throw e;
+      if (!(e instanceof SiteErrors)) throw e;
+      io.stderr.write(checkHuman([...diags, ...e.diagnostics], source, project.kitFiles.length, color, HUMAN));
+      return 1;
     }
     progress.clear();
     // Pages that get no static file say so, with the routes report's own note.

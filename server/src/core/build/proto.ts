@@ -6,7 +6,7 @@
 // values a scoped `<slot>` passes): they are replaced where the content lands, by the values that
 // `<slot>` passes, in the component's scope.
 import type { BinaryOp, Expr, Node, PathSegment, Template } from '../../../../shared/render/index.js';
-import { escapeHtml, renderTemplate, toText } from '../../../../shared/render/index.js';
+import { escapeHtml, renderStaticUrl, renderTemplate, toText } from '../../../../shared/render/index.js';
 
 export type PExpr =
   | { k: 'lit'; v: string | number | boolean | null }
@@ -205,6 +205,9 @@ export function fold(n: PNode): PNode {
   // The most common hole by far (a literal prop value in a component's text or attribute), spelt
   // as the renderer spells a text or attribute hole: without compiling a one-node template.
   if ((n.t === 'text' || n.t === 'attr') && n.e.k === 'lit') return escapeHtml(toText(n.e.v));
+  // The next most common: a literal link (`<a href="/docs">`), checked as the renderer checks it.
+  if (n.t === 'url' && n.parts.every((p) => typeof p === 'string'))
+    return renderStaticUrl((n.parts as string[]).join(''), n.srcset === true);
   let constant = false;
   if (n.t === 'text' || n.t === 'attr' || n.t === 'dattr') constant = isConstant(n.e);
   else if (n.t === 'url') constant = n.parts.every((p) => typeof p === 'string' || isConstant(p));

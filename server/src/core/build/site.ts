@@ -17,13 +17,21 @@ import type { KitEntry } from '../model/entries.js';
 import { SourceError } from '../project/discover.js';
 import { readSourceFile } from '../project/read-source.js';
 import { declaredFiles } from '../model/asset-files.js';
+import { markupOnce, releaseMarkup } from '../model/markup-release.js';
 import { AssetRegistry } from './assets.js';
 import { OwnerAssets } from './owner-assets.js';
 import { compileNodes } from './markup.js';
 import { PartCompiler } from './parts.js';
 import { push, substitute, toTemplate, type PNode } from './proto.js';
 import { KIT_JS_PATH, KIT_JS_TAG, kitRuntimeSource } from './runtime-script.js';
-import type { CompiledFragment, CompiledPage, CompiledSite, CompileSiteOptions, PrerenderPath } from './compiled.js';
+import type {
+  CompiledFragment,
+  CompiledPage,
+  CompiledSite,
+  CompileSiteOptions,
+  PageBody,
+  PrerenderPath,
+} from './compiled.js';
 
 // The document head every page starts with. `lang="en"`: the language has no declaration for the
 // document language yet, and browsers and screen readers need one; English is the default until a
@@ -33,8 +41,14 @@ const DOC_START =
   'content="width=device-width, initial-scale=1">\n';
 
 /** A page's fields that come from its markup: compiled with it (`lazyPage`: when first read). */
-const BODY_FIELDS = ['ir', 'kitJs', 'stylesheets', 'scripts', 'dependsOn', 'assets'] as const;
-type PageBody = Pick<CompiledPage, (typeof BODY_FIELDS)[number]>;
+const BODY_FIELDS = [
+  'ir',
+  'kitJs',
+  'stylesheets',
+  'scripts',
+  'dependsOn',
+  'assets',
+] as const satisfies readonly (keyof PageBody)[];
 type PageHead = Omit<CompiledPage, (typeof BODY_FIELDS)[number]>;
 
 class SiteCompiler {
@@ -81,13 +95,25 @@ class SiteCompiler {
       this.compiled.add(page);
       return body;
     };
-    for (const k of BODY_FIELDS)
-      Object.defineProperty(page, k, { get: () => compile()[k], enumerable: true, configurable: true });
+    const arm = () => {
+      for (const k of BODY_FIELDS)
+        Object.defineProperty(page, k, { get: () => compile()[k], enumerable: true, configurable: true });
+    };
+    arm();
+    this.once.set(page, () => {
+      const now = entry();
+      const s = now.summary.view ? now.summary : e.summary;
+      const body = this.pageBody(s, s.view ?? was, head, true);
+      releaseMarkup(now.ast, now.text);
+      return body;
+    });
     return page;
   }
 
   /** Pages whose body was compiled by reading it (`lazyPage`). */
   readonly compiled = new WeakSet<CompiledPage>();
+  /** Each lazy page's body compiled afresh and not kept (`CompiledSite.lazy.once`). */
+  readonly once = new WeakMap<CompiledPage, () => PageBody>();
 
   /** What routing and the route table read of a page: its declarations, no markup. */
   private pageHead(s: FileSummary): PageHead | undefined {
@@ -120,12 +146,15 @@ class SiteCompiler {
     return ids;
   }
 
-  /** The document of a page (layouts and view) and the assets it links. */
-  private pageBody(s: FileSummary, view: ViewBlock, head: PageHead): PageBody {
+  /**
+   * The document of a page (layouts and view) and the assets it links; `once`: its markup read for
+   * this compile only (`markupOnce`).
+   */
+  private pageBody(s: FileSummary, view: ViewBlock, head: PageHead, once = false): PageBody {
     const route = head.parsed;
     const ctx = this.parts.context(s, { slots: false, route });
     let body: PNode[] = [];
-    compileNodes(view.body, ctx, new Map(), body, 0, true);
+    compileNodes(once ? markupOnce(view) : view.body, ctx, new Map(), body, 0, true);
     const chain = this.parts.layoutChain(s);
     const facts = ctx.facts;
     const layoutComponents: string[] = [];
@@ -393,6 +422,8 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
     lazy: {
       asset: (path) => c.assets.get(path) ?? (compileAll(), c.assets.get(path)),
       compiled: (page) => c.compiled.has(page),
+      // A page taken as it was from `previous` carries its body.
+      once: (page) => c.once.get(page)?.() ?? page,
     },
   };
 }
