@@ -72,7 +72,7 @@ const diagnostic = object({
   ),
 });
 
-/** Requests the server answers, by method. `kit/*` requests take no params: anything passes. */
+/** Requests the server answers, by method. `kit/*` requests without an entry take no params: anything passes. */
 const REQUESTS = new Map<string, Check>(
   Object.entries({
     initialize: object({
@@ -95,6 +95,11 @@ const REQUESTS = new Map<string, Check>(
     'textDocument/formatting': object({ textDocument, options: object({ tabSize: uinteger, insertSpaces: boolean }) }),
     'textDocument/codeAction': object({ textDocument, range, context: object({ diagnostics: array(diagnostic) }) }),
     'workspace/symbol': object({ query: string }),
+    // The URL-aware features (`url-requests.ts`).
+    'textDocument/documentLink': object({ textDocument }),
+    'textDocument/inlayHint': object({ textDocument, range }),
+    'workspace/willRenameFiles': object({ files: array(object({ oldUri: string, newUri: string })) }),
+    'kit/resolveUrl': object({ url: string, method: optional(string) }),
   }),
 );
 

@@ -18,16 +18,19 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
+import { canCreateFiles } from './client-capabilities.js';
 import { fsPathOf, isUriKey } from './convert.js';
 import { OpenDocuments } from './documents.js';
 import { SEMANTIC_LEGEND } from './features/semantic-tokens.js';
 import { LiveFigures } from './features/route-figures.js';
+import { InlayHintSettings } from './features/inlay-hints.js';
 import { Indexer } from './indexing.js';
 import { ProjectSet } from './projects.js';
 import { Publisher } from './publishing.js';
 import { registerRequests } from './requests.js';
 import { applyFileChange, restoreFromDisk, syncDocument } from './sync.js';
 import { EditArrivals, MALFORMED_MESSAGE, type MalformedMessage } from './transport.js';
+import { refreshInlayHints, URL_CAPABILITIES, URL_WORKSPACE_CAPABILITIES } from './url-requests.js';
 
 export interface KitServerOptions {
   /** `--ssr` until the client's `kit.ssr` setting says otherwise. */
@@ -38,6 +41,7 @@ export interface KitServerOptions {
 export class KitServer {
   private readonly docs = new OpenDocuments();
   private readonly figures = new LiveFigures();
+  private readonly hints = new InlayHintSettings();
   private readonly projects: ProjectSet;
   private readonly publisher: Publisher;
   private readonly indexer: Indexer;
@@ -131,10 +135,11 @@ export class KitServer {
         const key = project.keyOf(fsPath);
         return project.ws.kit(key) && !this.docs.get(fsPath)?.problem ? { project, key } : undefined;
       },
-      canCreateFiles: () => this.canCreateFiles(),
+      canCreateFiles: () => canCreateFiles(this.capabilities),
       openDocumentCount: () => this.docs.all().length,
       log: (m) => this.log(m),
       figures: this.figures,
+      urls: { capabilities: () => this.capabilities, hints: this.hints },
     });
     c.listen();
   }
@@ -162,7 +167,8 @@ export class KitServer {
         semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
         documentFormattingProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+        ...URL_CAPABILITIES,
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true }, ...URL_WORKSPACE_CAPABILITIES },
       },
       serverInfo: { name: 'kit', version: this.options.version },
     };
@@ -199,13 +205,6 @@ export class KitServer {
     });
   }
 
-  private canCreateFiles(): boolean {
-    return Boolean(
-      this.capabilities.workspace?.workspaceEdit?.documentChanges &&
-        this.capabilities.workspace.workspaceEdit.resourceOperations?.includes('create'),
-    );
-  }
-
   // ---- configuration -----------------------------------------------------------------------------
 
   private async loadConfiguration(): Promise<void> {
@@ -221,6 +220,7 @@ export class KitServer {
   /** The `kit` settings section: a change of `ssr` re-validates what depends on it. */
   private applySettings(kit: unknown): void {
     this.figures.configure(kit);
+    if (this.hints.configure(kit)) refreshInlayHints(this.connection, this.capabilities);
     const ssr = (kit as { ssr?: unknown } | null | undefined)?.ssr;
     if (typeof ssr === 'boolean' && ssr !== this.options.ssr) {
       this.applySsr(ssr);

@@ -11,6 +11,7 @@ import type { Declaration, MarkupNode, Range } from '../../../../grammar/src/ast
 import type { KitEntry } from '../../core/model/entries.js';
 import { toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
+import { urlSymbols } from './go-to-url.js';
 
 function declName(d: Declaration): { name: string; detail?: string; kind: SymbolKind; selection: Range } {
   switch (d.kind) {
@@ -187,12 +188,22 @@ function routeMatches(route: string, q: string): boolean {
 }
 
 export function workspaceSymbols(contexts: FeatureContext[], query: string): SymbolInformation[] {
-  const out: SymbolInformation[] = [];
   const q = query.trim();
   const byRoute = q.startsWith('/');
+  // A request path (not a pattern): what serves it comes first (`go-to-url.ts`).
+  const out: SymbolInformation[] =
+    byRoute && !q.includes('{')
+      ? urlSymbols(
+          contexts.map((ctx) => ({ ctx, name: '' })),
+          q,
+        )
+      : [];
+  const served = new Set(out.map((x) => `${x.location.uri}:${x.location.range.start.line}`));
   const add = (ctx: FeatureContext, name: string, kind: SymbolKind, file: string, range: Range, container?: string) => {
     if (out.length >= MAX_WORKSPACE_SYMBOLS) return;
-    out.push({ name, kind, location: { uri: ctx.uriOf(file), range: toRange(range) }, containerName: container });
+    const location = { uri: ctx.uriOf(file), range: toRange(range) };
+    if (served.has(`${location.uri}:${location.range.start.line}`)) return;
+    out.push({ name, kind, location, containerName: container });
   };
   for (const ctx of contexts) {
     for (const e of ctx.ws.allKit()) {

@@ -1,0 +1,184 @@
+// Renaming a route: which literal links follow it, and which cannot. A link follows when the app
+// answers it with a renamed route today (`url-routing.ts`), the new pattern can be written with the
+// link's own values (each param's segments carried over as the link spells them), and the app
+// would answer the rewritten link with the renamed route and nothing new would match it. Every
+// other link that reaches the route is left as it is, with the reason: the editor reports those
+// instead of guessing. Plain data in, plain data out; the language server makes the edit.
+import type { Range } from '../../../../grammar/src/ast.js';
+import type { ParsedRoute } from '../../../../shared/route/index.js';
+import { decodeParam, matchRoute } from '../../../../shared/route/index.js';
+import type { KitEntry, WorkspaceView } from '../model/entries.js';
+import { unquotedRange } from '../model/ranges.js';
+import { compareRegistrations } from '../model/entries.js';
+import type { Registration } from '../model/registrations.js';
+import type { InternalLink } from '../model/summary.js';
+import { linkSegments } from '../validate/cross/links.js';
+import {
+  finalAnswer,
+  linksReaching,
+  workspaceRoutes,
+  type AnswerMemo,
+  type RequestAnswer,
+  type RouteSource,
+} from './url-routing.js';
+
+export interface LinkRewrite {
+  file: string;
+  link: InternalLink;
+  /** The link's text between its quotes, which the new text replaces. */
+  range: Range;
+  /** The link as it will read. */
+  href: string;
+}
+
+export interface LinkLeft {
+  file: string;
+  link: InternalLink;
+  /** Why it is not rewritten (`would be answered by page about instead`). */
+  reason: string;
+}
+
+export interface RouteRenamePlan {
+  /** The registrations whose route changes: the page and the endpoints inheriting its route, or one endpoint. */
+  targets: Registration[];
+  rewrites: LinkRewrite[];
+  left: LinkLeft[];
+}
+
+/**
+ * The registrations of `entry` that answer at `pattern` as declared by `declRange`'s declaration:
+ * a page route takes the page and every endpoint of the file without a path of its own; an
+ * endpoint's path takes that endpoint.
+ */
+export function renamedRegistrations(entry: KitEntry, declRange: { start: { offset: number } }): Registration[] {
+  const s = entry.summary;
+  const at = declRange.start.offset;
+  if (s.route && s.route.decl.range.start.offset === at) {
+    const own = new Set<object>();
+    for (const a of s.actions) if (a.path && a.path.value !== '') own.add(a.range);
+    for (const a of s.apis) if (a.path && a.path.value !== '') own.add(a.range);
+    for (const c of s.contractRefs) if (c.actionPath !== undefined) own.add(c.range);
+    return entry.registrations.filter((r) => r.route === s.route!.parsed && r.kind !== 'fragment' && !own.has(r.range));
+  }
+  return entry.registrations.filter((r) => r.range.start.offset === at && r.kind !== 'page');
+}
+
+/** The range of a link's value between its quotes, when the text there is the link as written. */
+export function linkValueRange(text: string, link: InternalLink): Range | undefined {
+  return unquotedRange(text, link.range, link.href);
+}
+
+/** The raw path of a link (before `?` or `#`), whether it ends with a slash, and the rest. */
+function splitHref(href: string): { path: string; slash: boolean; suffix: string } {
+  const cut = href.search(/[?#]/);
+  let path = cut < 0 ? href : href.slice(0, cut);
+  const suffix = cut < 0 ? '' : href.slice(cut);
+  const slash = path.length > 1 && path.endsWith('/');
+  if (slash) path = path.slice(0, -1);
+  return { path, slash, suffix };
+}
+
+/**
+ * The link written for `next`, each param's segments as the link spells them, or why it cannot
+ * be: the new pattern names a param the link has no value for, or drops one it has.
+ */
+function rewritten(href: string, old: ParsedRoute, next: ParsedRoute): { href: string } | { reason: string } {
+  const { path, slash, suffix } = splitHref(href);
+  const raw = path === '/' ? [] : path.slice(1).split('/');
+  const values = new Map<string, string>();
+  old.segments.forEach((s, i) => {
+    if (s.kind === 'param') values.set(s.name, raw[i]);
+    else if (s.kind === 'rest') values.set(s.name, raw.slice(i).join('/'));
+  });
+  const used = new Set<string>();
+  const parts: string[] = [];
+  for (const s of next.segments) {
+    if (s.kind === 'static') {
+      parts.push(s.value);
+      continue;
+    }
+    const v = values.get(s.name);
+    if (v === undefined) return { reason: `the new pattern's {${s.name}} has no value in this link` };
+    used.add(s.name);
+    parts.push(v);
+  }
+  for (const name of values.keys())
+    if (!used.has(name)) return { reason: `the new pattern drops {${name}}, whose value the link gives` };
+  return { href: (parts.length === 0 ? '/' : '/' + parts.join('/')) + (slash && parts.length > 0 ? '/' : '') + suffix };
+}
+
+/** A value a newly typed param of the new pattern does not decode (the app would answer 400). */
+function badTypedValue(old: ParsedRoute, next: ParsedRoute, params: Record<string, string>): string | undefined {
+  for (const p of next.params) {
+    if (p.type === 'string' || old.params.some((o) => o.name === p.name && o.type === p.type)) continue;
+    const v = params[p.name];
+    if (v !== undefined && !decodeParam(p.type, v).ok) return `its {${p.name}} value "${v}" is not a ${p.type}`;
+  }
+  return undefined;
+}
+
+function describe(a: RequestAnswer): string {
+  if (a.registration) return `${a.registration.owner} ("${a.registration.route.pattern}")`;
+  return a.note ?? `status ${a.status}`;
+}
+
+/**
+ * Which links follow `targets` (registrations of one file, all on the route `old`) to the new
+ * route `next`, and which are left with their reason. `memo` answers by request, shared with other
+ * questions about the same workspace state.
+ */
+export function planRouteRename(
+  view: WorkspaceView,
+  targets: readonly Registration[],
+  old: ParsedRoute,
+  next: ParsedRoute,
+  memo: AnswerMemo = new Map(),
+): RouteRenamePlan {
+  const current = workspaceRoutes(view);
+  const reaching = linksReaching(view, targets, memo, current);
+  const renamed = new Map<Registration, Registration>();
+  for (const r of targets) renamed.set(r, { ...r, route: next });
+  const clones = new Set(renamed.values());
+  const gone = new Set<Registration>(targets);
+  const after: RouteSource = (method, segs) => {
+    const out = current(method, segs).filter((r) => !gone.has(r));
+    for (const c of clones) if (c.method === method && matchRoute(c.route, segs) !== undefined) out.push(c);
+    return out.sort(compareRegistrations);
+  };
+  const rewrites: LinkRewrite[] = [];
+  const left: LinkLeft[] = [];
+  for (const { file, link, answer } of reaching) {
+    const leave = (reason: string) => left.push({ file, link, reason });
+    const range = linkValueRange(view.kit(file)?.text ?? '', link);
+    if (!range) {
+      leave('it is not written as plain text between quotes');
+      continue;
+    }
+    const w = rewritten(link.href, old, next);
+    if ('reason' in w) {
+      leave(w.reason);
+      continue;
+    }
+    const newSegs = linkSegments(w.href);
+    const target = renamed.get((answer.registration ?? answer.near)!)!;
+    const now = newSegs === undefined ? undefined : finalAnswer(view, link.method, w.href, { routes: after });
+    if (!now || (now.registration ?? now.near) !== target) {
+      leave(`"${w.href}" would be answered by ${now ? describe(now) : 'nothing'} instead`);
+      continue;
+    }
+    const typed = badTypedValue(old, next, now.params);
+    if (typed) {
+      leave(typed);
+      continue;
+    }
+    // A route that matches the new link but not the old one: precedence alone would decide.
+    const before = new Set(current(link.method, linkSegments(link.href) ?? []));
+    const also = after(link.method, newSegs!).find((r) => !clones.has(r) && !before.has(r));
+    if (also) {
+      leave(`"${w.href}" would also match ${also.owner} ("${also.route.pattern}")`);
+      continue;
+    }
+    rewrites.push({ file, link, range, href: w.href });
+  }
+  return { targets: [...targets], rewrites, left };
+}
