@@ -73,6 +73,8 @@ function advertised(caps: ServerCapabilities, uri: string): Map<string, Record<s
     semanticTokensProvider: [['textDocument/semanticTokens/full', doc]],
     documentFormattingProvider: [['textDocument/formatting', { ...doc, options: { tabSize: 2, insertSpaces: true } }]],
     codeActionProvider: [['textDocument/codeAction', { ...doc, range, context: { diagnostics: [] } }]],
+    documentLinkProvider: [['textDocument/documentLink', doc]],
+    inlayHintProvider: [['textDocument/inlayHint', { ...doc, range }]],
   };
   const out = new Map<string, Record<string, unknown>>();
   for (const [cap, value] of Object.entries(caps)) {

@@ -112,7 +112,8 @@ function badTypedValue(old: ParsedRoute, next: ParsedRoute, params: Record<strin
   for (const p of next.params) {
     if (p.type === 'string' || old.params.some((o) => o.name === p.name && o.type === p.type)) continue;
     const v = params[p.name];
-    if (v !== undefined && !decodeParam(p.type, v).ok) return `its {${p.name}} value "${v}" is not a ${p.type}`;
+    if (v !== undefined && !decodeParam(p.type, v).ok)
+      return `its {${p.name}} value "${v}" is not ${/^[aeiou]/.test(p.type) ? 'an' : 'a'} ${p.type}`;
   }
   return undefined;
 }

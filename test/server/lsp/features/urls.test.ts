@@ -233,14 +233,18 @@ describe('URL features over stdio', function () {
       (await resolve('http://example.test/docs/a/b')).answers.map((a) => [a.owner, a.params]),
       [['page docs', { path: 'a/b' }]],
     );
-    await assert.rejects(
-      client.request('kit/resolveUrl', { method: 'GET' }),
-      (e: { code?: number; message?: string }) => {
+    for (const [method, params, problem] of [
+      ['kit/resolveUrl', { method: 'GET' }, 'params.url is missing'],
+      ['kit/resolveUrl', { url: '/', method: 7 }, 'params.method must be a string'],
+      ['kit/resolveUrl', null, 'params must be an object'],
+      ['workspace/willRenameFiles', { files: [{ oldUri: uri('home.kit') }] }, 'params.files[0].newUri is missing'],
+      ['workspace/willRenameFiles', {}, 'params.files is missing'],
+    ] as const)
+      await assert.rejects(client.request(method, params), (e: { code?: number; message?: string }) => {
         assert.equal(e.code, -32602);
-        assert.equal(e.message, 'Invalid params: kit/resolveUrl: params.url is missing');
+        assert.equal(e.message, `Invalid params: ${method}: ${problem}`);
         return true;
-      },
-    );
+      });
   });
 
   it('renames a route and the links that follow it, as one annotated edit; reports the others', async () => {
