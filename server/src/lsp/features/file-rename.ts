@@ -124,7 +124,11 @@ function loadFollows(ctx: FeatureContext, e: KitEntry, newPath: string, out: Edi
   out.add(exp.file, exp.range, loadFunctionName(newId));
 }
 
-/** `use` lines naming a folder that moves: its path, and its package when the folder's name is the package's. */
+/**
+ * `use` lines naming a folder that moves: a folder above a package (`use ui "shared/ui"` when
+ * `shared` is renamed) changes the spelling only; the package's own folder changes the name a
+ * `use` reads (its last element) when the folder's name is the package's, no `package` line there.
+ */
 function usesFollow(ctx: FeatureContext, oldDir: string, newDir: string, out: Edits): void {
   const all = ctx.ws.allKit();
   const own = all.filter((e) => dirName(e.path) === oldDir);
@@ -137,7 +141,8 @@ function usesFollow(ctx: FeatureContext, oldDir: string, newDir: string, out: Ed
     for (const u of e.summary.uses.values()) {
       const spec = u.pkg.value;
       let next: string | undefined;
-      if (spec === oldDir || spec.startsWith(oldDir + '/')) next = newDir + spec.slice(oldDir.length);
+      // A folder above the package's: the spelling follows, the package (the last element) stays.
+      if (spec.startsWith(oldDir + '/')) next = newDir + spec.slice(oldDir.length);
       else if (renamesPackage && packageOfUse(spec) === oldPkg) {
         if (shared) {
           out.leave(e.path, u.pkg.range, `use ${u.alias.text} "${spec}": another folder is package ${oldPkg} too`);
