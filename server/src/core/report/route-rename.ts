@@ -123,6 +123,43 @@ function describe(a: RequestAnswer): string {
   return a.note ?? `status ${a.status}`;
 }
 
+/** A link's path: what it has before `?` or `#`. */
+function pathOf(href: string): string {
+  const cut = href.search(/[?#]/);
+  return cut < 0 ? href : href.slice(0, cut);
+}
+
+/**
+ * Why the link `link`, rewritten as `href`, cannot follow the rename, or undefined when it can (the
+ * same for every link of the same old and new paths, whatever their queries):
+ * the app must answer it with the renamed route, its values must decode as the new pattern's
+ * types, and no route that did not match the link before may match it now.
+ */
+function verdict(
+  view: WorkspaceView,
+  link: InternalLink,
+  href: string,
+  answer: RequestAnswer,
+  renamed: ReadonlyMap<Registration, Registration>,
+  clones: ReadonlySet<Registration>,
+  current: RouteSource,
+  after: RouteSource,
+  old: ParsedRoute,
+  next: ParsedRoute,
+): string | undefined {
+  const newSegs = linkSegments(href);
+  const target = renamed.get((answer.registration ?? answer.near)!)!;
+  const now = newSegs === undefined ? undefined : finalAnswer(view, link.method, href, { routes: after });
+  if (!now || (now.registration ?? now.near) !== target)
+    return `"${pathOf(href)}" would be answered by ${now ? describe(now) : 'nothing'} instead`;
+  const typed = badTypedValue(old, next, now.params);
+  if (typed) return typed;
+  // A route that matches the new link but not the old one: precedence alone would decide.
+  const before = new Set(current(link.method, linkSegments(link.href) ?? []));
+  const also = after(link.method, newSegs!).find((r) => !clones.has(r) && !before.has(r));
+  return also ? `"${pathOf(href)}" would also match ${also.owner} ("${also.route.pattern}")` : undefined;
+}
+
 /**
  * Which links follow `targets` (registrations of one file, all on the route `old`) to the new
  * route `next`, and which are left with their reason. `memo` answers by request, shared with other
@@ -148,6 +185,8 @@ export function planRouteRename(
   };
   const rewrites: LinkRewrite[] = [];
   const left: LinkLeft[] = [];
+  // What the new path reaches, by `<METHOD> <path> <old path>` (many links differ by query alone).
+  const verdicts = new Map<string, string | undefined>();
   for (const { file, link, answer } of reaching) {
     const leave = (reason: string) => left.push({ file, link, reason });
     const range = linkValueRange(view.kit(file)?.text ?? '', link);
@@ -160,23 +199,14 @@ export function planRouteRename(
       leave(w.reason);
       continue;
     }
-    const newSegs = linkSegments(w.href);
-    const target = renamed.get((answer.registration ?? answer.near)!)!;
-    const now = newSegs === undefined ? undefined : finalAnswer(view, link.method, w.href, { routes: after });
-    if (!now || (now.registration ?? now.near) !== target) {
-      leave(`"${w.href}" would be answered by ${now ? describe(now) : 'nothing'} instead`);
-      continue;
+    const key = `${link.method} ${pathOf(w.href)} ${pathOf(link.href)}`;
+    let why = verdicts.get(key);
+    if (!verdicts.has(key)) {
+      why = verdict(view, link, w.href, answer, renamed, clones, current, after, old, next);
+      verdicts.set(key, why);
     }
-    const typed = badTypedValue(old, next, now.params);
-    if (typed) {
-      leave(typed);
-      continue;
-    }
-    // A route that matches the new link but not the old one: precedence alone would decide.
-    const before = new Set(current(link.method, linkSegments(link.href) ?? []));
-    const also = after(link.method, newSegs!).find((r) => !clones.has(r) && !before.has(r));
-    if (also) {
-      leave(`"${w.href}" would also match ${also.owner} ("${also.route.pattern}")`);
+    if (why !== undefined) {
+      leave(why);
       continue;
     }
     rewrites.push({ file, link, range, href: w.href });

@@ -18,7 +18,7 @@ import {
   toOriginForm,
 } from '../../../../shared/route/index.js';
 import { limitedActionPaths, prerenderedPaths } from '../model/concrete-paths.js';
-import { compareRegistrations, type WorkspaceView } from '../model/entries.js';
+import { compareRegistrations, type KitEntry, type WorkspaceView } from '../model/entries.js';
 import type { Registration } from '../model/registrations.js';
 import type { FileSummary, InternalLink } from '../model/summary.js';
 import { linkSegments, visitMatchingRoutes } from '../validate/cross/links.js';
@@ -91,6 +91,27 @@ function served(method: string, r: Registration, params: Record<string, string>,
   return answer;
 }
 
+/**
+ * The route the app's router picks among `candidates` (all of them match `segs`): the router
+ * compiled over them, or the one candidate itself (most paths have one).
+ */
+function best(
+  candidates: readonly Registration[],
+  method: string,
+  segs: readonly string[],
+): { value: Registration; params: Record<string, string>; route: Registration['route'] } | undefined {
+  if (candidates.length === 1) {
+    const r = candidates[0];
+    const params = matchRoute(r.route, segs);
+    return params && { value: r, params, route: r.route };
+  }
+  if (candidates.length === 0) return undefined;
+  return compileRouter(candidates.map((r) => ({ method: r.method, pattern: r.route, value: r }))).router.lookup(
+    method,
+    segs,
+  );
+}
+
 /** The paths a path-less action of a dynamic SPA page answers at, else undefined (it answers its route). */
 function limitedPaths(view: WorkspaceView, r: Registration): string[] | undefined {
   if (r.kind !== 'action' || r.source !== 'kit') return undefined;
@@ -119,11 +140,7 @@ function endpointAnswer(
     if (paths === undefined) open.push(r);
     else if (paths.includes(here)) return served(method, r, matchRoute(r.route, splitPath(here)) ?? {}, view);
   }
-  if (open.length === 0) return undefined;
-  const m = compileRouter(open.map((r) => ({ method: r.method, pattern: r.route, value: r }))).router.lookup(
-    method,
-    segs,
-  );
+  const m = best(open, method, segs);
   return m && (json || m.value.kind !== 'query') ? served(method, m.value, m.params, view) : undefined;
 }
 
@@ -135,10 +152,7 @@ function sameSegments(path: string, segs: readonly string[]): boolean {
 /** The page a GET answers with (`pages.ts` `resolvePage`), or undefined when no page answers. */
 function pageAnswer(view: WorkspaceView, candidates: readonly Registration[], segs: readonly string[]): RequestAnswer {
   const pages = candidates.filter((r) => r.kind === 'page');
-  const m =
-    pages.length === 0
-      ? undefined
-      : compileRouter(pages.map((r) => ({ method: 'GET', pattern: r.route, value: r }))).router.lookup('GET', segs);
+  const m = best(pages, 'GET', segs);
   if (m && !m.route.isDynamic) return served('GET', m.value, m.params, view);
   for (const r of pages) {
     const s = r.route.isDynamic ? summaryOf(view, r) : undefined;
@@ -238,12 +252,13 @@ export function answersAt(view: WorkspaceView, target: string, routes = workspac
   const out = [answerRequest(view, 'GET', target, { routes })];
   const t = checkRequestTarget(toOriginForm(target));
   if (!t.ok || out[0].outcome === 'redirect' || out[0].outcome === 'kit') return out;
-  const json = answerRequest(view, 'GET', target, { routes, json: true });
-  if (json.registration?.kind === 'query') out.push({ ...json, note: 'for requests that ask for JSON' });
+  const json = endpointAnswer(view, routes('GET', t.segments), 'GET', t.segments, true);
+  if (json?.registration?.kind === 'query') out.push({ ...json, note: 'for requests that ask for JSON' });
+  // Only endpoints answer other methods.
   for (const m of ROUTE_METHODS) {
     if (m === 'GET') continue;
-    const a = answerRequest(view, m, target, { routes });
-    if (a.outcome === 'route') out.push(a);
+    const a = endpointAnswer(view, routes(m, t.segments), m, t.segments, false);
+    if (a) out.push(a);
   }
   return out;
 }
@@ -257,6 +272,28 @@ export interface ReachingLink {
 
 /** Answers by `<METHOD> <path>` (query and fragment cut), for one question over many links. */
 export type AnswerMemo = Map<string, RequestAnswer>;
+
+const urlShapes = new WeakMap<KitEntry, string>();
+
+/**
+ * What of a `.kit` file the answers above read: its registrations, render mode, guards, `paths {}`
+ * records and which actions have a path. Two versions of one shape answer every request alike, so
+ * answers remembered for the workspace stay true across an edit that leaves every file's URL shape
+ * as it was (`AnswerMemo` holders drop only those pointing into the edited files: their
+ * registrations and records are new objects).
+ */
+export function urlShape(e: KitEntry): string {
+  let shape = urlShapes.get(e);
+  if (shape !== undefined) return shape;
+  const s = e.summary;
+  shape = `${s.kind} ${s.render} ${s.guards.join(',')}\n`;
+  for (const r of e.registrations) shape += `${r.kind} ${r.method} ${r.route.pattern} ${r.owner} ${r.order}\n`;
+  for (const rec of s.paths?.records ?? [])
+    shape += `=> ${rec.fields.map((f) => `${f.name.text}:${'kind' in f.value ? '?' : f.value.value}`).join(',')}\n`;
+  for (const a of s.actions) shape += `act ${a.path?.value ?? ''}\n`;
+  urlShapes.set(e, shape);
+  return shape;
+}
 
 /** What the app answers to a link, past a trailing-slash redirect; undefined for a link that is no request path. */
 export function linkAnswer(
@@ -274,17 +311,26 @@ export function linkAnswer(
   return a;
 }
 
-/** The `.kit` files whose links may reach a route: those linking under its first segment, or all. */
-function linkingFiles(
-  view: WorkspaceView,
-  targets: readonly Registration[],
-): Iterable<{ path: string; summary: FileSummary }> {
+/**
+ * The first segments of the links that may reach a route (`''` for `/`), or undefined when any may
+ * (a route starting with a param).
+ */
+function firstSegments(targets: readonly Registration[]): Set<string> | undefined {
   const firsts = new Set<string>();
   for (const r of targets) {
     const first = r.route.segments[0];
-    if (first !== undefined && first.kind !== 'static') return view.allKit();
+    if (first !== undefined && first.kind !== 'static') return undefined;
     firsts.add(first?.kind === 'static' ? first.value : '');
   }
+  return firsts;
+}
+
+/** The `.kit` files whose links may reach a route: those linking under its first segments (the `link:` buckets), or all. */
+function linkingFiles(
+  view: WorkspaceView,
+  firsts: ReadonlySet<string> | undefined,
+): Iterable<{ path: string; summary: FileSummary }> {
+  if (!firsts) return view.allKit();
   const out = new Map<string, { path: string; summary: FileSummary }>();
   for (const f of firsts) for (const e of view.kitMembers(bucket('link', f))) out.set(e.path, e);
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -303,10 +349,14 @@ export function linksReaching(
 ): ReachingLink[] {
   const wanted = new Set(targets);
   const methods = new Set(targets.map((r) => r.method));
+  const firsts = firstSegments(targets);
   const out: ReachingLink[] = [];
-  for (const e of linkingFiles(view, targets)) {
+  for (const e of linkingFiles(view, firsts)) {
     for (const link of e.summary.links) {
       if (!methods.has(link.method)) continue;
+      // A file of the bucket links elsewhere too: only links under the route's first segment can reach it.
+      const first = linkSegments(link.href)?.[0] ?? '';
+      if (firsts && !firsts.has(first)) continue;
       const answer = linkAnswer(view, link, memo, routes);
       const r = answer?.registration ?? answer?.near;
       if (answer && r && wanted.has(r)) out.push({ file: e.path, link, answer });

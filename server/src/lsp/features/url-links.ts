@@ -2,28 +2,72 @@
 // lead to the page or endpoint that the generated app answers them with, and the URL attributes
 // naming a declared asset (`<img src="./logo.png">` beside `asset "./logo.png"`) to the file.
 // Document links, definition on a link and the references of a route all ask
-// `core/report/url-routing.ts`, through one memo of answers per workspace revision.
+// `core/report/url-routing.ts`, through one memo of answers kept while the routes stay the same.
 import type { DocumentLink, Location, Position } from 'vscode-languageserver';
 import type { Element, Range } from '../../../../grammar/src/ast.js';
 import { assetSpellings, declaredFiles } from '../../core/model/asset-files.js';
-import type { KitEntry } from '../../core/model/entries.js';
+import type { KitEntry, ModuleEntry } from '../../core/model/entries.js';
 import { walkElements } from '../../core/model/markup-memo.js';
 import { unquotedRange } from '../../core/model/ranges.js';
 import { attrText } from '../../core/model/summary.js';
 import { URL_ATTRIBUTES } from '../../core/model/url-safety.js';
 import { linkValueRange, renamedRegistrations } from '../../core/report/route-rename.js';
-import { linkAnswer, linksReaching, type AnswerMemo, type RequestAnswer } from '../../core/report/url-routing.js';
+import {
+  linkAnswer,
+  linksReaching,
+  urlShape,
+  type AnswerMemo,
+  type RequestAnswer,
+} from '../../core/report/url-routing.js';
 import { contains, offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import type { Target } from './locate.js';
 
-const memos = new WeakMap<FeatureContext, { revision: number; memo: AnswerMemo }>();
+interface Memo {
+  revision: number;
+  memo: AnswerMemo;
+  /** The entries the answers were made from, by path. */
+  kits: Map<string, KitEntry>;
+  modules: Map<string, ModuleEntry>;
+}
 
-/** Answers by request for the workspace as it is now: forgotten at its next revision. */
+const memos = new WeakMap<FeatureContext, Memo>();
+
+/**
+ * Answers by request for the workspace as it is now. At a new revision they are kept unless a
+ * file's URL shape changed (`urlShape`: an edit inside a view leaves it), minus those pointing into
+ * a file that changed at all (their registrations and records are that file's old objects): the
+ * links of a long view are answered again only when the routes changed. Finding what changed
+ * compares each entry with the one the answers were made from: objects, not texts.
+ */
 export function answerMemo(ctx: FeatureContext): AnswerMemo {
-  let m = memos.get(ctx);
-  if (!m || m.revision !== ctx.ws.revision) memos.set(ctx, (m = { revision: ctx.ws.revision, memo: new Map() }));
-  return m.memo;
+  const ws = ctx.ws;
+  const m = memos.get(ctx);
+  if (m?.revision === ws.revision) return m.memo;
+  const next: Memo = { revision: ws.revision, memo: m?.memo ?? new Map(), kits: new Map(), modules: new Map() };
+  const changed = new Set<string>();
+  let routes = m === undefined;
+  for (const e of ws.allKit()) {
+    next.kits.set(e.path, e);
+    const was = m?.kits.get(e.path);
+    if (was === e) continue;
+    changed.add(e.path);
+    if (!was || urlShape(was) !== urlShape(e)) routes = true;
+  }
+  for (const p of ws.modulePaths()) {
+    const e = ws.module(p)!;
+    next.modules.set(p, e);
+    if (m?.modules.get(p) !== e) routes = true;
+  }
+  if (m && (next.kits.size !== m.kits.size || next.modules.size !== m.modules.size)) routes = true;
+  if (routes) next.memo = new Map();
+  else if (changed.size > 0)
+    for (const [key, a] of next.memo) {
+      const r = a.registration ?? a.near;
+      if (r && changed.has(r.file)) next.memo.delete(key);
+    }
+  memos.set(ctx, next);
+  return next.memo;
 }
 
 /**

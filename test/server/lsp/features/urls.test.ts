@@ -379,4 +379,27 @@ describe('URL features over stdio', function () {
     assert.deepEqual(await willRename([['ui', 'widgets']]), ['home.kit:8 ui → widgets']);
     assert.deepEqual(await willRename([['about.kit', 'about-us.kit']]), []);
   });
+
+  it('follows edits: a line moved above a route, a route changed in another file', async () => {
+    const links = async () =>
+      (
+        await client.request<DocumentLink[]>('textDocument/documentLink', {
+          textDocument: { uri: uri('main.layout.kit') },
+        })
+      ).map((l) => `${rel(l.target!)} ${l.tooltip}`);
+    assert.deepEqual((await links())[2], 'about.kit#L4,1 GET /about — page about');
+    // A comment line above the route: the answer is the same page, its place one line down.
+    const about = text('about.kit');
+    await client.open(uri('about.kit'), about, 1);
+    await client.change(uri('about.kit'), 2, [
+      { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '// About us\n' },
+    ]);
+    assert.deepEqual((await links())[2], 'about.kit#L5,1 GET /about — page about');
+    // The route changes: `/about/` now reaches the catch-all.
+    await client.change(uri('about.kit'), 3, [
+      { range: { start: { line: 4, character: 7 }, end: { line: 4, character: 13 } }, text: '/about-us' },
+    ]);
+    assert.deepEqual((await links())[2], 'catchall.kit#L4,1 GET /{page} — page catchall (page=about)');
+    await client.close(uri('about.kit'));
+  });
 });
