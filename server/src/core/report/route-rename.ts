@@ -68,22 +68,20 @@ export function linkValueRange(text: string, link: InternalLink): Range | undefi
   return unquotedRange(text, link.range, link.href);
 }
 
-/** The raw path of a link (before `?` or `#`), whether it ends with a slash, and the rest. */
-function splitHref(href: string): { path: string; slash: boolean; suffix: string } {
+/** A link's path (before `?` or `#`) and the rest, which a rename keeps as it is. */
+function splitHref(href: string): { path: string; suffix: string } {
   const cut = href.search(/[?#]/);
-  let path = cut < 0 ? href : href.slice(0, cut);
-  const suffix = cut < 0 ? '' : href.slice(cut);
-  const slash = path.length > 1 && path.endsWith('/');
-  if (slash) path = path.slice(0, -1);
-  return { path, slash, suffix };
+  return cut < 0 ? { path: href, suffix: '' } : { path: href.slice(0, cut), suffix: href.slice(cut) };
 }
 
 /**
- * The link written for `next`, each param's segments as the link spells them, or why it cannot
- * be: the new pattern names a param the link has no value for, or drops one it has.
+ * A link's path written for `next`, each param's segments as the link spells them (a trailing
+ * slash kept), or why it cannot be: the new pattern names a param the link has no value for, or
+ * drops one it has.
  */
-function rewritten(href: string, old: ParsedRoute, next: ParsedRoute): { href: string } | { reason: string } {
-  const { path, slash, suffix } = splitHref(href);
+function rewritten(linkPath: string, old: ParsedRoute, next: ParsedRoute): { path: string } | { reason: string } {
+  const slash = linkPath.length > 1 && linkPath.endsWith('/');
+  const path = slash ? linkPath.slice(0, -1) : linkPath;
   const raw = path === '/' ? [] : path.slice(1).split('/');
   const values = new Map<string, string>();
   old.segments.forEach((s, i) => {
@@ -104,7 +102,7 @@ function rewritten(href: string, old: ParsedRoute, next: ParsedRoute): { href: s
   }
   for (const name of values.keys())
     if (!used.has(name)) return { reason: `the new pattern drops {${name}}, whose value the link gives` };
-  return { href: (parts.length === 0 ? '/' : '/' + parts.join('/')) + (slash && parts.length > 0 ? '/' : '') + suffix };
+  return { path: (parts.length === 0 ? '/' : '/' + parts.join('/')) + (slash && parts.length > 0 ? '/' : '') };
 }
 
 /** A value a newly typed param of the new pattern does not decode (the app would answer 400). */
@@ -185,8 +183,8 @@ export function planRouteRename(
   };
   const rewrites: LinkRewrite[] = [];
   const left: LinkLeft[] = [];
-  // What the new path reaches, by `<METHOD> <path> <old path>` (many links differ by query alone).
-  const verdicts = new Map<string, string | undefined>();
+  // By `<METHOD> <old path>`: the new path, or why the link stays (links differing by query alone are judged once).
+  const verdicts = new Map<string, { path: string } | { reason: string }>();
   for (const { file, link, answer } of reaching) {
     const leave = (reason: string) => left.push({ file, link, reason });
     const range = linkValueRange(view.kit(file)?.text ?? '', link);
@@ -194,22 +192,22 @@ export function planRouteRename(
       leave('it is not written as plain text between quotes');
       continue;
     }
-    const w = rewritten(link.href, old, next);
+    const { path, suffix } = splitHref(link.href);
+    const key = `${link.method} ${path}`;
+    let w = verdicts.get(key);
+    if (w === undefined) {
+      w = rewritten(path, old, next);
+      if ('path' in w) {
+        const why = verdict(view, link, w.path, answer, renamed, clones, current, after, old, next);
+        if (why !== undefined) w = { reason: why };
+      }
+      verdicts.set(key, w);
+    }
     if ('reason' in w) {
       leave(w.reason);
       continue;
     }
-    const key = `${link.method} ${pathOf(w.href)} ${pathOf(link.href)}`;
-    let why = verdicts.get(key);
-    if (!verdicts.has(key)) {
-      why = verdict(view, link, w.href, answer, renamed, clones, current, after, old, next);
-      verdicts.set(key, why);
-    }
-    if (why !== undefined) {
-      leave(why);
-      continue;
-    }
-    rewrites.push({ file, link, range, href: w.href });
+    rewrites.push({ file, link, range, href: w.path + suffix });
   }
   return { targets: [...targets], rewrites, left };
 }

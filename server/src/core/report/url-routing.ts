@@ -325,7 +325,7 @@ function firstSegments(targets: readonly Registration[]): Set<string> | undefine
   return firsts;
 }
 
-/** The `.kit` files whose links may reach a route: those linking under its first segments (the `link:` buckets), or all. */
+/** The `.kit` files whose links may reach a route: those linking under its first segments (`link:` buckets), or all. */
 function linkingFiles(
   view: WorkspaceView,
   firsts: ReadonlySet<string> | undefined,

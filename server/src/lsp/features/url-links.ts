@@ -26,6 +26,10 @@ import type { Target } from './locate.js';
 interface Memo {
   revision: number;
   memo: AnswerMemo;
+  /** Bumped whenever answers are dropped: what was made from them is to be made again. */
+  generation: number;
+  /** The URI of each file an answer points into, made once (the client's spelling of open documents). */
+  uris: Map<string, string>;
   /** The entries the answers were made from, by path. */
   kits: Map<string, KitEntry>;
   modules: Map<string, ModuleEntry>;
@@ -44,7 +48,14 @@ export function answerMemo(ctx: FeatureContext): AnswerMemo {
   const ws = ctx.ws;
   const m = memos.get(ctx);
   if (m?.revision === ws.revision) return m.memo;
-  const next: Memo = { revision: ws.revision, memo: m?.memo ?? new Map(), kits: new Map(), modules: new Map() };
+  const next: Memo = {
+    revision: ws.revision,
+    memo: m?.memo ?? new Map(),
+    generation: m?.generation ?? 0,
+    uris: m?.uris ?? new Map(),
+    kits: new Map(),
+    modules: new Map(),
+  };
   const changed = new Set<string>();
   let routes = m === undefined;
   for (const e of ws.allKit()) {
@@ -60,14 +71,32 @@ export function answerMemo(ctx: FeatureContext): AnswerMemo {
     if (m?.modules.get(p) !== e) routes = true;
   }
   if (m && (next.kits.size !== m.kits.size || next.modules.size !== m.modules.size)) routes = true;
-  if (routes) next.memo = new Map();
-  else if (changed.size > 0)
+  if (routes) {
+    next.memo = new Map();
+    next.generation++;
+  } else if (changed.size > 0) {
     for (const [key, a] of next.memo) {
       const r = a.registration ?? a.near;
       if (r && changed.has(r.file)) next.memo.delete(key);
     }
+    next.generation++;
+  }
+  // A document opened or closed changes its file's entry, and may change the URI it is named by.
+  for (const file of changed) next.uris.delete(file);
   memos.set(ctx, next);
   return next.memo;
+}
+
+/** The memo's state: its generation, and the URIs of files as answers name them. */
+function memoState(ctx: FeatureContext): Memo {
+  answerMemo(ctx);
+  return memos.get(ctx)!;
+}
+
+function uriOf(ctx: FeatureContext, state: Memo, file: string): string {
+  let uri = state.uris.get(file);
+  if (uri === undefined) state.uris.set(file, (uri = ctx.uriOf(file)));
+  return uri;
 }
 
 /**
@@ -96,8 +125,8 @@ export function answerLabel(a: RequestAnswer): string {
 }
 
 /** A URI that opens `range` of `file` (VS Code reads the `#L<line>,<column>` fragment). */
-function targetUri(ctx: FeatureContext, file: string, range: Range): string {
-  return `${ctx.uriOf(file)}#L${range.start.line + 1},${range.start.column + 1}`;
+function targetUri(ctx: FeatureContext, state: Memo, file: string, range: Range): string {
+  return `${uriOf(ctx, state, file)}#L${range.start.line + 1},${range.start.column + 1}`;
 }
 
 interface AssetRef {
@@ -135,23 +164,32 @@ function assetRefs(entry: KitEntry): AssetRef[] {
   return out.sort((a, b) => a.range.start.offset - b.range.start.offset);
 }
 
+/** The links of a file as last made, by entry, with the memo generation they were made in. */
+const madeLinks = new WeakMap<KitEntry, { generation: number; links: DocumentLink[] }>();
+
 export function documentLinks(ctx: FeatureContext, path: string): DocumentLink[] | null {
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
-  const memo = answerMemo(ctx);
+  const state = memoState(ctx);
+  const made = madeLinks.get(entry);
+  if (made?.generation === state.generation) return made.links;
   const out: DocumentLink[] = [];
   for (const link of entry.summary.links) {
-    const a = linkAnswer(ctx.ws, link, memo);
+    const a = linkAnswer(ctx.ws, link, state.memo);
     const place = a && answerPlace(a, true);
     if (!a || !place) continue;
     const range = linkValueRange(entry.text, link) ?? link.range;
-    out.push({ range: toRange(range), target: targetUri(ctx, place.file, place.range), tooltip: answerLabel(a) });
+    out.push({
+      range: toRange(range),
+      target: targetUri(ctx, state, place.file, place.range),
+      tooltip: answerLabel(a),
+    });
   }
   for (const ref of assetRefs(entry))
-    out.push({ range: toRange(ref.range), target: ctx.uriOf(ref.file), tooltip: `asset ${ref.written}` });
-  return out.sort(
-    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
-  );
+    out.push({ range: toRange(ref.range), target: uriOf(ctx, state, ref.file), tooltip: `asset ${ref.written}` });
+  out.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  madeLinks.set(entry, { generation: state.generation, links: out });
+  return out;
 }
 
 /** Definition on a link or an asset reference; undefined when the cursor is on neither. */
