@@ -3,6 +3,7 @@
 // only hands it over.
 import { CodeActionKind, TextDocumentSyncKind, type ServerCapabilities } from 'vscode-languageserver/node';
 import { SEMANTIC_LEGEND } from './features/semantic-tokens.js';
+import { URL_CAPABILITIES, URL_WORKSPACE_CAPABILITIES } from './url-requests.js';
 
 export function serverCapabilities(): ServerCapabilities {
   return {
@@ -27,6 +28,8 @@ export function serverCapabilities(): ServerCapabilities {
     signatureHelpProvider: { triggerCharacters: [' '], retriggerCharacters: ['='] },
     callHierarchyProvider: true,
     diagnosticProvider: { identifier: 'kit', interFileDependencies: true, workspaceDiagnostics: true },
-    workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    // Document links, inlay hints and file renames (`url-requests.ts`).
+    ...URL_CAPABILITIES,
+    workspace: { workspaceFolders: { supported: true, changeNotifications: true }, ...URL_WORKSPACE_CAPABILITIES },
   };
 }

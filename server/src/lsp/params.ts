@@ -74,7 +74,7 @@ const diagnostic = object({
   ),
 });
 
-/** Requests the server answers, by method. `kit/*` requests take no params: anything passes. */
+/** Requests the server answers, by method. `kit/*` requests without an entry take no params: anything passes. */
 const REQUESTS = new Map<string, Check>(
   Object.entries({
     initialize: object({
@@ -107,6 +107,11 @@ const REQUESTS = new Map<string, Check>(
     'callHierarchy/outgoingCalls': object({ item: callHierarchyItem }),
     'textDocument/diagnostic': object({ textDocument, previousResultId: optional(string) }),
     'workspace/diagnostic': object({ previousResultIds: array(object({ uri: string, value: string })) }),
+    // The URL-aware features (`url-requests.ts`).
+    'textDocument/documentLink': object({ textDocument }),
+    'textDocument/inlayHint': object({ textDocument, range }),
+    'workspace/willRenameFiles': object({ files: array(object({ oldUri: string, newUri: string })) }),
+    'kit/resolveUrl': object({ url: string, method: optional(string) }),
   }),
 );
 

@@ -47,6 +47,8 @@ import { routesReport, treeReport, type NamedContext } from './features/reports.
 import { semanticTokens } from './features/semantic-tokens.js';
 import { documentSymbols, foldingRanges, workspaceSymbols } from './features/symbols.js';
 import type { KitProject, ProjectSet } from './projects.js';
+import { annotationSupport } from './client-capabilities.js';
+import { registerUrlRequests, warn, type UrlHost } from './url-requests.js';
 
 export interface RequestHost {
   projects: ProjectSet;
@@ -62,6 +64,8 @@ export interface RequestHost {
   /** Diagnostics the client pulls (`textDocument/diagnostic`, `workspace/diagnostic`). */
   pull: PullDiagnostics;
   capabilities(): ClientCapabilities;
+  /** What the URL-aware features need (`url-requests.ts`). */
+  urls: UrlHost;
 }
 
 export function registerRequests(c: Connection, host: RequestHost): void {
@@ -117,7 +121,17 @@ export function registerRequests(c: Connection, host: RequestHost): void {
   c.onPrepareRename(
     onKit('prepareRename', (p, key, q: TextDocumentPositionParams) => prepareRename(p.ctx, key, q.position))(),
   );
-  c.onRenameRequest(onKit('rename', (p, key, q: RenameParams) => rename(p.ctx, key, q.position, q.newName))());
+  c.onRenameRequest(
+    onKit('rename', (p, key, q: RenameParams) =>
+      rename(p.ctx, key, q.position, q.newName, {
+        annotations: annotationSupport(host.urls.capabilities()),
+        report: (m) => {
+          host.log(m);
+          warn(c, m);
+        },
+      }),
+    )(),
+  );
   c.onCompletion(
     onKit('completion', (p, key, q: TextDocumentPositionParams) => completion(p.ctx, key, q.position))([]),
   );
@@ -199,6 +213,7 @@ export function registerRequests(c: Connection, host: RequestHost): void {
     'kit/tree',
     withoutParams('kit/tree', () => treeReport(named())),
   );
+  registerUrlRequests(c, host, request, onKit);
   c.onRequest(
     'kit/stats',
     withoutParams('kit/stats', () => {

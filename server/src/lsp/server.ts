@@ -16,10 +16,12 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
+import { canCreateFiles } from './client-capabilities.js';
 import { fsPathOf, isUriKey } from './convert.js';
 import { OpenDocuments } from './documents.js';
 import { serverCapabilities } from './capabilities.js';
 import { LiveFigures } from './features/route-figures.js';
+import { InlayHintSettings } from './features/inlay-hints.js';
 import type { PullDiagnostics } from './features/pull-diagnostics.js';
 import { Indexer } from './indexing.js';
 import { ProjectSet } from './projects.js';
@@ -28,6 +30,7 @@ import { startPullDiagnostics } from './pull-source.js';
 import { registerRequests } from './requests.js';
 import { applyFileChange, restoreFromDisk, syncDocument } from './sync.js';
 import { EditArrivals, MALFORMED_MESSAGE, type MalformedMessage } from './transport.js';
+import { refreshInlayHints } from './url-requests.js';
 
 export interface KitServerOptions {
   /** `kit lsp --ssr`: ssr on in every folder (kit.config aside) until the client's `kit.ssr` says otherwise. */
@@ -38,6 +41,7 @@ export interface KitServerOptions {
 export class KitServer {
   private readonly docs = new OpenDocuments();
   private readonly figures = new LiveFigures();
+  private readonly hints = new InlayHintSettings();
   private readonly projects: ProjectSet;
   private readonly publisher: Publisher;
   private readonly pull: PullDiagnostics;
@@ -127,12 +131,13 @@ export class KitServer {
         const key = project.keyOf(fsPath);
         return project.ws.kit(key) && !this.docs.get(fsPath)?.problem ? { project, key } : undefined;
       },
-      canCreateFiles: () => this.canCreateFiles(),
+      canCreateFiles: () => canCreateFiles(this.capabilities),
       openDocumentCount: () => this.docs.all().length,
       log: (m) => this.log(m),
       figures: this.figures,
       pull: this.pull,
       capabilities: () => this.capabilities,
+      urls: { capabilities: () => this.capabilities, hints: this.hints },
     });
     c.listen();
   }
@@ -182,13 +187,6 @@ export class KitServer {
     });
   }
 
-  private canCreateFiles(): boolean {
-    return Boolean(
-      this.capabilities.workspace?.workspaceEdit?.documentChanges &&
-        this.capabilities.workspace.workspaceEdit.resourceOperations?.includes('create'),
-    );
-  }
-
   // ---- configuration -----------------------------------------------------------------------------
 
   private async loadConfiguration(): Promise<void> {
@@ -204,6 +202,7 @@ export class KitServer {
   /** The `kit` settings: `kit.ssr` true or false overrides each folder's kit.config, null leaves it to them. */
   private applySettings(kit: unknown): void {
     this.figures.configure(kit);
+    if (this.hints.configure(kit)) refreshInlayHints(this.connection, this.capabilities);
     const ssr = (kit as { ssr?: unknown } | null | undefined)?.ssr;
     if (this.applySsr(typeof ssr === 'boolean' ? ssr : undefined)) this.schedule();
   }

@@ -86,6 +86,8 @@ function advertised(caps: ServerCapabilities, uri: string): Map<string, Record<s
       ['textDocument/diagnostic', doc],
       ['workspace/diagnostic', { previousResultIds: [{ uri, value: 'x' }] }],
     ],
+    documentLinkProvider: [['textDocument/documentLink', doc]],
+    inlayHintProvider: [['textDocument/inlayHint', { ...doc, range }]],
   };
   const out = new Map<string, Record<string, unknown>>();
   for (const [cap, value] of Object.entries(caps)) {

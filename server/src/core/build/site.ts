@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
 import type { ViewBlock } from '../../../../grammar/src/ast.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
-import { concretePaths } from '../model/concrete-paths.js';
+import { prerenderedPaths } from '../model/concrete-paths.js';
 import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
@@ -131,7 +131,7 @@ class SiteCompiler {
       layouts: this.layoutIds(s),
       ...(cache !== undefined ? { cache } : {}),
       serverFields: s.server ? s.server.fields.map((f) => f.text) : [],
-      prerender: s.render === 'ssr' || isProtected(s) ? [] : prerenderPaths(s, route),
+      prerender: prerenderPaths(s, route),
       ...this.errorPageField(s),
     };
   }
@@ -349,22 +349,12 @@ export function outputFile(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
 }
 
-/**
- * A page behind a protective guard is never written ahead of time, whatever its render mode: the
- * static output is meant for hosts that serve every file to anyone. `kit check` rejects such a
- * page when it is built ahead of time (`guard_requires_request_render`); a hybrid one is rendered
- * per request by the app instead.
- */
-function isProtected(s: FileSummary): boolean {
-  return s.guards.some((g) => g !== 'public');
-}
-
 function errorDocOf(s: FileSummary): boolean {
   return s.declarations.some((d) => d.kind === 'error');
 }
 
 function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
-  return concretePaths(s, route).map(({ path, params }) => ({ path, file: outputFile(path), params }));
+  return prerenderedPaths(s, route).map(({ path, params }) => ({ path, file: outputFile(path), params }));
 }
 
 /**

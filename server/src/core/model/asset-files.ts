@@ -54,3 +54,12 @@ export function relativeAssetPath(kitPath: string, written: string): string | { 
   }
   return parts.join('/');
 }
+
+/**
+ * The spellings of a declared file's path that a URL attribute may use for it (`./img/logo.png`,
+ * `img/logo.png`): the build rewrites those to the hashed file, the editor links them to it.
+ */
+export function assetSpellings(written: string): string[] {
+  const bare = written.replace(/^(\.\/)+/, '');
+  return [...new Set([written, bare, './' + bare])];
+}

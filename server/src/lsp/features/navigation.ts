@@ -1,6 +1,7 @@
 // Definition, references and rename. Everything resolves through the workspace model's buckets
 // (component definitions and uses, layout definitions and uses, page IDs) and the handler binding,
-// never through text search.
+// never through text search. Links and route strings go through the URL features
+// (`url-links.ts`, `route-rename.ts`): what the generated app answers a URL with.
 import type { Location, Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
 import type { Range } from '../../../../grammar/src/ast.js';
 import { findBinding, type BindTargetKind } from '../../core/bind/types.js';
@@ -10,6 +11,11 @@ import type { KitEntry } from '../../core/model/entries.js';
 import { contains, offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { localNameRange, locate, type Target } from './locate.js';
+import { RenameError } from './rename-error.js';
+import { leftLinksMessage, prepareRouteRename, renameRoute } from './route-rename.js';
+import { linkDefinition, routeReferences } from './url-links.js';
+
+export { RenameError };
 
 /** A named thing that several places refer to. */
 export type SymbolRef =
@@ -22,8 +28,6 @@ export interface Place {
   file: string;
   range: Range;
 }
-
-export class RenameError extends Error {}
 
 const COMPONENT_NAME = /^[A-Z][A-Za-z0-9_]*$/;
 
@@ -189,6 +193,8 @@ const CONFLICT_CODES = new Set([
 export function definition(ctx: FeatureContext, path: string, position: Position): Location[] | null {
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
+  const viaLink = linkDefinition(ctx, entry, position);
+  if (viaLink) return viaLink.length ? viaLink : null;
   const offset = offsetOf(entry.ast, position);
   const t = locate(entry, offset);
   if (!t) return null;
@@ -246,6 +252,8 @@ export function references(
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
+  const viaRoute = routeReferences(ctx, entry, t, includeDeclaration);
+  if (viaRoute) return viaRoute;
   const sym = t && symbolOf(entry, t);
   if (!sym) return null;
   const places = [...(includeDeclaration ? declarationPlaces(ctx, sym.ref) : []), ...usePlaces(ctx, sym.ref)];
@@ -264,18 +272,39 @@ export function prepareRename(
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
+  const route = prepareRouteRename(entry, t, position);
+  if (route) return route;
   const sym = t && symbolOf(entry, t);
   if (!sym || !renamable(sym.ref)) return null;
   return { range: toRange(sym.range), placeholder: sym.ref.kind === 'page' ? sym.ref.id : sym.ref.name };
 }
 
-export function rename(ctx: FeatureContext, path: string, position: Position, newName: string): WorkspaceEdit | null {
+export interface RenameOptions {
+  /** The client applies change annotations: a route rename's links come as a group to confirm. */
+  annotations?: boolean;
+  /** Tells the user what a rename left alone (links a route rename could not rewrite). */
+  report?(message: string): void;
+}
+
+export function rename(
+  ctx: FeatureContext,
+  path: string,
+  position: Position,
+  newName: string,
+  options: RenameOptions = {},
+): WorkspaceEdit | null {
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
+  const route = renameRoute(ctx, entry, t, position, newName, { annotations: options.annotations === true });
+  if (route) {
+    const left = leftLinksMessage(route);
+    if (left) options.report?.(left);
+    return route.edit;
+  }
   const sym = t && symbolOf(entry, t);
   if (!sym || !renamable(sym.ref))
-    throw new RenameError('only components and endpoint symbols (act, api, fragment) can be renamed');
+    throw new RenameError('only components, endpoint symbols (act, api, fragment) and route strings can be renamed');
   if (sym.ref.kind === 'component' && !COMPONENT_NAME.test(newName))
     throw new RenameError(
       `"${newName}" is not a component name: it must start with an uppercase letter and contain only letters, ` +
@@ -285,7 +314,12 @@ export function rename(ctx: FeatureContext, path: string, position: Position, ne
     throw new RenameError(
       `"${newName}" is not a handler symbol: it must be an exported identifier starting with an uppercase letter`,
     );
-  const places = [...declarationPlaces(ctx, sym.ref), ...usePlaces(ctx, sym.ref)];
+  return { changes: symbolChanges(ctx, sym.ref, newName) };
+}
+
+/** The edits renaming a symbol: its declarations and every use, each place once, by URI. */
+export function symbolChanges(ctx: FeatureContext, ref: SymbolRef, newName: string): Record<string, TextEdit[]> {
+  const places = [...declarationPlaces(ctx, ref), ...usePlaces(ctx, ref)];
   const changes: Record<string, TextEdit[]> = {};
   const seen = new Set<string>();
   for (const p of places) {
@@ -294,5 +328,5 @@ export function rename(ctx: FeatureContext, path: string, position: Position, ne
     seen.add(id);
     (changes[ctx.uriOf(p.file)] ??= []).push({ range: toRange(p.range), newText: newName });
   }
-  return { changes };
+  return changes;
 }
