@@ -115,7 +115,7 @@ export async function readSubmittedForm(x: EndpointRequest): Promise<boolean> {
   return checkCsrf(x);
 }
 
-/** The CSRF check in its own span. What the upload parser already checked is checked again: cheap, and it makes the span. */
+/** The CSRF check, in its own span (what the upload parser checked is checked again: cheap, and it makes the span). */
 function checkCsrf(x: EndpointRequest): boolean {
   if (!x.ep.entry.csrf) return true;
   const { app, ctx } = x;
