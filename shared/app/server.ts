@@ -306,20 +306,28 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     return stopping;
   };
-  if (options.handleSignals !== false) {
-    const onSignal = (signal: string): void => {
-      err(`kit: ${signal} received; finishing ${inflight()} in-flight request(s)`);
-      stop().then(
-        () => {
-          if (options.exitOnStop !== false) process.exit(0);
-        },
-        () => process.exit(1),
-      );
-    };
-    process.once('SIGINT', () => onSignal('SIGINT'));
-    process.once('SIGTERM', () => onSignal('SIGTERM'));
-  }
+  if (options.handleSignals !== false) stopOnSignals(options, err, inflight, stop);
   return { app, server, url, address: { host: address.host, port: bound.port }, stop };
+}
+
+/** SIGINT and SIGTERM stop the server (the requests in flight finish), then the process exits. */
+function stopOnSignals(
+  options: StartOptions,
+  err: (line: string) => void,
+  inflight: () => number,
+  stop: () => Promise<void>,
+): void {
+  const onSignal = (signal: string): void => {
+    err(`kit: ${signal} received; finishing ${inflight()} in-flight request(s)`);
+    stop().then(
+      () => {
+        if (options.exitOnStop !== false) process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
 }
 
 /**

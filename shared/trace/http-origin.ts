@@ -6,30 +6,43 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
-function first(value: string | string[] | undefined): string | undefined {
+/** The first comma-separated value of a header (of its first line, when repeated). */
+function firstValue(value: string | string[] | undefined): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   return v === undefined ? undefined : v.split(',')[0]!.trim();
 }
 
-/** The scheme the client used: `Forwarded: proto=`, then `X-Forwarded-Proto`, then the socket. */
-export function requestScheme(req: IncomingMessage): string {
-  const forwarded = first(req.headers['forwarded']);
-  if (forwarded !== undefined) {
-    for (const pair of forwarded.split(';')) {
-      const eq = pair.indexOf('=');
-      if (eq > 0 && pair.slice(0, eq).trim().toLowerCase() === 'proto') {
-        const proto = pair
-          .slice(eq + 1)
-          .trim()
-          .replace(/^"|"$/g, '')
-          .toLowerCase();
-        if (proto === 'http' || proto === 'https') return proto;
-      }
-    }
+/** `http` or `https` in any case (the only schemes a proxy header may name), else undefined. */
+function httpScheme(value: string | undefined): 'http' | 'https' | undefined {
+  const v = value?.replace(/^"|"$/g, '').toLowerCase();
+  return v === 'http' || v === 'https' ? v : undefined;
+}
+
+/** `proto=` of the first element of a `Forwarded` header (RFC 7239). */
+function forwardedProto(header: string | string[] | undefined): string | undefined {
+  const first = firstValue(header);
+  if (first === undefined) return undefined;
+  for (const pair of first.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim().toLowerCase() === 'proto') return pair.slice(eq + 1).trim();
   }
-  const xfp = first(req.headers['x-forwarded-proto'])?.toLowerCase();
-  if (xfp === 'http' || xfp === 'https') return xfp;
-  return (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  return undefined;
+}
+
+/**
+ * The scheme the client used, decided here for every part of kit (the app's CSRF cookie and the
+ * URL handlers see, the collector's origin check): TLS on the socket is `https` whatever a header
+ * says; otherwise the first `X-Forwarded-Proto` value, then `proto=` of the first `Forwarded`
+ * element, each counted only when it names `http` or `https`; otherwise `http`. Proxy headers are
+ * believed from whoever sends them: behind a balancer, it must set them (docs/deploy.md).
+ */
+export function requestScheme(req: IncomingMessage): 'http' | 'https' {
+  if ((req.socket as TLSSocket).encrypted) return 'https';
+  return (
+    httpScheme(firstValue(req.headers['x-forwarded-proto'])) ??
+    httpScheme(forwardedProto(req.headers.forwarded)) ??
+    'http'
+  );
 }
 
 /** `scheme://host[:port]` with default ports removed and the host lowercased, or null if unparsable. */

@@ -13,7 +13,7 @@ import type {
   StaticFile,
 } from '../../../../shared/app/manifest.js';
 import { MANIFEST_VERSION } from '../../../../shared/app/manifest.js';
-import type { Template } from '../../../../shared/render/index.js';
+import { hasTokenForms, type Template } from '../../../../shared/render/index.js';
 import type { CompiledPage, CompiledSite } from '../build/index.js';
 import { ASSETS_MANIFEST, clientSourceDir } from '../build/index.js';
 import type { HandlerBinding } from '../bind/types.js';
@@ -271,6 +271,19 @@ function pageFiles(cp: CompiledPage, staticTable: Record<string, StaticFile>): R
   return files;
 }
 
+/** The `paths` record of each built file of a page, by file key (none for a static route). */
+function fileParams(
+  cp: CompiledPage,
+  staticTable: Record<string, StaticFile>,
+): Record<string, Record<string, string>> | undefined {
+  let out: Record<string, Record<string, string>> | undefined;
+  for (const pre of cp.prerender) {
+    const key = decodeKey(pre.file);
+    if (staticTable[key] !== undefined && Object.keys(pre.params).length > 0) (out ??= {})[key] = { ...pre.params };
+  }
+  return out;
+}
+
 export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTableOptions): RouteTable {
   const notes: string[] = [];
   const model = buildReportModel(ws);
@@ -314,12 +327,18 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
       serverFields: [...cp.serverFields],
     };
     if (cp.cache !== undefined) entry.cache = cp.cache;
-    // A page with actions is also kept for re-rendering when a submission fails (`fail`, 422).
-    if (cp.render !== 'spa' || (info?.summary.actions.length ?? 0) > 0) {
+    // A page with actions is also kept for re-rendering when a submission fails (`fail`, 422), and
+    // one whose built files hold a form posting here for writing their CSRF fields per request (a
+    // lazy compile's page does not know yet: its template compiles when the app first renders it).
+    const forms = Object.keys(files).length > 0 && (site.lazy !== undefined || hasTokenForms(cp.ir));
+    if (cp.render !== 'spa' || (info?.summary.actions.length ?? 0) > 0 || forms) {
       entry.template = `page:${cp.pageId}`;
-      // A lazy compile's page compiles its template when the app first renders it.
       if (site.lazy === undefined) templates[entry.template] = cp.ir;
       else Object.defineProperty(templates, entry.template, { get: () => cp.ir, enumerable: true, configurable: true });
+    }
+    if (forms) {
+      const params = fileParams(cp, staticTable);
+      if (params !== undefined) entry.fileParams = params;
     }
     if (cp.errorPage !== undefined) {
       entry.errorPage = cp.errorPage;

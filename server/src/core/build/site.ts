@@ -22,7 +22,8 @@ import { AssetRegistry } from './assets.js';
 import { OwnerAssets } from './owner-assets.js';
 import { compileNodes } from './markup.js';
 import { PartCompiler } from './parts.js';
-import { push, substitute, toTemplate, type PNode } from './proto.js';
+import { finishTemplate } from './forms.js';
+import { push, substitute, type PNode } from './proto.js';
 import { KIT_JS_PATH, KIT_JS_TAG, kitRuntimeSource } from './runtime-script.js';
 import type {
   CompiledFragment,
@@ -218,7 +219,7 @@ class SiteCompiler {
     push(doc, '\n</body>\n</html>\n');
     if (facts.kitJs) this.noteKitJs();
     return {
-      ir: toTemplate(doc, ctx.locals.n, `page ${s.ownerId}`),
+      ir: finishTemplate(doc, ctx.locals.n, `page ${s.ownerId}`, true),
       kitJs: facts.kitJs,
       stylesheets,
       scripts,
@@ -278,7 +279,7 @@ class SiteCompiler {
       else push(body, part);
     }
     if (/^\s*<(!doctype|html)/i.test(text)) {
-      this.errorPages.set(key, toTemplate(body, 0, key));
+      this.errorPages.set(key, finishTemplate(body, 0, key, false));
       return key;
     }
     let locals = 0;
@@ -297,7 +298,7 @@ class SiteCompiler {
     const doc: PNode[] = [documentStart({ title }, stylesheets, kitJs, scripts)];
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
-    this.errorPages.set(key, toTemplate(doc, locals, key));
+    this.errorPages.set(key, finishTemplate(doc, locals, key, false));
     this.errorPageAssets.set(key, [...stylesheets, ...scripts]);
     return key;
   }
@@ -319,7 +320,7 @@ class SiteCompiler {
         target: f.target.value,
         source: s.path,
         guards: s.guards,
-        ir: toTemplate(nodes, ctx.locals.n, `fragment ${s.ownerId}.${f.name.text}`),
+        ir: finishTemplate(nodes, ctx.locals.n, `fragment ${s.ownerId}.${f.name.text}`, false),
       });
     }
     return out;
