@@ -6,6 +6,7 @@ import { BodyAbortedError, BodyTooLargeError, isFormContentType, parseFormBody, 
 import { isSecureRequest } from './context.js';
 import { CSRF_FIELD, CSRF_HEADER, cookieName, readCookie, validSubmission } from './csrf.js';
 import type { EndpointRequest } from './endpoint-request.js';
+import type { ErrorCode } from './errors.js';
 import { MultipartError, parseMultipart, UploadLimitError, UploadScope } from './multipart.js';
 import { headerValue } from './request-kind.js';
 import { denied, startStage } from './stage-spans.js';
@@ -55,8 +56,7 @@ export async function readEndpointBody(x: EndpointRequest): Promise<boolean> {
     return true;
   } catch (e) {
     if (e instanceof BodyTooLargeError) {
-      x.reply.res.setHeader('Connection', 'close');
-      x.reply.error(413, 'request_body_too_large', 'request body too large', { ...x.cors, Connection: 'close' });
+      refuseBody(x, 'request_body_too_large', 'request body too large');
       return false;
     }
     if (e instanceof BodyAbortedError) {
@@ -136,20 +136,26 @@ function csrfProblem(cookie: string | undefined, submitted: string | undefined):
   return 'the submitted token does not match the cookie';
 }
 
+/**
+ * The 413 of a body over a limit. A client that sends its whole body before reading the answer
+ * (most do) sees a connection closed under it (EPIPE), not the 413, unless the rest is read: up to
+ * a bound, the rest is read and dropped and the connection stays usable; past it, it is closed.
+ */
+function refuseBody(x: EndpointRequest, code: ErrorCode, message: string): void {
+  const { req, reply, cors } = x;
+  const declared = Number(req.headers['content-length']);
+  if (!req.complete && (req.headers['content-length'] === undefined || declared > DRAIN_LIMIT)) {
+    reply.res.setHeader('Connection', 'close');
+    return reply.error(413, code, message, { ...cors, Connection: 'close' });
+  }
+  req.resume();
+  return reply.error(413, code, message, cors);
+}
+
 /** The answer to an upload that stopped: 413 naming the limit, 403, 400, or a cut connection. */
 function uploadFailed(x: EndpointRequest, thrown: unknown): void {
-  const { req, reply, cors } = x;
-  if (thrown instanceof UploadLimitError) {
-    // A client that sends its whole body before reading the answer (most do) sees a connection
-    // closed under it, not the 413, unless the rest is read: up to a bound, it is read and dropped.
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared <= DRAIN_LIMIT && !req.complete) {
-      req.resume();
-      return reply.error(413, 'upload_limit_exceeded', thrown.message, cors);
-    }
-    reply.res.setHeader('Connection', 'close');
-    return reply.error(413, 'upload_limit_exceeded', thrown.message, { ...cors, Connection: 'close' });
-  }
+  const { reply, cors } = x;
+  if (thrown instanceof UploadLimitError) return refuseBody(x, 'upload_limit_exceeded', thrown.message);
   if (thrown instanceof CsrfBeforeFileError) return reply.error(403, 'invalid_csrf_token', 'invalid csrf token', cors);
   if (thrown instanceof MultipartError) return reply.error(400, 'invalid_form', thrown.message, cors);
   if (thrown instanceof BodyAbortedError) {
