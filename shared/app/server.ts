@@ -223,6 +223,73 @@ function sourceRoot(options: StartOptions, env: Readonly<Record<string, string |
   return resolve(options.staticDir, '..', rel);
 }
 
+/**
+ * The app's tracer: the one the app config exports, else (tracing on) a local collector's. Answers
+ * the exported one, whose spans are flushed when the server stops.
+ */
+function useTracer(
+  appOptions: AppOptions,
+  options: StartOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  tracing: boolean,
+  err: (line: string) => void,
+): ReturnType<typeof configTracer> {
+  const exported = configTracer(options.config);
+  if (exported) {
+    appOptions.tracer = exported;
+    if (tracing) err('kit: the app config exports a tracer; spans go there, so the local collector is off');
+  } else if (tracing) {
+    // Span sources are relative to the build's source root: the viewer links them into an editor.
+    const collector = newCollector(1024, { sourceRoot: sourceRoot(options, env) });
+    appOptions.collector = collector;
+    appOptions.tracer = newTracer(withSink(collector));
+  }
+  return exported;
+}
+
+/** Listens on the address; the Host rule learns the port bound before any request (port 0). */
+function listenOn(server: Server, address: { host: string; port: number }, rule: HostRule): Promise<AddressInfo> {
+  return new Promise<AddressInfo>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(address.port, address.host, () => {
+      server.removeListener('error', reject);
+      const bound = server.address() as AddressInfo;
+      rule.port = bound.port;
+      resolve(bound);
+    });
+  });
+}
+
+/**
+ * The server's stop, once however often it is called: no new connections, idle ones closed, the
+ * requests in flight given the shutdown grace; `release` at once, `closed` once the last is done.
+ */
+function stopper(
+  server: Server,
+  inflight: () => number,
+  draining: { value: boolean },
+  on: { release: () => void; closed: () => Promise<void> },
+): () => Promise<void> {
+  let stopping: Promise<void> | undefined;
+  return () => {
+    stopping ??= new Promise<void>((resolve) => {
+      draining.value = true;
+      server.close(() => on.closed().then(resolve, resolve));
+      server.closeIdleConnections();
+      const started = Date.now();
+      const poll = setInterval(() => {
+        if (inflight() === 0 || Date.now() - started > SERVER_LIMITS.shutdownGraceMs) {
+          clearInterval(poll);
+          server.closeAllConnections();
+        } else server.closeIdleConnections();
+      }, 20);
+      poll.unref();
+      on.release();
+    });
+    return stopping;
+  };
+}
+
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const out = options.out ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -244,16 +311,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     process.setSourceMapsEnabled(true);
     removeFaultPolicy = installFaultPolicy({ log: err, exit: env.KIT_EXIT_ON_FAULT === '1' });
   }
-  const exported = configTracer(options.config);
-  if (exported) {
-    appOptions.tracer = exported;
-    if (tracing) err('kit: the app config exports a tracer; spans go there, so the local collector is off');
-  } else if (tracing) {
-    // Span sources are relative to the build's source root: the viewer links them into an editor.
-    const collector = newCollector(1024, { sourceRoot: sourceRoot(options, env) });
-    appOptions.collector = collector;
-    appOptions.tracer = newTracer(withSink(collector));
-  }
+  const exported = useTracer(appOptions, options, env, tracing, err);
   const app = new KitApp(appOptions);
   if (app.csrf.ephemeral)
     err(
@@ -268,44 +326,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       ? app
       : { handle: (req, res) => refuseMisdirected(req, res, rule, hint) || app.handle(req, res) },
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(address.port, address.host, () => {
-      server.removeListener('error', reject);
-      // Before any request: a port 0 became the one bound.
-      rule.port = (server.address() as AddressInfo).port;
-      resolve();
-    });
-  });
-  const bound = server.address() as AddressInfo;
+  const bound = await listenOn(server, address, rule);
   const url = `http://${formatHost(address.host)}:${bound.port}`;
   if (exported) out('tracing on: spans go to the tracer of the app config');
   else if (tracing) out(`tracing on: spans at ${url}/_kit/traces (viewer ${url}/_kit/traces/viewer, loopback only)`);
   out(`listening on ${url}`);
 
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= new Promise<void>((resolve) => {
-      draining.value = true;
-      // Spans of the last requests are exported before the process ends (up to the export timeout).
-      server.close(() => {
-        if (exported) exported.flush().then(resolve, resolve);
-        else resolve();
-      });
-      server.closeIdleConnections();
-      const started = Date.now();
-      const poll = setInterval(() => {
-        if (inflight() === 0 || Date.now() - started > SERVER_LIMITS.shutdownGraceMs) {
-          clearInterval(poll);
-          server.closeAllConnections();
-        } else server.closeIdleConnections();
-      }, 20);
-      poll.unref();
+  const stop = stopper(server, inflight, draining, {
+    release: () => {
       appOptions.collector?.close?.();
       removeFaultPolicy?.();
-    });
-    return stopping;
-  };
+    },
+    // Spans of the last requests are exported before the process ends (up to the export timeout).
+    closed: () => exported?.flush() ?? Promise.resolve(),
+  });
   if (options.handleSignals !== false) stopOnSignals(options, err, inflight, stop);
   return { app, server, url, address: { host: address.host, port: bound.port }, stop };
 }
