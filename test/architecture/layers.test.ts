@@ -17,7 +17,6 @@ const LAYERS: readonly { layer: string; rank: number; prefix: string }[] = [
   { layer: 'shared/route', rank: 0, prefix: 'shared/route/' },
   { layer: 'shared/trace', rank: 0, prefix: 'shared/trace/' },
   { layer: 'shared/render', rank: 1, prefix: 'shared/render/' },
-  { layer: 'shared/trace-otlp', rank: 1, prefix: 'shared/trace-otlp/' },
   { layer: 'shared/app', rank: 2, prefix: 'shared/app/' },
   { layer: 'core/diagnostics', rank: 3, prefix: 'server/src/core/diagnostics/' },
   { layer: 'core/format', rank: 3, prefix: 'server/src/core/format/' },
