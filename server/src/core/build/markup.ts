@@ -2,8 +2,7 @@
 // static chunks (their attributes: `markup-attributes.ts`); interpolations become escaped holes;
 // `g:for`, `g:if` and `g:error` wrap an element in a loop or a condition; component calls are
 // instantiated from their once-compiled form.
-import type { Element, MarkupNode } from '../../../../grammar/src/ast.js';
-import { VOID_ELEMENTS } from '../../../../grammar/src/index.js';
+import { type Element, type MarkupNode, VOID_ELEMENTS } from '../../../../grammar/src/index.js';
 import { staticHtml } from '../../../../shared/render/index.js';
 import { compileAttributes } from './markup-attributes.js';
 import { attr, attributeExpr, convertExpr, literalValue, type OwnerContext, type Scope } from './owner-context.js';

@@ -3,8 +3,7 @@
 // The static build renders the result to files; the generated app embeds the same IR and renders
 // SSR and hybrid pages per request with the same renderer.
 import { resolve } from 'node:path';
-import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
-import type { ViewBlock } from '../../../../grammar/src/ast.js';
+import { MAX_MARKUP_DEPTH, type ViewBlock } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
 import { concretePaths } from '../model/concrete-paths.js';
 import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';

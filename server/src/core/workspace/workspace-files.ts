@@ -2,8 +2,8 @@
 // `entry-index.ts`), updated file by file, with the buckets each update touches queued for
 // validation; and what a start left for later (files' own rules, page views' markup). `Workspace`
 // (workspace.ts) validates the queued buckets and answers the queries.
-import type { KitFile } from '../../../../grammar/src/ast.js';
 import {
+  type KitFile,
   fileKindFromPath,
   isReparseable,
   parseKit,

@@ -2,7 +2,7 @@
 // (component definitions and uses, layout definitions and uses, page IDs) and the handler binding,
 // never through text search.
 import type { Location, Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import type { Range } from '../../../../grammar/src/ast.js';
+import type { Range } from '../../../../grammar/src/index.js';
 import { findBinding, type BindTargetKind } from '../../core/bind/types.js';
 import { dirName, isExportedSymbol, loadFunctionName } from '../../core/model/names.js';
 import { componentKey, layoutKey } from '../../core/resolve/names.js';
@@ -156,7 +156,7 @@ function usePlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
 /** Every `g:post={Name}` reference of a file. */
 function postForms(e: KitEntry): { name: string; range: Range }[] {
   const out: { name: string; range: Range }[] = [];
-  const visit = (nodes: import('../../../../grammar/src/ast.js').MarkupNode[]) => {
+  const visit = (nodes: import('../../../../grammar/src/index.js').MarkupNode[]) => {
     for (const n of nodes) {
       if (n.type !== 'element') continue;
       for (const a of n.attrs) {
