@@ -31,7 +31,7 @@ Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
 `,
   async run(argv, io) {
     const { flags, positionals } = parseArgs(argv, { ssr: 'boolean', json: 'boolean', format: 'string' }, 'check');
-    const format = (flags.format as string | undefined) ?? (flags.json ? 'json' : 'human');
+    const format = flags.format ?? (flags.json ? 'json' : 'human');
     if (!['human', 'json', 'github', 'sarif'].includes(format))
       throw new UsageError(`kit check: --format must be human, json, github or sarif, not "${format}"`);
     if (flags.json && format !== 'json')

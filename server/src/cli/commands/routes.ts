@@ -21,11 +21,11 @@ export interface ReportArgs {
   inputs: string[];
 }
 
-const REPORT_FLAGS: FlagSpec = { ssr: 'boolean', format: 'string', json: 'boolean' };
+const REPORT_FLAGS = { ssr: 'boolean', format: 'string', json: 'boolean' } as const satisfies FlagSpec;
 
 export function parseReportArgs(argv: string[], command: string, io: CliIO): ReportArgs {
   const { flags, positionals } = parseArgs(argv, REPORT_FLAGS, command);
-  const format = (flags.format ?? 'json') as string;
+  const format = flags.format ?? 'json';
   if (format !== 'json' && format !== 'table')
     throw new UsageError(`kit ${command}: --format must be json or table, not "${format}"`);
   // `--json` is what `kit check` and `kit inspect` take; JSON is already the default here.
