@@ -9,7 +9,8 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { renderRouteTable, type RouteTableFolder } from './route-table.js';
+import { KIT_REQUESTS, sendKitRequest } from '../../shared/protocol/protocol.js';
+import { renderRouteTable } from './route-table.js';
 
 let client: LanguageClient | undefined;
 
@@ -45,7 +46,8 @@ async function showRouteTable(context: vscode.ExtensionContext): Promise<void> {
     void vscode.window.showWarningMessage('kit: the language server is not running.');
     return;
   }
-  const answer = await client.sendRequest<{ version: number; workspaces: RouteTableFolder[] }>('kit/routes', {});
+  const c = client;
+  const answer = await sendKitRequest((method, params) => c.sendRequest(method, params), KIT_REQUESTS.routes, {});
   const panel = vscode.window.createWebviewPanel('kit.routeTable', 'kit routes', vscode.ViewColumn.Active, {
     enableScripts: false,
   });

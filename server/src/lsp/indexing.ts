@@ -13,6 +13,7 @@ import type { KitProject, ProjectSet } from './projects.js';
 import { readText } from './projects.js';
 import type { Publisher } from './publishing.js';
 import { isKitPath, syncDocument } from './sync.js';
+import { KIT_NOTIFICATIONS, type StatusParams } from '../../../shared/protocol/protocol.js';
 
 /** Files read from disk per event-loop turn while indexing, so requests are answered meanwhile. */
 const INDEX_BATCH = 250;
@@ -145,7 +146,7 @@ export class Indexer {
     this.host.settle(); // the open documents, and the other projects
     for (const key of p.ws.takeAffected({ defer: (k) => k.startsWith('bind:') })) publisher.publish(p, key);
     p.indexing = false;
-    const status = (state: 'ready' | 'bound') => ({
+    const status = (state: StatusParams['state']): StatusParams => ({
       state,
       root: p.uri,
       files: p.ws.kitPaths().length,
@@ -153,7 +154,7 @@ export class Indexer {
       ms: Math.round(performance.now() - started),
     });
     // Written out (with the diagnostics before it) before binding takes the thread.
-    await connection.sendNotification('kit/status', status('ready'));
+    await connection.sendNotification(KIT_NOTIFICATIONS.status.method, status('ready'));
     p.types?.schedule(p.ws, 'all');
     await this.bindOnWorker(p);
     await turn();
@@ -161,7 +162,7 @@ export class Indexer {
     // The compiler's state is most of the memory binding took; edits re-bind a directory at a time,
     // re-parsing just its modules.
     if (!p.ws.hasPendingWork) p.ws.releaseBinder();
-    await connection.sendNotification('kit/status', status('bound'));
+    await connection.sendNotification(KIT_NOTIFICATIONS.status.method, status('bound'));
     // Indexing leaves a lot of garbage; give it back once everything is published.
     if (await reduceMemory()) growYoungGenerationAtOnce();
   }
