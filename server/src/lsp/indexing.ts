@@ -5,7 +5,8 @@
 import type { Connection } from 'vscode-languageserver/node';
 import { growYoungGenerationAtOnce, reduceMemory } from './memory.js';
 import { discoverSources } from '../core/project/discover.js';
-import { ParsePool, poolSettings } from '../core/project/parse-pool.js';
+import { ParsePool } from '../core/project/parse-pool.js';
+import { threadSettings } from '../core/project/load.js';
 import { ReadAhead } from '../core/project/read-ahead.js';
 import { BindWorker, useBindWorker } from '../core/bind/bind-host.js';
 import type { OpenDocuments } from './documents.js';
@@ -32,6 +33,8 @@ export interface IndexingHost {
 
 export class Indexer {
   private readonly running = new Set<Promise<void>>();
+  /** Loading threads and the binding worker: the language server reads them from its environment. */
+  private readonly threads = threadSettings(process.env);
 
   constructor(private readonly host: IndexingHost) {}
 
@@ -58,9 +61,11 @@ export class Indexer {
     const paths = p.ws.modulePaths();
     // From `BIND_WORKER_MIN_FILES` on whatever the cores, unlike a one-shot load: here the worker
     // is what keeps this thread answering requests while a large folder binds.
-    if (!useBindWorker(p.ws.kitPaths().length, paths.length)) return;
+    const settings = this.threads.bindWorker;
+    if (!useBindWorker(p.ws.kitPaths().length, paths.length, settings)) return;
     const modules = paths.map((path) => ({ path, text: p.ws.module(path)!.text }));
-    const worker = BindWorker.start({ cwd: p.root!, strictBindings: p.ws.options.strictBindings, modules });
+    const strictBindings = p.ws.options.strictBindings;
+    const worker = BindWorker.start({ cwd: p.root!, heapMb: settings?.heapMb, strictBindings, modules });
     if (!worker) return;
     try {
       const job = p.ws.prebindJob();
@@ -76,10 +81,10 @@ export class Indexer {
    * documents open in the editor keep their own trees (their files are skipped as they come).
    */
   private startPool(p: KitProject, kitFiles: string[]): ParsePool | undefined {
-    const { threads, minFiles } = poolSettings();
+    const { threads, minFiles, test } = this.threads.pool;
     if (threads < 2 || kitFiles.length < minFiles || !p.ws.releasesMarkup) return undefined;
     const files = kitFiles.map((path) => ({ path, abs: p.fsPathOf(path) }));
-    return ParsePool.start({ files, options: p.ws.options, cwd: p.root! }, threads);
+    return ParsePool.start({ files, options: p.ws.options, cwd: p.root!, test }, threads);
   }
 
   private async indexProject(p: KitProject): Promise<void> {

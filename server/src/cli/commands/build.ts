@@ -1,7 +1,7 @@
 // `kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [<files or directories>]`
 import { relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProjectAsync } from '../../core/project/load.js';
+import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
 import { compileSite, OutputError, writeStaticSiteAsync, type CompiledSite } from '../../core/build/index.js';
 import { buildReportModel, endpointRows, routeInfo, type ReportModel } from '../../core/report/rows.js';
 import type { Workspace } from '../../core/workspace/workspace.js';
@@ -118,8 +118,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
         'kit build: --out <dir> is required with paths (without them, kit.config gives the sources and the ' +
           'outputs; see kit build --help)',
       );
-    const appDir =
-      flags.app ?? (config && config.app !== false ? shownPath(config.app, io) : undefined);
+    const appDir = flags.app ?? (config && config.app !== false ? shownPath(config.app, io) : undefined);
     const binFile = flags.bin;
     // ---- app server and binary (server/src/core/app/) [app-server helper]: flags checked here, the app written below.
     if (flags.trace && !appDir && !binFile)
@@ -132,6 +131,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       sources.inputs,
       { ssr: sources.ssr, strictBindings: Boolean(flags['strict-bindings']) },
       io.cwd,
+      threadSettings(io.env),
     );
     const ws = project.workspace;
     const source = sourceLookup(ws);

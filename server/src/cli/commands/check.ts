@@ -1,5 +1,5 @@
 // `kit check [--ssr] [--json | --format human|json|github|sarif] [<files or directories>]`
-import { loadProjectAsync } from '../../core/project/load.js';
+import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';
@@ -37,7 +37,10 @@ Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
     if (flags.json && format !== 'json')
       throw new UsageError(`kit check: --json and --format ${format} ask for different outputs`);
     const { inputs, ssr } = commandSources('check', positionals, Boolean(flags.ssr), io);
-    const project = await loadProjectAsync(inputs, { ssr }, io.cwd, { releaseMarkup: true });
+    const project = await loadProjectAsync(inputs, { ssr }, io.cwd, {
+      releaseMarkup: true,
+      ...threadSettings(io.env),
+    });
     const diags = project.workspace.allDiagnostics();
     writeTypes(project.workspace, io, 'check');
     const source = sourceLookup(project.workspace);

@@ -1,7 +1,7 @@
 // `kit routes [--ssr] [--format json|table] [<files or directories>]`: the versioned route table.
 // Also holds what the report commands share: argument handling and loading with error gating.
 import { performance } from 'node:perf_hooks';
-import { loadProjectAsync, type LoadedProject } from '../../core/project/load.js';
+import { loadProjectAsync, type LoadedProject, threadSettings } from '../../core/project/load.js';
 import { routeReport } from '../../core/report/rows.js';
 import { formatTable } from '../../core/report/table.js';
 import type { Command } from '../command.js';
@@ -44,7 +44,10 @@ export async function loadForReport(
   io: CliIO,
   command: string,
 ): Promise<LoadedProject | undefined> {
-  const project = await loadProjectAsync(args.inputs, { ssr: args.ssr }, io.cwd, { releaseMarkup: true });
+  const project = await loadProjectAsync(args.inputs, { ssr: args.ssr }, io.cwd, {
+    releaseMarkup: true,
+    ...threadSettings(io.env),
+  });
   const errors = project.workspace.allDiagnostics().filter((d) => d.severity === 'error');
   if (errors.length === 0) return project;
   const source = sourceLookup(project.workspace);

@@ -341,10 +341,10 @@ function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
  * Compiles every page and fragment of the workspace. Call it on a workspace without errors (as
  * `kit build` does); with errors the result is best effort.
  */
-export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): CompiledSite {
+export function compileSite(ws: Workspace, options: CompileSiteOptions): CompiledSite {
   // Every view is compiled: a workspace that deferred markup parses it now (a lazy compile, per page).
   if (!options.lazy) ws.completeMarkup();
-  const c = new SiteCompiler(ws, options.cwd ?? process.cwd());
+  const c = new SiteCompiler(ws, options.cwd);
   const pages: CompiledPage[] = [];
   const fragments: CompiledFragment[] = [];
   // A lazy compile's pages were not all compiled, and its assets are those of the ones that were.
