@@ -9,8 +9,9 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { noAnswerMessage, urlPickItems, type ResolveUrlResult } from './go-to-url.js';
-import { renderRouteTable, type RouteTableFolder } from './route-table.js';
+import { KIT_REQUESTS, sendKitRequest } from '../../shared/protocol/protocol.js';
+import { noAnswerMessage, urlPickItems } from './go-to-url.js';
+import { renderRouteTable } from './route-table.js';
 
 let client: LanguageClient | undefined;
 
@@ -46,7 +47,8 @@ async function showRouteTable(context: vscode.ExtensionContext): Promise<void> {
     void vscode.window.showWarningMessage('kit: the language server is not running.');
     return;
   }
-  const answer = await client.sendRequest<{ version: number; workspaces: RouteTableFolder[] }>('kit/routes', {});
+  const c = client;
+  const answer = await sendKitRequest((method, params) => c.sendRequest(method, params), KIT_REQUESTS.routes, {});
   const panel = vscode.window.createWebviewPanel('kit.routeTable', 'kit routes', vscode.ViewColumn.Active, {
     enableScripts: false,
   });
@@ -72,7 +74,9 @@ async function goToUrl(): Promise<void> {
   });
   if (url === undefined || url.trim() === '') return;
   lastUrl = url.trim();
-  const result = await client.sendRequest<ResolveUrlResult>('kit/resolveUrl', { url: lastUrl });
+  const result = await sendKitRequest((m, params) => client.sendRequest(m, params), KIT_REQUESTS.resolveUrl, {
+    url: lastUrl,
+  });
   const items = urlPickItems(result);
   if (items.length === 0) {
     void vscode.window.showInformationMessage(noAnswerMessage(result));

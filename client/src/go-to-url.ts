@@ -1,24 +1,9 @@
 // "kit: Go to URL…": what the server's `kit/resolveUrl` answers, as quick-pick items. Pure (no VS
 // Code API) so that tests can run it: the command in `extension.ts` asks, picks and opens.
 
-/** One method's answer, as `kit/resolveUrl` returns it (the fields the command reads). */
-export interface ResolvedUrl {
-  method: string;
-  outcome: 'route' | 'redirect' | 'kit' | 'none';
-  status: number;
-  owner?: string;
-  route?: string;
-  params: Record<string, string>;
-  location?: { uri: string; range: { start: { line: number; character: number } } };
-  redirect?: string;
-  note?: string;
-  folder: string;
-}
+import type { ResolvedUrl, ResolveUrlAnswer } from '../../shared/protocol/protocol.js';
 
-export interface ResolveUrlResult {
-  url: string;
-  answers: ResolvedUrl[];
-}
+export type { ResolvedUrl, ResolveUrlAnswer };
 
 export interface UrlPickItem {
   label: string;
@@ -34,7 +19,7 @@ function paramsText(params: Record<string, string>): string {
 }
 
 /** The answers that lead somewhere, one item each: `GET /blog/{slug}`, `page blog.post · slug=hello-kit`. */
-export function urlPickItems(result: ResolveUrlResult): UrlPickItem[] {
+export function urlPickItems(result: ResolveUrlAnswer): UrlPickItem[] {
   return result.answers
     .filter((a) => a.location !== undefined && a.outcome === 'route')
     .map((a) => {
@@ -55,7 +40,7 @@ export function urlPickItems(result: ResolveUrlResult): UrlPickItem[] {
 }
 
 /** Why nothing answers at the URL, for a message: the first answer's status and reason. */
-export function noAnswerMessage(result: ResolveUrlResult): string {
+export function noAnswerMessage(result: ResolveUrlAnswer): string {
   const a = result.answers[0];
   if (!a) return `kit: no workspace folder answers ${result.url}`;
   if (a.outcome === 'kit') return `kit: ${result.url} is kit's own endpoint (${a.note ?? ''})`;

@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
 import { newCollector, newTracer, Tracer, withSink } from '../trace/index.js';
 import { isAllowedHost, parseAllowedHosts, type HostRule } from '../trace/http-origin.js';
 import { KitApp, type AppOptions } from './app.js';
@@ -67,21 +68,29 @@ export function parseAddr(value: string): ListenAddress {
   return { host, port: parsePort(m[3], '--addr') };
 }
 
+/** The arguments a generated app's `server.js` takes. */
+const APP_ARGS = { addr: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
 /** `--addr` from the arguments, else `PORT` from the environment, else 127.0.0.1:8080. */
 export function listenAddress(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): ListenAddress {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--addr') {
-      const v = argv[i + 1];
-      if (v === undefined) throw new ConfigError('--addr needs a value such as 127.0.0.1:8080');
-      return parseAddr(v);
+  // Node's parser reads the arguments (`--addr x`, `--addr=x`, `-h`); the first `--addr` wins.
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: APP_ARGS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const t of tokens) {
+    if (t.kind === 'option' && t.name === 'addr') {
+      if (t.value === undefined) throw new ConfigError('--addr needs a value such as 127.0.0.1:8080');
+      return parseAddr(t.value);
     }
-    if (a.startsWith('--addr=')) return parseAddr(a.slice('--addr='.length));
-    if (a === '--help' || a === '-h') continue;
-    throw new ConfigError(`unknown argument ${JSON.stringify(a)} (accepted: --addr host:port)`);
+    if (t.kind === 'option' && t.name === 'help') continue;
+    throw new ConfigError(`unknown argument ${JSON.stringify(argv[t.index])} (accepted: --addr host:port)`);
   }
   if (env.PORT !== undefined && env.PORT !== '') return { host: DEFAULT_HOST, port: parsePort(env.PORT, 'PORT') };
   return { host: DEFAULT_HOST, port: DEFAULT_PORT };

@@ -49,6 +49,7 @@ import { documentSymbols, foldingRanges, workspaceSymbols } from './features/sym
 import type { KitProject, ProjectSet } from './projects.js';
 import { annotationSupport } from './client-capabilities.js';
 import { registerUrlRequests, warn, type UrlHost } from './url-requests.js';
+import { KIT_REQUESTS, type KitRequest, type NoParams } from '../../../shared/protocol/protocol.js';
 
 export interface RequestHost {
   projects: ProjectSet;
@@ -85,13 +86,14 @@ export function registerRequests(c: Connection, host: RequestHost): void {
       }
     };
   /**
-   * A request of kit's own, which takes no params: whatever a client sends as params (none, an
-   * array, a value), the library passes the cancellation token last.
+   * A request of kit's own (`shared/protocol`), which takes no params: whatever a client sends as
+   * params (none, an array, a value), the library passes the cancellation token last. The answer
+   * is checked against the row's result type.
    */
-  const withoutParams =
-    <R>(name: string, fn: () => R) =>
-    (...args: unknown[]): R | ResponseError<void> =>
-      request(name, fn)(undefined, args[args.length - 1] as CancellationToken);
+  const kitRequest = <R>(row: KitRequest<NoParams, R>, fn: () => NoInfer<R>): void => {
+    const answer = (token: CancellationToken) => request(row.method, fn)(undefined, token);
+    c.onRequest(row.method, (...args: unknown[]): unknown => answer(args[args.length - 1] as CancellationToken));
+  };
   /** A feature over a `.kit` document of the model; null for documents kit does not know. */
   const onKit =
     <P extends { textDocument: { uri: string } }, R>(name: string, fn: (p: KitProject, key: string, params: P) => R) =>
@@ -205,39 +207,30 @@ export function registerRequests(c: Connection, host: RequestHost): void {
   c.languages.diagnostics.onWorkspace(
     pulled('workspaceDiagnostic', (q: WorkspaceDiagnosticParams) => host.pull.workspaceReport(q.previousResultIds)),
   );
-  c.onRequest(
-    'kit/routes',
-    withoutParams('kit/routes', () => routesReport(named())),
-  );
-  c.onRequest(
-    'kit/tree',
-    withoutParams('kit/tree', () => treeReport(named())),
-  );
+  kitRequest(KIT_REQUESTS.routes, () => routesReport(named()));
+  kitRequest(KIT_REQUESTS.tree, () => treeReport(named()));
   registerUrlRequests(c, host, request, onKit);
-  c.onRequest(
-    'kit/stats',
-    withoutParams('kit/stats', () => {
-      const mem = process.memoryUsage();
-      const all = host.projects.all();
-      const files = all.reduce((n, p) => n + p.ws.kitPaths().length, 0);
-      const modules = all.reduce((n, p) => n + p.ws.modulePaths().length, 0);
-      // Handler modules whose TypeScript syntax tree is held (binding forgets them once a folder is bound).
-      const parsedModules = all.reduce((n, p) => n + p.ws.bindingStats().held, 0);
-      // Directories whose bindings a binding worker made (`bind-host.ts`).
-      const prebound = all.reduce((n, p) => n + p.ws.stats().prebound, 0);
-      // `.kit` files a first index took from loading threads (`parse-pool.ts`).
-      const pooled = all.reduce((n, p) => n + p.pooled, 0);
-      return {
-        rss: mem.rss,
-        heapUsed: mem.heapUsed,
-        heapTotal: mem.heapTotal,
-        files,
-        modules,
-        parsedModules,
-        prebound,
-        pooled,
-        openDocuments: host.openDocumentCount(),
-      };
-    }),
-  );
+  kitRequest(KIT_REQUESTS.stats, () => {
+    const mem = process.memoryUsage();
+    const all = host.projects.all();
+    const files = all.reduce((n, p) => n + p.ws.kitPaths().length, 0);
+    const modules = all.reduce((n, p) => n + p.ws.modulePaths().length, 0);
+    // Handler modules whose TypeScript syntax tree is held (binding forgets them once a folder is bound).
+    const parsedModules = all.reduce((n, p) => n + p.ws.bindingStats().held, 0);
+    // Directories whose bindings a binding worker made (`bind-host.ts`).
+    const prebound = all.reduce((n, p) => n + p.ws.stats().prebound, 0);
+    // `.kit` files a first index took from loading threads (`parse-pool.ts`).
+    const pooled = all.reduce((n, p) => n + p.pooled, 0);
+    return {
+      rss: mem.rss,
+      heapUsed: mem.heapUsed,
+      heapTotal: mem.heapTotal,
+      files,
+      modules,
+      parsedModules,
+      prebound,
+      pooled,
+      openDocuments: host.openDocumentCount(),
+    };
+  });
 }

@@ -19,6 +19,7 @@ import {
   type TextEdit,
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
+import { KIT_REQUESTS, type ResolveUrlAnswer, type ResolveUrlParams } from '../../../shared/protocol/protocol.js';
 import { fsPathOf } from './convert.js';
 import { fileRenameEdits, type FileRename } from './features/file-rename.js';
 import { resolveUrl } from './features/go-to-url.js';
@@ -98,17 +99,20 @@ export function registerUrlRequests(
   });
   // The library types this handler's errors as `never`; the wrapper's ResponseError is sent all the same.
   c.workspace.onWillRenameFiles(willRename as (p: RenameFilesParams, t: CancellationToken) => WorkspaceEdit | null);
+  const { method } = KIT_REQUESTS.resolveUrl;
   c.onRequest(
-    'kit/resolveUrl',
-    request('kit/resolveUrl', (q: { url: string; method?: string }) =>
-      resolveUrl(
-        host.projects
-          .all()
-          .filter((p) => p.root !== undefined || p.ws.kitPaths().length > 0)
-          .map((p) => ({ ctx: p.ctx, name: p.name })),
-        q.url,
-        q.method,
-      ),
+    method,
+    request(
+      method,
+      (q: ResolveUrlParams): ResolveUrlAnswer =>
+        resolveUrl(
+          host.projects
+            .all()
+            .filter((p) => p.root !== undefined || p.ws.kitPaths().length > 0)
+            .map((p) => ({ ctx: p.ctx, name: p.name })),
+          q.url,
+          q.method,
+        ),
     ),
   );
 }

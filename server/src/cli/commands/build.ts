@@ -1,7 +1,7 @@
 // `kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [<files or directories>]`
 import { relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProjectAsync } from '../../core/project/load.js';
+import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
 import {
   compileSite,
   OutputError,
@@ -118,15 +118,14 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     const sources = commandSources('build', positionals, Boolean(flags.ssr), io);
     // The outputs: the flags, else those of the kit.config whose sources are built (no paths given).
     const config = positionals.length === 0 ? sources.config : undefined;
-    const out = (flags.out as string | undefined) ?? (config ? shownPath(config.out, io) : undefined);
+    const out = flags.out ?? (config ? shownPath(config.out, io) : undefined);
     if (out === undefined)
       throw new UsageError(
         'kit build: --out <dir> is required with paths (without them, kit.config gives the sources and the ' +
           'outputs; see kit build --help)',
       );
-    const appDir =
-      (flags.app as string | undefined) ?? (config && config.app !== false ? shownPath(config.app, io) : undefined);
-    const binFile = flags.bin as string | undefined;
+    const appDir = flags.app ?? (config && config.app !== false ? shownPath(config.app, io) : undefined);
+    const binFile = flags.bin;
     // ---- app server and binary (server/src/core/app/) [app-server helper]: flags checked here, the app written below.
     if (flags.trace && !appDir && !binFile)
       throw new UsageError('kit build: --trace needs --app <dir> or --bin <file>');
@@ -138,6 +137,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       sources.inputs,
       { ssr: sources.ssr, strictBindings: Boolean(flags['strict-bindings']) },
       io.cwd,
+      threadSettings(io.env),
     );
     const ws = project.workspace;
     const source = sourceLookup(ws);

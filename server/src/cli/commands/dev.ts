@@ -81,7 +81,7 @@ Exit status: 0 after Ctrl-C, 2 for usage errors.
     if (positionals.length > 1) throw new UsageError('kit dev: give at most one directory');
     let port: number | undefined;
     if (flags.port !== undefined) {
-      const p = flags.port as string;
+      const p = flags.port;
       if (!/^\d{1,5}$/.test(p) || Number(p) > 65535)
         throw new UsageError(`kit dev: --port must be a number from 0 to 65535, not ${JSON.stringify(p)}`);
       port = Number(p);
@@ -96,7 +96,7 @@ Exit status: 0 after Ctrl-C, 2 for usage errors.
       throw new UsageError(`kit dev: no such directory: ${shown}`);
     }
     if (!isDir) throw new UsageError(`kit dev: ${shown} is not a directory (kit dev serves a directory of .kit files)`);
-    const editorUrl = (flags['editor-url'] as string | undefined) ?? io.env.KIT_EDITOR_URL ?? DEFAULT_EDITOR_URL;
+    const editorUrl = flags['editor-url'] ?? io.env.KIT_EDITOR_URL ?? DEFAULT_EDITOR_URL;
     if (!editorUrl.includes('{file}'))
       throw new UsageError(`kit dev: --editor-url must contain {file} (and may contain {line}, {column})`);
     let allowedHosts: string[] = [];
@@ -116,7 +116,7 @@ Exit status: 0 after Ctrl-C, 2 for usage errors.
         ssr: sources.ssr,
         // Without --ssr, ssr follows the config module as it is edited.
         ...(flags.ssr || !sources.config ? {} : { followConfig: sources.config.file }),
-        host: (flags.host as string | undefined) ?? '127.0.0.1',
+        host: flags.host ?? '127.0.0.1',
         allowedHosts,
         port,
         trace: !flags['no-trace'],

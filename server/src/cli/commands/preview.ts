@@ -45,7 +45,7 @@ that holds no built app).
       'preview',
     );
     if (positionals.length > 1) throw new UsageError('kit preview: give at most one app directory');
-    const port = (flags.port as string | undefined) ?? '8080';
+    const port = flags.port ?? '8080';
     if (!/^\d{1,5}$/.test(port) || Number(port) > 65535)
       throw new UsageError(`kit preview: --port must be a number from 0 to 65535, not ${JSON.stringify(port)}`);
     const config = positionals.length ? undefined : configFor([], io);
@@ -65,7 +65,7 @@ that holds no built app).
         `kit preview: ${shown} holds no built app (no ${APP_MARKER}); build one with ` +
           (config ? 'kit build' : `kit build --out dist/site --app ${shown} <sources>`),
       );
-    const host = (flags.host as string | undefined) ?? '127.0.0.1';
+    const host = flags.host ?? '127.0.0.1';
     const addr = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
     const child = spawn(process.execPath, [join(dir, 'server.js'), '--addr', addr], {
       cwd: io.cwd,

@@ -15,7 +15,7 @@ import * as routeRuntime from '../../../../shared/route/index.js';
 import * as traceRuntime from '../../../../shared/trace/index.js';
 import { loadEsbuild } from '../../core/app/write-app.js';
 import type { Diagnostic, RelatedLocation } from '../../core/diagnostics/diagnostic.js';
-import type { Pos } from '../../../../grammar/src/ast.js';
+import type { Pos } from '../../../../grammar/src/index.js';
 
 /** What handler code imports from kit (`@kit-lang/kit/<name>`): the very runtime `kit dev` serves with. */
 const RUNTIME: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {

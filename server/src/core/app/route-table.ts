@@ -3,7 +3,7 @@
 // the compiled site (template IR, prerendered files) and the static output's asset manifest.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { Element, Range } from '../../../../grammar/src/ast.js';
+import type { Element, Range } from '../../../../grammar/src/index.js';
 import type {
   AppManifest,
   CorsPolicy,

@@ -109,8 +109,8 @@ export interface CompiledSite {
 }
 
 export interface CompileSiteOptions {
-  /** Directory that source display paths are relative to (default: process.cwd()). */
-  cwd?: string;
+  /** Directory that source display paths are relative to (the front door's working directory). */
+  cwd: string;
   /**
    * An earlier compile of this workspace without diagnostics, and the files changed since: a page
    * none of whose `dependsOn` changed is taken from it as it is (`kit dev`). Valid only when no

@@ -3,8 +3,7 @@
 // The static build renders the result to files; the generated app embeds the same IR and renders
 // SSR and hybrid pages per request with the same renderer.
 import { resolve } from 'node:path';
-import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
-import type { ViewBlock } from '../../../../grammar/src/ast.js';
+import { MAX_MARKUP_DEPTH, type ViewBlock } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
 import { prerenderedPaths } from '../model/concrete-paths.js';
 import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';
@@ -362,10 +361,10 @@ function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
  * Compiles every page and fragment of the workspace. Call it on a workspace without errors (as
  * `kit build` does); with errors the result is best effort.
  */
-export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): CompiledSite {
+export function compileSite(ws: Workspace, options: CompileSiteOptions): CompiledSite {
   // Every view is compiled: a workspace that deferred markup parses it now (a lazy compile, per page).
   if (!options.lazy) ws.completeMarkup();
-  const c = new SiteCompiler(ws, options.cwd ?? process.cwd());
+  const c = new SiteCompiler(ws, options.cwd);
   const pages: CompiledPage[] = [];
   const fragments: CompiledFragment[] = [];
   // A lazy compile's pages were not all compiled, and its assets are those of the ones that were.

@@ -62,7 +62,7 @@ function projectConfigOf(file: string, settings: ConfigSettings): ProjectConfig 
  * it, read from disk; undefined when there is none. A module that cannot be read (not UTF-8, too
  * large) counts as setting nothing: loading it into a workspace reports why.
  */
-export function readProjectConfig(dir: string, cwd: string = process.cwd()): ProjectConfig | undefined {
+export function readProjectConfig(dir: string, cwd: string): ProjectConfig | undefined {
   const file = findConfigFile(resolve(cwd, dir));
   if (file === undefined) return undefined;
   const shown = displayPath(file, cwd);

@@ -8,7 +8,7 @@
 // compiled over only the routes whose shape can match the path (found through the `reg:` buckets
 // that `broken_internal_link` reads), so a question costs a few bucket lookups whatever the size
 // of the site, and the router's precedence among those routes is the whole router's.
-import type { PathRecord } from '../../../../grammar/src/ast.js';
+import type { PathRecord } from '../../../../grammar/src/index.js';
 import {
   checkRequestTarget,
   compileRouter,

@@ -13,7 +13,7 @@ import {
   type Position,
   type Range as LspRange,
 } from 'vscode-languageserver';
-import type { Range } from '../../../../grammar/src/ast.js';
+import type { Range } from '../../../../grammar/src/index.js';
 import { isAppConfigPath } from '../../core/model/app-config.js';
 import type { BindTargetKind } from '../../core/bind/types.js';
 import type { KitEntry, ModuleEntry } from '../../core/model/entries.js';

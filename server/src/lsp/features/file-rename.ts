@@ -5,7 +5,7 @@
 // a folder whose name is its package's keeps the `use` lines naming it. What cannot follow (a file
 // moved into another package) is reported, not guessed.
 import type { TextEdit } from 'vscode-languageserver';
-import type { Range } from '../../../../grammar/src/ast.js';
+import type { Range } from '../../../../grammar/src/index.js';
 import { fileKindFromPath } from '../../../../grammar/src/index.js';
 import type { KitEntry } from '../../core/model/entries.js';
 import { baseName, dirName, layoutIdFromPath, loadFunctionName, pageIdFromPath } from '../../core/model/names.js';

@@ -5,35 +5,9 @@
 import { SymbolKind, type Location, type SymbolInformation } from 'vscode-languageserver';
 import { answersAt, finalAnswer, type RequestAnswer } from '../../core/report/url-routing.js';
 import { toRange } from '../convert.js';
+import type { ResolvedUrl, ResolveUrlAnswer } from '../../../../shared/protocol/protocol.js';
 import type { FeatureContext } from './context.js';
 import { answerPlace, paramsText } from './url-links.js';
-
-/** One method's answer at a URL, as `kit/resolveUrl` returns it. */
-export interface ResolvedUrl {
-  method: string;
-  /** `route`, `redirect`, `kit` (kit's own endpoint) or `none`. */
-  outcome: RequestAnswer['outcome'];
-  status: number;
-  /** `page`, `action`, `api`, `fragment`, `command`, `query`. */
-  kind?: string;
-  /** `page blog.post`, `action blog.post.Subscribe`. */
-  owner?: string;
-  /** The route pattern that matched. */
-  route?: string;
-  params: Record<string, string>;
-  /** The declaration that answers (for a page built from `paths {}`, the record). */
-  location?: Location;
-  /** A trailing-slash redirect's target. */
-  redirect?: string;
-  note?: string;
-  /** The workspace folder's name (several folders are several sites). */
-  folder: string;
-}
-
-export interface ResolveUrlResult {
-  url: string;
-  answers: ResolvedUrl[];
-}
 
 interface Site {
   ctx: FeatureContext;
@@ -63,7 +37,7 @@ function resolved(site: Site, a: RequestAnswer): ResolvedUrl {
  * method something answers with there), past a trailing-slash redirect. Sites that answer come
  * first; a site where nothing answers gives its reason.
  */
-export function resolveUrl(sites: Site[], url: string, method?: string): ResolveUrlResult {
+export function resolveUrl(sites: Site[], url: string, method?: string): ResolveUrlAnswer {
   const answering: ResolvedUrl[] = [];
   const rest: ResolvedUrl[] = [];
   for (const site of sites) {

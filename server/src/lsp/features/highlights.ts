@@ -5,7 +5,7 @@
 // `unknown_name` rule scopes them (`validate/names.ts`): a declaration is a write, a read a read,
 // and an inner `g:for` that declares the same name hides the outer one.
 import { DocumentHighlightKind, type DocumentHighlight, type Position } from 'vscode-languageserver';
-import { letBinding, type Expr, type MarkupNode, type Range, type StringLit } from '../../../../grammar/src/ast.js';
+import { letBinding, type Expr, type MarkupNode, type Range, type StringLit } from '../../../../grammar/src/index.js';
 import { parseRoutePattern } from '../../../../shared/route/index.js';
 import type { KitEntry } from '../../core/model/entries.js';
 import { stringSpanRange } from '../../core/model/ranges.js';

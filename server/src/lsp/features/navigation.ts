@@ -3,7 +3,7 @@
 // never through text search. Links and route strings go through the URL features
 // (`url-links.ts`, `route-rename.ts`): what the generated app answers a URL with.
 import type { Location, Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import type { Range } from '../../../../grammar/src/ast.js';
+import type { Range } from '../../../../grammar/src/index.js';
 import { findBinding, type BindTargetKind } from '../../core/bind/types.js';
 import { dirName, isExportedSymbol, loadFunctionName } from '../../core/model/names.js';
 import { componentKey, layoutKey } from '../../core/resolve/names.js';
@@ -164,7 +164,7 @@ export function usePlaces(ctx: FeatureContext, ref: SymbolRef, inFile?: KitEntry
 /** Every `g:post={Name}` reference of a file. */
 export function postForms(e: KitEntry): { name: string; range: Range }[] {
   const out: { name: string; range: Range }[] = [];
-  const visit = (nodes: import('../../../../grammar/src/ast.js').MarkupNode[]) => {
+  const visit = (nodes: import('../../../../grammar/src/index.js').MarkupNode[]) => {
     for (const n of nodes) {
       if (n.type !== 'element') continue;
       for (const a of n.attrs) {

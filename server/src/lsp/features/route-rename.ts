@@ -13,7 +13,7 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver';
-import type { Range, StringLit } from '../../../../grammar/src/ast.js';
+import type { Range, StringLit } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type Span } from '../../../../shared/route/index.js';
 import type { KitEntry } from '../../core/model/entries.js';
 import { stringSpanRange } from '../../core/model/ranges.js';

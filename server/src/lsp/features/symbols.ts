@@ -7,7 +7,7 @@ import {
   type FoldingRange,
   type SymbolInformation,
 } from 'vscode-languageserver';
-import type { Declaration, MarkupNode, Range } from '../../../../grammar/src/ast.js';
+import type { Declaration, MarkupNode, Range } from '../../../../grammar/src/index.js';
 import type { KitEntry } from '../../core/model/entries.js';
 import { toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';

@@ -4,7 +4,7 @@
 // Document links, definition on a link and the references of a route all ask
 // `core/report/url-routing.ts`, through one memo of answers kept while the routes stay the same.
 import type { DocumentLink, Location, Position } from 'vscode-languageserver';
-import type { Element, Range } from '../../../../grammar/src/ast.js';
+import type { Element, Range } from '../../../../grammar/src/index.js';
 import { assetSpellings, declaredFiles } from '../../core/model/asset-files.js';
 import type { KitEntry, ModuleEntry } from '../../core/model/entries.js';
 import { walkElements } from '../../core/model/markup-memo.js';
