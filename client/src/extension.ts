@@ -60,7 +60,8 @@ let lastUrl = '';
 
 /** Asks for a request path and opens the page or endpoint the server would answer it with. */
 async function goToUrl(): Promise<void> {
-  if (!client) {
+  const c = client;
+  if (!c) {
     void vscode.window.showWarningMessage('kit: the language server is not running.');
     return;
   }
@@ -74,7 +75,7 @@ async function goToUrl(): Promise<void> {
   });
   if (url === undefined || url.trim() === '') return;
   lastUrl = url.trim();
-  const result = await sendKitRequest((m, params) => client.sendRequest(m, params), KIT_REQUESTS.resolveUrl, {
+  const result = await sendKitRequest((m, params) => c.sendRequest(m, params), KIT_REQUESTS.resolveUrl, {
     url: lastUrl,
   });
   const items = urlPickItems(result);
