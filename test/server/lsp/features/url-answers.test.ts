@@ -11,15 +11,7 @@ import { join } from 'node:path';
 import { fixture } from '../../../helpers/repo.js';
 import { attach, rawGet, runKit, SECRET, type RunningApp } from '../../core/app/built-app.js';
 import { LspClient } from '../helpers/lsp-client.js';
-
-interface Resolved {
-  method: string;
-  outcome: string;
-  status: number;
-  kind?: string;
-  owner?: string;
-  redirect?: string;
-}
+import { KIT_REQUESTS, type ResolveUrlAnswer, type ResolvedUrl } from '../../../../shared/protocol/protocol.js';
 
 const GETS = [
   '/',
@@ -48,7 +40,7 @@ const GETS = [
 const POSTS = ['/blog/hello-kit', '/blog/drafts', '/newsletter', '/about', '/users/42', '/nope', '/api/feed'];
 
 /** What the app should answer, as the editor predicts it: status, Location, and the page it renders. */
-function predicted(a: Resolved): string {
+function predicted(a: ResolvedUrl): string {
   if (a.redirect !== undefined) return `308 ${a.redirect}`;
   if (a.outcome !== 'route') return `${a.status}`;
   // A form post without a CSRF token is refused before its handler runs: the action did answer it.
@@ -102,7 +94,10 @@ describe('the editor answers URLs as the generated app does', function () {
               : page
                 ? `${r.status} ${page}`
                 : `${r.status}`;
-        const { answers } = await client!.request<{ answers: Resolved[] }>('kit/resolveUrl', { url: target, method });
+        const { answers } = await client!.request<ResolveUrlAnswer>(KIT_REQUESTS.resolveUrl.method, {
+          url: target,
+          method,
+        });
         assert.equal(answers.length, 1, target);
         rows.push(`${method} ${target} → ${got}`);
         expected.push(`${method} ${target} → ${predicted(answers[0])}`);

@@ -18,6 +18,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { fixture } from '../../../helpers/repo.js';
 import { fileUri, FULL_CAPABILITIES, LspClient } from '../helpers/lsp-client.js';
+import { KIT_REQUESTS, type ResolveUrlAnswer } from '../../../../shared/protocol/protocol.js';
 
 const CAPABILITIES = {
   ...FULL_CAPABILITIES,
@@ -28,19 +29,6 @@ const CAPABILITIES = {
     fileOperations: { willRename: true },
   },
 };
-
-interface Resolved {
-  method: string;
-  outcome: string;
-  status: number;
-  kind?: string;
-  owner?: string;
-  route?: string;
-  params: Record<string, string>;
-  location?: Location;
-  redirect?: string;
-  note?: string;
-}
 
 describe('URL features over stdio', function () {
   this.timeout(30000);
@@ -68,7 +56,7 @@ describe('URL features over stdio', function () {
     return { line, character: before.length - before.lastIndexOf('\n') - 1 };
   };
   const resolve = (url: string, method?: string) =>
-    client.request<{ url: string; answers: Resolved[] }>('kit/resolveUrl', method ? { url, method } : { url });
+    client.request<ResolveUrlAnswer>(KIT_REQUESTS.resolveUrl.method, method ? { url, method } : { url });
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kit-lsp-urls-'));
