@@ -233,26 +233,12 @@ try {
     query: urls[1],
   });
   console.log(`Go to URL ${urls[1]}: ${symbols[0]?.name} | ${symbols[0]?.containerName}`);
-  console.log(
-    line(
-      'Go to URL, workspace/symbol with a request path',
-      await timeRequests(client.child.pid, 240, 20, (i) =>
-        client.request('workspace/symbol', { query: urls[i % urls.length] }),
-      ),
-      5,
-      base,
-    ),
-  );
-  console.log(
-    line(
-      'Go to URL, kit/resolveUrl',
-      await timeRequests(client.child.pid, 240, 20, (i) =>
-        client.request('kit/resolveUrl', { url: urls[i % urls.length] }),
-      ),
-      5,
-      base,
-    ),
-  );
+  const goToUrl: [string, (url: string) => Promise<unknown>][] = [
+    ['Go to URL, workspace/symbol with a request path', (url) => client.request('workspace/symbol', { query: url })],
+    ['Go to URL, kit/resolveUrl', (url) => client.request('kit/resolveUrl', { url })],
+  ];
+  for (const [label, ask] of goToUrl)
+    console.log(line(label, await timeRequests(client.child.pid, 240, 20, (i) => ask(urls[i % urls.length])), 5, base));
 
   // ---- renaming the route every file links to ----------------------------------------------------
   const hub = join(site, 'd0', 'p0.kit');
