@@ -76,7 +76,7 @@ export class Indexer {
    */
   private startPool(p: KitProject, kitFiles: string[]): ParsePool | undefined {
     const { threads, minFiles } = poolSettings();
-    if (threads < 2 || kitFiles.length < minFiles || !p.ws.releasesMarkup) return undefined;
+    if (threads < 2 || kitFiles.length < minFiles || p.ws.policy.checked !== 'drop') return undefined;
     const files = kitFiles.map((path) => ({ path, abs: p.fsPathOf(path) }));
     return ParsePool.start({ files, options: p.ws.options, cwd: p.root! }, threads);
   }

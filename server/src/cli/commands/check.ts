@@ -1,5 +1,6 @@
 // `kit check [--ssr] [--json | --format human|json|github|sarif] <files or directories>`
 import { loadProjectAsync } from '../../core/project/load.js';
+import { SUMMARIES } from '../../core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';
@@ -34,7 +35,7 @@ Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
       throw new UsageError(`kit check: --json and --format ${format} ask for different outputs`);
     if (positionals.length === 0)
       throw new UsageError('kit check: no files or directories given (see kit check --help)');
-    const project = await loadProjectAsync(positionals, { ssr: Boolean(flags.ssr) }, io.cwd, { releaseMarkup: true });
+    const project = await loadProjectAsync(positionals, { ssr: Boolean(flags.ssr) }, io.cwd, { policy: SUMMARIES });
     const diags = project.workspace.allDiagnostics();
     writeTypes(project.workspace, io, 'check');
     const source = sourceLookup(project.workspace);

@@ -2,7 +2,7 @@
 // module's scan under the package of its directory; each with the bucket keys the cross-file rules
 // take from it.
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { KitEntry, ModuleEntry } from '../model/entries.js';
+import type { KitEntry, KitStage, ModuleEntry } from '../model/entries.js';
 import { scanHandlerModule } from '../model/handler-modules.js';
 import { commentRegistrations } from '../model/registrations.js';
 import { commentEndpointDiagnostics } from '../validate/comment-endpoints.js';
@@ -20,9 +20,18 @@ function entryKeys(e: KitEntry | ModuleEntry, kind: 'kit' | 'module'): BucketKey
   return [...keys];
 }
 
-/** `readIssues`: what reading the file found (invalid UTF-8), kept first among its diagnostics. */
-export function kitEntry(path: string, text: string, a: KitAnalysis, readIssues?: Diagnostic[]): KitEntry {
-  const entry: KitEntry = { path, text, ...a, keys: [] };
+/**
+ * `stage`: how far `a` goes (`KitStage`). `readIssues`: what reading the file found (invalid UTF-8),
+ * kept first among its diagnostics.
+ */
+export function kitEntry(
+  path: string,
+  text: string,
+  a: KitAnalysis,
+  stage: KitStage,
+  readIssues?: Diagnostic[],
+): KitEntry {
+  const entry: KitEntry = { path, text, ...a, keys: [], stage };
   if (readIssues?.length) {
     entry.readIssues = readIssues;
     entry.local = withReadIssues(readIssues, entry.local);
