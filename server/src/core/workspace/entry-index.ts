@@ -1,5 +1,5 @@
 // What a workspace holds, without the evaluation: its entries by path (`.kit` files and handler
-// modules), the index from bucket keys to the files in them (and the keys by family), and the
+// modules), the index from bucket keys to the files in them (family by family), and the
 // reads of those that need no flush (what cross-file rules read: `WorkspaceView`). Entries are put
 // and taken out by `entry-updates.ts`, which knows what each change touches; the engine
 // (`workspace.ts`) decides which buckets to evaluate and keeps their facts.
@@ -7,7 +7,6 @@ import { compareRegistrations, type KitEntry, type ModuleEntry, type WorkspaceVi
 import { baseName } from '../model/names.js';
 import type { Registration } from '../model/registrations.js';
 import { familyOf, type BucketKey, type Family } from '../validate/cross/index.js';
-import { addTo } from './sets.js';
 
 function byPath(a: { path: string }, b: { path: string }): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
@@ -17,13 +16,13 @@ export class EntryIndex implements WorkspaceView {
   private readonly kits = new Map<string, KitEntry>();
   private readonly modules = new Map<string, ModuleEntry>();
   /**
-   * Bucket key → the paths of its members: the path itself while it is the only one (most buckets:
-   * a route, a page ID), else a set. Twenty thousand sets of one path were a fifth of what loading
-   * a large workspace keeps.
+   * Family → bucket key → the paths of its members: the path itself while it is the only one (most
+   * buckets: a route, a page ID), else a set. Twenty thousand sets of one path were a fifth of what
+   * loading a large workspace keeps. By family, because rules ask for a family's keys on every
+   * change that touches it, and a map per family costs less to fill than one map with a set of keys
+   * per family beside it (indexing a file is a dozen insertions).
    */
-  private readonly index = new Map<string, string | Set<string>>();
-  /** The keys of `index` by family (rules ask for a family's keys on every change that touches it). */
-  private readonly familyKeys = new Map<Family, Set<string>>();
+  private readonly buckets = new Map<Family, Map<string, string | Set<string>>>();
   private sortedKitCache: KitEntry[] | undefined;
   private allRegsCache: Registration[] | undefined;
 
@@ -71,19 +70,21 @@ export class EntryIndex implements WorkspaceView {
   /** Adds `path` to the buckets of `keys`. */
   private addMember(path: string, keys: readonly string[]): void {
     for (const k of keys) {
-      const members = this.index.get(k);
-      if (members === undefined) {
-        this.index.set(k, path);
-        addTo(this.familyKeys, familyOf(k), k);
-      } else if (typeof members !== 'string') members.add(path);
-      else if (members !== path) this.index.set(k, new Set([members, path]));
+      const family = familyOf(k);
+      let index = this.buckets.get(family);
+      if (index === undefined) this.buckets.set(family, (index = new Map()));
+      const members = index.get(k);
+      if (members === undefined) index.set(k, path);
+      else if (typeof members !== 'string') members.add(path);
+      else if (members !== path) index.set(k, new Set([members, path]));
     }
   }
 
   /** Takes `path` out of the buckets of `keys` (a bucket left empty goes). */
   private removeMember(path: string, keys: readonly string[]): void {
     for (const k of keys) {
-      const members = this.index.get(k);
+      const index = this.buckets.get(familyOf(k));
+      const members = index?.get(k);
       if (members === undefined) continue;
       if (typeof members === 'string') {
         if (members !== path) continue;
@@ -91,9 +92,13 @@ export class EntryIndex implements WorkspaceView {
         members.delete(path);
         if (members.size > 0) continue;
       }
-      this.index.delete(k);
-      this.familyKeys.get(familyOf(k))?.delete(k);
+      index!.delete(k);
     }
+  }
+
+  /** The members of a bucket, as `buckets` holds them. */
+  private membersOf(key: string): string | Set<string> | undefined {
+    return this.buckets.get(familyOf(key))?.get(key);
   }
 
   /** The same set of paths: the sorted list keeps its order, only the entry object changes. */
@@ -118,16 +123,19 @@ export class EntryIndex implements WorkspaceView {
   // ---- reads --------------------------------------------------------------------------------
 
   hasBucket(key: string): boolean {
-    return this.index.has(key);
+    return this.membersOf(key) !== undefined;
   }
 
-  bucketKeys(): Iterable<string> {
-    return this.index.keys();
+  /** The families that have had members, each with its keys (`keysOf`). */
+  *families(): Iterable<[Family, Iterable<BucketKey>]> {
+    for (const family of this.buckets.keys()) yield [family, this.keysOf(family)];
   }
 
-  /** The keys of a family that have members. */
+  /** The keys of a family that have members (read again from the index each time it is iterated). */
   keysOf(family: Family): Iterable<BucketKey> {
-    return (this.familyKeys.get(family) ?? []) as Iterable<BucketKey>;
+    const index = this.buckets.get(family);
+    if (index === undefined) return [];
+    return { [Symbol.iterator]: () => index.keys() as Iterator<BucketKey> };
   }
 
   has(path: string): boolean {
@@ -182,7 +190,7 @@ export class EntryIndex implements WorkspaceView {
 
   /** The entries of `map` in a bucket, sorted by path. */
   private membersIn<E extends { path: string }>(key: string, map: Map<string, E>): E[] {
-    const members = this.index.get(key);
+    const members = this.membersOf(key);
     if (members === undefined) return [];
     if (typeof members === 'string') {
       const e = map.get(members);
@@ -197,7 +205,7 @@ export class EntryIndex implements WorkspaceView {
   }
 
   registrationsIn(key: string): Registration[] {
-    const members = this.index.get(key);
+    const members = this.membersOf(key);
     if (members === undefined) return [];
     const out: Registration[] = [];
     if (typeof members === 'string') this.pushRegistrations(members, out);

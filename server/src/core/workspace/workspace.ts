@@ -317,11 +317,7 @@ export class Workspace implements WorkspaceView {
     if (opts.defer === undefined) this.completeMarkup();
     const affected = new Set<string>(this.log.files);
     this.log.files.clear();
-    if (this.log.bulk) {
-      // Everything joined since the workspace was created: every bucket is new.
-      this.log.bulk = false;
-      for (const k of this.index.bucketKeys()) this.queue.add(k);
-    }
+    if (this.log.bulk) this.evaluateAll(opts.defer, affected);
     const keys = this.queue.take(this.context, opts.defer);
     if (keys.length) this.log.revision++;
     for (const key of keys) {
@@ -329,7 +325,9 @@ export class Workspace implements WorkspaceView {
       // A file whose facts of this bucket read the same as before is not affected: re-evaluating a
       // directory's bindings must not make every file of the directory re-published.
       const was = before.length ? readings(before, this.kitOf) : undefined;
-      const fresh = this.index.hasBucket(key) ? this.evaluate(key).map((d) => toFact(d, this.kitOf)) : [];
+      const found = this.index.hasBucket(key) ? this.evaluate(key) : [];
+      if (was === undefined && found.length === 0) continue;
+      const fresh = found.map((d) => toFact(d, this.kitOf));
       this.facts.replace(key, fresh);
       if (was === undefined) {
         for (const f of fresh) affected.add(f.diagnostic.file);
@@ -339,6 +337,37 @@ export class Workspace implements WorkspaceView {
     }
     for (const f of affected) this.affected.add(f);
     return affected;
+  }
+
+  /**
+   * The first flush: everything joined since the workspace was created, so every bucket is new
+   * and has no facts yet. Each is evaluated once, family by family, straight from the index
+   * (what edits queued meanwhile is among them); a family that only gathers members has nothing
+   * to evaluate, and a bucket without diagnostics leaves nothing behind. Tens of thousands of
+   * buckets go through no queue and no fact bookkeeping.
+   */
+  private evaluateAll(defer: ((key: string) => boolean) | undefined, affected: Set<string>): void {
+    this.log.bulk = false;
+    this.queue.clear();
+    let evaluated = false;
+    for (const [family, keys] of this.index.families()) {
+      const evaluate = crossRule(family)?.evaluate;
+      if (evaluate === undefined) continue;
+      for (const key of keys) {
+        if (defer?.(key)) {
+          this.queue.defer(key);
+          continue;
+        }
+        evaluated = true;
+        this.inspection.evaluation();
+        const found = evaluate(this.context, key);
+        if (found.length === 0) continue;
+        const fresh = found.map((d) => toFact(d, this.kitOf));
+        this.facts.replace(key, fresh);
+        for (const f of fresh) affected.add(f.diagnostic.file);
+      }
+    }
+    if (evaluated) this.log.revision++;
   }
 
   /**
