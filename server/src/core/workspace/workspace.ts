@@ -310,15 +310,20 @@ export class Workspace implements WorkspaceView {
    * `defer` leaves matching buckets for the next flush without it (the language server publishes
    * its first diagnostics before binding, the slow part, runs); queries flush only when other
    * buckets are pending, so deferred ones wait until then. Buckets deferred before are asked again,
-   * so a caller may evaluate them a few at a time (`kit dev` after its first page).
+   * so a caller may evaluate them a few at a time (`kit dev` after its first page). No rule reads
+   * a file without its markup: a flush without `defer` parses the markup that waits, one with
+   * `defer` leaves every bucket for later while markup waits.
    */
   flush(opts: { defer?: (key: string) => boolean } = {}): Set<string> {
-    // Rules read the markup; a caller that defers buckets completes it first, or defers them all.
-    if (opts.defer === undefined) this.completeMarkup();
+    // Rules read the markup: a flush completes it first, except one that defers buckets (`kit dev`
+    // starting), which then defers them all while files still wait for their markup.
+    let defer = opts.defer;
+    if (defer === undefined) this.completeMarkup();
+    else if (this.waits.count(KitStage.Markup) > 0) defer = () => true;
     const affected = new Set<string>(this.log.files);
     this.log.files.clear();
-    if (this.log.bulk) this.evaluateAll(opts.defer, affected);
-    const keys = this.queue.take(this.context, opts.defer);
+    if (this.log.bulk) this.evaluateAll(defer, affected);
+    const keys = this.queue.take(this.context, defer);
     if (keys.length) this.log.revision++;
     for (const key of keys) {
       const before = this.facts.of(key);

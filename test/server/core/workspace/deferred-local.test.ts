@@ -12,9 +12,10 @@ import { fixturesDir } from '../../../helpers/repo.js';
 const dir = join(fixturesDir, 'conformance', 'reject');
 const json = (x: unknown) => JSON.stringify(x);
 
-function load(deferLocalRules: boolean) {
+/** `checksOnDemand`: the files' own rules wait until asked for (`StagePolicy.checks`). */
+function load(checksOnDemand: boolean) {
   return loadProject([dir], { ssr: false }, dir, {
-    policy: { ...ONE_SHOT, checks: deferLocalRules ? 'demand' : 'markup' },
+    policy: { ...ONE_SHOT, checks: checksOnDemand ? 'demand' : 'markup' },
   }).workspace;
 }
 

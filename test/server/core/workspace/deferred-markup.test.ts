@@ -12,13 +12,16 @@ import { fixturesDir } from '../../../helpers/repo.js';
 const json = (x: unknown) => JSON.stringify(x);
 const conformance = (name: string) => join(fixturesDir, 'conformance', name);
 
-/** Deferring, loads as `kit dev` does: every cross-file bucket waits too (a flush of one parses every view). */
-function load(dir: string, deferMarkup: boolean, deferLocalRules = deferMarkup) {
-  const defer = deferMarkup ? () => true : undefined;
+/**
+ * With markup on demand, loads as `kit dev` does: every cross-file bucket waits too (a flush of one
+ * parses every view). `checksOnDemand`: the files' own rules wait too.
+ */
+function load(dir: string, markupOnDemand: boolean, checksOnDemand = markupOnDemand) {
+  const defer = markupOnDemand ? () => true : undefined;
   const policy: StagePolicy = {
     ...ONE_SHOT,
-    markup: deferMarkup ? 'demand' : 'read',
-    checks: deferLocalRules ? 'demand' : 'markup',
+    markup: markupOnDemand ? 'demand' : 'read',
+    checks: checksOnDemand ? 'demand' : 'markup',
   };
   return loadProject([dir], { ssr: false }, dir, { policy, defer }).workspace;
 }
@@ -30,11 +33,11 @@ function viewOf(ws: Workspace, path: string) {
 
 describe('workspace: deferred markup', () => {
   for (const name of ['accept', 'reject']) {
-    for (const deferLocalRules of [true, false]) {
-      it(`gives the same diagnostics as parsing at once (${name}, local rules ${deferLocalRules ? 'deferred' : 'at once'})`, () => {
+    for (const checksOnDemand of [true, false]) {
+      it(`gives the same diagnostics as parsing at once (${name}, local rules ${checksOnDemand ? 'deferred' : 'at once'})`, () => {
         const dir = conformance(name);
         const now = load(dir, false);
-        const later = load(dir, true, deferLocalRules);
+        const later = load(dir, true, checksOnDemand);
         const pages = later.kitPaths().filter((p) => now.kit(p)?.ast.kind === 'page' && viewOf(now, p));
         assert.ok(pages.length > 10, 'pages with views among the cases');
         assert.equal(
