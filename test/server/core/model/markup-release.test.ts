@@ -1,5 +1,5 @@
-// A workspace that releases markup after validation gives the same diagnostics, and a released view
-// or fragment body reads back (re-parsed) equal to the one a full load keeps.
+// A workspace that drops markup once files are checked (`SUMMARIES`) gives the same diagnostics, and
+// a released view or fragment body reads back (re-parsed) equal to the one a full load keeps.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadProject } from '../../../../server/src/core/project/load.js';
