@@ -45,8 +45,8 @@ function runKit(args: string[], env: NodeJS.ProcessEnv = {}): Run {
 }
 
 /**
- * Retained heap (MB) of a workspace loaded once in a fresh process as `kit check` loads it (markup
- * released after validation), and its diagnostic count.
+ * Retained heap (MB) of a workspace loaded once in a fresh process as `kit check` loads it (the
+ * `SUMMARIES` policy: markup dropped once a file is checked), and its diagnostic count.
  */
 function retainedHeap(dir: string): { heapMb: number; diagnostics: number } {
   const script = `
