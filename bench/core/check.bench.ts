@@ -28,6 +28,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 // The installed command: bin/kit.js runs the bundle (start-up figures: bench/core/startup.bench.ts).
 const cli = join(here, '..', '..', '..', 'bin', 'kit.js');
 const loadModule = join(here, '..', '..', 'server', 'src', 'core', 'project', 'load.js');
+const workspaceModule = join(here, '..', '..', 'server', 'src', 'core', 'workspace', 'workspace.js');
 const sizes = (process.env.KIT_BENCH_SIZES ?? '1000,5000,10000').split(',').map(Number);
 const RUNS = 3;
 
@@ -44,14 +45,15 @@ function runKit(args: string[], env: NodeJS.ProcessEnv = {}): Run {
 }
 
 /**
- * Retained heap (MB) of a workspace loaded once in a fresh process as `kit check` loads it (markup
- * released after validation), and its diagnostic count.
+ * Retained heap (MB) of a workspace loaded once in a fresh process as `kit check` loads it (the
+ * `SUMMARIES` policy: markup dropped once a file is checked), and its diagnostic count.
  */
 function retainedHeap(dir: string): { heapMb: number; diagnostics: number } {
   const script = `
     const { loadProject } = await import(${JSON.stringify(loadModule)});
+    const { SUMMARIES } = await import(${JSON.stringify(workspaceModule)});
     globalThis.gc(); const before = process.memoryUsage().heapUsed;
-    const p = loadProject([${JSON.stringify(dir)}], { ssr: true }, process.cwd(), { releaseMarkup: true });
+    const p = loadProject([${JSON.stringify(dir)}], { ssr: true }, process.cwd(), { policy: SUMMARIES });
     const diagnostics = p.workspace.allDiagnostics().length;
     globalThis.gc(); const after = process.memoryUsage().heapUsed;
     console.log(JSON.stringify({ heapMb: (after - before) / 1e6, diagnostics, keep: typeof p }));`;

@@ -13,7 +13,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Workspace } from '../../server/src/core/workspace/workspace.js';
+import { SUMMARIES, Workspace } from '../../server/src/core/workspace/workspace.js';
 import { generateSite } from '../fixtures/site-generator.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -72,9 +72,9 @@ function measure(label: string, w: Workspace): void {
   }
 }
 
-// Loaded as the language server loads a folder from disk (one-shot trees, markup released); the
-// edited files then hold incremental trees, as documents open in an editor do.
-const DISK = { incremental: false, releaseMarkup: true };
+// Loaded as the language server loads a folder from disk (one-shot trees, markup dropped once
+// checked); the edited files then hold incremental trees, as documents open in an editor do.
+const DISK = SUMMARIES;
 const generated = new Workspace({ ssr: true }, process.cwd(), DISK);
 const files = generateSite(5000, { handlers: true });
 for (const f of files.filter((f) => f.path.endsWith('.kit'))) generated.setKitFile(f.path, f.text);

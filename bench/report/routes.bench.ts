@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseKit } from '../../grammar/src/index.js';
 import { loadProject } from '../../server/src/core/project/load.js';
+import { SUMMARIES } from '../../server/src/core/workspace/workspace.js';
 import { routeReport } from '../../server/src/core/report/rows.js';
 import { typescript } from '../../server/src/core/bind/ts.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
@@ -76,7 +77,7 @@ try {
       // What `kit routes --ssr <dir>` does: load, check (errors gate the report), project, print.
       let p: ReturnType<typeof loadProject> | undefined;
       load = time(() => {
-        p = loadProject([dir], { ssr: true }, process.cwd(), { releaseMarkup: true });
+        p = loadProject([dir], { ssr: true }, process.cwd(), { policy: SUMMARIES });
         p.workspace.allDiagnostics();
       });
       let report: ReturnType<typeof routeReport> | undefined;
@@ -90,7 +91,7 @@ try {
         if (row.bindingStatus === 'bound') bound++;
         else if (row.bindingStatus === 'unsupported_signature') unsupported++;
       }
-      const stats = p.workspace.bindingStats();
+      const stats = p.workspace.inspection.binding;
       compiler = stats.compilerMs;
       programs = stats.programs;
     });

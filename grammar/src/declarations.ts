@@ -25,8 +25,8 @@ export { lexChunks, lexRuns, type PreLexed } from './chunk-lexing.js';
 export { trimEnd } from './declaration-usage.js';
 
 class ChunkBuilder extends LineDeclarations {
-  /** False: a multi-line view's markup is left unparsed (`ParseOptions.viewMarkup`). */
-  viewMarkup = true;
+  /** False: a multi-line view's markup is left unparsed (`parseKitDeclarations`). */
+  views = true;
 
   /** `server {}`, `paths { => { a: "b" } }`, `view {}` ... written on one line. */
   protected oneLineBlock(kw: string, toks: IToken[], lineEnd: number): void {
@@ -186,7 +186,7 @@ class ChunkBuilder extends LineDeclarations {
     const h = this.blockHeader('view', header);
     if (!closed) this.unterminated('view', header, true);
     if (h === undefined) return;
-    const body = this.viewMarkup ? parseMarkup(this.text, c.bodyStart, c.bodyEnd, this.pm, this.out.diags) : [];
+    const body = this.views ? parseMarkup(this.text, c.bodyStart, c.bodyEnd, this.pm, this.out.diags) : [];
     this.push({ kind: 'view', range, keyword: h.keyword, body, bodyRange });
   }
 
@@ -273,11 +273,11 @@ class ChunkBuilder extends LineDeclarations {
 
 /**
  * Parses one chunk. Never throws: an internal failure becomes a `parse_error` on the chunk.
- * `viewMarkup: false`: a multi-line view's body is left empty (see `ParseOptions.viewMarkup`).
+ * `views: false`: a multi-line view's body is left empty (`parseKitDeclarations`).
  */
-export function parseChunk(text: string, pm: PosMaker, chunk: Chunk, pre?: PreLexed, viewMarkup = true): ChunkResult {
+export function parseChunk(text: string, pm: PosMaker, chunk: Chunk, pre?: PreLexed, views = true): ChunkResult {
   const b = new ChunkBuilder(text, pm, chunk, pre);
-  b.viewMarkup = viewMarkup;
+  b.views = views;
   try {
     switch (chunk.kind) {
       case 'comment':

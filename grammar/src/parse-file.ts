@@ -91,28 +91,35 @@ export interface ParseOptions {
    * one-shot reader (the command line) passes false and saves a tenth of the tree's memory.
    */
   incremental?: boolean;
-  /**
-   * False: every view is parsed without its markup (an empty `body`, no markup diagnostics), and
-   * the tree is one-shot (`reparseKit` parses it again in full). For a reader that needs the
-   * declarations first and the markup of a few files only (`kit dev` answering its first page).
-   * Fragments keep their markup: their bodies are endpoints' answers.
-   */
-  viewMarkup?: boolean;
 }
 
 /** Parses a `.kit` source. Never throws; problems are `diagnostics`. */
 export function parseKit(text: string, path: string, options?: ParseOptions): KitFile {
+  return parseWhole(text, path, true, options?.incremental !== false);
+}
+
+/**
+ * The declarations of a `.kit` source: every view is parsed without its markup (an empty `body`,
+ * no markup diagnostics), and the tree is one-shot (`reparseKit` parses it again in full). For a
+ * reader that needs the declarations first and the markup of a few files only (`kit dev`
+ * answering its first page); `parseKit` on the same text gives the whole tree. Fragments keep
+ * their markup: their bodies are endpoints' answers.
+ */
+export function parseKitDeclarations(text: string, path: string): KitFile {
+  return parseWhole(text, path, false, false);
+}
+
+function parseWhole(text: string, path: string, views: boolean, incremental: boolean): KitFile {
   try {
     const lineStarts = computeLineStarts(text);
     const pm = new PosMaker(lineStarts, text.length);
     const chunks = splitAll({ text, lineStarts });
     const parsed: ParsedChunk[] = new Array(chunks.length);
-    const views = options?.viewMarkup !== false;
     lexRuns(text, chunks, (pre, from, to) => {
       for (let i = from; i < to; i++)
         parsed[i] = { chunk: chunks[i], result: parseChunk(text, pm, chunks[i], pre, views) };
     });
-    return assemble(path, text, lineStarts, parsed, views && options?.incremental !== false);
+    return assemble(path, text, lineStarts, parsed, views && incremental);
   } catch (e) {
     return failed(path, text, e);
   }

@@ -1,10 +1,10 @@
-// `viewMarkup: false`: the declarations of a file without its views' markup (what `kit dev` reads
+// `parseKitDeclarations`: the declarations of a file without its views' markup (what `kit dev` reads
 // first). Everything else is the whole parse's; a view's body is empty and its markup's
 // diagnostics are left for the whole parse; the tree is one-shot.
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isReparseable, parseKit } from '../../grammar/src/index.js';
+import { isReparseable, parseKit, parseKitDeclarations } from '../../grammar/src/index.js';
 import type { KitFile, Range, ViewBlock } from '../../grammar/src/ast.js';
 import { fixturesDir } from '../helpers/repo.js';
 
@@ -27,7 +27,7 @@ describe('grammar: parsing without view markup', () => {
       for (const name of readdirSync(root).filter((n) => n.endsWith('.kit'))) {
         const text = readFileSync(join(root, name), 'utf8');
         const whole = parseKit(text, name);
-        const bare = parseKit(text, name, { viewMarkup: false });
+        const bare = parseKitDeclarations(text, name);
         assert.equal(json(bare.declarations), json(withoutViews(whole)), name);
         const viewDecls = whole.declarations.filter((d): d is ViewBlock => d.kind === 'view');
         views += viewDecls.length;
@@ -45,13 +45,13 @@ describe('grammar: parsing without view markup', () => {
     const text =
       'package p\n\npage home\nroute "/"\nguard public\n\nfragment more GET "/more" "#list" {\n  <li>more</li>\n}\n\n' +
       'view {\n  <ul id="list"><li>one</li></ul>\n}\n';
-    const bare = parseKit(text, 'home.kit', { viewMarkup: false });
+    const bare = parseKitDeclarations(text, 'home.kit');
     const whole = parseKit(text, 'home.kit');
     const frag = (f: KitFile) => f.declarations.find((d) => d.kind === 'fragment');
     assert.ok(frag(bare));
     assert.equal(json(frag(bare)), json(frag(whole)));
     assert.deepEqual((bare.declarations.find((d) => d.kind === 'view') as { body: unknown[] }).body, []);
-    const line = parseKit('package p\n\ncomponent A\n\nview { <b>a</b> }\n', 'a.kit', { viewMarkup: false });
+    const line = parseKitDeclarations('package p\n\ncomponent A\n\nview { <b>a</b> }\n', 'a.kit');
     assert.equal(
       json(line.declarations),
       json(parseKit('package p\n\ncomponent A\n\nview { <b>a</b> }\n', 'a.kit').declarations),

@@ -5,7 +5,7 @@ import { writePageTypes } from '../core/build/page-types.js';
 import { readProjectConfig } from '../core/project/config.js';
 import { displayPath } from '../core/project/discover.js';
 import { loadProjectAsync, threadSettings } from '../core/project/load.js';
-import type { Workspace } from '../core/workspace/workspace.js';
+import { SUMMARIES, type Workspace } from '../core/workspace/workspace.js';
 import type { CliIO } from './io.js';
 
 export function writeTypes(ws: Workspace, io: CliIO, command: string, cwd: string = io.cwd): void {
@@ -18,7 +18,7 @@ export async function writeProjectTypes(dir: string, io: CliIO, command: string)
   const config = readProjectConfig(dir, dir);
   if (!config) return;
   const project = await loadProjectAsync([displayPath(config.sources, dir) || '.'], { ssr: config.ssr }, dir, {
-    releaseMarkup: true,
+    policy: SUMMARIES,
     ...threadSettings(io.env),
   });
   writeTypes(project.workspace, io, command, dir);

@@ -1,5 +1,5 @@
 // The language core's public entry: parse, summarise, index, validate.
-export { Workspace } from './workspace/workspace.js';
+export { DEV_START, EDITING, ONE_SHOT, SUMMARIES, Workspace, type StagePolicy } from './workspace/workspace.js';
 export { loadProject, threadSettings, type LoadedProject, type LoadOptions } from './project/load.js';
 export { discoverSources, displayPath, SourceError } from './project/discover.js';
 export { REGISTRY, codeInfo, diag, type DiagnosticCode, type CodeInfo } from './diagnostics/registry.js';

@@ -82,7 +82,7 @@ export class Indexer {
    */
   private startPool(p: KitProject, kitFiles: string[]): ParsePool | undefined {
     const { threads, minFiles, test } = this.threads.pool;
-    if (threads < 2 || kitFiles.length < minFiles || !p.ws.releasesMarkup) return undefined;
+    if (threads < 2 || kitFiles.length < minFiles || p.ws.policy.checked !== 'drop') return undefined;
     const files = kitFiles.map((path) => ({ path, abs: p.fsPathOf(path) }));
     return ParsePool.start({ files, options: p.ws.options, cwd: p.root!, test }, threads);
   }

@@ -8,7 +8,7 @@
 // disk as it changes); an editor setting or `kit lsp --ssr` overrides `ssr` for every folder.
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { Workspace } from '../core/workspace/workspace.js';
+import { SUMMARIES, Workspace } from '../core/workspace/workspace.js';
 import { CONFIG_FILE_NAMES } from '../core/model/app-config.js';
 import type { ModuleEntry } from '../core/model/entries.js';
 import { isHandlerModulePath } from '../core/model/handler-modules.js';
@@ -44,10 +44,10 @@ export class KitProject {
     uriOfFsPath: (fsPath: string) => string,
   ) {
     // Files read from disk are parsed once, without what incremental re-parsing needs, and their
-    // markup is released (re-parsed if a feature reads it); a document opened in the editor gets
-    // a full parse of its own (`Workspace.editKitFile`).
+    // markup is dropped once checked (re-parsed if a feature reads it); a document opened in the
+    // editor gets a full parse of its own (`Workspace.editKitFile`).
     const base = root ?? process.cwd();
-    this.ws = new Workspace({ files: diskFiles(base), ...options }, base, { incremental: false, releaseMarkup: true });
+    this.ws = new Workspace({ files: diskFiles(base), ...options }, base, SUMMARIES);
     this.ctx = featureContext(this.ws, (key) => uriOfFsPath(this.fsPathOf(key)));
   }
 

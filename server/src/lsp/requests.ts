@@ -216,9 +216,9 @@ export function registerRequests(c: Connection, host: RequestHost): void {
     const files = all.reduce((n, p) => n + p.ws.kitPaths().length, 0);
     const modules = all.reduce((n, p) => n + p.ws.modulePaths().length, 0);
     // Handler modules whose TypeScript syntax tree is held (binding forgets them once a folder is bound).
-    const parsedModules = all.reduce((n, p) => n + p.ws.bindingStats().held, 0);
+    const parsedModules = all.reduce((n, p) => n + p.ws.inspection.binding.held, 0);
     // Directories whose bindings a binding worker made (`bind-host.ts`).
-    const prebound = all.reduce((n, p) => n + p.ws.stats().prebound, 0);
+    const prebound = all.reduce((n, p) => n + p.ws.inspection.prebound, 0);
     // `.kit` files a first index took from loading threads (`parse-pool.ts`).
     const pooled = all.reduce((n, p) => n + p.pooled, 0);
     return {

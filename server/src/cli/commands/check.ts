@@ -1,5 +1,6 @@
 // `kit check [--ssr] [--json | --format human|json|github|sarif] [<files or directories>]`
 import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
+import { SUMMARIES } from '../../core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';
@@ -38,7 +39,7 @@ Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
       throw new UsageError(`kit check: --json and --format ${format} ask for different outputs`);
     const { inputs, ssr } = commandSources('check', positionals, Boolean(flags.ssr), io);
     const project = await loadProjectAsync(inputs, { ssr }, io.cwd, {
-      releaseMarkup: true,
+      policy: SUMMARIES,
       ...threadSettings(io.env),
     });
     const diags = project.workspace.allDiagnostics();

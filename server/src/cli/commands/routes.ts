@@ -5,7 +5,7 @@ import { loadProjectAsync, type LoadedProject, threadSettings } from '../../core
 import { routeReport } from '../../core/report/rows.js';
 import { formatTable } from '../../core/report/table.js';
 import type { Command } from '../command.js';
-import type { Workspace } from '../../core/workspace/workspace.js';
+import { SUMMARIES, type Workspace } from '../../core/workspace/workspace.js';
 import type { EndpointRecord, RouteRow } from '../../core/report/types.js';
 import { parseArgs, UsageError, type FlagSpec } from '../args.js';
 import type { CliIO } from '../io.js';
@@ -45,7 +45,7 @@ export async function loadForReport(
   command: string,
 ): Promise<LoadedProject | undefined> {
   const project = await loadProjectAsync(args.inputs, { ssr: args.ssr }, io.cwd, {
-    releaseMarkup: true,
+    policy: SUMMARIES,
     ...threadSettings(io.env),
   });
   const errors = project.workspace.allDiagnostics().filter((d) => d.severity === 'error');
@@ -65,9 +65,9 @@ export async function loadForReport(
 /** With `KIT_BIND_STATS` set, how much of the run the TypeScript compiler API took (stderr). */
 export function bindStats(project: LoadedProject, io: CliIO, command: string, started: number): void {
   if (!io.env.KIT_BIND_STATS) return;
-  const s = project.workspace.bindingStats();
+  const s = project.workspace.inspection.binding;
   const total = performance.now() - started;
-  const prebound = project.workspace.stats().prebound;
+  const prebound = project.workspace.inspection.prebound;
   io.stderr.write(
     `kit ${command}: ${total.toFixed(0)} ms, of which ${s.compilerMs.toFixed(0)} ms ` +
       `(${((100 * s.compilerMs) / total).toFixed(0)}%) in the TypeScript compiler API; ${s.programs} ts.Program, ` +

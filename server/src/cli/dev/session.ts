@@ -13,7 +13,7 @@ import { PageTypesWriter, type TypesWrite } from '../../core/build/page-types.js
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { discoverSources, displayPath } from '../../core/project/discover.js';
 import { loadProject } from '../../core/project/load.js';
-import type { Workspace } from '../../core/workspace/workspace.js';
+import { DEV_START, type Workspace } from '../../core/workspace/workspace.js';
 import { HandlerLoader, type CompileProblem } from './handler-loader.js';
 import { pageChanges, sameRoutes, type ChangeReport } from './changes.js';
 import { memorySource } from './memory-source.js';
@@ -98,7 +98,7 @@ export class DevSession {
    * Loads the sources and builds the first app (or records why it cannot). The first page is
    * answered before any rule ran and before most views were parsed (`finishStart` does the rest):
    * routing needs the declarations only, so page views are read without their markup
-   * (`deferMarkup`) and the app is built from them without handler bindings; a page's markup is
+   * (`DEV_START`) and the app is built from them without handler bindings; a page's markup is
    * parsed and the page compiled when it is first asked for (`compileSite` with `lazy`). Pages and
    * endpoints that need a handler wait for `finishStart`: the dev server holds their requests.
    * Measured on the 1,000-page site: parsing the markup was half of parsing, compiling every page
@@ -117,8 +117,7 @@ export class DevSession {
     const project = loadProject([opts.root], { ssr: opts.ssr, strictBindings: false }, opts.cwd, {
       sources,
       defer: () => true,
-      deferLocalRules: true,
-      deferMarkup: true,
+      policy: DEV_START,
     });
     const session = new DevSession(opts, project.workspace, handlers);
     // The workspace holds every module discovery found (one it cannot read too, with its diagnostic).

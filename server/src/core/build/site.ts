@@ -362,7 +362,8 @@ function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
  * `kit build` does); with errors the result is best effort.
  */
 export function compileSite(ws: Workspace, options: CompileSiteOptions): CompiledSite {
-  // Every view is compiled: a workspace that deferred markup parses it now (a lazy compile, per page).
+  // Every view is compiled: pages still waiting for their markup (`DEV_START`) get it now (a lazy
+  // compile, per page).
   if (!options.lazy) ws.completeMarkup();
   const c = new SiteCompiler(ws, options.cwd);
   const pages: CompiledPage[] = [];

@@ -1,4 +1,5 @@
-// What cross-file rules may read: the entries of the workspace, in the global declaration order.
+// What cross-file rules may read: the entries of the workspace, in the global declaration order,
+// and how far each `.kit` entry has been computed (its stage).
 import type { KitFile } from '../../../../grammar/src/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ConfigSettings } from './app-config.js';
@@ -6,16 +7,41 @@ import type { HandlerModuleSummary } from './handler-modules.js';
 import type { Registration } from './registrations.js';
 import type { FileSummary } from './summary.js';
 
+/**
+ * How far a `.kit` entry has been computed, in the spirit of Langium's `DocumentState`: each stage
+ * implies those before it, and which stage a file reaches when is the workspace's policy
+ * (`workspace/stages.ts`). The text is always there.
+ */
+export const KitStage = {
+  /**
+   * The declarations: a page's multi-line views are parsed without their markup, so the summary
+   * lacks what markup says (component calls, links, assets) and no rule may read the file yet.
+   */
+  Declarations: 1,
+  /** The whole tree: the summary is complete and cross-file rules read the file. */
+  Markup: 2,
+  /** Its own (local) rules have run: `local` holds its diagnostics. */
+  Checked: 3,
+  /**
+   * Checked, and its markup dropped (`markup-release.ts`): the entry keeps the text, the
+   * declarations, the summary and the diagnostics; reading a view or fragment body parses it again.
+   */
+  Summary: 4,
+} as const;
+export type KitStage = (typeof KitStage)[keyof typeof KitStage];
+
 export interface KitEntry {
   path: string;
   text: string;
   ast: KitFile;
   summary: FileSummary;
   registrations: Registration[];
+  /** Its own diagnostics: what reading it found, and its rules' findings once `Checked`. */
   local: Diagnostic[];
   /** What reading the file found (invalid UTF-8); part of `local` too. */
   readIssues?: Diagnostic[];
   keys: string[];
+  stage: KitStage;
 }
 
 export interface ModuleEntry {

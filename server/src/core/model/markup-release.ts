@@ -1,4 +1,5 @@
-// Releasing the markup of a parsed file once it has been validated. A view is most of a page's
+// Releasing the markup of a parsed file once it has been checked: what takes a workspace entry to
+// the `Summary` stage (`workspace/stages.ts`, the `SUMMARIES` policy). A view is most of a page's
 // tree; a one-shot command that only needs declaration-level facts afterwards (`kit check`, the
 // reports) keeps ten thousand views alive for nothing, and the garbage collector copies each of
 // them from the young to the old generation on the way. A released body is re-parsed from the

@@ -1,6 +1,6 @@
 // Loads a workspace from disk for the command line: discovery, reading, indexing.
 import { resolve } from 'node:path';
-import { Workspace, type WorkspaceLoadOptions } from '../workspace/workspace.js';
+import { ONE_SHOT, Workspace, type StagePolicy } from '../workspace/workspace.js';
 import type { CheckOptions } from '../model/options.js';
 import {
   BindWorker,
@@ -22,20 +22,22 @@ export interface LoadedProject {
 }
 
 /**
- * `releaseMarkup` for commands that read no markup after validation (`kit check`, the reports),
- * `deferLocalRules` and `deferMarkup` for `kit dev`: see `WorkspaceLoadOptions`. `sources`: what discovery of the
- * inputs already found. `pool`: how many threads may parse, from how many files (`poolSettings`:
- * `KIT_WORKERS`, `KIT_WORKERS_MIN_FILES`; one thread when not given). `bindWorker`: whether binding
- * may run on a worker (`bindWorkerSettings`: `KIT_BIND_WORKER`; by size when not given). The front
- * doors read those from the environment.
+ * `policy`: when the workspace computes and drops each file's stages (`workspace/stages.ts`;
+ * `ONE_SHOT` by default: one-shot trees, everything at once, nothing dropped): `SUMMARIES` for
+ * commands that read no markup after validation (`kit check`, the reports), `DEV_START` for
+ * `kit dev`. `sources`: what discovery of the inputs already found. `pool`: how many threads may
+ * parse, from how many files (`poolSettings`: `KIT_WORKERS`, `KIT_WORKERS_MIN_FILES`; one thread when
+ * not given). `bindWorker`: whether binding may run on a worker (`bindWorkerSettings`:
+ * `KIT_BIND_WORKER`; by size when not given). The front doors read those from the environment.
  */
-export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup' | 'deferLocalRules' | 'deferMarkup'> & {
+export interface LoadOptions {
+  policy?: StagePolicy;
   sources?: DiscoveredSources;
   pool?: PoolSettings;
   bindWorker?: BindWorkerSettings;
   /** Cross-file buckets the first flush leaves for later (`Workspace.flush`); `loadProject` only. */
   defer?: (key: string) => boolean;
-};
+}
 
 /** How a load may use threads, as a front door reads it from its environment (`threadSettings`). */
 export type ThreadSettings = Pick<LoadOptions, 'pool' | 'bindWorker'>;
@@ -59,7 +61,7 @@ function read(path: string, cwd: string, ahead: ReadAhead | undefined, index: nu
  * renders every view, so a loading thread's tree would be parsed again here for its markup).
  */
 function loadKitInPool(workspace: Workspace, kitFiles: string[], cwd: string, pool: PoolSettings): boolean {
-  if (pool.threads < 2 || kitFiles.length < pool.minFiles || !workspace.releasesMarkup) return false;
+  if (pool.threads < 2 || kitFiles.length < pool.minFiles || workspace.policy.checked !== 'drop') return false;
   const files = kitFiles.map((path) => ({ path, abs: resolve(cwd, path) }));
   const job = { files, options: workspace.options, cwd, test: pool.test };
   const received = analyseInPool(job, pool.threads, (i, pooled) => {
@@ -112,12 +114,7 @@ function poolOf(options: CheckOptions, load: LoadOptions): PoolSettings {
 }
 
 function newWorkspace(options: CheckOptions, cwd: string, load: LoadOptions): Workspace {
-  return new Workspace({ files: diskFiles(cwd), ...options }, cwd, {
-    incremental: false,
-    releaseMarkup: load.releaseMarkup,
-    deferLocalRules: load.deferLocalRules,
-    deferMarkup: load.deferMarkup,
-  });
+  return new Workspace({ files: diskFiles(cwd), ...options }, cwd, load.policy ?? ONE_SHOT);
 }
 
 export function loadProject(

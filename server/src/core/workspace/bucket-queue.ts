@@ -25,6 +25,17 @@ export class BucketQueue {
     if (crossRule(familyOf(key))?.touches) this.touched.add(key);
   }
 
+  /** Forgets what is pending: every bucket is about to be evaluated (the first flush). */
+  clear(): void {
+    this.pending.clear();
+    this.touched.clear();
+  }
+
+  /** A bucket left for a later flush without having been asked (see `take`). */
+  defer(key: string): void {
+    this.deferred.add(key);
+  }
+
   get size(): number {
     return this.pending.size;
   }

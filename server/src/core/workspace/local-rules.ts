@@ -1,5 +1,5 @@
-// Each `.kit` file's own (local) rules, run into its entry. Which files' rules wait
-// (`deferLocalRules`) is a `DeferredFiles` queue of the workspace.
+// Each `.kit` file's own (local) rules, run into its entry: what takes it to the `Checked` stage.
+// When they run is the workspace's policy (`stages.ts`).
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { KitEntry } from '../model/entries.js';
 import type { CheckOptions } from '../model/options.js';

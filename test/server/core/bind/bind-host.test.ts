@@ -58,7 +58,7 @@ describe('binding on a worker thread', function () {
       const here = loadProject(['.'], { ssr: true }, root);
       const there = await loadProjectAsync(['.'], { ssr: true }, root, ON_WORKER);
       assert.ok(there.workspace.allDiagnostics().length > 0, 'the fixture has binding diagnostics');
-      assert.ok(there.workspace.stats().prebound > 0, 'the worker bound');
+      assert.ok(there.workspace.inspection.prebound > 0, 'the worker bound');
       assert.equal(bindingView(there), bindingView(here));
       const strictHere = loadProject(['.'], { ssr: true, strictBindings: true }, root);
       const strictThere = await loadProjectAsync(['.'], { ssr: true, strictBindings: true }, root, ON_WORKER);
@@ -92,7 +92,7 @@ describe('binding on a worker thread', function () {
     job.accept(results);
     ws.flush();
     fresh.flush();
-    assert.equal(ws.stats().prebound, job.scopes.length - 1, 'every other directory took its answer');
+    assert.equal(ws.inspection.prebound, job.scopes.length - 1, 'every other directory took its answer');
     assert.equal(JSON.stringify(ws.allDiagnostics()), JSON.stringify(fresh.allDiagnostics()));
     assert.equal(JSON.stringify(ws.bindingFor(page)), JSON.stringify(fresh.bindingFor(page)));
     assert.ok(!JSON.stringify(ws.bindingFor(page)).includes('"Plain"'), 'the removed action is not bound');
@@ -117,7 +117,7 @@ describe('binding on a worker thread', function () {
     ws.flush();
     const plain = ws.bindingFor('signatures/page.kit')?.handlers.find((h) => h.name === 'Plain');
     assert.equal(plain?.status, 'missing', 'bound against the module as it is now');
-    assert.equal(ws.stats().prebound, 0);
+    assert.equal(ws.inspection.prebound, 0);
   });
 
   it('a worker that dies (out of memory) answers nothing, and the load binds in its own thread', async () => {

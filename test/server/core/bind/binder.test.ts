@@ -228,7 +228,7 @@ describe('handler binding', () => {
 
   it('builds one ts.Program for all directories of a run', () => {
     assert.ok(project.modules.length >= 5);
-    assert.equal(ws.bindingStats().programs, 1);
+    assert.equal(ws.inspection.binding.programs, 1);
     assert.equal(b('action', 'Plain', 'other/other.kit').status, 'bound');
   });
 
@@ -273,7 +273,7 @@ describe('incremental binding in a workspace', () => {
     w.flush();
     assert.equal(findBinding(w.bindingFor('a/a.kit'), 'action', 'Save')?.status, 'bound');
     const bBefore = w.bindingFor('b/b.kit');
-    const stats = w.bindingStats();
+    const stats = w.inspection.binding;
     // A local interface input is read from the syntax: no ts.Program is needed at all.
     assert.ok(stats.programs <= 1);
     assert.equal(stats.parsed, 2);
@@ -284,7 +284,7 @@ describe('incremental binding in a workspace', () => {
     assert.ok(!affected.has('b/b.kit'), 'the other directory is not re-validated');
     assert.equal(findBinding(w.bindingFor('a/a.kit'), 'action', 'Save')?.status, 'missing');
     assert.equal(w.bindingFor('b/b.kit'), bBefore, 'the other directory keeps its binding object');
-    assert.equal(w.bindingStats().parsed, 3, 'only the edited module is parsed again');
+    assert.equal(w.inspection.binding.parsed, 3, 'only the edited module is parsed again');
     assert.ok(w.diagnosticsFor('a/a.kit').some((d) => d.code === 'missing_backend_handler'));
 
     w.setModule('a/handlers.ts', mod('Save'));
@@ -346,9 +346,9 @@ describe('incremental binding in a workspace', () => {
       JSON.stringify([w.allDiagnostics(), [...w.kitPaths(), ...w.modulePaths()].map((f) => w.bindingFor(f))]);
     const w = fresh(() => undefined);
     w.flush();
-    assert.ok(w.bindingStats().held > 0);
+    assert.ok(w.inspection.binding.held > 0);
     w.releaseBinder();
-    assert.equal(w.bindingStats().held, 0);
+    assert.equal(w.inspection.binding.held, 0);
     assert.equal(facts(w), facts(fresh(() => undefined)), 'results survive the release');
     const handlers = w.module('signatures/handlers.ts')!.text;
     const edits = (x: Workspace) => {
@@ -360,7 +360,7 @@ describe('incremental binding in a workspace', () => {
     const after = facts(w);
     assert.match(after, /load_missing_field/);
     assert.equal(after, facts(fresh(edits)));
-    assert.ok(w.bindingStats().held > 0, 'the modules binding read are parsed again');
+    assert.ok(w.inspection.binding.held > 0, 'the modules binding read are parsed again');
   });
 
   it('a workspace without handler modules never loads the compiler', () => {
@@ -368,6 +368,6 @@ describe('incremental binding in a workspace', () => {
     w.setKitFile('a/a.kit', page('a'));
     w.flush();
     assert.equal(findBinding(w.bindingFor('a/a.kit'), 'action', 'Save')?.status, 'missing');
-    assert.deepEqual(w.bindingStats(), { compilerMs: 0, programs: 0, parsed: 0, held: 0 });
+    assert.deepEqual(w.inspection.binding, { compilerMs: 0, programs: 0, parsed: 0, held: 0 });
   });
 });

@@ -119,6 +119,6 @@ describe('binding: input types read from the syntax', () => {
       { name: 'q', type: 'string', optional: false },
       { name: 'n', type: 'number', optional: true },
     ]);
-    assert.equal(w.bindingStats().programs, 0);
+    assert.equal(w.inspection.binding.programs, 0);
   });
 });

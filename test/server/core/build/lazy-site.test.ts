@@ -5,13 +5,14 @@
 import { strict as assert } from 'node:assert';
 import { compileSite, type CompiledSite } from '../../../../server/src/core/build/index.js';
 import { loadProject } from '../../../../server/src/core/project/load.js';
+import { DEV_START } from '../../../../server/src/core/workspace/workspace.js';
 import { repoRoot } from '../../../helpers/repo.js';
 import { buildFixture, EXAMPLE_SITE } from './helpers.js';
 
 const json = (x: unknown) => JSON.stringify(x);
 
 function lazySite(input: string) {
-  const load = { deferMarkup: true, deferLocalRules: true, defer: () => true };
+  const load = { policy: DEV_START, defer: () => true };
   const ws = loadProject([input], { ssr: true }, repoRoot, load).workspace;
   return { ws, site: compileSite(ws, { cwd: repoRoot, lazy: true }) };
 }

@@ -1,8 +1,9 @@
-// A workspace that releases markup after validation gives the same diagnostics, and a released view
-// or fragment body reads back (re-parsed) equal to the one a full load keeps.
+// A workspace that drops markup once files are checked (`SUMMARIES`) gives the same diagnostics, and
+// a released view or fragment body reads back (re-parsed) equal to the one a full load keeps.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadProject } from '../../../../server/src/core/project/load.js';
+import { SUMMARIES } from '../../../../server/src/core/workspace/workspace.js';
 import { parseKit } from '../../../../grammar/src/index.js';
 import { releaseMarkup } from '../../../../server/src/core/model/markup-release.js';
 import { repoRoot } from '../../../helpers/repo.js';
@@ -13,7 +14,7 @@ describe('core/model: markup release', () => {
   it('diagnostics and every tree are the same as with the markup kept', () => {
     for (const input of inputs) {
       const kept = loadProject([input], { ssr: true }, repoRoot).workspace;
-      const released = loadProject([input], { ssr: true }, repoRoot, { releaseMarkup: true }).workspace;
+      const released = loadProject([input], { ssr: true }, repoRoot, { policy: SUMMARIES }).workspace;
       assert.deepEqual(
         JSON.parse(JSON.stringify(released.allDiagnostics())),
         JSON.parse(JSON.stringify(kept.allDiagnostics())),

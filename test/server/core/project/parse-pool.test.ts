@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseKit, type ViewBlock } from '../../../../grammar/src/index.js';
 import { loadProject } from '../../../../server/src/core/project/load.js';
+import { SUMMARIES } from '../../../../server/src/core/workspace/workspace.js';
 import { analyseInPool, poolSettings } from '../../../../server/src/core/project/parse-pool.js';
 import { dropMarkup, packAnalysis, unpackAnalysis } from '../../../../server/src/core/project/parse-shared.js';
 import { reviveSpans } from '../../../../server/src/core/project/revive-spans.js';
@@ -68,7 +69,7 @@ describe('core/project: loading on several threads', function () {
   });
 
   it('hands every file over in order, analysed by the loading thread when the main thread leaves it', () => {
-    const { kitFiles } = loadProject([site], OPTIONS, root, { releaseMarkup: true, pool: { threads: 1, minFiles: 1 } });
+    const { kitFiles } = loadProject([site], OPTIONS, root, { policy: SUMMARIES, pool: { threads: 1, minFiles: 1 } });
     const files = kitFiles.map((path) => ({ path, abs: join(root, path) }));
     for (const hook of [undefined, 'threads']) {
       const test = poolSettings({ KIT_TEST_PARSE_POOL: hook }).test;
@@ -159,7 +160,7 @@ describe('core/project: loading on several threads', function () {
 
   it('re-parses a view read after a pooled load into the markup a parse gives', () => {
     const { workspace, kitFiles } = loadProject([site], OPTIONS, root, {
-      releaseMarkup: true,
+      policy: SUMMARIES,
       pool: { threads: 2, minFiles: 1 },
     });
     let views = 0;

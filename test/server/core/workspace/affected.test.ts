@@ -3,14 +3,14 @@
 // the same (a directory re-bound because one page changed) affects the edited file alone, and the
 // files it now affects are still exactly those whose diagnostics changed.
 import { strict as assert } from 'node:assert';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { SUMMARIES, Workspace } from '../../../../server/src/core/workspace/workspace.js';
 
 const page = (i: number, extra = '') =>
   `package site\n\npage p${i}\nroute "/p${i}"\nguard public\n${extra}\nact Save${i} POST "/p${i}/save"\n\nview {\n  <main>${i}</main>\n}\n`;
 
 /** A directory of `n` pages whose actions have no handler: a `missing_backend_handler` warning each. */
 function load(n: number): Workspace {
-  const w = new Workspace({ ssr: false }, process.cwd(), { incremental: false, releaseMarkup: true });
+  const w = new Workspace({ ssr: false }, process.cwd(), SUMMARIES);
   for (let i = 0; i < n; i++) w.setKitFile(`site/p${i}.kit`, page(i));
   w.setModule('site/handlers.ts', 'export function Save0(): void {}\n');
   w.takeAffected();
@@ -23,11 +23,11 @@ describe('Workspace affected files', () => {
   it('a shape edit of one page re-binds its directory but affects that page alone', () => {
     const w = load(300);
     assert.equal(w.allDiagnostics().filter((d) => d.code === 'missing_backend_handler').length, 299);
-    const before = w.stats().evaluations;
+    const before = w.inspection.evaluations;
     const edited = page(7).replace('route "/p7"', 'route "/seven"');
     w.editKitFile('site/p7.kit', edited);
     assert.deepEqual([...w.takeAffected()], ['site/p7.kit']);
-    assert.ok(w.stats().evaluations > before, 'the directory was bound again');
+    assert.ok(w.inspection.evaluations > before, 'the directory was bound again');
     const fresh = load(300);
     fresh.setKitFile('site/p7.kit', edited);
     assert.equal(diagnostics(w), diagnostics(fresh));

@@ -2,7 +2,7 @@
 // (a line inserted above a declaration) re-evaluates no bucket, yet every diagnostic and binding
 // reads the new positions, exactly as a fresh load of the same texts would.
 import { strict as assert } from 'node:assert';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { EDITING, SUMMARIES, Workspace, type StagePolicy } from '../../../../server/src/core/workspace/workspace.js';
 import { findBinding } from '../../../../server/src/core/bind/types.js';
 import { CROSS_RULES, FAMILIES } from '../../../../server/src/core/validate/cross/index.js';
 
@@ -13,11 +13,11 @@ const page = (route: string, name: string, lead = '') =>
   `${lead}package site\n\npage ${name}\nroute "${route}"\nguard public\n\nact Save${name} POST "/${name}/save"\n\nview {\n  <main>${name}</main>\n}\n`;
 const handlers = 'export function Savea(ctx: unknown): void {\n  void ctx;\n}\n';
 
-/** How the workspace parses: one-shot trees with markup released, as the language server reads files from disk. */
-const DISK = { incremental: false, releaseMarkup: true };
+/** How the workspace parses: one-shot trees with markup dropped, as the language server reads files from disk. */
+const DISK = SUMMARIES;
 
-function load(texts: Record<string, string>, parse: ConstructorParameters<typeof Workspace>[2] = {}): Workspace {
-  const w = new Workspace({ ssr: false }, process.cwd(), parse);
+function load(texts: Record<string, string>, policy: StagePolicy = EDITING): Workspace {
+  const w = new Workspace({ ssr: false }, process.cwd(), policy);
   for (const [p, t] of Object.entries(texts)) if (p.endsWith('.kit')) w.setKitFile(p, t);
   for (const [p, t] of Object.entries(texts)) if (!p.endsWith('.kit')) w.setModule(p, t);
   w.flush();
@@ -39,7 +39,7 @@ describe('Workspace position-free cross-file facts', () => {
         'site/handlers.ts': handlers,
       };
       const disk = how.includes('one-shot');
-      const w = load(texts, disk ? DISK : {});
+      const w = load(texts, disk ? DISK : EDITING);
       const edit = (path: string, text: string) => {
         texts[path] = text;
         if (how.startsWith('edit')) w.editKitFile(path, text);
@@ -55,12 +55,12 @@ describe('Workspace position-free cross-file facts', () => {
       assert.equal(dup.related?.[0].file, A);
       assert.equal(dup.related?.[0].range.start.line, 3);
       assert.equal(findBinding(w.bindingFor(A), 'action', 'Savea')?.range.start.line, 6);
-      const before = w.stats().evaluations;
+      const before = w.inspection.evaluations;
 
       // Two lines above A's declarations: B's related location and A's binding move down by two.
       edit(A, page('/blog/{slug}', 'a', '// one\n// two\n'));
       const affected = w.flush();
-      assert.equal(w.stats().evaluations, before, 'no bucket is re-evaluated');
+      assert.equal(w.inspection.evaluations, before, 'no bucket is re-evaluated');
       assert.ok(affected.has(B), "B's diagnostic points into A: it is re-published");
       assert.equal(w.diagnosticsFor(B).find((d) => d.code === 'duplicate_route')?.related?.[0].range.start.line, 5);
       assert.equal(findBinding(w.bindingFor(A), 'action', 'Savea')?.range.start.line, 8);
@@ -68,7 +68,7 @@ describe('Workspace position-free cross-file facts', () => {
       // A line above B's own declarations moves its diagnostic's range.
       edit(B, page('/blog/{id}', 'b', '\n'));
       w.flush();
-      assert.equal(w.stats().evaluations, before, 'still no bucket is re-evaluated');
+      assert.equal(w.inspection.evaluations, before, 'still no bucket is re-evaluated');
       assert.equal(w.diagnosticsFor(B).find((d) => d.code === 'duplicate_route')?.range.start.line, 4);
       assert.equal(json(w), json(load(texts)), 'the same diagnostics as a fresh load');
       assert.deepEqual(w.bindingFor(A), load(texts).bindingFor(A), 'the same bindings as a fresh load');
@@ -80,7 +80,7 @@ describe('Workspace position-free cross-file facts', () => {
       // A change of shape (another route) re-evaluates.
       edit(A, page('/news/{slug}', 'a', '// one\n// two\n'));
       w.flush();
-      assert.ok(w.stats().evaluations > before, 'a route change re-evaluates its buckets');
+      assert.ok(w.inspection.evaluations > before, 'a route change re-evaluates its buckets');
       assert.equal(json(w), json(load(texts)));
     });
   }

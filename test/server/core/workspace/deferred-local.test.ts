@@ -1,17 +1,22 @@
-// `deferLocalRules` (what `kit dev` loads with, to answer its first page before any rule has run):
-// the files' own rules run later, a few files at a time or when a file's diagnostics are asked for,
-// and the diagnostics are then exactly those of a workspace that ran them as the files came.
+// Local rules on demand (`StagePolicy.checks`, what `kit dev` loads with, to answer its first page
+// before any rule has run): the files' own rules run later, a few files at a time or when a file's
+// diagnostics are asked for, and the diagnostics are then exactly those of a workspace that ran
+// them as the files came.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProject } from '../../../../server/src/core/project/load.js';
+import { ONE_SHOT } from '../../../../server/src/core/workspace/workspace.js';
 import { fixturesDir } from '../../../helpers/repo.js';
 
 const dir = join(fixturesDir, 'conformance', 'reject');
 const json = (x: unknown) => JSON.stringify(x);
 
-function load(deferLocalRules: boolean) {
-  return loadProject([dir], { ssr: false }, dir, { deferLocalRules }).workspace;
+/** `checksOnDemand`: the files' own rules wait until asked for (`StagePolicy.checks`). */
+function load(checksOnDemand: boolean) {
+  return loadProject([dir], { ssr: false }, dir, {
+    policy: { ...ONE_SHOT, checks: checksOnDemand ? 'demand' : 'markup' },
+  }).workspace;
 }
 
 describe('workspace: deferred local rules', () => {

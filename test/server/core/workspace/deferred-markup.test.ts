@@ -1,21 +1,29 @@
-// `deferMarkup` (what `kit dev` loads with, to route its first requests from the declarations): page
-// views are parsed without their markup at load, and get it when a page is compiled, when a file's
-// rules run, or before any query for diagnostics; the diagnostics are then exactly those of a
-// workspace that parsed everything at once.
+// Page markup on demand (`StagePolicy.markup`, what `kit dev` loads with, to route its first
+// requests from the declarations): page views are parsed without their markup at load, and get it
+// when a page is compiled, when a file's rules run, or before any query for diagnostics; the
+// diagnostics are then exactly those of a workspace that parsed everything at once.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProject } from '../../../../server/src/core/project/load.js';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { EDITING, ONE_SHOT, Workspace, type StagePolicy } from '../../../../server/src/core/workspace/workspace.js';
 import { fixturesDir } from '../../../helpers/repo.js';
 
 const json = (x: unknown) => JSON.stringify(x);
 const conformance = (name: string) => join(fixturesDir, 'conformance', name);
 
-/** Deferring, loads as `kit dev` does: every cross-file bucket waits too (a flush of one parses every view). */
-function load(dir: string, deferMarkup: boolean, deferLocalRules = deferMarkup) {
-  const defer = deferMarkup ? () => true : undefined;
-  return loadProject([dir], { ssr: false }, dir, { deferMarkup, deferLocalRules, defer }).workspace;
+/**
+ * With markup on demand, loads as `kit dev` does: every cross-file bucket waits too (a flush of one
+ * parses every view). `checksOnDemand`: the files' own rules wait too.
+ */
+function load(dir: string, markupOnDemand: boolean, checksOnDemand = markupOnDemand) {
+  const defer = markupOnDemand ? () => true : undefined;
+  const policy: StagePolicy = {
+    ...ONE_SHOT,
+    markup: markupOnDemand ? 'demand' : 'read',
+    checks: checksOnDemand ? 'demand' : 'markup',
+  };
+  return loadProject([dir], { ssr: false }, dir, { policy, defer }).workspace;
 }
 
 /** The view markup of a file as the workspace holds it now. */
@@ -25,11 +33,11 @@ function viewOf(ws: Workspace, path: string) {
 
 describe('workspace: deferred markup', () => {
   for (const name of ['accept', 'reject']) {
-    for (const deferLocalRules of [true, false]) {
-      it(`gives the same diagnostics as parsing at once (${name}, local rules ${deferLocalRules ? 'deferred' : 'at once'})`, () => {
+    for (const checksOnDemand of [true, false]) {
+      it(`gives the same diagnostics as parsing at once (${name}, local rules ${checksOnDemand ? 'deferred' : 'at once'})`, () => {
         const dir = conformance(name);
         const now = load(dir, false);
-        const later = load(dir, true, deferLocalRules);
+        const later = load(dir, true, checksOnDemand);
         const pages = later.kitPaths().filter((p) => now.kit(p)?.ast.kind === 'page' && viewOf(now, p));
         assert.ok(pages.length > 10, 'pages with views among the cases');
         assert.equal(
@@ -83,7 +91,7 @@ describe('workspace: deferred markup', () => {
   });
 
   it('parses a page-named file that declares a component whole', () => {
-    const ws = new Workspace({ ssr: false }, '/', { deferMarkup: true });
+    const ws = new Workspace({ ssr: false }, '/', { ...EDITING, markup: 'demand' });
     ws.setKitFile('w/badge.kit', 'package w\n\ncomponent Badge\n\nview {\n  <b>badge</b>\n}\n');
     ws.setKitFile('w/home.kit', 'package w\n\npage home\nroute "/"\nguard public\n\nview {\n  <Badge />\n}\n');
     assert.equal(ws.pendingMarkupCount, 1, 'only the page waits');

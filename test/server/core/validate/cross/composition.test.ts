@@ -35,11 +35,11 @@ describe('component calls re-checked when a definition changes', () => {
     const files = site();
     const w = load(files);
     assert.equal(unknown(w).length, 100);
-    const before = w.stats().evaluations;
+    const before = w.inspection.evaluations;
     // Widget3 → Widget3x: the five pages calling Widget3 lose their component; Crad is near neither.
     w.setKitFile('site/c3.cmp.kit', component('Widget3x'));
     w.flush();
-    const renamed = w.stats().evaluations - before;
+    const renamed = w.inspection.evaluations - before;
     assert.ok(renamed < 20, `${renamed} buckets evaluated`);
     assert.deepEqual(unknown(w), unknown(load({ ...files, 'site/c3.cmp.kit': component('Widget3x') })));
     assert.equal(unknown(w).length, 105);

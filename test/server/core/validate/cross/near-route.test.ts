@@ -218,10 +218,10 @@ describe('broken_internal_link buckets a route change re-evaluates', () => {
   /** Buckets evaluated when a page with `route` joins the workspace. */
   function evaluatedFor(route: string): number {
     const w = load();
-    const before = w.stats().evaluations;
+    const before = w.inspection.evaluations;
     w.setKitFile('site/new.kit', page(route, []));
     w.flush();
-    return w.stats().evaluations - before;
+    return w.inspection.evaluations - before;
   }
 
   it('a route re-evaluates the links starting with its first segment and their typos only', () => {
