@@ -12,6 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fixture, repoRoot } from '../helpers/repo.js';
+import { waitFor } from '../helpers/wait.js';
 import { attach, runKit, SECRET, tempDir, type RunningApp } from '../server/core/app/built-app.js';
 
 const NGINX_CONF = join(repoRoot, 'docs', 'deploy', 'nginx.conf');
@@ -70,11 +71,7 @@ function portOpen(port: number): Promise<boolean> {
 
 /** Polls `check` until it holds; fails with `what` after `ms`. */
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitFor(check, { what, timeout: ms });
 }
 
 function field(html: string, re: RegExp, what: string): string {
