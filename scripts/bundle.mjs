@@ -48,7 +48,7 @@ export async function bundleCli(outdir = bundleDir) {
         'process.env.KIT_VERSION': JSON.stringify(version),
         // Where the `parse-worker` bundle is, relative to core/project/parse-pool.ts's `import.meta.url`
         // (which names its unbundled module): loading threads run one file, not a few hundred modules.
-        'process.env.KIT_BUNDLED_PARSE_WORKER': JSON.stringify(
+        KIT_BUNDLED_PARSE_WORKER: JSON.stringify(
           relative(join(root, 'out', 'server', 'src', 'core', 'project'), join(outdir, 'parse-worker.cjs'))
             .split(sep)
             .join('/'),

@@ -1,70 +1,57 @@
-// `kit build --out` on generated sites of 250, 1,000, 4,000 and 10,000 pages (each with a layout,
-// two components and a link), timed as a child process (wall time including Node start-up) with
-// its peak RSS; beside it the floor of the file system: a bare Node loop creating the same
-// directories and writing the same bytes; then Astro on the equivalent site in the same run, and
-// the ratio.
+// `kit build` beside Hugo, Eleventy and Astro on the same generated site (`peer-sites.ts`: a layout
+// with header, nav and footer, a title, four paragraphs, ten links and a component used twice per
+// page) at 1,000, 4,000 and 10,000 pages. Each build is a whole process (start-up included) timed
+// under GNU time: wall time, CPU (user + system of the process tree) and peak RSS. The tools run
+// interleaved, round after round (the order turning each round), so that load from elsewhere on
+// the machine falls on all of them alike; the figures are medians of the rounds, every round's
+// wall time is printed too, and the ratios to kit come from the same run. After its first build,
+// every tool's pages are checked against kit's: the same pages with the same visible text.
 //
-// Every timed run starts from the same kernel state. On these virtual machines creating and
+// Every timed build starts from the same kernel state. On these virtual machines creating and
 // deleting files leaves the kernel's caches in a state where the next creations cost more and more
 // (measured: the same 4,000 mkdir + write went from 0.07 s to 2.2 s over a dozen builds, and back
-// to 0.07 s after dropping the caches). So before each timed run, when the machine allows it (root
-// on Linux), the caches are dropped and then warmed again by a tiny build of the same tool and by
-// reading the site's sources: what remains is the tool's own work on a warm machine.
+// to 0.07 s after dropping the caches). So before each timed build, when the machine allows it
+// (root on Linux), the page cache is dropped and then warmed again by a tiny build of the same tool
+// and by reading the site's sources: what remains is the tool's own work on a warm machine.
 //
-// Environment: KIT_BENCH_SIZES=250,1000 (kit sizes), KIT_BENCH_RUNS=3 (timed runs per size, after one
-// warm-up), KIT_BENCH_ASTRO=0 (skip Astro), KIT_BENCH_ASTRO_SIZES=250,1000,4000, KIT_BENCH_DROP_CACHES=0
-// (never drop the caches).
+// Options (arguments, or the environment for `npm run bench`):
+//   --sizes=1000,4000      KIT_BENCH_SIZES       page counts (default 1000,4000,10000)
+//   --rounds=3             KIT_BENCH_ROUNDS      timed builds per tool and size (default 5)
+//   --tools=kit,hugo       KIT_BENCH_TOOLS       which tools (default kit,hugo,eleventy,astro;
+//                                                KIT_BENCH_ASTRO=0 leaves Astro out)
+//   --astro-max=4000       KIT_BENCH_ASTRO_MAX   the largest site Astro builds (default: all; Astro
+//                                                takes about 3 minutes per build of 10,000 pages)
+//   --no-drop-caches       KIT_BENCH_DROP_CACHES=0
 import { spawnSync } from 'node:child_process';
-import {
-  accessSync,
-  constants,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from '../fixtures/measure.js';
-import { runMeasured } from '../fixtures/usage.js';
-import { astroSite, kitSite } from './site-gen.js';
+import { runTree } from '../fixtures/usage.js';
+import { compareTexts, pageTexts } from './page-text.js';
+import type { Tool } from './peer-sites.js';
+import { type BuildCommand, ensureGnuTime, type PeerTool, setUpTools } from './peer-tools.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..', '..');
 // The installed command: bin/kit.js runs the bundle, as users do.
-const cli = join(here, '..', '..', '..', 'bin', 'kit.js');
-
-function repoRoot(): string {
-  let dir = here;
-  for (;;) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === '@kit-lang/kit')
-      return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new Error('repository root not found');
-    dir = up;
-  }
-}
-
-const root = repoRoot();
+const cli = join(root, 'bin', 'kit.js');
 const work = join(root, '.bench-work', 'build');
-const sizes = (process.env.KIT_BENCH_SIZES ?? '250,1000,4000,10000').split(',').map(Number);
-const runs = Number(process.env.KIT_BENCH_RUNS ?? 3);
-const astroSizes = (process.env.KIT_BENCH_ASTRO_SIZES ?? '250,1000,4000').split(',').map(Number);
 
-mkdirSync(work, { recursive: true });
-
-interface Sample {
-  ms: number;
-  cpuMs: number;
-  rssMb: number;
+function option(name: string, env: string): string | undefined {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return arg ? arg.slice(name.length + 3) : process.env[env];
 }
-
+const sizes = (option('sizes', 'KIT_BENCH_SIZES') ?? '1000,4000,10000').split(',').map(Number);
+const rounds = Number(option('rounds', 'KIT_BENCH_ROUNDS') ?? 5);
+const astroMax = Number(option('astro-max', 'KIT_BENCH_ASTRO_MAX') ?? Number.POSITIVE_INFINITY);
+const ALL: Tool[] = ['kit', 'hugo', 'eleventy', 'astro'];
+const wanted = ((option('tools', 'KIT_BENCH_TOOLS')?.split(',') ?? ALL) as Tool[]).filter(
+  (t) => ALL.includes(t) && !(t === 'astro' && process.env.KIT_BENCH_ASTRO === '0'),
+);
 const dropCaches = (() => {
-  if (process.env.KIT_BENCH_DROP_CACHES === '0') return false;
+  if (process.argv.includes('--no-drop-caches') || process.env.KIT_BENCH_DROP_CACHES === '0') return false;
   try {
     accessSync('/proc/sys/vm/drop_caches', constants.W_OK);
     return true;
@@ -73,10 +60,18 @@ const dropCaches = (() => {
   }
 })();
 
-/** Every file under `dir`, depth first. */
+interface Sample {
+  wallMs: number;
+  cpuMs?: number;
+  rssMb?: number;
+  load: number;
+}
+
+/** Every file under `dir`, depth first, outside installed packages. */
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules') continue;
     const p = join(dir, e.name);
     if (e.isDirectory()) out.push(...filesUnder(p));
     else out.push(p);
@@ -84,166 +79,130 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
+function run(b: BuildCommand): Sample {
+  rmSync(b.out, { recursive: true, force: true });
+  const load = loadavg()[0];
+  const r = runTree(b.cmd, b.args, { cwd: b.cwd, env: b.env ?? process.env, timeout: 1_800_000 });
+  if (r.status !== 0) throw new Error(`${b.cmd} ${b.args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return { wallMs: r.wallMs, cpuMs: r.cpuMs, rssMb: r.rssMb, load };
+}
+
 /**
- * Brings the kernel to the same state before a timed run: caches dropped (when allowed), then the
- * tool warmed by `warm` and the site's sources read.
+ * Brings the kernel to the same state before a timed build: caches dropped (when allowed), then
+ * the tool warmed by a tiny build of its own and the site's sources read.
  */
-function settle(site: string, warm: () => void): void {
+function settle(build: BuildCommand, tiny: BuildCommand): void {
   if (dropCaches) {
     spawnSync('sync');
     writeFileSync('/proc/sys/vm/drop_caches', '3');
   }
-  warm();
-  for (const f of filesUnder(site))
-    if (!f.includes('node_modules') && !f.includes(`${join('astro', 'dist')}`)) readFileSync(f);
+  run(tiny);
+  rmSync(tiny.out, { recursive: true, force: true });
+  for (const f of filesUnder(build.site)) if (!f.startsWith(build.out)) readFileSync(f);
 }
 
-const tinySite = join(work, 'kit-tiny');
-kitSite(tinySite, 2);
-const warmKit = () => {
-  const out = join(work, 'kit-tiny-out');
-  spawnSync(process.execPath, [cli, 'build', '--out', out, tinySite], { encoding: 'utf8' });
-  rmSync(out, { recursive: true, force: true });
-};
+const fmt = (n: number | undefined, d = 0) =>
+  n === undefined || Number.isNaN(n)
+    ? '—'
+    : n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
-function timeKit(site: string, out: string): Sample {
-  rmSync(out, { recursive: true, force: true });
-  settle(site, warmKit);
-  const r = runMeasured([cli, 'build', '--out', out, site]);
-  if (r.status !== 0) throw new Error(`kit build failed (${r.status}): ${r.stderr}`);
-  return { ms: r.usage.wallMs, cpuMs: r.usage.cpuMs, rssMb: r.usage.rssMb };
-}
-
-const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-
-/**
- * The file-system floor of an output: a bare loop that creates the directories of `built` and
- * writes its files (the same bytes, in the same order kit writes them: depth first) into a fresh
- * directory beside it, from the same kernel state as a timed build. Milliseconds.
- */
-function bareWrite(site: string, built: string): number {
-  const files = filesUnder(built).map((f) => ({ rel: relative(built, f), bytes: readFileSync(f) }));
-  const dest = `${built}-bare`;
-  rmSync(dest, { recursive: true, force: true });
-  settle(site, warmKit);
-  const t0 = performance.now();
-  const made = new Set<string>();
-  mkdirSync(dest);
-  for (const f of files) {
-    const dir = dirname(f.rel);
-    if (dir !== '.' && !made.has(dir)) {
-      mkdirSync(join(dest, dir), { recursive: true });
-      made.add(dir);
-    }
-    writeFileSync(join(dest, f.rel), f.bytes);
-  }
-  const ms = performance.now() - t0;
-  rmSync(dest, { recursive: true, force: true });
-  return ms;
-}
-
+// ---- set-up
+const timed = ensureGnuTime();
+const tools: PeerTool[] = setUpTools(root, work, cli, wanted);
 console.log(
   dropCaches
-    ? 'kernel caches dropped and warmed again before every timed run'
-    : 'kernel caches NOT dropped between runs (not permitted here, or KIT_BENCH_DROP_CACHES=0): file system times drift upwards run after run',
-);
-
-console.log(
-  `kit build --out: generated sites, wall time of the child process including start-up, median of ${runs} runs after a warm-up`,
+    ? 'page cache dropped (sync; echo 3 > /proc/sys/vm/drop_caches) and warmed again before every timed build'
+    : 'page cache NOT dropped between builds (not permitted here, or turned off): file system times drift upwards',
 );
 console.log(
-  `${'pages'.padStart(7)} ${'wall s'.padStart(8)} ${'CPU s'.padStart(7)} ${'pages/s'.padStart(9)} ${'marginal pages/s'.padStart(17)} ${'peak RSS MB'.padStart(12)} ${'MB per 1k pages'.padStart(16)} ${'bare write s'.padStart(13)}`,
+  `${rounds} interleaved rounds per size; medians; CPU = user + system of the process tree; ` +
+    `${timed ? 'GNU time' : 'no GNU time: wall only'}`,
 );
-const kitResults = new Map<number, Sample>();
-let prev: { pages: number; ms: number } | undefined;
-for (const n of sizes) {
-  const site = join(work, `kit-${n}`);
-  const out = join(work, `kit-${n}-out`);
-  kitSite(site, n);
-  timeKit(site, out);
-  const samples: Sample[] = [];
-  for (let i = 0; i < runs; i++) samples.push(timeKit(site, out));
-  const ms = median(samples.map((s) => s.ms));
-  const rss = median(samples.map((s) => s.rssMb));
-  const cpu = median(samples.map((s) => s.cpuMs));
-  kitResults.set(n, { ms, cpuMs: cpu, rssMb: rss });
-  const marginal = prev ? (n - prev.pages) / ((ms - prev.ms) / 1000) : NaN;
-  const bare = median([0, 1, 2].map(() => bareWrite(site, out)));
+if (tools.some((t) => t.tool === 'astro'))
   console.log(
-    `${fmt(n).padStart(7)} ${fmt(ms / 1000, 2).padStart(8)} ${fmt(cpu / 1000, 2).padStart(7)} ${fmt(n / (ms / 1000)).padStart(9)} ${(prev ? fmt(marginal) : '—').padStart(17)} ${fmt(rss, 1).padStart(12)} ${fmt((rss / n) * 1000, 1).padStart(16)} ${fmt(bare / 1000, 2).padStart(13)}`,
+    Number.isFinite(astroMax)
+      ? `astro: sites up to ${fmt(astroMax)} pages only (--astro-max)`
+      : 'astro: every size, about 3 minutes per build of 10,000 pages (--astro-max=4000 leaves those out)',
   );
-  prev = { pages: n, ms };
-  rmSync(out, { recursive: true, force: true });
-}
-const k4 = kitResults.get(4000);
-if (k4)
-  console.log(
-    `targets: 4,000 pages in ${fmt(k4.ms / 1000, 2)} s (goal < 1 s); published anchors for 4,000 pages: Hugo 0.68 s, Eleventy 1.94 s, Astro 22.9 s`,
-  );
+if (!tools.some((t) => t.tool === 'kit')) throw new Error('the comparison needs kit among its tools');
 
-// ---- Astro, installed on demand into .bench-work/astro (never in CI)
-function astro(): void {
-  if (process.env.KIT_BENCH_ASTRO === '0') {
-    console.log('astro: skipped (KIT_BENCH_ASTRO=0)');
-    return;
-  }
-  const dir = join(root, '.bench-work', 'astro');
-  mkdirSync(dir, { recursive: true });
-  for (const f of ['package.json', 'astro.config.mjs']) copyFileSync(join(root, 'bench', 'astro', f), join(dir, f));
-  const astroBin = join(dir, 'node_modules', 'astro', 'astro.js');
-  if (!existsSync(astroBin)) {
-    console.log('astro: installing into .bench-work/astro (once) ...');
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 600_000,
-    });
-    if (r.status !== 0 || !existsSync(astroBin)) {
-      console.log(
-        `astro: skipped — could not install it from the npm registry (${(r.stderr || r.error?.message || 'unknown error').trim().split('\n').pop()})`,
-      );
-      return;
+// ---- the rounds
+let mismatches = 0;
+for (const pages of sizes) {
+  const here = tools.filter((t) => t.tool !== 'astro' || pages <= astroMax);
+  const builds = new Map(here.map((t) => [t.tool, t.site(pages)]));
+  const tinies = new Map(here.map((t) => [t.tool, t.site(3, 'tiny')]));
+  const samples = new Map<Tool, Sample[]>(here.map((t) => [t.tool, []]));
+  const checks = new Map<Tool, string>();
+  console.log(`\n${fmt(pages)} pages (load average at start ${loadNow()})`);
+  let kitTexts: Map<string, string> | undefined;
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < here.length; k++) {
+      // kit first in the first round: the other tools' pages are checked against its pages.
+      const tool = here[(k + r) % here.length].tool;
+      const b = builds.get(tool)!;
+      settle(b, tinies.get(tool)!);
+      samples.get(tool)!.push(run(b));
+      if (r === 0) {
+        const texts = pageTexts(b.out);
+        if (tool === 'kit') {
+          kitTexts = texts;
+          checks.set(tool, texts.size === pages ? `${fmt(texts.size)} pages` : `${fmt(texts.size)} pages: WRONG`);
+        } else {
+          const diff = compareTexts(kitTexts!, texts);
+          if (diff) mismatches++;
+          checks.set(tool, diff ? `DIFFERENT TEXT: ${diff}` : 'same pages, same text');
+        }
+      }
+      rmSync(b.out, { recursive: true, force: true });
     }
   }
-  const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
-  // A tiny build first: Astro's own start-up caches (Vite, content layer) are then warm.
-  astroSite(dir, 10);
-  spawnSync(process.execPath, [astroBin, 'build', '--silent'], { cwd: dir, env, encoding: 'utf8' });
-  console.log('astro build on the equivalent site (one timed run per size), same machine, same run:');
-  for (const n of astroSizes) {
-    astroSite(dir, n);
-    rmSync(join(dir, 'dist'), { recursive: true, force: true });
-    settle(join(dir, 'src'), () => {
-      // Astro's modules back in the page cache: a build of the tiny site, kept apart from this one.
-      const tiny = join(work, 'astro-tiny');
-      rmSync(tiny, { recursive: true, force: true });
-      mkdirSync(tiny);
-      for (const f of ['package.json', 'astro.config.mjs']) copyFileSync(join(dir, f), join(tiny, f));
-      astroSite(tiny, 2);
-      spawnSync('ln', ['-s', join(dir, 'node_modules'), join(tiny, 'node_modules')]);
-      spawnSync(process.execPath, [astroBin, 'build', '--silent'], { cwd: tiny, env, encoding: 'utf8' });
-    });
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, [astroBin, 'build', '--silent'], {
-      cwd: dir,
-      env,
-      encoding: 'utf8',
-      timeout: 900_000,
-    });
-    const ms = performance.now() - t0;
-    if (r.status !== 0) {
-      console.log(
-        `astro: build of ${fmt(n)} pages failed: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`,
-      );
-      continue;
-    }
-    const kit = kitResults.get(n);
-    const ratio = kit ? `; kit is ${fmt(ms / kit.ms, 1)}× faster (goal ≥ 25× at every size)` : '';
+  const kit = samples.get('kit')!;
+  const med = (xs: Sample[], f: (s: Sample) => number | undefined) => {
+    const v = xs.map(f).filter((x): x is number => x !== undefined);
+    return v.length ? median(v) : undefined;
+  };
+  const kitWall = med(kit, (s) => s.wallMs)!;
+  const kitCpu = med(kit, (s) => s.cpuMs);
+  const kitRss = med(kit, (s) => s.rssMb);
+  console.log(
+    `${'tool'.padEnd(9)} ${'wall s'.padStart(7)} ${'CPU s'.padStart(7)} ${'RSS MB'.padStart(7)}` +
+      ` ${'wall÷kit'.padStart(9)} ${'CPU÷kit'.padStart(8)} ${'RSS÷kit'.padStart(8)}  ${'load'.padStart(4)}  every round's wall s; output`,
+  );
+  for (const t of here) {
+    const xs = samples.get(t.tool)!;
+    const wall = med(xs, (s) => s.wallMs)!;
+    const cpu = med(xs, (s) => s.cpuMs);
+    const rss = med(xs, (s) => s.rssMb);
+    const ratio = (a: number | undefined, b: number | undefined) =>
+      a === undefined || b === undefined ? '—' : `${fmt(a / b, 2)}×`;
     console.log(
-      `  ${fmt(n).padStart(6)} pages: astro ${fmt(ms / 1000, 2)} s (${fmt(n / (ms / 1000))} pages/s)${kit ? `, kit ${fmt(kit.ms / 1000, 2)} s` : ''}${ratio}`,
+      `${t.tool.padEnd(9)} ${fmt(wall / 1000, 2).padStart(7)} ${fmt(cpu === undefined ? undefined : cpu / 1000, 2).padStart(7)}` +
+        ` ${fmt(rss).padStart(7)} ${ratio(wall, kitWall).padStart(9)} ${ratio(cpu, kitCpu).padStart(8)}` +
+        ` ${ratio(rss, kitRss).padStart(8)}  ${fmt(median(xs.map((s) => s.load)), 1).padStart(4)}` +
+        `  ${xs.map((s) => fmt(s.wallMs / 1000, 2)).join(' ')}; ${checks.get(t.tool)}`,
     );
   }
-  rmSync(join(dir, 'dist'), { recursive: true, force: true });
+  const hugo = samples.get('hugo');
+  if (hugo) {
+    // Round by round: each ratio from two builds next to each other in time.
+    const perRound = kit.map((s, i) => s.wallMs / hugo[i].wallMs);
+    const hugoRss = med(hugo, (s) => s.rssMb);
+    console.log(
+      `kit ÷ hugo: wall ${fmt(kitWall / med(hugo, (s) => s.wallMs)!, 2)}× (round by round ` +
+        `${perRound.map((x) => fmt(x, 2)).join(' ')}; target ≤ 1.5×), peak RSS ` +
+        `${kitRss && hugoRss ? `${fmt(kitRss / hugoRss, 2)}×` : '—'} (target ≤ 1×)`,
+    );
+  }
+  console.log(`load average at end ${loadNow()}`);
+  for (const b of [...builds.values(), ...tinies.values()]) rmSync(b.out, { recursive: true, force: true });
 }
-astro();
+if (existsSync(work) && process.env.KIT_BENCH_KEEP !== '1') rmSync(work, { recursive: true, force: true });
+if (mismatches) {
+  console.log(`\n${mismatches} output(s) differ from kit's: their figures are not comparable`);
+  process.exitCode = 1;
+}

@@ -12,7 +12,8 @@
 //      default: whether parallel loading pays on this machine, and how much CPU a target leaves.
 // The peer is copied into `.bench-work/langium` and installed there once (it needs the npm
 // registry); without the peer directory the benchmark says so and stops.
-// Environment: KIT_BENCH_SIZES=1000,5000 (kit sizes), KIT_BENCH_LANGIUM_SIZE=5000, KIT_BENCH_RUNS=3.
+// Environment: KIT_BENCH_SIZES=1000,5000 (kit sizes), KIT_BENCH_LANGIUM_SIZE=5000, KIT_BENCH_RUNS=3,
+// KIT_BENCH_LANGIUM_PEER=<dir> (the peer's directory, when not beside the repository).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -22,7 +23,8 @@ import { median } from '../fixtures/measure.js';
 import { runMeasured, type Usage } from '../fixtures/usage.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const peerSource = join(root, '..', 'shared', 'peers', 'langium');
+// KIT_BENCH_LANGIUM_PEER: the peer elsewhere (a worktree whose parent does not hold it).
+const peerSource = process.env.KIT_BENCH_LANGIUM_PEER ?? join(root, '..', 'shared', 'peers', 'langium');
 const work = join(root, '.bench-work', 'langium');
 const cli = join(root, 'bin', 'kit.js');
 const sizes = (process.env.KIT_BENCH_SIZES ?? '1000,5000,10000,20000').split(',').map(Number);

@@ -1,7 +1,8 @@
 // `kit` start-up (issue 16): medians of cold runs (each a new process) of `node -e 0`, `kit --version`,
-// `kit check` on an empty directory, `kit check` on a 10-file site and `kit build --out` on a
-// 10-page site, interleaved in one run so that the machine's state weighs on all alike, each printed
-// with its difference to `node -e 0` (Node's own start-up, which kit cannot cut).
+// an unknown command and an unknown flag (the did-you-mean paths), `kit check` on an empty directory,
+// `kit check` on a 10-file site and `kit build --out` on a 10-page site, interleaved in one run so
+// that the machine's state weighs on all alike, each printed with its difference to `node -e 0`
+// (Node's own start-up, which kit cannot cut).
 // The kit measured is bin/kit.js (the bundle, through V8's code cache: the unmeasured first round
 // writes the cache, as a user's first run does). KIT_BENCH_COMPARE names another build's entry (an
 // earlier commit's `bin/kit.js` or `out/server/src/cli/main.js`, say), measured the same way in the
@@ -38,6 +39,8 @@ kitSite(pages, 10); // the build benchmark's site (a layout, two components), wh
 function kitCases(entry: string, name: string): Case[] {
   return [
     { label: `${name} --version`, args: [entry, '--version'], ok: [0] },
+    { label: `${name} chekc (unknown command)`, args: [entry, 'chekc'], ok: [2] },
+    { label: `${name} check --jsn (unknown flag)`, args: [entry, 'check', '--jsn'], ok: [2] },
     { label: `${name} check <empty dir>`, args: [entry, 'check', empty], ok: [0] },
     { label: `${name} check <10 files>`, args: [entry, 'check', small], ok: [0, 1] },
     {

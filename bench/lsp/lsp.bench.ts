@@ -19,70 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseKit, reparseKit } from '../../grammar/src/index.js';
 import { fileUri, LspClient } from '../../test/server/lsp/helpers/lsp-client.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p))];
-}
-
-function fmt(ms: number): string {
-  return `${ms.toFixed(2)} ms`;
-}
-
-function timeInProcess(fn: () => void, runs = 30): number {
-  const xs: number[] = [];
-  for (let i = 0; i < runs + 5; i++) {
-    const t = performance.now();
-    fn();
-    if (i >= 5) xs.push(performance.now() - t);
-  }
-  return pct(xs, 0.5);
-}
-
-/**
- * CPU time (user + system, ms) the process has used so far, from /proc where there is one. On a
- * shared machine the latencies include waiting for a core; the server's CPU time per edit does not.
- */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-/**
- * Edits one spot back and forth (insert a character, delete it) and times didChange → publishDiagnostics.
- * `times.cpu`: the server's CPU time per measured edit (ms), NaN where it cannot be read.
- */
-async function editLatency(
-  client: LspClient,
-  uri: string,
-  line: number,
-  character: number,
-  edits: number,
-  warmup: number,
-): Promise<number[] & { cpu?: number }> {
-  const times: number[] & { cpu?: number } = [];
-  let version = 1;
-  let cpuStart = NaN;
-  for (let i = 0; i < warmup + edits; i++) {
-    if (i === warmup) cpuStart = cpuMs(client.child.pid);
-    version++;
-    const insert = i % 2 === 0;
-    const range = insert
-      ? { start: { line, character }, end: { line, character } }
-      : { start: { line, character }, end: { line, character: character + 1 } };
-    const done = client.waitForDiagnostics(uri, (d) => d.version === version, { fresh: true, timeoutMs: 20000 });
-    const t = performance.now();
-    await client.change(uri, version, [{ range, text: insert ? 'x' : '' }]);
-    const d = await done;
-    if (i >= warmup) times.push(d.at - t);
-  }
-  times.cpu = (cpuMs(client.child.pid) - cpuStart) / edits;
-  return times;
-}
+import { editLatency, fmt, pct, timeInProcess } from './latency.js';
 
 /** This server, the same with whole-file re-parsing, and (KIT_BENCH_COMPARE) another build's. */
 type Variant = 'incremental' | 'full' | 'compare';

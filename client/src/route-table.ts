@@ -1,28 +1,13 @@
 // The route table view: plain HTML built from the server's `kit/routes` answer. Pure (no VS Code
 // API) so that tests can render it; every value is escaped because route strings, guards and
 // file names come from user sources.
+import type { FolderAnswer, RouteRow } from '../../shared/protocol/protocol.js';
 
-/** One row as `kit/routes` returns it (the routes report's fields that the table shows). */
-export interface RouteTableRow {
-  kind: string;
-  method: string;
-  route: string;
-  pageId: string;
-  render?: string;
-  guards?: string[];
-  cache?: string;
-  csrf?: boolean;
-  bindingStatus?: string;
-  handler?: string;
-  source: string;
-}
+/** One row as `kit/routes` returns it (`shared/protocol`): the routes report's fields the table shows. */
+export type RouteTableRow = RouteRow;
 
-export interface RouteTableFolder {
-  /** Folder URI (or `""` for files outside every folder). */
-  root: string;
-  name: string;
-  routes: RouteTableRow[];
-}
+/** One workspace folder of the answer. */
+export type RouteTableFolder = FolderAnswer & { routes: RouteTableRow[] };
 
 export function escapeHtml(s: string): string {
   return s.replace(

@@ -162,6 +162,12 @@ export abstract class MarkupAttributes extends MarkupGrammar {
       // No escapes (the common case): value characters sit one-to-one after the opening quote.
       terminated = img.length >= 2 && img.charCodeAt(img.length - 1) === 34;
       value = terminated ? img.slice(1, -1) : img.slice(1);
+      if (terminated && value.indexOf('{') < 0) {
+        // Plain text, by far the commonest value: its one part, without a position mapping.
+        const parts: TextOrInterpolation[] =
+          value.length === 0 ? [] : [{ type: 'text', value, range: this.pm.range(s + 1, e - 1) }];
+        return { type: 'string', parts, range: this.pm.range(s, e), innerRange: this.pm.range(s + 1, e - 1) };
+      }
       map = (i) => s + 1 + i;
     } else {
       const res = resolveEscapes(img, (i) => s + i);

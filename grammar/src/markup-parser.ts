@@ -14,7 +14,18 @@ import { Interp, SelfClose } from './markup-lexer.js';
 import { markupLexer } from './markup-scanner.js';
 import { exact, type PosMaker } from './text-lines.js';
 
-const ELEMENT_NAME = /^[a-z][a-z0-9-]*$/;
+/** `[a-z][a-z0-9-]*`: an element's name (a loop: tested once per tag, the commonest case). */
+function isElementName(name: string): boolean {
+  const n = name.length;
+  if (n === 0) return false;
+  let c = name.charCodeAt(0);
+  if (c < 97 || c > 122) return false;
+  for (let i = 1; i < n; i++) {
+    c = name.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45)) return false;
+  }
+  return true;
+}
 
 /**
  * How deep elements may nest. Every later walk over a tree (summary, validation, rendering, the
@@ -138,7 +149,7 @@ export class MarkupParser extends MarkupAttributes {
     const localName = dot >= 0 ? name.slice(dot + 1) : name;
     const first = localName.charCodeAt(0);
     const isComponent = first >= 65 && first <= 90;
-    if (!ELEMENT_NAME.test(name) && !COMPONENT_NAME.test(name)) {
+    if (!isElementName(name) && !COMPONENT_NAME.test(name)) {
       this.diags.push(
         diag(
           'view_parse_error',
@@ -257,7 +268,8 @@ export class MarkupParser extends MarkupAttributes {
     el.range = this.pm.range(el.range.start.offset, stop);
     el.closeNameRange = this.pm.range(nameStart, nameEnd);
     el.children = exact(el.children);
-    this.stack.length = i;
+    // Popped, not truncated: setting an array's length is a call into the engine's runtime.
+    while (this.stack.length > i) this.stack.pop();
     if (i <= this.cut) this.cut = -1;
   }
 }

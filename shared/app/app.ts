@@ -238,7 +238,7 @@ export class KitApp implements AppServices {
     if (ep !== undefined && (ep.value.entry.kind !== 'query' || wantsJson(req))) {
       const parent = beginTrace(this, req, res, ep.value, laneOf(ep.value.entry.kind));
       reply.json = ep.value.json;
-      runAsync(this, reply, serveEndpoint(this, req, reply, ep.value, ep.params, target, parent), parent);
+      runAsync(this, reply, serveEndpoint(this, req, reply, ep, target, parent), parent);
       return;
     }
     if (!getLike) {

@@ -2,7 +2,7 @@
 // `tracer.start(ctx, ...)` makes child spans of the request span) that also carries the request's
 // route metadata, raw and typed params and endpoint metadata, read with `app.route(ctx)` & co.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { background, withValue, type Context } from '../trace/index.js';
+import { background, requestScheme, withValue, type Context } from '../trace/index.js';
 import type { EndpointKind, RenderMode } from './manifest.js';
 
 /** What `app.route(ctx)` answers: metadata of the matched page route or endpoint route. */
@@ -31,17 +31,13 @@ export interface EndpointInfo {
   readonly path: string;
 }
 
-function isSecure(req: IncomingMessage): boolean {
-  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-  const xfp = req.headers['x-forwarded-proto'];
-  const first = (Array.isArray(xfp) ? xfp[0] : xfp)?.split(',')[0]?.trim().toLowerCase();
-  if (first === 'https') return true;
-  const fwd = req.headers.forwarded;
-  return typeof fwd === 'string' && /(?:^|[;,\s])proto="?https"?(?:[;,\s]|$)/i.test(fwd);
+/**
+ * The request came over HTTPS: TLS here, or a proxy saying so (`X-Forwarded-Proto`, then
+ * `Forwarded: proto=`). The one decision of the scheme is shared/trace's `requestScheme`.
+ */
+export function isSecureRequest(req: IncomingMessage): boolean {
+  return requestScheme(req) === 'https';
 }
-
-/** The request came over HTTPS (TLS here, or a proxy saying so with `X-Forwarded-Proto`/`Forwarded`). */
-export const isSecureRequest = isSecure;
 
 const HOST = /^[A-Za-z0-9.:[\]-]+$/;
 
@@ -69,7 +65,7 @@ export class RequestState {
     if (this.urlText === undefined) {
       const h = this.req.headers.host;
       const host = typeof h === 'string' && HOST.test(h) ? h : 'localhost';
-      this.urlText = `${isSecure(this.req) ? 'https' : 'http'}://${host}${this.req.url ?? '/'}`;
+      this.urlText = `${requestScheme(this.req)}://${host}${this.req.url ?? '/'}`;
     }
     return this.urlText;
   }

@@ -10,7 +10,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export const CSRF_COOKIE_SECURE = '__Host-kit-csrf';
 /** Plain-HTTP local mode: browsers refuse `__Host-` cookies without `Secure`, which needs HTTPS. */
 export const CSRF_COOKIE_INSECURE = 'kit-csrf';
-export const CSRF_FIELD = '_kit_csrf';
+/** The form field (written by the renderer, `shared/render/forms.ts`). */
+export { CSRF_FIELD } from '../render/index.js';
 export const CSRF_HEADER = 'x-kit-csrf';
 export const MIN_SECRET_BYTES = 32;
 

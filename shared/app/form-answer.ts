@@ -1,23 +1,24 @@
 // Answering a form submission with its page: a 422 (constraint or decoding failure, `fail()`) or
-// `showPage()` data re-renders the action's page with its layouts, `form` in scope
-// (`form-state.ts`), the submitted values put back into the form (`form-html.ts`) and a CSRF field
-// in every form. Without JavaScript that is the whole document; a partial submission (kit-forms.js)
-// gets only the region to swap: the form itself on a failure (`X-Kit-Form-Replace: 1`), the
-// `g:target` element on success. An action with no page to render answers the errors as text.
+// `showPage()` data re-renders the action's page with its layouts and `form` in scope
+// (`form-state.ts`). The renderer puts the submitted values back into the form the submission came
+// from and writes the CSRF fields (shared/render/forms.ts): a first render finds that form (the
+// first POST form whose action is the request path, the one naming the partial target first), the
+// second writes the page. Without JavaScript that is the whole document; a partial submission
+// (kit-forms.js) gets only the region to swap: the form itself on a failure
+// (`X-Kit-Form-Replace: 1`), the `g:target` element on success. An action with no page to render
+// answers the errors as text.
 import type { IncomingMessage } from 'node:http';
-import { renderTemplate } from '../render/index.js';
+import { FormRender, type RenderedForm, renderTemplate } from '../render/index.js';
 import type { Context } from '../trace/index.js';
 import type { FieldErrors } from './constraints.js';
 import { thrownStatus } from './errors.js';
-import { type ElementRange, fillForm, findActionForm, findById, hasControl } from './form-html.js';
 import { formState, type FormResultData } from './form-state.js';
 import type { FormValues } from './form.js';
-import { csrfInsertionPoints, injectAt } from './html-forms.js';
 import type { Reply } from './reply.js';
 import { FRAGMENT_SWAP, FRAGMENT_TARGET } from './responses.js';
 import type { EndpointRuntime } from './routes.js';
 import type { AppServices } from './services.js';
-import { csrfToken, describeThrown } from './steps.js';
+import { describeThrown, pageForms } from './steps.js';
 
 /** Header of a partial answer that replaces the submitting form (its body is the form). */
 export const FORM_REPLACE = 'X-Kit-Form-Replace';
@@ -81,12 +82,19 @@ async function pageData(app: AppServices, s: Submission): Promise<Record<string,
   return base !== null && typeof base === 'object' ? { ...(base as Record<string, unknown>) } : {};
 }
 
-function withCsrf(app: AppServices, req: IncomingMessage, html: string, headers: Record<string, string>): string {
-  const points = csrfInsertionPoints(html);
-  if (points.length === 0) return html;
-  const { token, setCookie } = csrfToken(app, req);
-  if (setCookie) headers['Set-Cookie'] = setCookie;
-  return injectAt(html, points, token);
+/**
+ * The number of the form a submission came from among those the page writes: the first POST form
+ * whose action is one of `paths` (the request path as sent, then decoded), the one whose
+ * `data-kit-target` is the partial target first.
+ */
+function submittedForm(forms: readonly RenderedForm[], paths: readonly string[], target?: string): number | undefined {
+  for (const path of paths) {
+    const posts = (f: RenderedForm): boolean => f.method === 'post' && f.action === path;
+    const named = target === undefined ? -1 : forms.findIndex((f) => posts(f) && f.target === target);
+    const at = named >= 0 ? named : forms.findIndex(posts);
+    if (at >= 0) return at;
+  }
+  return undefined;
 }
 
 /**
@@ -115,13 +123,20 @@ export async function answerWithPage(app: AppServices, s: Submission, answer: Fo
     return true;
   }
   data.form = state;
-  let html = renderTemplate(template, data, s.params);
-  let form: ElementRange | undefined;
-  for (const path of s.paths) if ((form ??= findActionForm(html, path, s.partialTarget)) !== undefined) break;
+  const probe = new FormRender({ probe: true });
+  renderTemplate(template, data, s.params, probe);
+  const form = submittedForm(probe.forms, s.paths, s.partialTarget);
   // A field the form does not show is not a mistake a person made in it: the caller answers 400.
-  if (answer.requireField !== undefined && (form === undefined || !hasControl(html, form, answer.requireField)))
+  if (answer.requireField !== undefined && (form === undefined || !probe.forms[form].names.has(answer.requireField)))
     return false;
-  if (form !== undefined) ({ html, form } = fillForm(html, form, values.all, new Set(Object.keys(state.errors))));
+  const partial = s.partialTarget;
+  const page = pageForms(app, s.req, {
+    ...(form !== undefined
+      ? { refill: { form, values: values.all, invalid: new Set(Object.keys(state.errors)) } }
+      : {}),
+    ...(partial !== undefined ? { capture: failed ? { form: true as const } : { id: partial.slice(1) } } : {}),
+  });
+  const html = renderTemplate(template, data, s.params, page.forms);
   const headers: Record<string, string> = {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -129,22 +144,25 @@ export async function answerWithPage(app: AppServices, s: Submission, answer: Fo
   };
   if (failed) headers['X-Kit-Error-Code'] = 'validation_failed';
   let body = html;
-  if (s.partialTarget !== undefined) {
-    const region = failed ? form : findById(html, s.partialTarget.slice(1));
+  let fields = page.forms.fields;
+  if (partial !== undefined) {
+    const region = page.forms.captured;
     if (region === undefined) {
       if (failed) reply.error(answer.status, 'validation_failed', errorText(state.errors));
       else reply.error(400, 'fragment_not_found', 'partial fragment not found');
       return true;
     }
     const outer = failed || s.swap === 'outerHTML';
-    body = outer ? html.slice(region.start, region.end) : html.slice(region.openEnd, region.closeStart);
+    body = outer ? region.outer : region.inner;
+    fields = outer ? region.outerFields : region.innerFields;
     if (failed) headers[FORM_REPLACE] = '1';
     else {
-      headers[FRAGMENT_TARGET] = s.partialTarget;
+      headers[FRAGMENT_TARGET] = partial;
       headers[FRAGMENT_SWAP] = s.swap;
     }
   }
-  body = withCsrf(app, s.req, body, headers);
+  const cookie = page.cookie();
+  if (fields > 0 && cookie !== undefined) headers['Set-Cookie'] = cookie;
   reply.send(answer.status, { ...headers, 'Content-Length': Buffer.byteLength(body) }, body);
   return true;
 }

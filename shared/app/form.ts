@@ -113,60 +113,7 @@ export function decodeForm(
   }
   const out: Record<string, unknown> = {};
   for (const f of fields) {
-    const values = form.getAll(f.name);
-    let value: unknown;
-    switch (f.type) {
-      case 'file[]': {
-        const list = files.get(f.name) ?? [];
-        value = list.length ? [...list] : f.optional ? undefined : [];
-        break;
-      }
-      case 'file': {
-        const list = files.get(f.name) ?? [];
-        if (list.length > 1) throw oneValue(f.name);
-        if (list.length === 0 && !f.optional) throw required(f.name);
-        value = list[0];
-        break;
-      }
-      case 'string[]':
-        value = values.length ? values : f.optional ? undefined : [];
-        break;
-      case 'string':
-        if (values.length > 1) throw oneValue(f.name);
-        if (values.length === 0) {
-          if (!f.optional) throw required(f.name);
-          value = undefined;
-        } else value = values[0];
-        break;
-      case 'number': {
-        if (values.length > 1) throw oneValue(f.name);
-        const raw = values[0]?.trim();
-        if (raw === undefined || raw === '') {
-          if (!f.optional) throw required(f.name);
-          value = undefined;
-        } else {
-          const n = Number(raw);
-          if (!NUMBER.test(raw) || !Number.isFinite(n))
-            throw new FormDecodeError(f.name, 'must be a number', DEFAULT_MESSAGES.number());
-          value = n;
-        }
-        break;
-      }
-      case 'boolean': {
-        if (values.length > 1) throw oneValue(f.name);
-        // An unchecked checkbox is simply absent: false (undefined when optional).
-        if (values.length === 0) value = f.optional ? undefined : false;
-        else {
-          const v = values[0].trim().toLowerCase();
-          if (TRUE_VALUES.has(v)) value = true;
-          else if (FALSE_VALUES.has(v)) value = false;
-          else throw new FormDecodeError(f.name, 'must be a boolean', DEFAULT_MESSAGES.boolean());
-        }
-        break;
-      }
-      default:
-        throw new FormDecodeError(f.name, 'has a type forms cannot carry');
-    }
+    const value = decodeField(f, form.getAll(f.name), files.get(f.name) ?? []);
     if (value !== undefined) {
       if (f.name === '__proto__')
         Object.defineProperty(out, f.name, { value, enumerable: true, writable: true, configurable: true });
@@ -174,6 +121,50 @@ export function decodeForm(
     }
   }
   return out;
+}
+
+/** One declared field from its submitted values (or files); undefined when an optional one is absent. */
+function decodeField(f: InputField, values: string[], list: readonly File[]): unknown {
+  switch (f.type) {
+    case 'file[]':
+      return list.length ? [...list] : f.optional ? undefined : [];
+    case 'file':
+      if (list.length > 1) throw oneValue(f.name);
+      if (list.length === 0 && !f.optional) throw required(f.name);
+      return list[0];
+    case 'string[]':
+      return values.length ? values : f.optional ? undefined : [];
+    case 'string':
+      if (values.length > 1) throw oneValue(f.name);
+      if (values.length === 0 && !f.optional) throw required(f.name);
+      return values[0];
+    case 'number':
+      return decodeNumber(f, values);
+    case 'boolean': {
+      if (values.length > 1) throw oneValue(f.name);
+      // An unchecked checkbox is simply absent: false (undefined when optional).
+      if (values.length === 0) return f.optional ? undefined : false;
+      const v = values[0].trim().toLowerCase();
+      if (TRUE_VALUES.has(v)) return true;
+      if (FALSE_VALUES.has(v)) return false;
+      throw new FormDecodeError(f.name, 'must be a boolean', DEFAULT_MESSAGES.boolean());
+    }
+    default:
+      throw new FormDecodeError(f.name, 'has a type forms cannot carry');
+  }
+}
+
+function decodeNumber(f: InputField, values: string[]): number | undefined {
+  if (values.length > 1) throw oneValue(f.name);
+  const raw = values[0]?.trim();
+  if (raw === undefined || raw === '') {
+    if (!f.optional) throw required(f.name);
+    return undefined;
+  }
+  const n = Number(raw);
+  if (!NUMBER.test(raw) || !Number.isFinite(n))
+    throw new FormDecodeError(f.name, 'must be a number', DEFAULT_MESSAGES.number());
+  return n;
 }
 
 /** Query-string input for GET query contracts; invalid UTF-8 is an error, as in a form body. */

@@ -24,7 +24,8 @@ export type Guard = (ctx: RequestContext) => GuardResult | Promise<GuardResult>;
 
 /**
  * The app config module's shape (`kit.config.ts`, at the project root or beside the sources). kit's
- * tools read `ssr`, `sources`, `out` and `app` without running the module, so those are literals.
+ * tools read `ssr`, `sources`, `out`, `app` and `allowedHosts` without running the module, so those
+ * are literals.
  */
 export interface KitConfig {
   /** Request-time rendering (`server {}` blocks, rest routes), as `--ssr`. */
@@ -35,6 +36,8 @@ export interface KitConfig {
   out?: string;
   /** `kit build`'s app server (default `dist/app`); false: none. */
   app?: string | false;
+  /** More host names `kit dev` and `kit preview` answer (as `--allowed-hosts`; `.name` for those under it). */
+  allowedHosts?: string[];
   guards?: Record<string, Guard>;
   /** Where request spans go (`newTracer(withSink(...))` from kit/trace), instead of the local collector. */
   tracer?: Tracer;

@@ -84,8 +84,17 @@ export interface PageEntry {
    * (`/blog/hello-kit` → `blog/hello-kit/index.html`): SPA and hybrid pages.
    */
   files: Record<string, string>;
-  /** Key into `templates`: the page's IR, rendered per request (SSR, and hybrid paths not built ahead). */
+  /**
+   * Key into `templates`: the page's IR, rendered per request (SSR, hybrid paths not built ahead,
+   * the page again after a form submission, and a built file whose forms need a CSRF token).
+   */
   template?: string;
+  /**
+   * For a page whose built files hold a form that needs a CSRF token: the `paths` record each file
+   * was rendered with (file key → record; files of a static route have none), to render it again
+   * per request.
+   */
+  fileParams?: Record<string, Record<string, string>>;
   /** `Load<PageID>`; absent for pages without `server {}`. */
   load?: HandlerRef;
   /** Fields listed in `server { => {...} }`: without any, a page renders without a load function. */

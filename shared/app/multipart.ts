@@ -134,6 +134,164 @@ function partHeaders(block: Buffer): PartHeaders {
 /** Bytes of one part's header block, its closing blank line included (busboy's and Node's limit). */
 const HEADER_LIMIT = 16 * 1024;
 
+/** Where the reader is in the body. */
+type ReadState = 'preamble' | 'after' | 'headers' | 'body' | 'end';
+
+/**
+ * The parser of one multipart body, fed chunk by chunk: the boundary lines, each part's header
+ * block, and its bytes into a text field or a temporary file, with the limits checked as it goes.
+ */
+class MultipartReader {
+  readonly fields = new FormData();
+  state: ReadState = 'preamble';
+  private readonly delimiter: Buffer;
+  // The body is read as if it began with CRLF, so the first boundary line looks like every other.
+  private buf: Buffer = Buffer.from('\r\n');
+  private part: PartHeaders | undefined;
+  private text: Buffer[] = [];
+  private textBytes = 0;
+  private file: { ws: WriteStream; path: string; bytes: number } | undefined;
+  private files = 0;
+  private total = 0;
+
+  constructor(
+    boundary: string,
+    private readonly opts: MultipartOptions,
+  ) {
+    this.delimiter = Buffer.from('\r\n--' + boundary);
+  }
+
+  private countFile(): void {
+    const max = this.opts.limits.maxFiles;
+    if (++this.files > max) throw new UploadLimitError('maxFiles', max);
+  }
+
+  /** Bytes of the current part: kept as text, or written to its temporary file. */
+  private async write(data: Buffer): Promise<void> {
+    const { part, opts } = this;
+    if (data.length === 0 || part === undefined) return;
+    if (part.filename === undefined) {
+      this.textBytes += data.length;
+      if (this.textBytes > opts.textLimit) throw new UploadLimitError('text', opts.textLimit);
+      this.text.push(data);
+      return;
+    }
+    if (this.file === undefined) {
+      // A part named "" counts once it holds a byte (what an empty file input sends is no file).
+      if (part.filename === '') this.countFile();
+      opts.beforeFile?.(this.fields);
+      const path = await opts.scope.file();
+      const ws = createWriteStream(path);
+      opts.scope.track(ws);
+      this.file = { ws, path, bytes: 0 };
+    }
+    const file = this.file;
+    file.bytes += data.length;
+    const max = opts.limits.maxFileBytes;
+    if (file.bytes > max) throw new UploadLimitError('maxFileBytes', max);
+    if (!file.ws.write(data)) await new Promise<void>((r) => file.ws.once('drain', r));
+  }
+
+  /** The current part is complete: its field is added. */
+  private async finishPart(): Promise<void> {
+    const p = this.part;
+    this.part = undefined;
+    if (p === undefined) return;
+    if (p.filename === undefined) {
+      const value = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(this.text));
+      this.text = [];
+      this.fields.append(p.name, value);
+      return;
+    }
+    const f = this.file;
+    this.file = undefined;
+    if (f === undefined) {
+      // No bytes: an empty file input sends a nameless, empty part; a named empty file is a file.
+      if (p.filename === '') return;
+      this.fields.append(p.name, new File([], p.filename, { type: p.type }));
+      return;
+    }
+    await new Promise<void>((resolve, reject) => f.ws.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    const blob = await openAsBlob(f.path, { type: p.type });
+    this.fields.append(p.name, new File([blob], p.filename, { type: p.type }));
+  }
+
+  /** One chunk of the body, read as far as it goes. */
+  async feed(chunk: Buffer): Promise<void> {
+    const max = this.opts.limits.maxTotalBytes;
+    this.total += chunk.length;
+    if (this.total > max) throw new UploadLimitError('maxTotalBytes', max);
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    for (;;) {
+      if (this.state === 'end') {
+        this.buf = Buffer.alloc(0);
+        return;
+      }
+      if ((this.state === 'preamble' || this.state === 'body') && !(await this.toDelimiter())) return;
+      if (this.state === 'after' && !this.boundaryLine()) return;
+      if (this.state === 'headers' && !this.headerBlock()) return;
+    }
+  }
+
+  /** Up to the next delimiter (the bytes before it are the part's); false when it has not come yet. */
+  private async toDelimiter(): Promise<boolean> {
+    const { delimiter } = this;
+    const at = this.buf.indexOf(delimiter);
+    if (at < 0) {
+      // Keep what could be the start of a delimiter split across chunks.
+      const keep = Math.min(this.buf.length, delimiter.length - 1);
+      if (this.state === 'body') await this.write(this.buf.subarray(0, this.buf.length - keep));
+      this.buf = this.buf.subarray(this.buf.length - keep);
+      return false;
+    }
+    if (this.state === 'body') {
+      await this.write(this.buf.subarray(0, at));
+      await this.finishPart();
+    }
+    this.buf = this.buf.subarray(at + delimiter.length);
+    this.state = 'after';
+    return true;
+  }
+
+  /** The rest of a boundary line: `--` ends the body; false when the line has not ended yet. */
+  private boundaryLine(): boolean {
+    const buf = this.buf;
+    if (buf.length < 2) return false;
+    if (buf[0] === 45 && buf[1] === 45) {
+      this.state = 'end';
+      return true;
+    }
+    const eol = buf.indexOf('\r\n');
+    if (eol < 0) {
+      if (buf.length > 256) throw new MultipartError('a boundary line does not end');
+      return false;
+    }
+    // Only transport padding (blanks) may follow a boundary on its line (RFC 2046).
+    for (let k = 0; k < eol; k++)
+      if (buf[k] !== 32 && buf[k] !== 9) throw new MultipartError('a boundary line holds more than the boundary');
+    this.buf = buf.subarray(eol + 2);
+    this.state = 'headers';
+    return true;
+  }
+
+  /** A part's header block; false when it has not all come yet. */
+  private headerBlock(): boolean {
+    // Searched in at most the limit's bytes, so a header block is refused at the same size
+    // whether it came in one chunk or in many.
+    const end = this.buf.subarray(0, HEADER_LIMIT).indexOf('\r\n\r\n');
+    if (end < 0) {
+      if (this.buf.length >= HEADER_LIMIT) throw new MultipartError('part headers are too long');
+      return false;
+    }
+    const part = (this.part = partHeaders(this.buf.subarray(0, end)));
+    // Every part with a file name counts, empty or not, before any of its bytes is read.
+    if (part.filename !== undefined && part.filename !== '') this.countFile();
+    this.buf = this.buf.subarray(end + 4);
+    this.state = 'body';
+    return true;
+  }
+}
+
 /**
  * Reads a multipart body from `req` into FormData: text fields as strings, files as `File`s backed
  * by their temporary files (valid until the scope is cleaned up). A file input left empty (no
@@ -143,132 +301,17 @@ const HEADER_LIMIT = 16 * 1024;
 export function parseMultipart(req: IncomingMessage, contentType: string, opts: MultipartOptions): Promise<FormData> {
   const boundary = boundaryOf(contentType);
   if (boundary === undefined) return Promise.reject(new MultipartError('the content type names no boundary'));
-  const { limits, scope } = opts;
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limits.maxTotalBytes) {
+  const max = opts.limits.maxTotalBytes;
+  if (Number.isFinite(declared) && declared > max) {
     req.resume();
-    return Promise.reject(new UploadLimitError('maxTotalBytes', limits.maxTotalBytes));
+    return Promise.reject(new UploadLimitError('maxTotalBytes', max));
   }
-  const delimiter = Buffer.from('\r\n--' + boundary);
-  const fields = new FormData();
-  // The body is read as if it began with CRLF, so the first boundary line looks like every other.
-  let buf: Buffer = Buffer.from('\r\n');
-  let state: 'preamble' | 'after' | 'headers' | 'body' | 'end' = 'preamble';
-  let part: PartHeaders | undefined;
-  let text: Buffer[] = [];
-  let textBytes = 0;
-  let file: { ws: WriteStream; path: string; bytes: number } | undefined;
-  let files = 0;
-  let total = 0;
+  return readBodyInto(req, new MultipartReader(boundary, opts));
+}
 
-  const countFile = (): void => {
-    if (++files > limits.maxFiles) throw new UploadLimitError('maxFiles', limits.maxFiles);
-  };
-
-  const write = async (data: Buffer): Promise<void> => {
-    if (data.length === 0 || part === undefined) return;
-    if (part.filename === undefined) {
-      textBytes += data.length;
-      if (textBytes > opts.textLimit) throw new UploadLimitError('text', opts.textLimit);
-      text.push(data);
-      return;
-    }
-    if (file === undefined) {
-      // A part named "" counts once it holds a byte (what an empty file input sends is no file).
-      if (part.filename === '') countFile();
-      opts.beforeFile?.(fields);
-      const path = await scope.file();
-      const ws = createWriteStream(path);
-      scope.track(ws);
-      file = { ws, path, bytes: 0 };
-    }
-    file.bytes += data.length;
-    if (file.bytes > limits.maxFileBytes) throw new UploadLimitError('maxFileBytes', limits.maxFileBytes);
-    if (!file.ws.write(data)) await new Promise<void>((r) => file!.ws.once('drain', r));
-  };
-
-  const finishPart = async (): Promise<void> => {
-    const p = part;
-    part = undefined;
-    if (p === undefined) return;
-    if (p.filename === undefined) {
-      const value = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(text));
-      text = [];
-      fields.append(p.name, value);
-      return;
-    }
-    const f = file;
-    file = undefined;
-    if (f === undefined) {
-      // No bytes: an empty file input sends a nameless, empty part; a named empty file is a file.
-      if (p.filename === '') return;
-      fields.append(p.name, new File([], p.filename, { type: p.type }));
-      return;
-    }
-    await new Promise<void>((resolve, reject) => f.ws.end((err?: Error | null) => (err ? reject(err) : resolve())));
-    const blob = await openAsBlob(f.path, { type: p.type });
-    fields.append(p.name, new File([blob], p.filename, { type: p.type }));
-  };
-
-  const feed = async (chunk: Buffer): Promise<void> => {
-    total += chunk.length;
-    if (total > limits.maxTotalBytes) throw new UploadLimitError('maxTotalBytes', limits.maxTotalBytes);
-    buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
-    for (;;) {
-      if (state === 'end') {
-        buf = Buffer.alloc(0);
-        return;
-      }
-      if (state === 'preamble' || state === 'body') {
-        const at = buf.indexOf(delimiter);
-        if (at < 0) {
-          // Keep what could be the start of a delimiter split across chunks.
-          const keep = Math.min(buf.length, delimiter.length - 1);
-          if (state === 'body') await write(buf.subarray(0, buf.length - keep));
-          buf = buf.subarray(buf.length - keep);
-          return;
-        }
-        if (state === 'body') {
-          await write(buf.subarray(0, at));
-          await finishPart();
-        }
-        buf = buf.subarray(at + delimiter.length);
-        state = 'after';
-      }
-      if (state === 'after') {
-        if (buf.length < 2) return;
-        if (buf[0] === 45 && buf[1] === 45) {
-          state = 'end';
-          continue;
-        }
-        const eol = buf.indexOf('\r\n');
-        if (eol < 0) {
-          if (buf.length > 256) throw new MultipartError('a boundary line does not end');
-          return;
-        }
-        // Only transport padding (blanks) may follow a boundary on its line (RFC 2046).
-        for (let k = 0; k < eol; k++)
-          if (buf[k] !== 32 && buf[k] !== 9) throw new MultipartError('a boundary line holds more than the boundary');
-        buf = buf.subarray(eol + 2);
-        state = 'headers';
-      }
-      if (state === 'headers') {
-        // Searched in at most the limit's bytes, so a header block is refused at the same size
-        // whether it came in one chunk or in many.
-        const end = buf.subarray(0, HEADER_LIMIT).indexOf('\r\n\r\n');
-        if (end < 0) {
-          if (buf.length >= HEADER_LIMIT) throw new MultipartError('part headers are too long');
-          return;
-        }
-        part = partHeaders(buf.subarray(0, end));
-        // Every part with a file name counts, empty or not, before any of its bytes is read.
-        if (part.filename !== undefined && part.filename !== '') countFile();
-        buf = buf.subarray(end + 4);
-        state = 'body';
-      }
-    }
-  };
-
+/** Feeds the request's chunks to `reader` one at a time (the request paused meanwhile). */
+function readBodyInto(req: IncomingMessage, reader: MultipartReader): Promise<FormData> {
   return new Promise<FormData>((resolve, reject) => {
     let chain = Promise.resolve();
     let failed = false;
@@ -283,7 +326,7 @@ export function parseMultipart(req: IncomingMessage, contentType: string, opts: 
     const onData = (chunk: Buffer): void => {
       req.pause();
       chain = chain
-        .then(() => feed(chunk))
+        .then(() => reader.feed(chunk))
         .then(() => {
           if (!failed) req.resume();
         }, stop);
@@ -291,9 +334,9 @@ export function parseMultipart(req: IncomingMessage, contentType: string, opts: 
     const onEnd = (): void => {
       chain = chain.then(() => {
         if (failed) return;
-        if (state !== 'end') throw new MultipartError('the body ends before its closing boundary');
+        if (reader.state !== 'end') throw new MultipartError('the body ends before its closing boundary');
         req.removeListener('data', onData);
-        resolve(fields);
+        resolve(reader.fields);
       }, stop);
       chain.catch(stop);
     };

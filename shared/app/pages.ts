@@ -10,7 +10,6 @@ import { requestContext } from './context.js';
 import { acceptsHtml } from './error-pages.js';
 import { NO_STORE, thrownStatus } from './errors.js';
 import { isPublic } from './guards.js';
-import { csrfInsertionPoints, injectAt } from './html-forms.js';
 import type { PageTarget } from './prebuilt.js';
 import type { Reply } from './reply.js';
 import { paramsForFile, type PageRuntime } from './routes.js';
@@ -18,10 +17,18 @@ import type { AppServices } from './services.js';
 import { deniedWithoutGuard, markHandler, stageContext, stageFailed, startStage } from './stage-spans.js';
 import type { StaticEntry } from './static-files.js';
 import { injectBridge } from './trace-bridge.js';
-import { beginTrace, csrfToken, decodeParams, logFault, passGuards, requestState, runAsync } from './steps.js';
+import {
+  beginTrace,
+  decodeParams,
+  logFault,
+  type PageForms,
+  pageForms,
+  passGuards,
+  requestState,
+  runAsync,
+} from './steps.js';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
-const NO_POINTS: readonly number[] = Object.freeze([]);
 
 /** Built files by request path: `/docs` is `docs` or `docs/index.html`. */
 function builtFile(app: AppServices, segments: string[]): StaticEntry | undefined {
@@ -195,9 +202,10 @@ async function renderPage(
     }
     if (reply.res.headersSent) return;
     const span = startStage(app, ctx, `render ${e.pageId}`, LaneSSR, page.sources.decl);
+    const forms = page.tokenForms ? pageForms(app, req) : undefined;
     let body: string;
     try {
-      body = renderTemplate(page.template!, data, params);
+      body = renderTemplate(page.template!, data, params, forms?.forms);
     } catch (thrown) {
       stageFailed(ctx, span, thrown, `render of page ${e.pageId}`);
       span.end();
@@ -206,12 +214,16 @@ async function renderPage(
     span.setStatus('ok');
     span.end();
     if (app.traceBridge) body = injectBridge(body);
-    sendHtml(app, req, reply, body, e.cache ?? NO_STORE, page.templateForms);
+    sendHtml(reply, body, e.cache ?? NO_STORE, forms);
   } finally {
     done();
   }
 }
 
+/**
+ * A page's built file. A page with a form that posts to this origin is rendered again, with the
+ * `paths` record the file was built with, to write its CSRF fields (then `no-store`).
+ */
 export function sendPageFile(
   app: AppServices,
   req: IncomingMessage,
@@ -219,34 +231,31 @@ export function sendPageFile(
   page: PageRuntime,
   file: StaticEntry,
 ): void {
-  const points = file.csrfPoints();
-  if (points.length > 0) {
-    const { token, setCookie } = csrfToken(app, req);
-    const body = injectAt(file.text(), points, token);
-    const headers: Record<string, string | number> = {
-      'Content-Type': file.type,
-      'Content-Length': Buffer.byteLength(body),
-      'Cache-Control': NO_STORE,
-      'X-Content-Type-Options': 'nosniff',
-    };
-    if (setCookie) headers['Set-Cookie'] = setCookie;
-    reply.send(200, headers, body);
-    return;
+  const template = page.tokenForms ? page.template : undefined;
+  if (template !== undefined) {
+    const params = page.entry.fileParams?.[file.key] ?? {};
+    const forms = pageForms(app, req);
+    const html = renderTemplate(template, params, params, forms.forms);
+    if (forms.forms.fields > 0) {
+      const body = app.traceBridge ? injectBridge(html) : html;
+      const headers: Record<string, string | number> = {
+        'Content-Type': file.type,
+        'Content-Length': Buffer.byteLength(body),
+        'Cache-Control': NO_STORE,
+        'X-Content-Type-Options': 'nosniff',
+      };
+      const cookie = forms.cookie();
+      if (cookie) headers['Set-Cookie'] = cookie;
+      reply.send(200, headers, body);
+      return;
+    }
   }
   sendFile(reply, file, page.entry.cache ?? 'no-cache');
 }
 
-/** Request-time HTML: CSRF fields injected (then `no-store`), else the page's policy. */
-function sendHtml(
-  app: AppServices,
-  req: IncomingMessage,
-  reply: Reply,
-  html: string,
-  cache: string,
-  mayHaveForms: boolean,
-): void {
-  const points = mayHaveForms ? csrfInsertionPoints(html) : NO_POINTS;
-  if (points.length === 0) {
+/** Request-time HTML: with CSRF fields written, `no-store` (and a new token's cookie); else the page's policy. */
+function sendHtml(reply: Reply, html: string, cache: string, forms: PageForms | undefined): void {
+  if (forms === undefined || forms.forms.fields === 0) {
     // The common case in one flat header list (no header object to build and walk).
     const length = Buffer.byteLength(html);
     reply.send(
@@ -265,16 +274,15 @@ function sendHtml(
     );
     return;
   }
-  const { token, setCookie } = csrfToken(app, req);
-  const body = injectAt(html, points, token);
   const headers: Record<string, string | number> = {
     'Content-Type': HTML_TYPE,
     'Cache-Control': NO_STORE,
     'X-Content-Type-Options': 'nosniff',
   };
-  if (setCookie) headers['Set-Cookie'] = setCookie;
-  headers['Content-Length'] = Buffer.byteLength(body);
-  reply.send(200, headers, body);
+  const cookie = forms.cookie();
+  if (cookie) headers['Set-Cookie'] = cookie;
+  headers['Content-Length'] = Buffer.byteLength(html);
+  reply.send(200, headers, html);
 }
 
 export function sendFile(reply: Reply, file: StaticEntry, cache: string): void {

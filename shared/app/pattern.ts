@@ -283,39 +283,65 @@ function run(
   inject: boolean,
   left: { steps: number },
 ): Uint8Array | boolean {
-  const { kind, out, aux, matcher, outs, start } = auto;
-  const size = auto.size;
-  const n = input.n;
-  const cps = input.cps;
-  const dir = auto.forward ? 1 : -1;
-  // Pieces span up to maxLen code points, so the sets of the next maxLen positions are pending.
-  const ring = auto.maxLen + 1;
-  const lists = Array.from({ length: ring }, () => new Int32Array(size));
-  const sizes = new Int32Array(ring);
-  const marks = Array.from({ length: ring }, () => new Int32Array(size));
-  const stamps = new Int32Array(ring).fill(1);
-  const stack = new Int32Array(size);
-  const found = inject ? new Uint8Array(n + 1) : undefined;
-  let pending = 0;
-  let steps = 0;
+  return new Run(auto, input, holds, inject).walk(left);
+}
 
-  const word = (i: number): boolean => i >= 0 && i < n && isWord(cps[i]);
-  const asserts = (which: number, p: number): boolean =>
-    which === 0 ? p === 0 : which === 1 ? p === n : (word(p - 1) !== word(p)) === (which === 2);
+/** The state of one `run`: per pending position, its list of states and their marks. */
+class Run {
+  private readonly n: number;
+  private readonly dir: number;
+  private readonly ring: number;
+  private readonly lists: Int32Array[];
+  private readonly sizes: Int32Array;
+  private readonly marks: Int32Array[];
+  private readonly stamps: Int32Array;
+  private readonly stack: Int32Array;
+  private readonly found: Uint8Array | undefined;
+  private pending = 0;
+  private steps = 0;
+
+  constructor(
+    private readonly auto: Automaton,
+    private readonly input: Input,
+    private readonly holds: Uint8Array[],
+    private readonly inject: boolean,
+  ) {
+    const size = auto.size;
+    this.n = input.n;
+    this.dir = auto.forward ? 1 : -1;
+    // Pieces span up to maxLen code points, so the sets of the next maxLen positions are pending.
+    const ring = (this.ring = auto.maxLen + 1);
+    this.lists = Array.from({ length: ring }, () => new Int32Array(size));
+    this.sizes = new Int32Array(ring);
+    this.marks = Array.from({ length: ring }, () => new Int32Array(size));
+    this.stamps = new Int32Array(ring).fill(1);
+    this.stack = new Int32Array(size);
+    this.found = inject ? new Uint8Array(this.n + 1) : undefined;
+  }
+
+  private word(i: number): boolean {
+    return i >= 0 && i < this.n && isWord(this.input.cps[i]);
+  }
+
+  private asserts(which: number, p: number): boolean {
+    return which === 0 ? p === 0 : which === 1 ? p === this.n : (this.word(p - 1) !== this.word(p)) === (which === 2);
+  }
 
   /** Adds `s0` and what it reaches without reading (its epsilon closure at position p). */
-  const add = (slot: number, s0: number, p: number): void => {
-    const mark = marks[slot];
-    const stamp = stamps[slot];
+  private add(slot: number, s0: number, p: number): void {
+    const mark = this.marks[slot];
+    const stamp = this.stamps[slot];
     if (mark[s0] === stamp) return;
-    const list = lists[slot];
+    const { kind, out, aux, outs } = this.auto;
+    const { stack, holds } = this;
+    const list = this.lists[slot];
     // Marked when pushed, so each state is on the stack at most once.
     let top = 0;
     mark[s0] = stamp;
     stack[top++] = s0;
     while (top > 0) {
       const s = stack[--top];
-      steps++;
+      this.steps++;
       const k = kind[s];
       let to = -1;
       if (k === SPLIT) {
@@ -325,31 +351,45 @@ function run(
             stack[top++] = o;
           }
       } else if (k === ASSERT) {
-        if (asserts(aux[s], p)) to = out[s];
+        if (this.asserts(aux[s], p)) to = out[s];
       } else if (k === LOOK) {
         if (holds[aux[s]][p] === 1) to = out[s];
       } else {
-        list[sizes[slot]++] = s;
-        pending++;
+        list[this.sizes[slot]++] = s;
+        this.pending++;
       }
       if (to >= 0 && mark[to] !== stamp) {
         mark[to] = stamp;
         stack[top++] = to;
       }
     }
-  };
+  }
 
-  const first = auto.forward ? 0 : n;
-  for (let step = 0; step <= n; step++) {
-    const p = first + dir * step;
-    const slot = p % ring;
-    if (inject || step === 0) add(slot, start, p);
-    if (pending === 0 && !inject) return false;
-    const list = lists[slot];
-    const count = sizes[slot];
+  /** Every position in the automaton's direction; throws `SPENT` past the budget. */
+  walk(left: { steps: number }): Uint8Array | boolean {
+    const { auto, n, dir, ring, inject, found } = this;
+    const first = auto.forward ? 0 : n;
+    for (let step = 0; step <= n; step++) {
+      const p = first + dir * step;
+      const slot = p % ring;
+      if (inject || step === 0) this.add(slot, auto.start, p);
+      if (this.pending === 0 && !inject) return false;
+      if (this.advance(p, slot)) return true;
+      if (this.steps > left.steps) throw SPENT;
+    }
+    left.steps -= this.steps;
+    return found ?? false;
+  }
+
+  /** Moves the states at position p over the code point next to it; true when an anchored run matched. */
+  private advance(p: number, slot: number): boolean {
+    const { auto, input, n, dir, ring, found } = this;
+    const { kind, out, matcher } = auto;
+    const list = this.lists[slot];
+    const count = this.sizes[slot];
     // The code point read next: after p going forwards, before it going backwards.
     const at = dir > 0 ? p : p - 1;
-    const cp = at >= 0 && at < n ? cps[at] : -1;
+    const cp = at >= 0 && at < n ? input.cps[at] : -1;
     for (let k = 0; k < count; k++) {
       const s = list[k];
       if (kind[s] === MATCH) {
@@ -359,20 +399,18 @@ function run(
       }
       if (cp < 0) continue;
       const m = matcher[s]!;
-      steps++;
-      if (m.one(cp)) add((p + dir) % ring, out[s], p + dir);
+      this.steps++;
+      if (m.one(cp)) this.add((p + dir) % ring, out[s], p + dir);
       for (let len = 2; len <= m.maxLen; len++) {
         const q = p + dir * len;
         if (q < 0 || q > n) break;
-        steps++;
-        if (dir > 0 ? m.many(input, p, q) : m.many(input, q, p)) add(q % ring, out[s], q);
+        this.steps++;
+        if (dir > 0 ? m.many(input, p, q) : m.many(input, q, p)) this.add(q % ring, out[s], q);
       }
     }
-    pending -= count;
-    sizes[slot] = 0;
-    stamps[slot]++;
-    if (steps > left.steps) throw SPENT;
+    this.pending -= count;
+    this.sizes[slot] = 0;
+    this.stamps[slot]++;
+    return false;
   }
-  left.steps -= steps;
-  return found ?? false;
 }

@@ -13,8 +13,9 @@ export type PageTarget =
 
 /**
  * A 200 answer fixed at start-up: one flat header list and the body buffer, both made on first
- * use (bodies stay lazily loaded). An HTML file that turns out to hold a form needs a CSRF token
- * per request: `send` then declines, for good, and the full pipeline answers.
+ * use (bodies stay lazily loaded). The file of a page whose template has a form that posts to this
+ * origin needs a CSRF token per request: `send` then declines, for good, and the full pipeline
+ * answers.
  */
 export class PrebuiltAnswer {
   private headers: (string | number)[] | undefined;
@@ -24,7 +25,6 @@ export class PrebuiltAnswer {
   constructor(
     private readonly file: StaticEntry,
     private readonly cache: string,
-    private readonly mayHaveForm: boolean,
     /** The page the file was built for (its route and source name a traced answer's spans). */
     readonly page?: PageRuntime,
   ) {}
@@ -33,7 +33,7 @@ export class PrebuiltAnswer {
   usable(): boolean {
     if (this.headers !== undefined) return true;
     if (this.declined) return false;
-    if (this.mayHaveForm && this.file.csrfPoints().length > 0) this.declined = true;
+    if (this.page?.tokenForms) this.declined = true;
     return !this.declined;
   }
 
@@ -121,13 +121,13 @@ export class PrebuiltAnswers {
     if (site.hasEndpoint(segments)) return null;
     const t = site.resolvePage(segments);
     if (t === undefined) return null;
-    if (t.page === undefined) return new PrebuiltAnswer(t.file, t.file.cache, false);
-    // servePage's fast path: a public page with a built file answering this path; a file with
-    // a form still needs a per-request CSRF token (PrebuiltAnswer declines it on first use).
+    if (t.page === undefined) return new PrebuiltAnswer(t.file, t.file.cache);
+    // servePage's fast path: a public page with a built file answering this path; the file of a
+    // page with a form still needs a per-request CSRF token (PrebuiltAnswer declines it on first use).
     const e = t.page.entry;
     if (e.guards.length === 0 || !isPublic(e.guards)) return null;
     const file = t.file ?? site.pageFile(t.page, path);
     if (file === undefined) return null;
-    return new PrebuiltAnswer(file, e.cache ?? 'no-cache', file.isHtml, t.page);
+    return new PrebuiltAnswer(file, e.cache ?? 'no-cache', t.page);
   }
 }

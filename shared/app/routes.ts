@@ -10,12 +10,11 @@ import {
   type RouteMatch,
   type Router,
 } from '../route/index.js';
-import type { Template } from '../render/index.js';
+import { hasTokenForms, type Template } from '../render/index.js';
 import type { EndpointInfo, RouteInfo } from './context.js';
 import type { AppManifest, EndpointEntry, FieldConstraint, HandlerRef, InputField, PageEntry } from './manifest.js';
 import type { SignatureKind } from './manifest.js';
 import type { CorsPolicy } from './manifest.js';
-import { mayContainForm } from './html-forms.js';
 import { endpointSources, pageSources, type StageSources } from './stage-sources.js';
 import { checkPatterns } from './constraints.js';
 
@@ -36,8 +35,11 @@ export interface PageRuntime {
   parsed: ParsedRoute;
   info: RouteInfo;
   readonly template?: Template;
-  /** The template's static markup has a `<form`: rendered HTML must be scanned for CSRF fields. */
-  readonly templateForms: boolean;
+  /**
+   * Its template holds a form that may post to this origin: rendered per request with a CSRF
+   * token (`shared/render/forms.ts`), its built files too.
+   */
+  readonly tokenForms: boolean;
   load?: Resolution;
   /** Request path of each built file (file key → `/blog/hello-kit`), for params of file-served pages. */
   fileRoutes: Map<string, string>;
@@ -51,9 +53,9 @@ interface TemplateTable {
 }
 
 /**
- * A page's route at run time. Its template is looked up by key, and scanned for a form, when the
- * page is rendered: a page nobody asks for costs nothing (and `kit dev` compiles a page's template
- * only then), and new templates are one assignment to the shared table.
+ * A page's route at run time. Its template is looked up by key, and asked whether it has forms,
+ * when the page is rendered: a page nobody asks for costs nothing (and `kit dev` compiles a page's
+ * template only then), and new templates are one assignment to the shared table.
  */
 class PageRoute implements PageRuntime {
   readonly fileRoutes = new Map<string, string>();
@@ -69,14 +71,14 @@ class PageRoute implements PageRuntime {
     const key = this.entry.template;
     return key === undefined ? undefined : this.table.templates[key];
   }
-  /** The template last scanned for a form, and what the scan found (rendering asks on every request). */
-  private scanned: Template | undefined;
+  /** The template last asked about its forms, and the answer (rendering asks on every request). */
+  private asked: Template | undefined;
   private forms = false;
-  get templateForms(): boolean {
+  get tokenForms(): boolean {
     const t = this.template;
-    if (t !== this.scanned) {
-      this.scanned = t;
-      this.forms = t !== undefined && mayContainForm(JSON.stringify(t));
+    if (t !== this.asked) {
+      this.asked = t;
+      this.forms = t !== undefined && hasTokenForms(t);
     }
     return this.forms;
   }

@@ -4,7 +4,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
 import { newCollector, newTracer, Tracer, withSink } from '../trace/index.js';
+import { isAllowedHost, parseAllowedHosts, type HostRule } from '../trace/http-origin.js';
 import { KitApp, type AppOptions } from './app.js';
 import { CsrfConfigError } from './csrf.js';
 import { UploadConfigError } from './multipart.js';
@@ -66,21 +68,29 @@ export function parseAddr(value: string): ListenAddress {
   return { host, port: parsePort(m[3], '--addr') };
 }
 
+/** The arguments a generated app's `server.js` takes. */
+const APP_ARGS = { addr: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
 /** `--addr` from the arguments, else `PORT` from the environment, else 127.0.0.1:8080. */
 export function listenAddress(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): ListenAddress {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--addr') {
-      const v = argv[i + 1];
-      if (v === undefined) throw new ConfigError('--addr needs a value such as 127.0.0.1:8080');
-      return parseAddr(v);
+  // Node's parser reads the arguments (`--addr x`, `--addr=x`, `-h`); the first `--addr` wins.
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: APP_ARGS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const t of tokens) {
+    if (t.kind === 'option' && t.name === 'addr') {
+      if (t.value === undefined) throw new ConfigError('--addr needs a value such as 127.0.0.1:8080');
+      return parseAddr(t.value);
     }
-    if (a.startsWith('--addr=')) return parseAddr(a.slice('--addr='.length));
-    if (a === '--help' || a === '-h') continue;
-    throw new ConfigError(`unknown argument ${JSON.stringify(a)} (accepted: --addr host:port)`);
+    if (t.kind === 'option' && t.name === 'help') continue;
+    throw new ConfigError(`unknown argument ${JSON.stringify(argv[t.index])} (accepted: --addr host:port)`);
   }
   if (env.PORT !== undefined && env.PORT !== '') return { host: DEFAULT_HOST, port: parsePort(env.PORT, 'PORT') };
   return { host: DEFAULT_HOST, port: DEFAULT_PORT };
@@ -137,6 +147,42 @@ function staticSource(options: StartOptions): StaticSource {
   return dirSource(options.staticDir);
 }
 
+/**
+ * Answers 421 (misdirected request) when `rule` does not allow the request's `Host`; true when it
+ * did. `hint` (a sentence) says how to serve another name.
+ */
+export function refuseMisdirected(req: IncomingMessage, res: ServerResponse, rule: HostRule, hint: string): boolean {
+  if (isAllowedHost(req.headers.host, rule)) return false;
+  req.resume();
+  const body = `misdirected request: this server does not answer the host name ${JSON.stringify(
+    String(req.headers.host ?? '').slice(0, 100),
+  )}; ${hint}\n`;
+  res.writeHead(421, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Kit-Error-Code': 'misdirected_request',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+}
+
+/**
+ * `KIT_ALLOWED_HOSTS`: unset, the app answers every `Host` (production behind a proxy). Set (as
+ * `kit preview` does), it answers only the loopback names with its port, every address when it
+ * listens on another interface, and the names the variable lists (see `isAllowedHost`).
+ */
+function allowedHosts(env: Readonly<Record<string, string | undefined>>): string[] | undefined {
+  const value = env.KIT_ALLOWED_HOSTS;
+  if (value === undefined) return undefined;
+  try {
+    return parseAllowedHosts(value);
+  } catch (e) {
+    throw new ConfigError(`KIT_ALLOWED_HOSTS: ${(e as Error).message}`);
+  }
+}
+
 export type ServerLimits = { readonly [K in keyof typeof SERVER_LIMITS]: number };
 
 /** The Node server of an app; `limits` other than the defaults are for tests and embedders. */
@@ -186,6 +232,73 @@ function sourceRoot(options: StartOptions, env: Readonly<Record<string, string |
   return resolve(options.staticDir, '..', rel);
 }
 
+/**
+ * The app's tracer: the one the app config exports, else (tracing on) a local collector's. Answers
+ * the exported one, whose spans are flushed when the server stops.
+ */
+function useTracer(
+  appOptions: AppOptions,
+  options: StartOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  tracing: boolean,
+  err: (line: string) => void,
+): ReturnType<typeof configTracer> {
+  const exported = configTracer(options.config);
+  if (exported) {
+    appOptions.tracer = exported;
+    if (tracing) err('kit: the app config exports a tracer; spans go there, so the local collector is off');
+  } else if (tracing) {
+    // Span sources are relative to the build's source root: the viewer links them into an editor.
+    const collector = newCollector(1024, { sourceRoot: sourceRoot(options, env) });
+    appOptions.collector = collector;
+    appOptions.tracer = newTracer(withSink(collector));
+  }
+  return exported;
+}
+
+/** Listens on the address; the Host rule learns the port bound before any request (port 0). */
+function listenOn(server: Server, address: { host: string; port: number }, rule: HostRule): Promise<AddressInfo> {
+  return new Promise<AddressInfo>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(address.port, address.host, () => {
+      server.removeListener('error', reject);
+      const bound = server.address() as AddressInfo;
+      rule.port = bound.port;
+      resolve(bound);
+    });
+  });
+}
+
+/**
+ * The server's stop, once however often it is called: no new connections, idle ones closed, the
+ * requests in flight given the shutdown grace; `release` at once, `closed` once the last is done.
+ */
+function stopper(
+  server: Server,
+  inflight: () => number,
+  draining: { value: boolean },
+  on: { release: () => void; closed: () => Promise<void> },
+): () => Promise<void> {
+  let stopping: Promise<void> | undefined;
+  return () => {
+    stopping ??= new Promise<void>((resolve) => {
+      draining.value = true;
+      server.close(() => on.closed().then(resolve, resolve));
+      server.closeIdleConnections();
+      const started = Date.now();
+      const poll = setInterval(() => {
+        if (inflight() === 0 || Date.now() - started > SERVER_LIMITS.shutdownGraceMs) {
+          clearInterval(poll);
+          server.closeAllConnections();
+        } else server.closeIdleConnections();
+      }, 20);
+      poll.unref();
+      on.release();
+    });
+    return stopping;
+  };
+}
+
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const out = options.out ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -207,73 +320,57 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     process.setSourceMapsEnabled(true);
     removeFaultPolicy = installFaultPolicy({ log: err, exit: env.KIT_EXIT_ON_FAULT === '1' });
   }
-  const exported = configTracer(options.config);
-  if (exported) {
-    appOptions.tracer = exported;
-    if (tracing) err('kit: the app config exports a tracer; spans go there, so the local collector is off');
-  } else if (tracing) {
-    // Span sources are relative to the build's source root: the viewer links them into an editor.
-    const collector = newCollector(1024, { sourceRoot: sourceRoot(options, env) });
-    appOptions.collector = collector;
-    appOptions.tracer = newTracer(withSink(collector));
-  }
+  const exported = useTracer(appOptions, options, env, tracing, err);
   const app = new KitApp(appOptions);
   if (app.csrf.ephemeral)
     err(
       'kit: warning: KIT_CSRF_SECRET is not set; using a random per-process secret (CSRF tokens will not survive ' +
         'a restart or work across instances)',
     );
-  const { server, inflight, draining } = createHttpServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(address.port, address.host, () => {
-      server.removeListener('error', reject);
-      resolve();
-    });
-  });
-  const bound = server.address() as AddressInfo;
+  const hosts = allowedHosts(env);
+  const rule: HostRule = { bound: address.host, port: address.port, allowed: hosts ?? [] };
+  const hint = 'KIT_ALLOWED_HOSTS lists the names it answers';
+  const { server, inflight, draining } = createHttpServer(
+    hosts === undefined
+      ? app
+      : { handle: (req, res) => refuseMisdirected(req, res, rule, hint) || app.handle(req, res) },
+  );
+  const bound = await listenOn(server, address, rule);
   const url = `http://${formatHost(address.host)}:${bound.port}`;
   if (exported) out('tracing on: spans go to the tracer of the app config');
   else if (tracing) out(`tracing on: spans at ${url}/_kit/traces (viewer ${url}/_kit/traces/viewer, loopback only)`);
   out(`listening on ${url}`);
 
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= new Promise<void>((resolve) => {
-      draining.value = true;
-      // Spans of the last requests are exported before the process ends (up to the export timeout).
-      server.close(() => {
-        if (exported) exported.flush().then(resolve, resolve);
-        else resolve();
-      });
-      server.closeIdleConnections();
-      const started = Date.now();
-      const poll = setInterval(() => {
-        if (inflight() === 0 || Date.now() - started > SERVER_LIMITS.shutdownGraceMs) {
-          clearInterval(poll);
-          server.closeAllConnections();
-        } else server.closeIdleConnections();
-      }, 20);
-      poll.unref();
+  const stop = stopper(server, inflight, draining, {
+    release: () => {
       appOptions.collector?.close?.();
       removeFaultPolicy?.();
-    });
-    return stopping;
-  };
-  if (options.handleSignals !== false) {
-    const onSignal = (signal: string): void => {
-      err(`kit: ${signal} received; finishing ${inflight()} in-flight request(s)`);
-      stop().then(
-        () => {
-          if (options.exitOnStop !== false) process.exit(0);
-        },
-        () => process.exit(1),
-      );
-    };
-    process.once('SIGINT', () => onSignal('SIGINT'));
-    process.once('SIGTERM', () => onSignal('SIGTERM'));
-  }
+    },
+    // Spans of the last requests are exported before the process ends (up to the export timeout).
+    closed: () => exported?.flush() ?? Promise.resolve(),
+  });
+  if (options.handleSignals !== false) stopOnSignals(options, err, inflight, stop);
   return { app, server, url, address: { host: address.host, port: bound.port }, stop };
+}
+
+/** SIGINT and SIGTERM stop the server (the requests in flight finish), then the process exits. */
+function stopOnSignals(
+  options: StartOptions,
+  err: (line: string) => void,
+  inflight: () => number,
+  stop: () => Promise<void>,
+): void {
+  const onSignal = (signal: string): void => {
+    err(`kit: ${signal} received; finishing ${inflight()} in-flight request(s)`);
+    stop().then(
+      () => {
+        if (options.exitOnStop !== false) process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
 }
 
 /**

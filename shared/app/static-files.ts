@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { StaticFile } from './manifest.js';
-import { csrfInsertionPoints } from './html-forms.js';
 
 /** Where file bodies come from. */
 export interface StaticSource {
@@ -83,9 +82,6 @@ export interface StaticEntry {
   readonly isHtml: boolean;
   /** Loaded on first use. */
   body(): Buffer;
-  /** HTML only: where the CSRF field goes (empty when the file has no same-origin POST form). */
-  csrfPoints(): readonly number[];
-  text(): string;
   /** The headers of a plain 200 answer with Cache-Control `cache` (built once, reused). */
   headers(cache: string): Record<string, string | number>;
 }
@@ -95,8 +91,6 @@ export type HtmlTransform = (html: string) => string;
 
 class Entry implements StaticEntry {
   private buf: Buffer | undefined;
-  private points: number[] | undefined;
-  private str: string | undefined;
   readonly isHtml: boolean;
   constructor(
     private readonly source: StaticSource,
@@ -113,12 +107,6 @@ class Entry implements StaticEntry {
     const raw = this.source.read(this.file);
     return (this.buf =
       this.isHtml && this.transform !== undefined ? Buffer.from(this.transform(raw.toString('utf8'))) : raw);
-  }
-  text(): string {
-    return (this.str ??= this.body().toString('utf8'));
-  }
-  csrfPoints(): readonly number[] {
-    return (this.points ??= this.isHtml ? csrfInsertionPoints(this.text()) : []);
   }
   private lastCache: string | undefined;
   private lastHeaders: Record<string, string | number> | undefined;

@@ -2,6 +2,7 @@
 // turning a thrown value into an answer. Every page and endpoint is default-deny: the callers stop
 // at a missing guard before any of these run.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FormRender, type FormRenderOptions } from '../render/index.js';
 import { decodeTypedParams } from '../route/index.js';
 import {
   background,
@@ -176,6 +177,24 @@ export async function passGuards(app: AppServices, route: RouteRuntime, ctx: Con
       reply.error(500, 'request_failed', 'internal server error');
       return false;
   }
+}
+
+/** The form state a page renders with: CSRF fields with the request's token, asked for when one is written. */
+export interface PageForms {
+  forms: FormRender;
+  /** The `Set-Cookie` of a new token, once a field was written with one. */
+  cookie(): string | undefined;
+}
+
+/** The form state of a page render for `req` (`options`: a submission shown again, a partial answer). */
+export function pageForms(app: AppServices, req: IncomingMessage, options: FormRenderOptions = {}): PageForms {
+  let setCookie: string | undefined;
+  const token = (): string => {
+    const t = csrfToken(app, req);
+    setCookie = t.setCookie;
+    return t.token;
+  };
+  return { forms: new FormRender({ ...options, token }), cookie: () => setCookie };
 }
 
 /** The CSRF token for a page's forms: the browser's while it verifies with the signing key, else a new one. */

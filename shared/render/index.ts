@@ -1,6 +1,6 @@
-// kit's one renderer: template IR types, `renderTemplate`, and the escaping helpers. Zero
-// dependencies beyond shared/route, so it runs in the build, in generated apps and in single
-// executables alike.
+// kit's one renderer: template IR types, `renderTemplate`, the forms it fills per request, and the
+// escaping helpers. Zero dependencies beyond shared/route, so it runs in the build, in generated
+// apps and in single executables alike.
 export { IR_VERSION, isTemplate } from './ir.js';
 export type {
   Template,
@@ -14,8 +14,22 @@ export type {
   DynAttrNode,
   IfNode,
   ForNode,
+  ElementNode,
 } from './ir.js';
-export { renderTemplate, type RenderParams } from './render.js';
+export { renderStaticUrl, renderTemplate, type RenderParams } from './render.js';
+export {
+  FormRender,
+  hasTokenForms,
+  csrfInput,
+  isSameOriginAction,
+  writtenValue,
+  decodeBasicEntities,
+  CSRF_FIELD,
+  type FormRenderOptions,
+  type RenderedForm,
+  type Refill,
+  type Captured,
+} from './forms.js';
 export {
   escapeHtml,
   staticHtml,

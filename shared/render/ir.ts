@@ -18,7 +18,12 @@
 //             anything else → ` name="escaped"` (URL-checked when `url` is set);
 //     `if`    `g:if={expr}`: the body renders when the value is truthy (see `isTruthy`);
 //     `for`   `g:for={item[, i] in coll}`: the body renders per item with the item (and index or
-//             key) stored in the local slots `item` / `index`.
+//             key) stored in the local slots `item` / `index`;
+//     `el`    an element kit's forms need to find as it renders (`forms.ts`): a `<form>` that may
+//             post to this origin, a control (`input`, `textarea`, `select`, `option`) inside one,
+//             an element a `g:target` names by its `id`. Its start tag is kept as a list of
+//             attributes, so that the renderer can read them and write them again; without form
+//             state it renders exactly as the plain chunks it stands for.
 // - Expressions (`Expr`, tagged by `k`) read data without side effects:
 //     `lit`   a literal; `data` a dotted path from the render data (the `paths` record at build
 //     time, the `Load<PageID>` result per request); `local` a dotted path from a loop variable
@@ -36,7 +41,7 @@ export interface Template {
   nodes: Node[];
 }
 
-export type Node = string | TextNode | AttrNode | UrlNode | DynAttrNode | IfNode | ForNode;
+export type Node = string | TextNode | AttrNode | UrlNode | DynAttrNode | IfNode | ForNode | ElementNode;
 
 export interface TextNode {
   t: 'text';
@@ -70,6 +75,22 @@ export interface ForNode {
   item: number;
   index?: number;
   b: Node[];
+}
+
+/**
+ * An element forms need (see the file comment): `<n` + its attributes + `>`, then its content and
+ * `</n>` unless it is void. `a` holds each attribute as its name in lower case and the nodes that
+ * write it (` name="value"`, ` name`, or a hole that writes one of those or nothing).
+ */
+export interface ElementNode {
+  t: 'el';
+  /** The tag name as written. */
+  n: string;
+  a: [string, Node[]][];
+  /** The content; absent for a void element. */
+  b?: Node[];
+  /** The element's `id`, when a `g:target` names it: a partial answer may be this element alone. */
+  id?: string;
 }
 
 export type BinaryOp = '==' | '!=' | '&&' | '||' | '<' | '<=' | '>' | '>=';

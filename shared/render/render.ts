@@ -1,5 +1,6 @@
 // Renders a template (see ir.ts) with data and route params. One function for build time (the data
-// is the `paths` record) and request time (the data is the `Load<PageID>` result).
+// is the `paths` record) and request time (the data is the `Load<PageID>` result, and a form
+// state fills the page's forms: `forms.ts`).
 //
 // A template is compiled into a tree of closures: static chunks become constants, every expression
 // a reader specialised for its shape, and what depends only on the template (which URL values sit
@@ -9,6 +10,7 @@
 // is kept per template object from its second render on.
 import { encodePathSegment } from '../route/index.js';
 import { encodeUrlData, encodeUrlSegments, encodeUrlValue, escapeHtml, safeSrcset, UNSAFE_URL } from './escape.js';
+import { compileElement, type FormRender } from './forms.js';
 import type { Expr, Node, PathSegment, Template } from './ir.js';
 import { isUnsafeUrl, decodeEntities } from './url-safety.js';
 import { BLOCKED_FIELDS, compare, forEachItem, isTruthy, looseEquals, toText } from './values.js';
@@ -20,6 +22,8 @@ interface Scope {
   data: unknown;
   params: RenderParams | undefined;
   locals: unknown[];
+  /** The request's form state (CSRF fields, a submission shown again); none at build time. */
+  forms: FormRender | undefined;
 }
 
 type Emit = (scope: Scope) => string;
@@ -38,12 +42,13 @@ const SEEN_ONCE: Compiled = { nodes: Object.freeze([]) as readonly Node[], emit:
 
 /**
  * Renders `ir` to HTML. `data` is read by identifiers and dotted paths (`{editor.name}`), `params`
- * by `param("name")`; every value is escaped for where it lands.
+ * by `param("name")`; every value is escaped for where it lands. `forms` is the request's form state
+ * (`forms.ts`): without it, forms are written as they were compiled.
  */
-export function renderTemplate(ir: Template, data?: unknown, params?: RenderParams): string {
+export function renderTemplate(ir: Template, data?: unknown, params?: RenderParams, forms?: FormRender): string {
   const nodes = ir.nodes;
   if (nodes.length === 1 && typeof nodes[0] === 'string') return nodes[0];
-  const scope: Scope = { data, params, locals: ir.locals > 0 ? new Array<unknown>(ir.locals) : [] };
+  const scope: Scope = { data, params, locals: ir.locals > 0 ? new Array<unknown>(ir.locals) : [], forms };
   const c = compiled.get(ir);
   // A template given a new node list is compiled again (changing nodes in place is not supported).
   if (c !== undefined && c.nodes === nodes) return c.emit(scope);
@@ -108,6 +113,8 @@ function compileNode(n: Exclude<Node, string>): Emit {
       const body = compileNodes(n.b);
       return (s) => (isTruthy(ev(s)) ? body(s) : '');
     }
+    case 'el':
+      return compileElement<Scope>(n, compileNodes);
     case 'for': {
       const ev = compileExpr(n.e);
       const body = compileNodes(n.b);
@@ -209,11 +216,23 @@ function compileUrl(parts: readonly (string | Expr)[], srcset: boolean): Emit {
   return (s) => {
     let out = head;
     for (let i = 0; i < count; i++) out += escapeHtml(dyns[i](s)) + lits[i + 1];
-    if (!checked) return out;
-    const decoded = decodeEntities(out);
-    if (srcset) return safeSrcset(decoded) === decoded ? out : UNSAFE_URL;
-    return isUnsafeUrl(decoded) ? UNSAFE_URL : out;
+    return checked ? checkedUrl(out, srcset) : out;
   };
+}
+
+/** A whole URL as written out, or the unsafe-URL stand-in. */
+function checkedUrl(out: string, srcset: boolean): string {
+  const decoded = decodeEntities(out);
+  if (srcset) return safeSrcset(decoded) === decoded ? out : UNSAFE_URL;
+  return isUnsafeUrl(decoded) ? UNSAFE_URL : out;
+}
+
+/**
+ * What a URL hole of literal parts alone renders (`parts` joined: `url`): the page compiler folds
+ * every literal link this way, without compiling a one-node template for it.
+ */
+export function renderStaticUrl(url: string, srcset: boolean): string {
+  return srcset || !literalStartIsSafe(url) ? checkedUrl(url, srcset) : url;
 }
 
 // ---- expressions ---------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ export {
 export { DEFAULT_MOUNT, type HandlerOptions, type RequestListener } from './collector-http.js';
 export { parseSnapshot, SnapshotError, RecordedSpan } from './snapshot.js';
 export { viewerPage } from './viewer-html.js';
-export { traceRequest, isLoopbackRequest, isLoopbackAddress, type RouteInfo } from './request.js';
+export { traceRequest, isLoopbackRequest, isLoopbackAddress, requestScheme, type RouteInfo } from './request.js';
 export { truncateUtf8, type Attribute, type AttributeValue, type AttributeScalar } from './limits.js';
 export { formatGoDuration, rfc3339Nano } from './clock.js';
 export type { Attributes, FinishedSpan, Sink, Span, SpanSnapshot, SpanEventRecord, SourceLocation } from './types.js';

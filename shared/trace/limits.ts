@@ -1,12 +1,8 @@
 // Size and shape limits of a span snapshot (README, "Tracing"), shared by span snapshots and browser-span ingest.
 import { LIMITS } from './constants.js';
+import type { Attribute, AttributeScalar, AttributeValue } from './types.js';
 
-export type AttributeScalar = string | number | boolean;
-export type AttributeValue = AttributeScalar | readonly string[] | readonly number[] | readonly boolean[];
-export interface Attribute {
-  key: string;
-  value: AttributeValue;
-}
+export type { Attribute, AttributeScalar, AttributeValue } from './types.js';
 
 /** Cuts a string to at most `maxBytes` UTF-8 bytes without splitting a character. */
 export function truncateUtf8(text: string, maxBytes: number): string {

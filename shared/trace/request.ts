@@ -117,4 +117,4 @@ export function traceRequest(
   return result;
 }
 
-export { isLoopbackRequest, isLoopbackAddress } from './http-origin.js';
+export { isLoopbackRequest, isLoopbackAddress, requestScheme } from './http-origin.js';

@@ -11,7 +11,9 @@ import {
   SurfaceBackend,
 } from './constants.js';
 import { RecordingSpan } from './span.js';
-import type { FinishedSpan, SpanSnapshot } from './types.js';
+import type { FinishedSpan, RequestRef, RouteFigures, RoutesReport, SpanSnapshot } from './types.js';
+
+export type { RouteErrorRef, RequestRef, RouteFigures, RoutesReport } from './types.js';
 
 /** Upper bounds (milliseconds) of the histogram buckets; the last bucket holds everything slower. */
 export const LATENCY_BOUNDS_MS = Object.freeze([1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500]);
@@ -20,62 +22,6 @@ export const RECENT_PER_ROUTE = 512;
 /** Routes tracked at most; requests of further routes are counted in `overflow`. */
 export const MAX_ROUTES = 1000;
 const SLOWEST = 20;
-
-export interface RouteErrorRef {
-  message: string;
-  status: number;
-  traceId: string;
-  spanId: string;
-  time: string;
-}
-
-export interface RequestRef {
-  name: string;
-  status: number;
-  durationMs: number;
-  traceId: string;
-  spanId: string;
-  time: string;
-  error: boolean;
-}
-
-/** One route's figures (JSON of `GET <mount>/api/routes`). */
-export interface RouteFigures {
-  /** `METHOD route` */
-  key: string;
-  method: string;
-  route: string;
-  /** `page`, or the endpoint kind (`action`, `api`, `fragment`, `command`, `query`). */
-  kind: string;
-  page: string;
-  /** The endpoint's declared symbol ('' for pages). */
-  symbol: string;
-  source: { file: string; line: number; column: number };
-  count: number;
-  /** Requests whose span status is `error` (5xx, thrown errors, connections cut). */
-  errors: number;
-  /** 4xx answers (not errors for a server, per the HTTP semantic conventions). */
-  clientErrors: number;
-  /** Over the most recent requests (at most 512). */
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  /** Counts per bucket of `bounds` (milliseconds), plus one for slower requests. */
-  histogram: number[];
-  lastError?: RouteErrorRef;
-  lastTraceId: string;
-}
-
-export interface RoutesReport {
-  version: 1;
-  /** Directory span source files are relative to ('' when unknown). */
-  sourceRoot: string;
-  bounds: readonly number[];
-  routes: RouteFigures[];
-  slowest: RequestRef[];
-  overflow: number;
-}
 
 interface Entry {
   figures: RouteFigures;

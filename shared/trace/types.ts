@@ -1,8 +1,12 @@
-// Public shapes shared by spans, sinks and the collector.
+// Public shapes shared by spans, sinks, the collector and the viewer (which reads them as JSON).
 import type { Lane, StatusCode, Surface } from './constants.js';
-import type { Attribute } from './limits.js';
 
-export type { Attribute, AttributeValue, AttributeScalar } from './limits.js';
+export type AttributeScalar = string | number | boolean;
+export type AttributeValue = AttributeScalar | readonly string[] | readonly number[] | readonly boolean[];
+export interface Attribute {
+  key: string;
+  value: AttributeValue;
+}
 
 /** Attributes as given to `withAttributes`, `event` and `set`: a plain object or a Map. */
 export type Attributes = Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>;
@@ -79,4 +83,60 @@ export interface Span {
   isRecording(): boolean;
   /** The status set so far (`unset` until `setStatus`; always `unset` for the no-op span). */
   statusCode(): StatusCode;
+}
+
+export interface RouteErrorRef {
+  message: string;
+  status: number;
+  traceId: string;
+  spanId: string;
+  time: string;
+}
+
+export interface RequestRef {
+  name: string;
+  status: number;
+  durationMs: number;
+  traceId: string;
+  spanId: string;
+  time: string;
+  error: boolean;
+}
+
+/** One route's figures (JSON of `GET <mount>/api/routes`). */
+export interface RouteFigures {
+  /** `METHOD route` */
+  key: string;
+  method: string;
+  route: string;
+  /** `page`, or the endpoint kind (`action`, `api`, `fragment`, `command`, `query`). */
+  kind: string;
+  page: string;
+  /** The endpoint's declared symbol ('' for pages). */
+  symbol: string;
+  source: { file: string; line: number; column: number };
+  count: number;
+  /** Requests whose span status is `error` (5xx, thrown errors, connections cut). */
+  errors: number;
+  /** 4xx answers (not errors for a server, per the HTTP semantic conventions). */
+  clientErrors: number;
+  /** Over the most recent requests (at most 512). */
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Counts per bucket of `bounds` (milliseconds), plus one for slower requests. */
+  histogram: number[];
+  lastError?: RouteErrorRef;
+  lastTraceId: string;
+}
+
+export interface RoutesReport {
+  version: 1;
+  /** Directory span source files are relative to ('' when unknown). */
+  sourceRoot: string;
+  bounds: readonly number[];
+  routes: RouteFigures[];
+  slowest: RequestRef[];
+  overflow: number;
 }

@@ -3,12 +3,11 @@
 // groups them into traces with a waterfall, and shows span details. Span data is untrusted: the page only
 // ever puts it into the DOM as text (textContent / text nodes), never as HTML.
 //
-// The stylesheet and the script are modules of their own (`viewer-style.ts`, `viewer-script.ts`,
-// `viewer-views.ts`), each kept in String.raw so the script's regular expressions keep their
-// backslashes; this module puts them into the page.
-import { VIEWER_SCRIPT_DATA } from './viewer-script.js';
+// The stylesheet is `viewer-style.ts`; the script is written in TypeScript in `viewer/` and bundled at
+// build time into `viewer-script.generated.ts` (`scripts/viewer-script.mjs`); this module puts them
+// into the page.
+import { VIEWER_SCRIPT } from './viewer-script.generated.js';
 import { VIEWER_STYLE } from './viewer-style.js';
-import { VIEWER_SCRIPT_VIEWS } from './viewer-views.js';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -65,8 +64,7 @@ ${VIEWER_STYLE}
   <section id="detail" data-testid="span-details" aria-label="Span details"></section>
 </main>
 <script nonce="__KIT_NONCE__">
-${VIEWER_SCRIPT_DATA}
-${VIEWER_SCRIPT_VIEWS}
+${VIEWER_SCRIPT}
 </script>
 </body>
 </html>

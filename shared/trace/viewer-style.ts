@@ -1,5 +1,5 @@
 // The trace viewer's stylesheet (`viewer-html.ts` puts it into the page's nonce'd <style>). Kept in
-// String.raw, without backticks or template placeholders, like the rest of the page.
+// String.raw, without backticks or template placeholders.
 export const VIEWER_STYLE = String.raw`:root {
   --bg: #f7f7f8; --panel: #ffffff; --text: #1d1f24; --muted: #686f7c; --line: #e3e5ea; --hover: #f0f2f6;
   --accent: #3b6ef5; --sel: #e6edff; --ok: #1f9d55; --err: #d64545; --unset: #8a93a3;

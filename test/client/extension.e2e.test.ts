@@ -16,6 +16,7 @@ import { release } from '../helpers/release.js';
 import { fixture, repoRoot } from '../helpers/repo.js';
 import { zipEntries, zipRead } from '../helpers/zip.js';
 import { fileUri, LspClient } from '../server/lsp/helpers/lsp-client.js';
+import { INLAY_HINT_KINDS } from '../../server/src/lsp/features/inlay-hints.js';
 
 const client = join(repoRoot, 'client');
 const manifest = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));
@@ -198,11 +199,18 @@ describe('VS Code extension', function () {
     assert.deepEqual(props['kit.ssr'].type, ['boolean', 'null']);
     assert.equal(props['kit.ssr'].default, null);
     assert.deepEqual(props['kit.trace.server'].enum, ['off', 'messages', 'verbose']);
+    // One switch per kind of inlay hint, each on by default; the server reads them as `kit.inlayHints.<kind>`.
+    const hints = Object.keys(props).filter((k) => k.startsWith('kit.inlayHints.'));
+    assert.deepEqual(
+      hints,
+      INLAY_HINT_KINDS.map((k) => `kit.inlayHints.${k}`),
+    );
+    for (const k of hints) assert.deepEqual([props[k].type, props[k].default], ['boolean', true], k);
     assert.deepEqual(
       contributes.commands.map(
         (c: { command: string; title: string; category: string }) => `${c.category}: ${c.title}`,
       ),
-      ['kit: Show Route Table', 'kit: Restart Server'],
+      ['kit: Show Route Table', 'kit: Go to URL…', 'kit: Restart Server'],
     );
     const bundle = readFileSync(join(work, 'dist', 'extension.js'), 'utf8');
     for (const c of contributes.commands)
@@ -283,5 +291,41 @@ describe('VS Code extension', function () {
     assert.ok(!html.includes('<admin>'));
     assert.ok(html.indexOf('/a/{id}') < html.indexOf('/z'));
     assert.match(html, /Content-Security-Policy" content="default-src 'none'; style-src 'nonce-n0nce';"/);
+  });
+
+  it("the Go to URL command's picks come from kit/resolveUrl as the bundled server answers it", async () => {
+    const outfile = join(work, 'go-to-url.mjs');
+    await build({
+      entryPoints: [join(client, 'src', 'go-to-url.ts')],
+      outfile,
+      format: 'esm',
+      platform: 'node',
+      logLevel: 'silent',
+    });
+    const mod = (await import(pathToFileURL(outfile).href)) as {
+      urlPickItems(r: unknown): { label: string; description: string; detail?: string }[];
+      noAnswerMessage(r: unknown): string;
+    };
+    // The server the .vsix carries (unpacked by the test above), on the URL fixture.
+    const c = LspClient.start({ script: join(work, 'dist', 'server.js'), cwd: work });
+    try {
+      c.settings = { ssr: true };
+      await c.initialize([fixture('lsp', 'urls')]);
+      const picks = mod.urlPickItems(await c.request('kit/resolveUrl', { url: '/blog/hello-kit/' }));
+      assert.deepEqual(
+        picks.map((p) => [p.label, p.description, p.detail]),
+        [
+          ['GET /blog/{slug}', 'page blog.post · slug=hello-kit', 'after 308 to /blog/hello-kit; in urls'],
+          ['POST /blog/{slug}', 'action blog.post.Subscribe · slug=hello-kit', 'in urls'],
+        ],
+      );
+      assert.equal(
+        mod.noAnswerMessage(await c.request('kit/resolveUrl', { url: '/blog/drafts' })),
+        'kit: GET /blog/drafts answers 404: page blog.post is built ahead of time at its paths {} only',
+      );
+      assert.equal(await c.shutdown(), 0);
+    } finally {
+      if (c.child.exitCode === null) c.kill();
+    }
   });
 });

@@ -1,5 +1,5 @@
 // docs/deploy.md's load balancer, run: three instances of a built app (one KIT_CSRF_SECRET) behind nginx
-// with the configuration docs/deploy/nginx.conf holds (the doc shows that file; deploy.test.ts checks the
+// with the configuration docs/deploy/nginx.conf holds (the doc shows that file; deploy.e2e.test.ts checks the
 // copy), its addresses, ports and certificate paths filled in here. nginx runs as this process's own
 // child with every file it writes in a temporary directory. Where nginx (or the openssl that makes its
 // certificate) cannot be found, the tests are skipped with a message; .ci/run installs both.

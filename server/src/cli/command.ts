@@ -1,4 +1,4 @@
-// The shape of a `kit` subcommand.
+// The shape of a `kit` subcommand: its name, summary, help text and the function `run.ts` calls.
 import type { CliIO } from './io.js';
 
 export interface Command {

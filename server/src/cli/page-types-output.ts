@@ -4,7 +4,7 @@
 import { writePageTypes } from '../core/build/page-types.js';
 import { readProjectConfig } from '../core/project/config.js';
 import { displayPath } from '../core/project/discover.js';
-import { loadProjectAsync } from '../core/project/load.js';
+import { loadProjectAsync, threadSettings } from '../core/project/load.js';
 import type { Workspace } from '../core/workspace/workspace.js';
 import type { CliIO } from './io.js';
 
@@ -19,6 +19,7 @@ export async function writeProjectTypes(dir: string, io: CliIO, command: string)
   if (!config) return;
   const project = await loadProjectAsync([displayPath(config.sources, dir) || '.'], { ssr: config.ssr }, dir, {
     releaseMarkup: true,
+    ...threadSettings(io.env),
   });
   writeTypes(project.workspace, io, command, dir);
 }

@@ -5,7 +5,7 @@
 import { dirname, resolve } from 'node:path';
 import { displayPath } from '../core/project/discover.js';
 import { isDirectory, readProjectConfig, type ProjectConfig } from '../core/project/config.js';
-import { UsageError } from './args.js';
+import { UsageError } from './usage-error.js';
 import type { CliIO } from './io.js';
 
 export interface CommandSources {

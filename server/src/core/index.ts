@@ -1,6 +1,6 @@
 // The language core's public entry: parse, summarise, index, validate.
 export { Workspace } from './workspace/workspace.js';
-export { loadProject, type LoadedProject } from './project/load.js';
+export { loadProject, threadSettings, type LoadedProject, type LoadOptions } from './project/load.js';
 export { discoverSources, displayPath, SourceError } from './project/discover.js';
 export { REGISTRY, codeInfo, diag, type DiagnosticCode, type CodeInfo } from './diagnostics/registry.js';
 export { compareDiagnostics, type Diagnostic, type RelatedLocation, type Severity } from './diagnostics/diagnostic.js';

@@ -8,8 +8,7 @@ import {
   type Position,
   type Range as LspRange,
 } from 'vscode-languageserver';
-import type { Pos, Range } from '../../../grammar/src/ast.js';
-import { offsetAt, positionAt } from '../../../grammar/src/index.js';
+import { type Pos, type Range, offsetAt, positionAt } from '../../../grammar/src/index.js';
 import { URI } from 'vscode-uri';
 import type { Diagnostic, Severity } from '../core/diagnostics/diagnostic.js';
 

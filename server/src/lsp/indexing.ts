@@ -5,7 +5,8 @@
 import type { Connection } from 'vscode-languageserver/node';
 import { growYoungGenerationAtOnce, reduceMemory } from './memory.js';
 import { discoverSources } from '../core/project/discover.js';
-import { ParsePool, poolSettings } from '../core/project/parse-pool.js';
+import { ParsePool } from '../core/project/parse-pool.js';
+import { threadSettings } from '../core/project/load.js';
 import { ReadAhead } from '../core/project/read-ahead.js';
 import { BindWorker, useBindWorker } from '../core/bind/bind-host.js';
 import type { OpenDocuments } from './documents.js';
@@ -13,6 +14,7 @@ import type { KitProject, ProjectSet } from './projects.js';
 import { readText } from './projects.js';
 import type { Publisher } from './publishing.js';
 import { isKitPath, syncDocument } from './sync.js';
+import { KIT_NOTIFICATIONS, type StatusParams } from '../../../shared/protocol/protocol.js';
 
 /** Files read from disk per event-loop turn while indexing, so requests are answered meanwhile. */
 const INDEX_BATCH = 250;
@@ -31,6 +33,8 @@ export interface IndexingHost {
 
 export class Indexer {
   private readonly running = new Set<Promise<void>>();
+  /** Loading threads and the binding worker: the language server reads them from its environment. */
+  private readonly threads = threadSettings(process.env);
 
   constructor(private readonly host: IndexingHost) {}
 
@@ -57,9 +61,11 @@ export class Indexer {
     const paths = p.ws.modulePaths();
     // From `BIND_WORKER_MIN_FILES` on whatever the cores, unlike a one-shot load: here the worker
     // is what keeps this thread answering requests while a large folder binds.
-    if (!useBindWorker(p.ws.kitPaths().length, paths.length)) return;
+    const settings = this.threads.bindWorker;
+    if (!useBindWorker(p.ws.kitPaths().length, paths.length, settings)) return;
     const modules = paths.map((path) => ({ path, text: p.ws.module(path)!.text }));
-    const worker = BindWorker.start({ cwd: p.root!, strictBindings: p.ws.options.strictBindings, modules });
+    const strictBindings = p.ws.options.strictBindings;
+    const worker = BindWorker.start({ cwd: p.root!, heapMb: settings?.heapMb, strictBindings, modules });
     if (!worker) return;
     try {
       const job = p.ws.prebindJob();
@@ -75,10 +81,10 @@ export class Indexer {
    * documents open in the editor keep their own trees (their files are skipped as they come).
    */
   private startPool(p: KitProject, kitFiles: string[]): ParsePool | undefined {
-    const { threads, minFiles } = poolSettings();
+    const { threads, minFiles, test } = this.threads.pool;
     if (threads < 2 || kitFiles.length < minFiles || !p.ws.releasesMarkup) return undefined;
     const files = kitFiles.map((path) => ({ path, abs: p.fsPathOf(path) }));
-    return ParsePool.start({ files, options: p.ws.options, cwd: p.root! }, threads);
+    return ParsePool.start({ files, options: p.ws.options, cwd: p.root!, test }, threads);
   }
 
   private async indexProject(p: KitProject): Promise<void> {
@@ -145,7 +151,7 @@ export class Indexer {
     this.host.settle(); // the open documents, and the other projects
     for (const key of p.ws.takeAffected({ defer: (k) => k.startsWith('bind:') })) publisher.publish(p, key);
     p.indexing = false;
-    const status = (state: 'ready' | 'bound') => ({
+    const status = (state: StatusParams['state']): StatusParams => ({
       state,
       root: p.uri,
       files: p.ws.kitPaths().length,
@@ -153,7 +159,7 @@ export class Indexer {
       ms: Math.round(performance.now() - started),
     });
     // Written out (with the diagnostics before it) before binding takes the thread.
-    await connection.sendNotification('kit/status', status('ready'));
+    await connection.sendNotification(KIT_NOTIFICATIONS.status.method, status('ready'));
     p.types?.schedule(p.ws, 'all');
     await this.bindOnWorker(p);
     await turn();
@@ -161,7 +167,7 @@ export class Indexer {
     // The compiler's state is most of the memory binding took; edits re-bind a directory at a time,
     // re-parsing just its modules.
     if (!p.ws.hasPendingWork) p.ws.releaseBinder();
-    await connection.sendNotification('kit/status', status('bound'));
+    await connection.sendNotification(KIT_NOTIFICATIONS.status.method, status('bound'));
     // Indexing leaves a lot of garbage; give it back once everything is published.
     if (await reduceMemory()) growYoungGenerationAtOnce();
   }

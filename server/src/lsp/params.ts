@@ -5,6 +5,7 @@
 // with a line in the log, so that no handler meets `null` where the protocol promises an object,
 // and no document is edited by a change that is not one. Only the fields the protocol requires and
 // the server reads are checked; others pass as they are.
+import { KIT_REQUESTS } from '../../../shared/protocol/protocol.js';
 
 /** Why `value` (at `path`) does not fit, or undefined. */
 type Check = (value: unknown, path: string) => string | undefined;
@@ -64,6 +65,8 @@ const range = object({ start: position, end: position });
 const textDocument = object({ uri: string });
 const atPosition = { textDocument, position };
 const workspaceFolder = object({ uri: string, name: string });
+/** An item of `textDocument/prepareCallHierarchy`, as the client hands it back (its `data` is the server's). */
+const callHierarchyItem = object({ name: string, kind: uinteger, uri: string, range, selectionRange: range });
 const diagnostic = object({
   range,
   message: string,
@@ -72,7 +75,7 @@ const diagnostic = object({
   ),
 });
 
-/** Requests the server answers, by method. `kit/*` requests take no params: anything passes. */
+/** Requests the server answers, by method. `kit/*` requests without an entry take no params: anything passes. */
 const REQUESTS = new Map<string, Check>(
   Object.entries({
     initialize: object({
@@ -95,6 +98,21 @@ const REQUESTS = new Map<string, Check>(
     'textDocument/formatting': object({ textDocument, options: object({ tabSize: uinteger, insertSpaces: boolean }) }),
     'textDocument/codeAction': object({ textDocument, range, context: object({ diagnostics: array(diagnostic) }) }),
     'workspace/symbol': object({ query: string }),
+    // Highlights, linked tag names, selection ranges, component props, call hierarchy, pulled diagnostics.
+    'textDocument/documentHighlight': object(atPosition),
+    'textDocument/linkedEditingRange': object(atPosition),
+    'textDocument/selectionRange': object({ textDocument, positions: array(position) }),
+    'textDocument/signatureHelp': object(atPosition),
+    'textDocument/prepareCallHierarchy': object(atPosition),
+    'callHierarchy/incomingCalls': object({ item: callHierarchyItem }),
+    'callHierarchy/outgoingCalls': object({ item: callHierarchyItem }),
+    'textDocument/diagnostic': object({ textDocument, previousResultId: optional(string) }),
+    'workspace/diagnostic': object({ previousResultIds: array(object({ uri: string, value: string })) }),
+    // The URL-aware features (`url-requests.ts`).
+    'textDocument/documentLink': object({ textDocument }),
+    'textDocument/inlayHint': object({ textDocument, range }),
+    'workspace/willRenameFiles': object({ files: array(object({ oldUri: string, newUri: string })) }),
+    [KIT_REQUESTS.resolveUrl.method]: object({ url: string, method: optional(string) }),
   }),
 );
 

@@ -1,11 +1,13 @@
 // Diagnostics publishing: what was last sent per document, and the diff that decides whether to
 // send again. Documents just edited are sent as they are: comparing a long file's thousands of
-// diagnostics with the last ones would cost as much as sending them.
+// diagnostics with the last ones would cost as much as sending them. Files whose diagnostics the
+// client pulls (`features/pull-diagnostics.ts`) are only marked for it: push sends them nothing.
 import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { diag } from '../core/diagnostics/registry.js';
 import type { Diagnostic } from '../core/diagnostics/diagnostic.js';
 import { toLspDiagnostic } from './convert.js';
 import type { OpenDocument, OpenDocuments } from './documents.js';
+import type { PullDiagnostics } from './features/pull-diagnostics.js';
 import type { KitProject, ProjectSet } from './projects.js';
 
 export class Publisher {
@@ -16,6 +18,8 @@ export class Publisher {
   private readonly published = new Map<string, string | LspDiagnostic[]>();
   /** Files whose diagnostics are published even when unchanged (the documents just edited). */
   private readonly mustPublish = new Set<string>();
+  /** What the client pulls, once the server has it. */
+  pull: PullDiagnostics | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -30,7 +34,17 @@ export class Publisher {
 
   /** A file left every model: its diagnostics are withdrawn. */
   clear(uri: string): void {
+    this.pull?.touch(uri, false);
+    this.withdraw(uri);
+  }
+
+  /** What push sent for `uri` is withdrawn (the file left, or the client pulls it now). */
+  withdraw(uri: string): void {
     if (this.published.delete(uri)) this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  withdrawAll(): void {
+    for (const uri of [...this.published.keys()]) this.withdraw(uri);
   }
 
   /** Publishes what changed in each project's model, and the forced documents. */
@@ -53,13 +67,23 @@ export class Publisher {
     this.mustPublish.clear();
   }
 
+  /** A file's diagnostics as the client gets them, pushed or pulled. */
+  diagnosticsOf(p: KitProject, key: string): LspDiagnostic[] {
+    const d = this.docs.get(p.fsPathOf(key));
+    const uriOfKey = (k: string) => this.uriOf(p.fsPathOf(k));
+    const core = d?.problem ? [problemDiagnostic(d, key)] : p.ws.has(key) ? p.ws.diagnosticsFor(key) : [];
+    return core.map((x) => toLspDiagnostic(x, uriOfKey));
+  }
+
   publish(p: KitProject, key: string, force = false): void {
     const fsPath = p.fsPathOf(key);
     const uri = this.uriOf(fsPath);
+    if (this.pull) {
+      this.pull.touch(uri, force);
+      if (this.pull.pulls(uri)) return;
+    }
     const d = this.docs.get(fsPath);
-    const uriOfKey = (k: string) => this.uriOf(p.fsPathOf(k));
-    const core = d?.problem ? [problemDiagnostic(d, key)] : p.ws.has(key) ? p.ws.diagnosticsFor(key) : [];
-    const diagnostics = core.map((x) => toLspDiagnostic(x, uriOfKey));
+    const diagnostics = this.diagnosticsOf(p, key);
     let kept: string | LspDiagnostic[] = diagnostics;
     if (!force) {
       const last = this.published.get(uri);

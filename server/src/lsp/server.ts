@@ -5,10 +5,8 @@
 // each change affects (`Workspace.takeAffected`); `publishing.ts` sends what changed.
 import { basename } from 'node:path';
 import {
-  CodeActionKind,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
-  TextDocumentSyncKind,
   WatchKind,
   type ClientCapabilities,
   type Connection,
@@ -18,16 +16,21 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
+import { canCreateFiles } from './client-capabilities.js';
 import { fsPathOf, isUriKey } from './convert.js';
 import { OpenDocuments } from './documents.js';
-import { SEMANTIC_LEGEND } from './features/semantic-tokens.js';
+import { serverCapabilities } from './capabilities.js';
 import { LiveFigures } from './features/route-figures.js';
+import { InlayHintSettings } from './features/inlay-hints.js';
+import type { PullDiagnostics } from './features/pull-diagnostics.js';
 import { Indexer } from './indexing.js';
 import { ProjectSet } from './projects.js';
 import { Publisher } from './publishing.js';
+import { startPullDiagnostics } from './pull-source.js';
 import { registerRequests } from './requests.js';
 import { applyFileChange, restoreFromDisk, syncDocument } from './sync.js';
 import { EditArrivals, MALFORMED_MESSAGE, type MalformedMessage } from './transport.js';
+import { refreshInlayHints } from './url-requests.js';
 
 export interface KitServerOptions {
   /** `kit lsp --ssr`: ssr on in every folder (kit.config aside) until the client's `kit.ssr` says otherwise. */
@@ -38,8 +41,10 @@ export interface KitServerOptions {
 export class KitServer {
   private readonly docs = new OpenDocuments();
   private readonly figures = new LiveFigures();
+  private readonly hints = new InlayHintSettings();
   private readonly projects: ProjectSet;
   private readonly publisher: Publisher;
+  private readonly pull: PullDiagnostics;
   private readonly indexer: Indexer;
   /** Documents edited since the last settle: parsed then, once per burst. */
   private readonly pendingDocs = new Set<string>();
@@ -59,14 +64,9 @@ export class KitServer {
     const uriOf = (fsPath: string) => this.uriOf(fsPath);
     this.projects = new ProjectSet({ ssr: options.ssr }, uriOf, (m) => this.log(m));
     this.publisher = new Publisher(connection, this.docs, uriOf);
-    this.indexer = new Indexer({
-      connection,
-      projects: this.projects,
-      docs: this.docs,
-      publisher: this.publisher,
-      settle: () => this.settle(),
-      log: (m) => this.log(m),
-    });
+    const parts = { connection, projects: this.projects, docs: this.docs, publisher: this.publisher };
+    this.pull = startPullDiagnostics({ ...parts, uriOf, capabilities: () => this.capabilities });
+    this.indexer = new Indexer({ ...parts, settle: () => this.settle(), log: (m) => this.log(m) });
   }
 
   private uriOf(fsPath: string): string {
@@ -131,10 +131,13 @@ export class KitServer {
         const key = project.keyOf(fsPath);
         return project.ws.kit(key) && !this.docs.get(fsPath)?.problem ? { project, key } : undefined;
       },
-      canCreateFiles: () => this.canCreateFiles(),
+      canCreateFiles: () => canCreateFiles(this.capabilities),
       openDocumentCount: () => this.docs.all().length,
       log: (m) => this.log(m),
       figures: this.figures,
+      pull: this.pull,
+      capabilities: () => this.capabilities,
+      urls: { capabilities: () => this.capabilities, hints: this.hints },
     });
     c.listen();
   }
@@ -148,22 +151,7 @@ export class KitServer {
       p.workspaceFolders ?? (p.rootUri ? [{ uri: p.rootUri, name: basename(fsPathOf(p.rootUri)) }] : []);
     for (const f of folders) this.projects.addFolder(fsPathOf(f.uri), f.uri, f.name);
     return {
-      capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        hoverProvider: true,
-        codeLensProvider: {},
-        definitionProvider: true,
-        referencesProvider: true,
-        renameProvider: { prepareProvider: true },
-        completionProvider: { triggerCharacters: ['<', ':', '{', ' ', '.', '"', ','] },
-        documentSymbolProvider: true,
-        workspaceSymbolProvider: true,
-        foldingRangeProvider: true,
-        semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
-        documentFormattingProvider: true,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
-      },
+      capabilities: serverCapabilities(),
       serverInfo: { name: 'kit', version: this.options.version },
     };
   }
@@ -199,13 +187,6 @@ export class KitServer {
     });
   }
 
-  private canCreateFiles(): boolean {
-    return Boolean(
-      this.capabilities.workspace?.workspaceEdit?.documentChanges &&
-        this.capabilities.workspace.workspaceEdit.resourceOperations?.includes('create'),
-    );
-  }
-
   // ---- configuration -----------------------------------------------------------------------------
 
   private async loadConfiguration(): Promise<void> {
@@ -221,6 +202,7 @@ export class KitServer {
   /** The `kit` settings: `kit.ssr` true or false overrides each folder's kit.config, null leaves it to them. */
   private applySettings(kit: unknown): void {
     this.figures.configure(kit);
+    if (this.hints.configure(kit)) refreshInlayHints(this.connection, this.capabilities);
     const ssr = (kit as { ssr?: unknown } | null | undefined)?.ssr;
     if (this.applySsr(typeof ssr === 'boolean' ? ssr : undefined)) this.schedule();
   }
@@ -263,6 +245,8 @@ export class KitServer {
   private closeDocument(fsPath: string, uri: string): void {
     this.docs.close(fsPath);
     this.pendingDocs.delete(fsPath);
+    // A pulled document the client closed: push takes it back (unless the client pulls the workspace).
+    if (this.pull.closed(uri)) this.publisher.force(fsPath);
     const p = this.projects.projectFor(fsPath);
     if (!restoreFromDisk(p, p === this.projects.loose, fsPath)) this.publisher.clear(uri);
     this.schedule();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Workspace } from '../../../server/src/core/workspace/workspace.js';
 import type { Diagnostic } from '../../../server/src/core/diagnostics/diagnostic.js';
-import type { Range } from '../../../grammar/src/ast.js';
+import type { Range } from '../../../grammar/src/index.js';
 import { fixture, repoRoot } from '../../helpers/repo.js';
 
 function sources(dir: string, ext: RegExp, out: string[] = []): string[] {

@@ -71,6 +71,21 @@ function advertised(caps: ServerCapabilities, uri: string): Map<string, Record<s
     semanticTokensProvider: [['textDocument/semanticTokens/full', doc]],
     documentFormattingProvider: [['textDocument/formatting', { ...doc, options: { tabSize: 2, insertSpaces: true } }]],
     codeActionProvider: [['textDocument/codeAction', { ...doc, range, context: { diagnostics: [] } }]],
+    documentHighlightProvider: [['textDocument/documentHighlight', at]],
+    linkedEditingRangeProvider: [['textDocument/linkedEditingRange', at]],
+    selectionRangeProvider: [['textDocument/selectionRange', { ...doc, positions: [at.position] }]],
+    signatureHelpProvider: [['textDocument/signatureHelp', at]],
+    callHierarchyProvider: [
+      ['textDocument/prepareCallHierarchy', at],
+      ['callHierarchy/incomingCalls', { item: { name: 'home', kind: 1, uri, range, selectionRange: range } }],
+      ['callHierarchy/outgoingCalls', { item: { name: 'home', kind: 1, uri, range, selectionRange: range } }],
+    ],
+    diagnosticProvider: [
+      ['textDocument/diagnostic', doc],
+      ['workspace/diagnostic', { previousResultIds: [{ uri, value: 'x' }] }],
+    ],
+    documentLinkProvider: [['textDocument/documentLink', doc]],
+    inlayHintProvider: [['textDocument/inlayHint', { ...doc, range }]],
   };
   const out = new Map<string, Record<string, unknown>>();
   for (const [cap, value] of Object.entries(caps)) {

@@ -5,8 +5,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Element } from '../../../grammar/src/ast.js';
-import { parseKit, reparseKit } from '../../../grammar/src/index.js';
+import { type Element, parseKit, reparseKit } from '../../../grammar/src/index.js';
 import { MEMO_MIN_BODY_CHARS } from '../../../server/src/core/model/markup-memo.js';
 import type { FileSummary } from '../../../server/src/core/model/summary.js';
 import { Workspace } from '../../../server/src/core/workspace/workspace.js';

@@ -135,6 +135,36 @@ describe('forms that round-trip and uploads (built app, HTTP)', function () {
     });
   });
 
+  describe('an action bound as (ctx) alone (Action) answers its form as every action does', () => {
+    const subscribe = (fields: [string, string][]) =>
+      fetch(app.url + '/signup/subscribe', {
+        method: 'POST',
+        headers: { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams([['_kit_csrf', s.token], ...fields]).toString(),
+        redirect: 'manual',
+      });
+
+    it('its form is checked against the constraints before the handler runs', async () => {
+      const r = await subscribe([['topic', '']]);
+      assert.equal(r.status, 422);
+      assert.equal(r.headers.get('content-type'), 'text/html; charset=utf-8');
+      const html = await r.text();
+      assert.match(html, /<p class="error" data-kit-error="topic">Please fill in this field\.<\/p>/);
+      assert.match(html, /<input name="topic" required value aria-invalid="true">/);
+    });
+
+    it('a fail() it returns shows the page again with 422, not JSON', async () => {
+      const r = await subscribe([['topic', 'news']]);
+      assert.equal(r.status, 422);
+      assert.equal(r.headers.get('content-type'), 'text/html; charset=utf-8');
+      assert.equal(r.headers.get('x-kit-error-code'), 'validation_failed');
+      const html = await r.text();
+      assert.match(html, /data-kit-error="topic">Subscriptions to this topic are closed\.<\/p>/);
+      assert.match(html, /<input name="topic" required value="news" aria-invalid="true">/);
+      assert.match(html, /<form method="post" action="\/signup\/subscribe" id="subscribe-form">/);
+    });
+  });
+
   describe('an author pattern cannot stall the app', () => {
     // `(a+)+b` backtracks exponentially in RegExp: 32 characters took 14.7 s, 100 KB would never end.
     it('a hostile value answers 422 at once, whatever its length, and /_kit/health answers meanwhile', async () => {

@@ -6,7 +6,6 @@ import type { IncomingMessage } from 'node:http';
 import { checkConstraints, UnsafePatternError } from '../../../shared/app/constraints.js';
 import { createApp, dirSource, type AppManifest } from '../../../shared/app/index.js';
 import { FormValues } from '../../../shared/app/form.js';
-import { fillForm, findActionForm } from '../../../shared/app/form-html.js';
 import {
   DEFAULT_UPLOAD_LIMITS,
   MultipartError,
@@ -179,32 +178,6 @@ describe('constraints', () => {
         e instanceof UnsafePatternError &&
         e.message.startsWith('action join.Join: field "twice" has pattern "(ab)\\\\1", which cannot be matched') &&
         e.message.includes('backreference'),
-    );
-  });
-});
-
-describe('putting values back into a form', () => {
-  it('fills only the form posting to the path, and never passwords, files or hidden inputs', () => {
-    const html =
-      '<form method="post" action="/other"><input name="a"></form>' +
-      '<form method="post" action="/x"><input name="a"><input type="password" name="p">' +
-      '<input type="hidden" name="h" value="kept"><input type="file" name="f"><input name="a">' +
-      '<!-- <input name="a"> --><textarea name="t">old</textarea></form>';
-    const form = findActionForm(html, '/x')!;
-    const values = new Map([
-      ['a', ['1', '"2"']],
-      ['p', ['secret']],
-      ['h', ['changed']],
-      ['t', ['<new>']],
-    ]);
-    const out = fillForm(html, form, values, new Set(['t'])).html;
-    assert.equal(
-      out,
-      '<form method="post" action="/other"><input name="a"></form>' +
-        '<form method="post" action="/x"><input name="a" value="1"><input type="password" name="p">' +
-        '<input type="hidden" name="h" value="kept"><input type="file" name="f">' +
-        '<input name="a" value="&quot;2&quot;">' +
-        '<!-- <input name="a"> --><textarea name="t" aria-invalid="true">&lt;new&gt;</textarea></form>',
     );
   });
 });

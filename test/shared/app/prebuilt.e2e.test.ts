@@ -66,8 +66,27 @@ function manifest(): AppManifest {
       },
     ],
     static: {},
-    templates: {},
+    // The form page's template writes its built file (and, per request, the file's CSRF field).
+    templates: {
+      'page:form': {
+        v: 1,
+        locals: 0,
+        nodes: [
+          '<!doctype html>',
+          {
+            t: 'el',
+            n: 'form',
+            a: [
+              ['method', [' method="post"']],
+              ['action', [' action="/form"']],
+            ],
+            b: [{ t: 'el', n: 'input', a: [['name', [' name="x"']]] }],
+          },
+        ],
+      },
+    },
   };
+  m.pages.find((p) => p.pageId === 'form')!.template = 'page:form';
   for (const file of Object.keys(FILES)) {
     m.static[file] = {
       file,

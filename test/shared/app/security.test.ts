@@ -1,5 +1,5 @@
-// Unit tables for the runtime's dense security logic: CSRF tokens and cookies, where tokens are
-// injected into HTML, local-path checks, and CORS preflights.
+// Unit tables for the runtime's dense security logic: CSRF tokens and cookies, local-path checks,
+// and CORS preflights. Where CSRF fields are written: test/server/core/build/forms.test.ts.
 import { strict as assert } from 'node:assert';
 import type { IncomingMessage } from 'node:http';
 import {
@@ -11,7 +11,6 @@ import {
   validSubmission,
   verifyToken,
 } from '../../../shared/app/csrf.js';
-import { csrfInsertionPoints, injectAt, isSameOriginAction } from '../../../shared/app/html-forms.js';
 import { isLocalPath, redirect, fragment, reload, json, html, toResponse } from '../../../shared/app/responses.js';
 import { preflight, originAllowed } from '../../../shared/app/cors.js';
 import { guardRegistry, runGuards, allow, deny, redirectTo } from '../../../shared/app/guards.js';
@@ -73,51 +72,6 @@ describe('CSRF tokens', () => {
     assert.equal(readCookie('xkit-csrf=1; kit-csrf="q"', 'kit-csrf'), 'q');
     assert.equal(readCookie('a=1', 'kit-csrf'), undefined);
     assert.equal(readCookie(undefined, 'kit-csrf'), undefined);
-  });
-});
-
-describe('CSRF field injection points', () => {
-  const cases: { name: string; html: string; count: number }[] = [
-    { name: 'post form without action', html: '<form method="post"><input></form>', count: 1 },
-    { name: 'uppercase, relative action', html: '<FORM METHOD=POST action="/save">x</FORM>', count: 1 },
-    { name: 'query-only action', html: `<form method='post' action='?x=1'></form>`, count: 1 },
-    { name: 'get forms get nothing', html: '<form action="/s"></form><form method="get"></form>', count: 0 },
-    { name: 'absolute URL', html: '<form method="post" action="https://other.example/x"></form>', count: 0 },
-    { name: 'protocol-relative', html: '<form method="post" action="//other.example/x"></form>', count: 0 },
-    { name: 'backslash trick', html: '<form method="post" action="/\\other.example"></form>', count: 0 },
-    {
-      name: 'entity-encoded protocol-relative',
-      html: '<form method="post" action="&#47;/other.example"></form>',
-      count: 0,
-    },
-    { name: 'javascript: action', html: '<form method="post" action="javascript:alert(1)"></form>', count: 0 },
-    { name: 'inside a comment', html: '<!-- <form method="post"> --><p>x</p>', count: 0 },
-    {
-      name: 'inside a textarea',
-      html: '<textarea><form method="post"></textarea><form method="post"></form>',
-      count: 1,
-    },
-    { name: 'attribute value containing >', html: '<form data-x="a>b" method="post"></form>', count: 1 },
-    {
-      name: 'two forms',
-      html: '<form method="post"></form><div><form method="post" action="/b"></form></div>',
-      count: 2,
-    },
-  ];
-  for (const c of cases) {
-    it(c.name, () => {
-      const points = csrfInsertionPoints(c.html);
-      assert.equal(points.length, c.count);
-      const out = injectAt(c.html, points, 'TOK');
-      assert.equal(out.split('name="_kit_csrf" value="TOK"').length - 1, c.count);
-      for (const p of points) assert.equal(c.html[p - 1], '>', 'inserted right after a start tag');
-    });
-  }
-
-  it('same-origin actions', () => {
-    for (const a of [undefined, '', '/x', 'x/y', '?q', '#f', '/a:b']) assert.ok(isSameOriginAction(a), String(a));
-    for (const a of ['//x', '/\\x', '\\x', 'http://x', 'mailto:a', 'data:text/html,x', '/a\nb'])
-      assert.ok(!isSameOriginAction(a), a);
   });
 });
 

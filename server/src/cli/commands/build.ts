@@ -1,8 +1,14 @@
 // `kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [<files or directories>]`
 import { relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProjectAsync } from '../../core/project/load.js';
-import { compileSite, OutputError, writeStaticSiteAsync, type CompiledSite } from '../../core/build/index.js';
+import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
+import {
+  compileSite,
+  OutputError,
+  SiteErrors,
+  writeStaticSiteAsync,
+  type CompiledSite,
+} from '../../core/build/index.js';
 import { buildReportModel, endpointRows, routeInfo, type ReportModel } from '../../core/report/rows.js';
 import type { Workspace } from '../../core/workspace/workspace.js';
 import type { Command } from '../command.js';
@@ -112,15 +118,14 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     const sources = commandSources('build', positionals, Boolean(flags.ssr), io);
     // The outputs: the flags, else those of the kit.config whose sources are built (no paths given).
     const config = positionals.length === 0 ? sources.config : undefined;
-    const out = (flags.out as string | undefined) ?? (config ? shownPath(config.out, io) : undefined);
+    const out = flags.out ?? (config ? shownPath(config.out, io) : undefined);
     if (out === undefined)
       throw new UsageError(
         'kit build: --out <dir> is required with paths (without them, kit.config gives the sources and the ' +
           'outputs; see kit build --help)',
       );
-    const appDir =
-      (flags.app as string | undefined) ?? (config && config.app !== false ? shownPath(config.app, io) : undefined);
-    const binFile = flags.bin as string | undefined;
+    const appDir = flags.app ?? (config && config.app !== false ? shownPath(config.app, io) : undefined);
+    const binFile = flags.bin;
     // ---- app server and binary (server/src/core/app/) [app-server helper]: flags checked here, the app written below.
     if (flags.trace && !appDir && !binFile)
       throw new UsageError('kit build: --trace needs --app <dir> or --bin <file>');
@@ -132,6 +137,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       sources.inputs,
       { ssr: sources.ssr, strictBindings: Boolean(flags['strict-bindings']) },
       io.cwd,
+      threadSettings(io.env),
     );
     const ws = project.workspace;
     const source = sourceLookup(ws);
@@ -149,7 +155,8 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       throw new UsageError(
         `kit build: --out ${out} contains the source ${inside}; choose an output directory outside the sources`,
       );
-    const site: CompiledSite = compileSite(ws, { cwd: io.cwd });
+    // A static build compiles each page as it writes it, and lets go of it then; the app embeds them all.
+    const site: CompiledSite = compileSite(ws, { cwd: io.cwd, lazy: !app });
     if (site.diagnostics.length) {
       io.stderr.write(checkHuman([...diags, ...site.diagnostics], source, project.kitFiles.length, color, HUMAN));
       return 1;
@@ -175,7 +182,9 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     } catch (e) {
       progress.clear();
       if (e instanceof OutputError) throw new UsageError(`kit build: ${e.message}`);
-      throw e;
+      if (!(e instanceof SiteErrors)) throw e;
+      io.stderr.write(checkHuman([...diags, ...e.diagnostics], source, project.kitFiles.length, color, HUMAN));
+      return 1;
     }
     progress.clear();
     // Pages that get no static file say so, with the routes report's own note.

@@ -1,5 +1,5 @@
 // `kit check [--ssr] [--json | --format human|json|github|sarif] [<files or directories>]`
-import { loadProjectAsync } from '../../core/project/load.js';
+import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';
@@ -31,13 +31,16 @@ Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
 `,
   async run(argv, io) {
     const { flags, positionals } = parseArgs(argv, { ssr: 'boolean', json: 'boolean', format: 'string' }, 'check');
-    const format = (flags.format as string | undefined) ?? (flags.json ? 'json' : 'human');
+    const format = flags.format ?? (flags.json ? 'json' : 'human');
     if (!['human', 'json', 'github', 'sarif'].includes(format))
       throw new UsageError(`kit check: --format must be human, json, github or sarif, not "${format}"`);
     if (flags.json && format !== 'json')
       throw new UsageError(`kit check: --json and --format ${format} ask for different outputs`);
     const { inputs, ssr } = commandSources('check', positionals, Boolean(flags.ssr), io);
-    const project = await loadProjectAsync(inputs, { ssr }, io.cwd, { releaseMarkup: true });
+    const project = await loadProjectAsync(inputs, { ssr }, io.cwd, {
+      releaseMarkup: true,
+      ...threadSettings(io.env),
+    });
     const diags = project.workspace.allDiagnostics();
     writeTypes(project.workspace, io, 'check');
     const source = sourceLookup(project.workspace);

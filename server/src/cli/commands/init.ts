@@ -68,7 +68,7 @@ is not empty without --force).
           'choose an empty directory or pass --force',
       );
     const kitVersion = version();
-    const given = flags.kit === undefined ? undefined : givenKitSpec(flags.kit as string, io.cwd);
+    const given = flags.kit === undefined ? undefined : givenKitSpec(flags.kit, io.cwd);
     if (typeof given === 'string') throw new UsageError(`kit init: ${given}`);
     const kit = given ?? installedKitSpec(kitPackageRoot(), KIT_PACKAGE, kitVersion);
     const files = writeStarter(dir, { name: packageNameFor(dir), kitVersion, kitSpec: kit.spec });

@@ -1,6 +1,6 @@
 // `kit inspect <ir|endpoint-graph|asset-graph|tree> [--json] [--ssr] [<files or directories>]`
 // Debugging views of the workspace. They describe sources as they are, errors included.
-import { loadProjectAsync } from '../../core/project/load.js';
+import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
 import { assetGraph } from '../../core/report/asset-graph.js';
 import { endpointGraph } from '../../core/report/endpoint-graph.js';
 import { inspectIr } from '../../core/report/ir.js';
@@ -44,7 +44,7 @@ Options:
     if (!build)
       throw new UsageError(`kit inspect: unknown target "${target}"; use one of ${Object.keys(TARGETS).join(', ')}`);
     const sources = commandSources('inspect', inputs, Boolean(flags.ssr), io, ['.']);
-    const project = await loadProjectAsync(sources.inputs, { ssr: sources.ssr }, io.cwd);
+    const project = await loadProjectAsync(sources.inputs, { ssr: sources.ssr }, io.cwd, threadSettings(io.env));
     writeJson(io, build(project.workspace));
     return 0;
   },

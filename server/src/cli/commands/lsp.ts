@@ -1,4 +1,4 @@
-// `kit lsp [--stdio | --node-ipc] [--ssr]`
+// `kit lsp [--stdio | --node-ipc] [--ssr] [--frame-timeout <ms>]`: the language server, as editors start it.
 import { DEFAULT_PARTIAL_TIMEOUT_MS } from '../../lsp/framing.js';
 import { runLanguageServer } from '../../lsp/main.js';
 import type { Command } from '../command.js';
@@ -51,7 +51,7 @@ Options:
         'kit lsp: --node-ipc needs a parent process with an IPC channel (editors start the server that way); use ' +
           '--stdio',
       );
-    const timeout = flags['frame-timeout'] as string | undefined;
+    const timeout = flags['frame-timeout'];
     if (timeout !== undefined && !/^[1-9]\d{0,6}$/.test(timeout))
       throw new UsageError(
         `kit lsp: --frame-timeout must be a whole number of milliseconds (1 to 9999999), not "${timeout}"`,

@@ -1,7 +1,7 @@
 // `kit routes [--ssr] [--format json|table] [<files or directories>]`: the versioned route table.
 // Also holds what the report commands share: argument handling and loading with error gating.
 import { performance } from 'node:perf_hooks';
-import { loadProjectAsync, type LoadedProject } from '../../core/project/load.js';
+import { loadProjectAsync, type LoadedProject, threadSettings } from '../../core/project/load.js';
 import { routeReport } from '../../core/report/rows.js';
 import { formatTable } from '../../core/report/table.js';
 import type { Command } from '../command.js';
@@ -21,11 +21,11 @@ export interface ReportArgs {
   inputs: string[];
 }
 
-const REPORT_FLAGS: FlagSpec = { ssr: 'boolean', format: 'string', json: 'boolean' };
+const REPORT_FLAGS = { ssr: 'boolean', format: 'string', json: 'boolean' } as const satisfies FlagSpec;
 
 export function parseReportArgs(argv: string[], command: string, io: CliIO): ReportArgs {
   const { flags, positionals } = parseArgs(argv, REPORT_FLAGS, command);
-  const format = (flags.format ?? 'json') as string;
+  const format = flags.format ?? 'json';
   if (format !== 'json' && format !== 'table')
     throw new UsageError(`kit ${command}: --format must be json or table, not "${format}"`);
   // `--json` is what `kit check` and `kit inspect` take; JSON is already the default here.
@@ -44,7 +44,10 @@ export async function loadForReport(
   io: CliIO,
   command: string,
 ): Promise<LoadedProject | undefined> {
-  const project = await loadProjectAsync(args.inputs, { ssr: args.ssr }, io.cwd, { releaseMarkup: true });
+  const project = await loadProjectAsync(args.inputs, { ssr: args.ssr }, io.cwd, {
+    releaseMarkup: true,
+    ...threadSettings(io.env),
+  });
   const errors = project.workspace.allDiagnostics().filter((d) => d.severity === 'error');
   if (errors.length === 0) return project;
   const source = sourceLookup(project.workspace);

@@ -4,6 +4,7 @@
 import type { RouteTable } from '../../core/app/route-table.js';
 import type { CompiledPage, CompiledSite } from '../../core/build/index.js';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
+import type { CompileProblem } from './handler-loader.js';
 
 /** What one batch of file changes did. */
 export interface ChangeReport {
@@ -18,8 +19,10 @@ export interface ChangeReport {
   /** Errors now (empty when the site built). */
   errors: Diagnostic[];
   warnings: number;
+  /** The errors and warnings now, as `kit check` reports them (what the terminal tells of). */
+  problems: Diagnostic[];
   /** A handler module that does not compile (the previous version keeps serving). */
-  handlerProblem?: string;
+  handlerProblem?: CompileProblem;
   ms: number;
 }
 

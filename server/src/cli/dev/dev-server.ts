@@ -5,13 +5,13 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { watch, type FSWatcher } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createHttpServer } from '../../../../shared/app/server.js';
+import { createHttpServer, refuseMisdirected } from '../../../../shared/app/server.js';
+import { originAllowed } from '../../../../shared/app/cors.js';
+import { isSameOriginRequest, type HostRule } from '../../../../shared/trace/http-origin.js';
 import { resolvePage } from '../../../../shared/app/pages.js';
 import { checkRequestTarget } from '../../../../shared/route/index.js';
 import { newCollector, newTracer, withSink, type Collector } from '../../../../shared/trace/index.js';
 import type { KitApp } from '../../../../shared/app/app.js';
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import { checkHuman } from '../format/check-output.js';
 import { projectRootOf } from '../../core/project/discover.js';
 import { describeThrown } from '../../../../shared/app/steps.js';
 import type { ChangeReport } from './changes.js';
@@ -21,6 +21,8 @@ import { injectHtml } from './inject.js';
 import { overlayHtml, overlayPage, type OverlayContext } from './overlay.js';
 import { announce, devCsrfSecret } from './project-state.js';
 import { SourceWatcher } from './watch.js';
+import { countProblems, filesOf, formatProblems, ProblemLog } from './problems.js';
+import { foldStack } from './stack.js';
 
 export interface DevServerOptions {
   /** The directory served (absolute). */
@@ -30,6 +32,8 @@ export interface DevServerOptions {
   /** The config module whose `ssr` the server follows (`DevSessionOptions.followConfig`). */
   followConfig?: string;
   host: string;
+  /** More host names it answers (`--allowed-hosts`; see `isAllowedHost`). */
+  allowedHosts?: readonly string[];
   /** undefined: 3000, or the next free port after it. */
   port?: number;
   trace: boolean;
@@ -50,6 +54,8 @@ export interface RunningDev {
 }
 
 export const DEFAULT_DEV_PORT = 3000;
+
+const HOST_HINT = 'kit dev answers localhost and the address it listens on; --allowed-hosts lists more names (--help)';
 
 /**
  * How long the server must have answered nothing before the start's binding runs: its first
@@ -81,6 +87,33 @@ function whenQuiet(quietMs: number, latestMs: number): { promise: Promise<void>;
   quiet();
   setTimeout(now, latestMs).unref();
   return { promise, now, quiet };
+}
+
+/**
+ * Whether a request is a browser's navigation (its answer is what the tab shows), not a script's:
+ * `Sec-Fetch-Dest` says so where a browser sends it (`document` or a frame; a page's `fetch` is
+ * `empty`); else an HTML request kit.js did not make (kit.js marks its own with `X-Kit-*`).
+ */
+function isNavigation(req: IncomingMessage): boolean {
+  const dest = req.headers['sec-fetch-dest'];
+  if (dest !== undefined) return dest === 'document' || dest === 'iframe' || dest === 'frame';
+  if (req.headers['x-kit-partial'] !== undefined || req.headers['x-kit-navigate'] !== undefined) return false;
+  return (req.headers.accept ?? '').includes('text/html');
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a state-changing request may come from where its `Origin` says: this server's own origin,
+ * or one the endpoint's `cors` declares (the app then answers it as its CORS policy says). Tools
+ * that send no `Origin` (curl, tests) are not browsers a foreign page drives: they pass.
+ */
+function originOk(app: KitApp | undefined, req: IncomingMessage, path: string): boolean {
+  if (SAFE_METHODS.has(req.method ?? 'GET') || req.headers.origin === undefined) return true;
+  if (isSameOriginRequest(req)) return true;
+  const t = checkRequestTarget(path);
+  const ep = app !== undefined && t.ok ? app.routes.endpoints.lookup(req.method ?? '', t.segments) : undefined;
+  return ep?.value.cors !== undefined && originAllowed(ep.value.cors, req.headers.origin);
 }
 
 function pageIdOf(app: KitApp | undefined, path: string): string | undefined {
@@ -134,13 +167,16 @@ function count(n: number, what: string): string {
 export async function startDevServer(opts: DevServerOptions): Promise<RunningDev> {
   // Handler stacks name the .ts lines: source maps are read for modules loaded from here on.
   process.setSourceMapsEnabled(true);
-  const collector: Collector | undefined = opts.trace ? newCollector(1024) : undefined;
-  const tracer = collector ? newTracer(withSink(collector)) : undefined;
-  const faults = new WeakMap<ServerResponse, unknown>();
-  const overlayCtx: OverlayContext = { cwd: opts.cwd, editorUrl: opts.editorUrl };
-  const started = performance.now();
   // `.kit/` lives at the project root (the nearest package.json), as other tools' state folders do.
   const stateRoot = projectRootOf(opts.root) ?? opts.root;
+  // Span sources are named relative to the project root (above every source, the root config's too),
+  // and the viewer is told where that is: its links open the editor at a server span's source.
+  const collector: Collector | undefined = opts.trace ? newCollector(1024, { sourceRoot: stateRoot }) : undefined;
+  const tracer = collector ? newTracer(withSink(collector)) : undefined;
+  const faults = new WeakMap<ServerResponse, unknown>();
+  const fold = (text: string) => foldStack(text, stateRoot);
+  const overlayCtx: OverlayContext = { cwd: opts.cwd, editorUrl: opts.editorUrl };
+  const started = performance.now();
   const { session, report: first } = await DevSession.start({
     root: opts.root,
     cwd: opts.cwd,
@@ -150,21 +186,35 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
       for (const f of r.failed) opts.err(`kit dev: warning: cannot write the page types to ${f}`);
     },
     csrfSecret: devCsrfSecret(stateRoot),
+    sourceRoot: stateRoot,
     tracer,
     collector,
-    log: opts.err,
+    // What the app logs (a handler's stack, say) with the user's frames first.
+    log: (line) => opts.err(fold(line)),
     appName: 'kit-dev',
     onFault: (err, res) => faults.set(res, err),
   });
+  // The user's frames may sit below kit's: a longer stack keeps them (kit dev is its own process).
+  // Set once the sources are loaded: every error made while loading would record 40 frames.
+  Error.stackTraceLimit = Math.max(Error.stackTraceLimit, 40);
   const live = new LiveReload((path) => pageIdOf(session.app, path));
   let overlay: string | undefined;
-  const errorsText = (errors: readonly Diagnostic[], color: boolean) =>
-    checkHuman([...errors], (f) => session.sourceText(f), session.ws.kitPaths().length, color);
+  /** Sources for code frames: the workspace's, else those of a handler module's compile errors. */
+  const sourceOf = (r: Pick<ChangeReport, 'handlerProblem'>) => (f: string) =>
+    session.sourceText(f) ?? r.handlerProblem?.sources.get(f);
+  const handlerText = (r: Pick<ChangeReport, 'handlerProblem'>, color: boolean): string => {
+    const p = r.handlerProblem!;
+    return p.diagnostics.length > 0 ? formatProblems(p.diagnostics, sourceOf(r), color) : fold(p.message);
+  };
   const overlayFor = (r: Pick<ChangeReport, 'errors' | 'handlerProblem'>): string | undefined => {
     if (r.errors.length > 0)
-      return overlayHtml(overlayCtx, `kit dev: ${count(r.errors.length, 'error')}`, errorsText(r.errors, false));
+      return overlayHtml(
+        overlayCtx,
+        `kit dev: ${countProblems(r.errors)}`,
+        formatProblems(r.errors, sourceOf(r), false),
+      );
     if (r.handlerProblem)
-      return overlayHtml(overlayCtx, 'kit dev: a handler module does not compile', r.handlerProblem);
+      return overlayHtml(overlayCtx, 'kit dev: a handler module does not compile', handlerText(r, false));
     return undefined;
   };
   overlay = overlayFor(first);
@@ -172,23 +222,38 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
 
   // A browser navigation that failed shows the stack; one the app could only answer with a plain 5xx
   // while the sources have problems (a page whose handler module does not compile: 501) shows the
-  // overlay, which says why. Scripts (fetch, APIs) get the app's own answer.
+  // overlay, which says why. Scripts (fetch, APIs, kit.js's partial forms and navigations) get the
+  // app's own answer.
   const injection = (req: IncomingMessage, res: ServerResponse) => ({
     head: CLIENT_TAG,
     body: () => overlay ?? '',
     faultPage: (status: number, type: string) => {
-      if (!(req.headers.accept ?? '').includes('text/html')) return undefined;
+      if (!isNavigation(req)) return undefined;
       if (faults.has(res)) {
-        const text = describeThrown(faults.get(res));
+        const text = fold(describeThrown(faults.get(res)));
         return overlayPage(overlayHtml(overlayCtx, `kit dev: the request failed (${status})`, text), CLIENT_TAG);
       }
       return overlay !== undefined && !type.startsWith('text/html') ? overlayPage(overlay, CLIENT_TAG) : undefined;
     },
   });
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    // Every answer, the dev endpoints and the overlay too, only for the names it was started for.
+    if (refuseMisdirected(req, res, hostRule, HOST_HINT)) return;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
+    if (!originOk(session.app, req, path)) {
+      req.resume();
+      const body = `cross-origin request refused: kit dev takes ${req.method} requests from its own pages only\n`;
+      res.writeHead(403, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+        'Cache-Control': 'no-store',
+        'X-Kit-Error-Code': 'forbidden_origin',
+      });
+      res.end(body);
+      return;
+    }
     if (path.startsWith(DEV_PREFIX)) {
       if (!live.handle(req, res, path, q < 0 ? '' : url.slice(q + 1))) {
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -230,8 +295,11 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   const settled = { promise: Promise.resolve(), now: () => {}, quiet: () => {} };
   let startChecks = settled;
   let bindSoon = settled;
+  // The port is known once listening (before any request is read).
+  const hostRule: HostRule = { bound: opts.host, port: 0, allowed: opts.allowedHosts ?? [] };
   const { server } = createHttpServer({ handle });
   const port = await listen(server, opts.host, opts.port);
+  hostRule.port = port;
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${shownHost}:${port}`;
   const unannounce = announce(stateRoot, {
@@ -247,20 +315,29 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   );
   if (collector) opts.out(`  traces: ${url}/_kit/traces/viewer`);
   const listeners: ((r: ChangeReport) => void)[] = [];
-  const shown = { errors: '', handler: '' };
+  const told = new ProblemLog();
+  let toldHandler = '';
+  let errorsBefore = false;
+  /** Prints the problems a change brought (once each) and a line for those it took away. */
   const tell = (r: ChangeReport, fresh: boolean): void => {
-    const text = r.errors.length ? errorsText(r.errors, opts.color) : '';
-    if (text !== shown.errors) {
-      if (text) opts.err(text.replace(/\n$/, ''));
-      else if (!fresh) opts.out('  errors fixed: serving the current sources');
-      shown.errors = text;
+    const hadErrors = errorsBefore;
+    errorsBefore = r.errors.length > 0;
+    const news = told.update(r.problems);
+    if (news.fresh.length > 0) opts.err(formatProblems(news.fresh, sourceOf(r), opts.color).replace(/\n$/, ''));
+    if (news.gone.length > 0 && !fresh) {
+      const what = `${countProblems(news.gone)} in ${filesOf(news.gone)}`;
+      if (hadErrors && r.errors.length === 0) opts.out(`  errors fixed: serving the current sources (gone: ${what})`);
+      else opts.out(`  fixed: ${what}`);
     }
-    const handler = r.handlerProblem ?? '';
-    if (handler !== shown.handler) {
+    const handler = r.handlerProblem?.message ?? '';
+    if (handler !== toldHandler) {
       if (handler)
-        opts.err(`kit dev: a handler module does not compile (the previous version keeps serving):\n${handler}`);
+        opts.err(
+          'kit dev: a handler module does not compile (the previous version keeps serving):\n' +
+            handlerText(r, opts.color).replace(/\n$/, ''),
+        );
       else if (!fresh) opts.out('  handler modules compile again');
-      shown.handler = handler;
+      toldHandler = handler;
     }
   };
   tell(first, true);
@@ -276,7 +353,15 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
     }
     served(r);
   };
+  /** Serves a change's result; what goes wrong telling of it is said, and the next change still applies. */
   const served = (r: ChangeReport, checked = false): void => {
+    try {
+      serve(r, checked);
+    } catch (e) {
+      opts.err(`kit dev: the change is served but could not be reported: ${describeThrown(e)}`);
+    }
+  };
+  const serve = (r: ChangeReport, checked: boolean): void => {
     overlay = overlayFor(r);
     live.setOverlay(overlay);
     const tabs = r.errors.length ? 0 : live.notify(r);
@@ -308,7 +393,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<RunningDev
   const serial = (paths: Set<string>): Promise<void> => {
     startChecks.now();
     bindSoon.now();
-    return (chain = chain.then(() => apply(paths)));
+    // A batch that fails leaves the chain able to run the next one.
+    return (chain = chain
+      .then(() => apply(paths))
+      .catch((e: unknown) => {
+        opts.err(`kit dev: a change could not be applied (the previous version keeps serving): ${describeThrown(e)}`);
+      }));
   };
   const watcher = new SourceWatcher(opts.root, serial, (e) => opts.err(`kit dev: watching failed: ${e.message}`));
   // A config module above the served directory (the project root's kit.config.ts) is watched too.

@@ -2,8 +2,10 @@
 // compiles them (bundled, split into shared chunks, inline source maps), written to a fresh version
 // directory and imported from there. Node never forgets a module it imported, so every change is
 // a new directory (a new URL) and the previous version keeps serving until the new one loaded.
-// A module that fails to compile leaves the previous version in place and reports the error.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// A module that fails to compile leaves the previous version in place and reports the errors as
+// diagnostics with their source text, so that they print as `kit check` prints its own (code
+// frames and all).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +14,8 @@ import * as appRuntime from '../../../../shared/app/index.js';
 import * as routeRuntime from '../../../../shared/route/index.js';
 import * as traceRuntime from '../../../../shared/trace/index.js';
 import { loadEsbuild } from '../../core/app/write-app.js';
+import type { Diagnostic, RelatedLocation } from '../../core/diagnostics/diagnostic.js';
+import type { Pos } from '../../../../grammar/src/index.js';
 
 /** What handler code imports from kit (`@kit-lang/kit/<name>`): the very runtime `kit dev` serves with. */
 const RUNTIME: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
@@ -59,9 +63,15 @@ export interface LoadedModules {
 }
 
 export interface CompileProblem {
-  /** `file:line:col: error: text` lines, as `kit build --app` prints them. */
+  /** `file:line:col: error: text` lines, as `kit build --app` prints them (or why loading failed). */
   message: string;
+  /** The compile errors with a place, as diagnostics (`handler_compile_error`). */
+  diagnostics: Diagnostic[];
+  /** The text of the files they are in (by the diagnostics' `file`), for their code frames. */
+  sources: Map<string, string>;
 }
+
+export const COMPILE_ERROR = 'handler_compile_error';
 
 function formatMessages(errors: Message[], cwd: string): string {
   return errors
@@ -72,6 +82,58 @@ function formatMessages(errors: Message[], cwd: string): string {
     )
     .map((line) => line.replace(cwd + '/', ''))
     .join('\n');
+}
+
+/** The position of esbuild's (1-based line, 0-based column in UTF-8 bytes) in `text`. */
+function posIn(text: string, line: number, byteColumn: number, lineText: string): Pos {
+  let offset = 0;
+  for (let n = 1; n < line; n++) {
+    const nl = text.indexOf('\n', offset);
+    if (nl < 0) break;
+    offset = nl + 1;
+  }
+  const column = Buffer.from(lineText, 'utf8').subarray(0, byteColumn).toString('utf8').length;
+  return { offset: offset + column, line: line - 1, column };
+}
+
+/** esbuild's errors with a place as diagnostics; `sources` gets the text of their files. */
+function toDiagnostics(errors: Message[], cwd: string, sources: Map<string, string>): Diagnostic[] {
+  const text = (file: string): string | undefined => {
+    if (!sources.has(file)) {
+      try {
+        sources.set(file, readFileSync(resolve(cwd, file), 'utf8'));
+      } catch {
+        return undefined;
+      }
+    }
+    return sources.get(file);
+  };
+  const range = (l: NonNullable<Message['location']>) => {
+    const t = text(l.file);
+    if (t === undefined) return undefined;
+    const start = posIn(t, l.line, l.column, l.lineText);
+    const end = posIn(t, l.line, l.column + Math.max(l.length, 0), l.lineText);
+    return { start, end };
+  };
+  const out: Diagnostic[] = [];
+  for (const e of errors) {
+    const where = e.location ? range(e.location) : undefined;
+    if (e.location === null || where === undefined) continue;
+    const related: RelatedLocation[] = [];
+    for (const n of e.notes) {
+      const r = n.location ? range(n.location) : undefined;
+      if (n.location && r) related.push({ file: n.location.file, range: r, message: n.text });
+    }
+    out.push({
+      code: COMPILE_ERROR,
+      severity: 'error',
+      message: e.text,
+      file: e.location.file,
+      range: where,
+      ...(related.length ? { related } : {}),
+    });
+  }
+  return out;
 }
 
 export class HandlerLoader {
@@ -140,7 +202,12 @@ export class HandlerLoader {
       const r = await built;
       if ('error' in r) {
         const errors = (r.error as { errors?: Message[] }).errors;
-        return { message: errors ? formatMessages(errors, this.cwd) : String((r.error as Error)?.message ?? r.error) };
+        const sources = new Map<string, string>();
+        return {
+          message: errors ? formatMessages(errors, this.cwd) : String((r.error as Error)?.message ?? r.error),
+          diagnostics: errors ? toDiagnostics(errors, this.cwd, sources) : [],
+          sources,
+        };
       }
       return this.install(paths, r.outputs, version);
     };
@@ -168,7 +235,11 @@ export class HandlerLoader {
         byPath.set(paths[i], (await import(url)) as Record<string, unknown>);
       }
     } catch (e) {
-      return { message: `cannot load the handler modules: ${(e as Error)?.stack ?? String(e)}` };
+      return {
+        message: `cannot load the handler modules: ${(e as Error)?.stack ?? String(e)}`,
+        diagnostics: [],
+        sources: new Map(),
+      };
     } finally {
       // Loaded modules live in memory; the files are no longer needed (source maps are inline).
       rmSync(versionDir, { recursive: true, force: true });

@@ -1,7 +1,10 @@
-// Adds the dev additions to HTML answers of the app: the live-reload client in the head and, while
-// there are errors, the overlay in the body. The app's runtime writes every answer as `writeHead`
-// then `write`/`end`; for an HTML answer this holds the body back, edits it and sends it with the
-// right Content-Length. Other answers pass through untouched.
+// Adds the dev additions to whole HTML documents the app answers: the live-reload client in the head
+// and, while there are errors, the overlay in the body. The app's runtime writes every answer as
+// `writeHead` then `write`/`end`; for an HTML answer this holds the body back and, when it is a whole
+// document, edits it and sends it with the right Content-Length. Every other answer passes through
+// byte for byte: a fragment, a form a script swaps in (`g:post`, its 422), JSON, an error text.
+// kit.js swaps such a piece as it comes (a failed form must start with `<form>`), so a script tag in
+// front of it broke it where the built app works.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 type HeaderArg = OutgoingHttpHeaders | (string | number)[] | undefined;
@@ -26,6 +29,27 @@ function withLength(headers: HeaderArg, length: number): OutgoingHttpHeaders {
   return out;
 }
 
+/** Headers of the answers kit.js swaps into a page: never a whole document. */
+const PARTIAL_HEADERS = ['x-kit-fragment-target', 'x-kit-form-replace'];
+
+/**
+ * Whether an HTML body is a whole document (what a navigation shows: a doctype or `<html>` first,
+ * after white space and comments), not a piece a script puts into a page.
+ */
+export function isFullDocument(html: string): boolean {
+  // A scan, not one regular expression: comments cost one pass however many there are.
+  let i = html.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const skipSpace = () => {
+    while (i < html.length && /\s/.test(html[i])) i++;
+  };
+  for (skipSpace(); html.startsWith('<!--', i); skipSpace()) {
+    const end = html.indexOf('-->', i + 4);
+    if (end < 0) return false;
+    i = end + 3;
+  }
+  return /^<(?:!doctype\s+html|html[\s>])/i.test(html.slice(i, i + 16));
+}
+
 /** Inserts `head` before `</head>` and `body` before `</body>` (or appends them when absent). */
 export function injectInto(html: string, head: string, body: string): string {
   const h = html.search(/<\/head\s*>/i);
@@ -43,7 +67,7 @@ export interface Injection {
   body(): string;
   /**
    * A whole replacement page for a 5xx answer (`type`: the answer's content type), or undefined to
-   * keep the answer.
+   * keep the answer (always for a request a script made: it gets the app's own answer).
    */
   faultPage(status: number, type: string): string | undefined;
 }
@@ -59,7 +83,10 @@ export function injectHtml(res: ServerResponse, injection: Injection, head: bool
   const call = <R>(fn: unknown, args: unknown[]): R => (fn as Loose<R>).apply(res, args);
   let status = 200;
   let headers: HeaderArg;
+  let headArgs: unknown[] = [];
+  /** The body held back, as written: `write` calls, then what `end` was given. */
   let chunks: Buffer[] | undefined;
+  let last: Buffer | undefined;
   const restore = () => {
     res.writeHead = writeHead;
     res.write = write;
@@ -70,6 +97,7 @@ export function injectHtml(res: ServerResponse, injection: Injection, head: bool
   res.writeHead = function (this: ServerResponse, code: number, ...rest: any[]): ServerResponse {
     status = code;
     headers = rest[rest.length - 1] as HeaderArg;
+    headArgs = [code, ...rest];
     const type = headerValue(headers, 'content-type') ?? String(res.getHeader('content-type') ?? '');
     const replace = code >= 500 ? injection.faultPage(code, type) : undefined;
     if (replace !== undefined) {
@@ -84,7 +112,8 @@ export function injectHtml(res: ServerResponse, injection: Injection, head: bool
       res.write = () => true;
       return res;
     }
-    if (!type.startsWith('text/html') || head) {
+    const partial = PARTIAL_HEADERS.some((h) => headerValue(headers, h) !== undefined);
+    if (!type.startsWith('text/html') || head || partial) {
       restore();
       return call<ServerResponse>(writeHead, [code, ...rest]);
     }
@@ -106,9 +135,16 @@ export function injectHtml(res: ServerResponse, injection: Injection, head: bool
       return call<ServerResponse>(end, [chunk, ...rest]);
     }
     if (chunk !== undefined && chunk !== null && typeof chunk !== 'function')
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      last = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     restore();
-    const html = injectInto(Buffer.concat(chunks).toString('utf8'), injection.head, injection.body());
+    const text = Buffer.concat(last === undefined ? chunks : [...chunks, last]).toString('utf8');
+    if (!isFullDocument(text)) {
+      // Replayed as the app wrote it: the same head, the same framing (length or chunks).
+      call(writeHead, headArgs);
+      for (const c of chunks) call(write, [c]);
+      return call<ServerResponse>(end, [last]);
+    }
+    const html = injectInto(text, injection.head, injection.body());
     call(writeHead, [status, withLength(headers, Buffer.byteLength(html))]);
     return call<ServerResponse>(end, [html]);
   } as typeof res.end;

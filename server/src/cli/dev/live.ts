@@ -1,7 +1,8 @@
 // The browser side of the dev loop: the client script (`/_kit/dev/client.js`) and its event stream
 // (`/_kit/dev/events?path=/x`). Each open tab says which path it shows; after a change only the tabs
 // whose page changed hear about it: `reload`, or `css` for a stylesheet-only change. The overlay
-// state is sent to every tab on connect and whenever it changes.
+// state is sent to every tab on connect and whenever it changes. The stream answers GET only and
+// at most `MAX_EVENT_STREAMS` at once: every open one holds a socket and gets every overlay.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,6 +12,23 @@ export const DEV_PREFIX = '/_kit/dev/';
 export const CLIENT_PATH = '/_kit/dev/client.js';
 export const EVENTS_PATH = '/_kit/dev/events';
 export const CLIENT_TAG = `<script type="module" src="${CLIENT_PATH}"></script>`;
+/**
+ * Event streams open at once (one per open tab) before a new one gets 503: far more tabs than a
+ * person keeps open on one dev server, few enough that a script opening streams in a loop cannot
+ * hold thousands of sockets.
+ */
+export const MAX_EVENT_STREAMS = 100;
+
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, text: string, headers = {}): void {
+  req.resume();
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
 
 interface Tab {
   res: ServerResponse;
@@ -48,28 +66,43 @@ export class LiveReload {
   /** Answers `/_kit/dev/*`; false for other paths. */
   handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): boolean {
     if (path === CLIENT_PATH) {
-      res.writeHead(200, {
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Content-Length': Buffer.byteLength(this.client),
-        'Cache-Control': 'no-store',
-      });
-      res.end(req.method === 'HEAD' ? undefined : this.client);
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        refuse(req, res, 405, '405 method not allowed\n', { Allow: 'GET, HEAD' });
+      else this.sendClient(req, res);
       return true;
     }
     if (path === EVENTS_PATH) {
-      const tabPath = new URLSearchParams(query).get('path') ?? '/';
-      res.writeHead(200, {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-store',
-        Connection: 'keep-alive',
-      });
-      const tab: Tab = { res, path: tabPath, page: this.pageOf(tabPath) };
-      this.tabs.add(tab);
-      res.on('close', () => this.tabs.delete(tab));
-      res.write(this.overlay === undefined ? event('clear', '') : event('overlay', JSON.stringify(this.overlay)));
+      if (req.method !== 'GET') refuse(req, res, 405, '405 method not allowed\n', { Allow: 'GET' });
+      else if (this.tabs.size >= MAX_EVENT_STREAMS)
+        refuse(req, res, 503, `503 too many open event streams (at most ${MAX_EVENT_STREAMS})\n`, {
+          'Retry-After': '5',
+        });
+      else this.openStream(res, query);
       return true;
     }
     return false;
+  }
+
+  private sendClient(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Content-Length': Buffer.byteLength(this.client),
+      'Cache-Control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : this.client);
+  }
+
+  private openStream(res: ServerResponse, query: string): void {
+    const tabPath = new URLSearchParams(query).get('path') ?? '/';
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
+    const tab: Tab = { res, path: tabPath, page: this.pageOf(tabPath) };
+    this.tabs.add(tab);
+    res.on('close', () => this.tabs.delete(tab));
+    res.write(this.overlay === undefined ? event('clear', '') : event('overlay', JSON.stringify(this.overlay)));
   }
 
   /** Shows (a string) or clears (undefined) the overlay in every tab. */

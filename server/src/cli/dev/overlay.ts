@@ -1,7 +1,10 @@
 // The error overlay of `kit dev`: the workspace's errors exactly as `kit check` prints them (the
-// same formatter, without colour), or the stack of a handler that threw, as one self-contained
-// HTML fragment. Every `file:line:col` becomes a link that opens the editor there. All text is
-// escaped: source lines and messages are the user's, but a stack may quote anything.
+// same formatter, without colour), a handler module's compile errors the same way, or the stack of
+// a handler that threw, as one self-contained HTML fragment. Every `file:line:col` becomes a link
+// that opens the editor there. All text is escaped: source lines and messages are the user's, but
+// a stack may quote anything. Its colours are its own (inline styles, which a page's stylesheet
+// does not override): an opaque backdrop, and text and links with a contrast of at least 4.5:1
+// against it (WCAG AA; test/server/cli/dev/dev.browser.test.ts measures them).
 import { isAbsolute, resolve } from 'node:path';
 import { escapeHtml } from '../../../../shared/render/index.js';
 
@@ -41,15 +44,29 @@ function linkLine(ctx: OverlayContext, line: string): string {
     const file = m[1].startsWith('file://') ? decodeURIComponent(m[1].slice('file://'.length)) : m[1];
     out += escapeHtml(line.slice(last, m.index));
     const href = editorLink(ctx, file, Number(m[2]), Number(m[3]));
-    out += `<a href="${escapeHtml(href)}">${escapeHtml(m[0])}</a>`;
+    out += `<a href="${escapeHtml(href)}" style="${LINK_STYLE}">${escapeHtml(m[0])}</a>`;
     last = m.index + m[0].length;
   }
   return out + escapeHtml(line.slice(last));
 }
 
+/** The backdrop: opaque, so the page below never shows through the text (zinc-900). */
+export const OVERLAY_BACKGROUND = '#18181b';
+/**
+ * Text colours on it, each at least 4.5:1 against it: body zinc-100 (16.1:1), title red-300 (9.3:1),
+ * notes zinc-400 (6.9:1), links blue-300 (9.8:1; a browser's default link blue was 1.9:1).
+ */
+const TEXT = '#f4f4f5';
+const TITLE = '#fca5a5';
+const NOTE = '#a1a1aa';
+const LINK = '#93c5fd';
+// `!important` in an inline style: not even a page's `!important` rule changes them.
+const LINK_STYLE = `color:${LINK} !important;text-decoration:underline`;
+
 const STYLE =
-  'position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:24px;' +
-  'background:rgba(24,24,27,.94);color:#f4f4f5;font:14px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace';
+  'position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:24px;opacity:1 !important;' +
+  `background:${OVERLAY_BACKGROUND} !important;color:${TEXT} !important;` +
+  'font:14px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace';
 
 /**
  * The overlay as an HTML fragment: a title, the text in a `<pre>`, and a note that it goes away by
@@ -63,9 +80,9 @@ export function overlayHtml(ctx: OverlayContext, title: string, text: string): s
     .join('\n');
   return (
     `<div id="${OVERLAY_ID}" role="alertdialog" aria-label="kit dev errors" style="${STYLE}">` +
-    `<p style="margin:0 0 12px;color:#fca5a5;font-weight:bold">${escapeHtml(title)}</p>` +
-    `<pre style="margin:0;white-space:pre-wrap">${body}</pre>` +
-    '<p style="margin:16px 0 0;color:#a1a1aa">Fix the file and save: this goes away by itself. ' +
+    `<p style="margin:0 0 12px;color:${TITLE} !important;font-weight:bold">${escapeHtml(title)}</p>` +
+    `<pre style="margin:0;white-space:pre-wrap;color:${TEXT} !important;background:none;font:inherit">${body}</pre>` +
+    `<p style="margin:16px 0 0;color:${NOTE} !important">Fix the file and save: this goes away by itself. ` +
     'Links open the editor.</p></div>'
   );
 }

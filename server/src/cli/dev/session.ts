@@ -29,6 +29,11 @@ export interface DevSessionOptions {
   /** Told of each write of the generated page types (`.kit-types/`, kept current as pages change). */
   onTypes?: (result: TypesWrite) => void;
   csrfSecret: string;
+  /**
+   * The directory (absolute, above every source) span sources are named relative to: the trace
+   * collector's `sourceRoot`, so that its viewer links them into the editor.
+   */
+  sourceRoot?: string;
   tracer?: Tracer;
   collector?: Collector;
   log: (line: string) => void;
@@ -46,6 +51,16 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const isBind = (key: string) => key.startsWith('bind:');
 
+/**
+ * Whether a line the app logs as it is made is a warning the checks gave already: the app warns of
+ * a guard the config does not register, which is the checks' `unknown_guard`, and `kit dev` prints
+ * the checks' warnings (once each): the app's would say it twice.
+ */
+function saidByChecks(line: string, diags: readonly Diagnostic[]): boolean {
+  const m = /^kit: warning: guard ("(?:[^"\\]|\\.)*") is not registered in the app config/.exec(line);
+  return m !== null && diags.some((d) => d.code === 'unknown_guard' && d.message.includes(`guard ${m[1]} is not`));
+}
+
 export class DevSession {
   readonly ws: Workspace;
   private readonly handlers: HandlerLoader;
@@ -54,7 +69,7 @@ export class DevSession {
   private current: KitApp | undefined;
   private table: RouteTable | undefined;
   private errors: Diagnostic[] = [];
-  private handlerProblem: string | undefined;
+  private handlerProblem: CompileProblem | undefined;
   private modulePaths = '';
   /** Set while the start's checks run (`finishStart`): the app answers without handler bindings yet. */
   private startChecks:
@@ -139,6 +154,7 @@ export class DevSession {
       reloadAll: false,
       errors: [],
       warnings: 0,
+      problems: [],
       ms: performance.now() - started,
     };
   }
@@ -194,7 +210,8 @@ export class DevSession {
         pending.compiled,
       );
       // An app made anew with the modules and config said what holds; the same app, kept, did not.
-      if (this.current === early) for (const line of pending.said) this.opts.log(line);
+      if (this.current === early)
+        for (const line of pending.said) if (!saidByChecks(line, report.problems)) this.opts.log(line);
       this.types.schedule(this.ws, 'all');
       return report;
     } finally {
@@ -216,7 +233,7 @@ export class DevSession {
     return this.errors;
   }
 
-  get currentHandlerProblem(): string | undefined {
+  get currentHandlerProblem(): CompileProblem | undefined {
     return this.handlerProblem;
   }
 
@@ -267,10 +284,12 @@ export class DevSession {
       reloadAll: false,
       errors: [],
       warnings: 0,
+      problems: [],
       ms: 0,
     };
     const diags = ws.allDiagnostics();
-    report.warnings = diags.filter((d) => d.severity === 'warning').length;
+    const warnings = diags.filter((d) => d.severity === 'warning');
+    report.warnings = warnings.length;
     let errors = diags.filter((d) => d.severity === 'error');
     let site: CompiledSite | undefined;
     if (errors.length === 0) {
@@ -283,18 +302,21 @@ export class DevSession {
     if (what.modules || moduleKey !== this.modulePaths) {
       this.modulePaths = moduleKey;
       const problem = await (compiled ? compiled() : this.handlers.load(ws.modulePaths()));
-      this.handlerProblem = problem?.message;
+      this.handlerProblem = problem;
       reloaded = problem === undefined && this.current !== undefined;
     }
     report.handlerProblem = this.handlerProblem;
     const hadErrors = this.errors.length > 0;
     this.errors = errors;
     report.errors = errors;
+    report.problems = errors.length > 0 ? [...errors, ...warnings] : warnings;
     if (site !== undefined && errors.length === 0) {
       pageChanges(this.site, site, report);
       if (hadErrors || what.full) report.reloadAll = true;
       this.site = site;
-      this.current = this.makeApp(site, !reloaded);
+      this.current = this.makeApp(site, !reloaded, (line) => {
+        if (!saidByChecks(line, warnings)) this.opts.log(line);
+      });
       // New handler versions change what loads return; new guards (the config) change every page.
       const table = this.table!;
       if (what.start) {
@@ -321,6 +343,7 @@ export class DevSession {
       files: { files: mem.files, cache: mem.cache },
       appName: this.opts.appName,
       trace: this.opts.tracer !== undefined,
+      root: this.opts.sourceRoot,
     });
     const before = this.table;
     this.table = table;

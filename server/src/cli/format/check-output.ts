@@ -54,8 +54,14 @@ export interface HumanOptions {
    * more there are (`kit build`: its output is about the build; `kit check` lists everything).
    */
   perCode?: number;
+  /** `perCode` bounds errors too (`kit dev`'s terminal: a screenful, whatever the severity). */
+  errorsToo?: boolean;
+  /** Show at most this many diagnostics in full in all; the rest are counted per code. */
+  atMost?: number;
   /** The command that lists everything, named in the line that stands for the rest. */
   listAll?: string;
+  /** Without the summary line (the caller says what the diagnostics are of). */
+  noSummary?: boolean;
 }
 
 /**
@@ -99,14 +105,16 @@ export function checkHuman(
     }
     inFile = new Map();
   };
+  let inFull = 0;
   for (const d of diags) {
-    if (opts.perCode !== undefined && d.severity !== 'error') {
+    if (opts.perCode !== undefined && (opts.errorsToo || d.severity !== 'error')) {
       const n = (shown.get(d.code) ?? 0) + 1;
       shown.set(d.code, n);
-      if (n > opts.perCode) {
+      if (n > opts.perCode || inFull >= (opts.atMost ?? Infinity)) {
         hidden.set(d.code, { severity: d.severity, n: (hidden.get(d.code)?.n ?? 0) + 1 });
         continue;
       }
+      inFull++;
     }
     if (d.file !== file) {
       endFile();
@@ -136,6 +144,7 @@ export function checkHuman(
       `… and ${count(h.n)} more ${code} ${kind}${h.n === 1 ? '' : 's'}` +
       `${opts.listAll ? `; ${opts.listAll} lists them all` : ''}\n`;
   }
+  if (opts.noSummary) return out;
   const errors = diags.filter((d) => d.severity === 'error').length;
   const warnings = diags.filter((d) => d.severity === 'warning').length;
   const infos = diags.length - errors - warnings;

@@ -18,6 +18,8 @@ export { buildExecutable, bundleApp, SEA_FUSE } from './single-executable.js';
 
 export interface AppBuildOptions {
   cwd: string;
+  /** The environment the executable's packaging runs its child processes in (`--bin`). */
+  env: Readonly<Record<string, string | undefined>>;
   /** The static output just written by the build. */
   outDir: string;
   appDir?: string;
@@ -73,18 +75,19 @@ export async function buildApp(ws: Workspace, site: CompiledSite, opts: AppBuild
   });
   try {
     await writeApp(table, { cwd: opts.cwd, outDir, appDir });
-    if (opts.binFile) await buildExecutable(table, { cwd: opts.cwd, appDir, binFile: opts.binFile });
+    if (opts.binFile) await buildExecutable(table, { cwd: opts.cwd, env: opts.env, appDir, binFile: opts.binFile });
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
   return { table, appDir: opts.appDir, binFile: opts.binFile };
 }
 
-/** The streams `runAppBuild` writes to (the CLI's `CliIO` fits). */
+/** The streams `runAppBuild` writes to, and the working directory and environment (the CLI's `CliIO` fits). */
 export interface AppBuildIO {
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };
   cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -99,7 +102,7 @@ export async function runAppBuild(
 ): Promise<number> {
   const started = Date.now();
   try {
-    const r = await buildApp(ws, site, { cwd: io.cwd, ...opts });
+    const r = await buildApp(ws, site, { cwd: io.cwd, env: io.env, ...opts });
     for (const note of r.table.notes) io.stderr.write(note + '\n');
     const counts =
       `${r.table.manifest.pages.length} page${r.table.manifest.pages.length === 1 ? '' : 's'}, ` +

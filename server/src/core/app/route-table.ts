@@ -3,7 +3,7 @@
 // the compiled site (template IR, prerendered files) and the static output's asset manifest.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { Element, Range } from '../../../../grammar/src/ast.js';
+import type { Element, Range } from '../../../../grammar/src/index.js';
 import type {
   AppManifest,
   CorsPolicy,
@@ -13,7 +13,7 @@ import type {
   StaticFile,
 } from '../../../../shared/app/manifest.js';
 import { MANIFEST_VERSION } from '../../../../shared/app/manifest.js';
-import type { Template } from '../../../../shared/render/index.js';
+import { hasTokenForms, type Template } from '../../../../shared/render/index.js';
 import type { CompiledPage, CompiledSite } from '../build/index.js';
 import { ASSETS_MANIFEST, clientSourceDir } from '../build/index.js';
 import type { HandlerBinding } from '../bind/types.js';
@@ -227,6 +227,11 @@ export interface RouteTableOptions {
   trace: boolean;
   /** The app directory being written (absolute): a traced build names the sources relative to it. */
   appDir?: string;
+  /**
+   * The directory module keys and span sources are relative to (absolute; default: the sources'
+   * common directory). `kit dev` pins it to the project root, which its trace viewer is told once.
+   */
+  root?: string;
 }
 
 /** How the app serves an output file (`cache`: its planned Cache-Control); undefined for types it does not serve. */
@@ -266,6 +271,19 @@ function pageFiles(cp: CompiledPage, staticTable: Record<string, StaticFile>): R
   return files;
 }
 
+/** The `paths` record of each built file of a page, by file key (none for a static route). */
+function fileParams(
+  cp: CompiledPage,
+  staticTable: Record<string, StaticFile>,
+): Record<string, Record<string, string>> | undefined {
+  let out: Record<string, Record<string, string>> | undefined;
+  for (const pre of cp.prerender) {
+    const key = decodeKey(pre.file);
+    if (staticTable[key] !== undefined && Object.keys(pre.params).length > 0) (out ??= {})[key] = { ...pre.params };
+  }
+  return out;
+}
+
 export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTableOptions): RouteTable {
   const notes: string[] = [];
   const model = buildReportModel(ws);
@@ -277,7 +295,7 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
   for (const p of model.pages) if (p.load?.status === 'bound' && p.load.module) used.add(p.load.module);
   for (const e of model.endpoints) if (e.binding?.status === 'bound' && e.binding.module) used.add(e.binding.module);
   const moduleList = [...used, ...configs].sort();
-  const root = commonDir([...moduleList, ...ws.kitPaths()], opts.cwd);
+  const root = opts.root ?? commonDir([...moduleList, ...ws.kitPaths()], opts.cwd);
   const modules = new Map<string, string>();
   for (const m of moduleList) modules.set(m, relative(root, resolve(opts.cwd, m)).split('\\').join('/'));
   const where = { cwd: opts.cwd, root };
@@ -309,12 +327,18 @@ export function buildRouteTable(ws: Workspace, site: CompiledSite, opts: RouteTa
       serverFields: [...cp.serverFields],
     };
     if (cp.cache !== undefined) entry.cache = cp.cache;
-    // A page with actions is also kept for re-rendering when a submission fails (`fail`, 422).
-    if (cp.render !== 'spa' || (info?.summary.actions.length ?? 0) > 0) {
+    // A page with actions is also kept for re-rendering when a submission fails (`fail`, 422), and
+    // one whose built files hold a form posting here for writing their CSRF fields per request (a
+    // lazy compile's page does not know yet: its template compiles when the app first renders it).
+    const forms = Object.keys(files).length > 0 && (site.lazy !== undefined || hasTokenForms(cp.ir));
+    if (cp.render !== 'spa' || (info?.summary.actions.length ?? 0) > 0 || forms) {
       entry.template = `page:${cp.pageId}`;
-      // A lazy compile's page compiles its template when the app first renders it.
       if (site.lazy === undefined) templates[entry.template] = cp.ir;
       else Object.defineProperty(templates, entry.template, { get: () => cp.ir, enumerable: true, configurable: true });
+    }
+    if (forms) {
+      const params = fileParams(cp, staticTable);
+      if (params !== undefined) entry.fileParams = params;
     }
     if (cp.errorPage !== undefined) {
       entry.errorPage = cp.errorPage;

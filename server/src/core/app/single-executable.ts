@@ -47,8 +47,9 @@ export async function bundleApp(appDir: string, outfile: string): Promise<void> 
   }
 }
 
-function run(cmd: string, args: string[], what: string, cwd: string): void {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+/** Runs a step of the packaging in `env` (without its NODE_OPTIONS, which the steps must not inherit). */
+function run(cmd: string, args: string[], what: string, cwd: string, env: ExecutableOptions['env']): void {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...env, NODE_OPTIONS: '' } });
   if (r.error) throw new AppBuildError(`${what} failed: ${r.error.message}`);
   if (r.status !== 0) {
     const detail = (r.stderr || r.stdout || '')
@@ -71,6 +72,8 @@ function postjectCli(): string {
 
 export interface ExecutableOptions {
   cwd: string;
+  /** The environment of the build (its child processes run in it). */
+  env: Readonly<Record<string, string | undefined>>;
   appDir: string;
   binFile: string;
   /** The node binary to copy (default: the one running kit). */
@@ -102,12 +105,14 @@ export async function buildExecutable(table: RouteTable, opts: ExecutableOptions
       assets,
     };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-    run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], 'node --experimental-sea-config', work);
+    const seaConfig = ['--experimental-sea-config', join(work, 'sea-config.json')];
+    run(node, seaConfig, 'node --experimental-sea-config', work, opts.env);
     const tmpBin = join(dirname(target), `.${basename(target)}.kit-bin-${randomBytes(4).toString('hex')}`);
     try {
       copyFileSync(node, tmpBin);
       chmodSync(tmpBin, 0o755);
-      run(node, [postjectCli(), tmpBin, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', SEA_FUSE], 'postject', work);
+      const inject = [postjectCli(), tmpBin, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', SEA_FUSE];
+      run(node, inject, 'postject', work, opts.env);
       renameSync(tmpBin, target);
     } catch (e) {
       rmSync(tmpBin, { force: true });

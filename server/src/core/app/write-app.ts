@@ -10,7 +10,7 @@
 // `node <dir>/server.js [--addr host:port]` runs it. The directory is built beside its target and
 // renamed into place, so a failed build leaves the previous app untouched.
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync, copyFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { AppBuildError, type RouteTable } from './route-table.js';
@@ -120,9 +120,7 @@ function copyRuntime(target: string): void {
   for (const dir of RUNTIME_DIRS) {
     const from = join(root, dir);
     if (!existsSync(join(from, 'index.js')))
-      throw new AppBuildError(
-        `the kit runtime is missing from ${relative(process.cwd(), from) || from} (build kit first)`,
-      );
+      throw new AppBuildError(`the kit runtime is missing from ${from} (build kit first)`);
     const to = join(target, 'node_modules', KIT_PACKAGE, dir);
     mkdirSync(to, { recursive: true });
     for (const name of readdirSync(from)) {

@@ -43,18 +43,29 @@ export interface PlainScope {
   packages: Record<string, { dirs: string[]; modules: BindModule[] }>;
 }
 
-/**
- * Whether a load should bind on a worker: `KIT_BIND_WORKER=0` never, `=1` always, else from
- * `minFiles` `.kit` files on.
- */
+/** How binding may use a worker thread, as the front doors read it from the environment. */
+export interface BindWorkerSettings {
+  /** `KIT_BIND_WORKER`: `1` always binds on a worker, `0` never; unset, the size decides. */
+  force?: boolean;
+  /** `KIT_BIND_WORKER_HEAP_MB`: caps the worker's heap; a worker that runs out of it answers nothing. */
+  heapMb?: number;
+}
+
+export function bindWorkerSettings(env: Readonly<Record<string, string | undefined>>): BindWorkerSettings {
+  const force = env.KIT_BIND_WORKER === '1' ? true : env.KIT_BIND_WORKER === '0' ? false : undefined;
+  const heapMb = Number(env.KIT_BIND_WORKER_HEAP_MB) || undefined;
+  return { ...(force !== undefined && { force }), ...(heapMb && { heapMb }) };
+}
+
+/** Whether a load should bind on a worker: as `settings.force` says, else from `minFiles` `.kit` files on. */
 export function useBindWorker(
   kitFiles: number,
   modules: number,
-  env = process.env,
+  settings: BindWorkerSettings = {},
   minFiles = BIND_WORKER_MIN_FILES,
 ): boolean {
-  if (modules === 0 || env.KIT_BIND_WORKER === '0') return false;
-  return env.KIT_BIND_WORKER === '1' || kitFiles >= minFiles;
+  if (modules === 0 || settings.force === false) return false;
+  return settings.force === true || kitFiles >= minFiles;
 }
 
 function plainPackage(p: { dirs: string[]; modules: readonly BindModule[] }): PlainScope['packages'][string] {
@@ -89,10 +100,10 @@ export class BindWorker {
 
   /**
    * Starts a worker on the modules' texts (undefined when no thread can start). `heapMb` caps its
-   * heap (`KIT_BIND_WORKER_HEAP_MB`); a worker that runs out of it dies and answers nothing.
+   * heap (`BindWorkerSettings`); a worker that runs out of it dies and answers nothing.
    */
-  static start(data: BindWorkerData & { heapMb?: number }, env = process.env): BindWorker | undefined {
-    const { heapMb = Number(env.KIT_BIND_WORKER_HEAP_MB) || undefined, ...workerData } = data;
+  static start(data: BindWorkerData & { heapMb?: number }): BindWorker | undefined {
+    const { heapMb, ...workerData } = data;
     try {
       const url = new URL('./bind-worker.js', import.meta.url);
       const resourceLimits = heapMb ? { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 1 } : undefined;

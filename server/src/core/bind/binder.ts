@@ -112,7 +112,7 @@ export class Binder {
   private moduleVersion = 0;
   private readonly bound = new WeakMap<object, FileBound>();
 
-  constructor(cwd?: string) {
+  constructor(cwd: string) {
     this.program = new BindingProgram(cwd);
   }
 

@@ -1,4 +1,4 @@
-// Reads a kit.config module's settings (`ssr`, `sources`, `out`, `app`) and the guard IDs it
+// Reads a kit.config module's settings (`ssr`, `sources`, `out`, `app`, `allowedHosts`) and the guard IDs it
 // registers from its syntax tree, never by running it: the language server must not execute a
 // project's code, and every front door must read the same values. TypeScript's parser reads the
 // module (here, where kit's use of the compiler lives); settings are taken from named exports
@@ -203,21 +203,66 @@ function settingValue(r: Reader, name: SettingName, given: Binding): string | bo
   return undefined;
 }
 
+/**
+ * `allowedHosts`: an array literal of host names in quotes (what `--allowed-hosts` lists, one an
+ * element); undefined (with a diagnostic) for anything else. The names themselves are checked where
+ * they are used (`parseAllowedHosts`), which says which one is wrong.
+ */
+function hostList(r: Reader, given: Binding): string[] | undefined {
+  const { ts } = r;
+  const b = resolved(r, given);
+  const e = b.expr;
+  const at = nodeRange(r.sf, given.expr ?? given.node);
+  if (e && ts.isArrayLiteralExpression(e)) {
+    const names: string[] = [];
+    for (const el of e.elements) {
+      const v = unwrap(ts, el);
+      if (ts.isStringLiteralLike(v)) names.push(v.text);
+      else {
+        const code = isLiteral(ts, v) ? 'config_invalid_setting' : 'config_not_literal';
+        const why = code === 'config_not_literal' ? 'is not a literal' : 'is not a host name in quotes';
+        r.diagnostics.push(
+          diag(code, r.path, nodeRange(r.sf, el), `allowedHosts in ${baseName(r.path)}: ${snippet(r, el)} ${why}`),
+        );
+        return undefined;
+      }
+    }
+    return names;
+  }
+  const literal = e !== undefined && isLiteral(ts, e);
+  r.diagnostics.push(
+    diag(
+      literal ? 'config_invalid_setting' : 'config_not_literal',
+      r.path,
+      at,
+      `allowedHosts in ${baseName(r.path)} must be an array of host names in quotes (['dev.example.test']), ` +
+        `not ${b.what ?? (e ? snippet(r, e) : 'no value')}`,
+    ),
+  );
+  return undefined;
+}
+
 /** The guard IDs of a `guards` value: an object literal's keys; anything else cannot be read. */
 function guardIds(r: Reader, given: Binding | undefined): RegisteredGuards {
   const { ts } = r;
   const ids = new Set<string>();
-  if (!given) return { ids, complete: true };
+  const at = new Map<string, { start: number; end: number }>();
+  if (!given) return { ids, at, complete: true };
   const b = resolved(r, given);
-  if (!b.expr || !ts.isObjectLiteralExpression(b.expr)) return { ids, complete: false };
+  if (!b.expr || !ts.isObjectLiteralExpression(b.expr)) return { ids, at, complete: false };
   let complete = true;
   for (const p of b.expr.properties) {
     const name = p.name ? nameText(ts, p.name) : undefined;
-    if (name === undefined)
+    if (name === undefined) {
       complete = false; // a spread, or a computed key
-    else ids.add(name);
+      continue;
+    }
+    ids.add(name);
+    // A computed key (`['a.b']`) is pointed at by its string.
+    const key = p.name && ts.isComputedPropertyName(p.name) ? unwrap(ts, p.name.expression) : p.name!;
+    if (!at.has(name)) at.set(name, { start: key.getStart(r.sf), end: key.end });
   }
-  return { ids, complete };
+  return { ids, at, complete };
 }
 
 /** The settings and guard IDs of a config module (`path`: as diagnostics name it). */
@@ -236,7 +281,7 @@ export function readConfigSettings(path: string, text: string): ConfigSettings {
   // A default export kit cannot read may register guards it cannot see: no `unknown_guard` guessing then.
   const guards = named.get('guards') ?? props?.get('guards');
   const out: ConfigSettings = {
-    guards: guards || props ? guardIds(r, guards) : { ids: new Set(), complete: false },
+    guards: guards || props ? guardIds(r, guards) : { ids: new Set(), at: new Map(), complete: false },
     diagnostics: [],
   };
   for (const name of Object.keys(SETTINGS) as SettingName[]) {
@@ -248,6 +293,8 @@ export function readConfigSettings(path: string, text: string): ConfigSettings {
     else if (name === 'app') out.app = value as string | false;
     else out[name] = value as string;
   }
+  const hosts = named.get('allowedHosts') ?? props?.get('allowedHosts');
+  if (hosts) out.allowedHosts = hostList(r, hosts);
   out.diagnostics = r.diagnostics.sort((a, b) => a.range.start.offset - b.range.start.offset);
   return out;
 }

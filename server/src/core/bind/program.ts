@@ -46,7 +46,7 @@ export class BindingProgram {
   private depth = 0;
   readonly stats: CompilerStats = { compilerMs: 0, programs: 0, parsed: 0 };
 
-  constructor(private readonly cwd: string = process.cwd()) {}
+  constructor(private readonly cwd: string) {}
 
   /** Workspace path → Program file name (asked once per target bound, so remembered). */
   private readonly names = new Map<string, string>();

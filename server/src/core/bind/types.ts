@@ -1,7 +1,7 @@
 // Handler binding results: which exported function of a directory's modules serves each endpoint,
 // load and contract, and whether kit can call it. Plain data shared by the reports, the language
 // server, the static build and the generated app (which decodes forms with `inputFields`).
-import type { Range } from '../../../../grammar/src/ast.js';
+import type { Range } from '../../../../grammar/src/index.js';
 
 /**
  * `bound`: kit calls it; `missing`: nothing to call (501); `unsupported_signature`: found but not

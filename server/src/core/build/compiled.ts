@@ -56,6 +56,9 @@ export interface CompiledPage {
   errorPage?: string;
 }
 
+/** A page's fields that come from its markup (a lazy compile makes them when first read). */
+export type PageBody = Pick<CompiledPage, 'ir' | 'kitJs' | 'stylesheets' | 'scripts' | 'dependsOn' | 'assets'>;
+
 export interface CompiledFragment {
   pageId: string;
   name: string;
@@ -94,12 +97,20 @@ export interface CompiledSite {
     asset(path: string): SiteAsset | undefined;
     /** Whether a page's body was compiled. */
     compiled(page: CompiledPage): boolean;
+    /**
+     * A page's body compiled afresh and kept nowhere (the page's own fields stay as they are), and
+     * its file's view markup let go of (the workspace re-parses it from the text if it is read
+     * again). The static build compiles each page this way as it writes it, so that pages never
+     * pile up in memory. Only for a workspace whose trees are its own (read from disk, not an
+     * editor's).
+     */
+    once(page: CompiledPage): PageBody;
   };
 }
 
 export interface CompileSiteOptions {
-  /** Directory that source display paths are relative to (default: process.cwd()). */
-  cwd?: string;
+  /** Directory that source display paths are relative to (the front door's working directory). */
+  cwd: string;
   /**
    * An earlier compile of this workspace without diagnostics, and the files changed since: a page
    * none of whose `dependsOn` changed is taken from it as it is (`kit dev`). Valid only when no
@@ -109,7 +120,8 @@ export interface CompileSiteOptions {
   /**
    * Compile each page's body (its template and assets) when it is first read, and its view markup
    * then if the workspace deferred it (`kit dev` answering its first requests): the routes are
-   * known at once. Not a base for `previous`.
+   * known at once. The static build compiles each page as it writes it and lets go of it then
+   * (`lazy.once`). Not a base for `previous`.
    */
   lazy?: boolean;
 }

@@ -14,6 +14,7 @@ export {
   writeStaticSiteAsync,
   checkReplaceable,
   OutputError,
+  SiteErrors,
   ROUTES_MANIFEST,
   ASSETS_MANIFEST,
   IMMUTABLE_CACHE,

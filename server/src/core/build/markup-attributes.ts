@@ -1,7 +1,7 @@
 // The attributes of one element → proto IR: static chunks and escaped holes, URL attributes
 // rewritten to content-hashed asset URLs, internal links and `g:post`/`g:command` forms pointed at
 // their routes, and the `g:` directives lowered or dropped.
-import type { ActDecl, Attribute, Element, Expr, TextOrInterpolation } from '../../../../grammar/src/ast.js';
+import type { ActDecl, Attribute, Element, Expr, TextOrInterpolation } from '../../../../grammar/src/index.js';
 import { concretePath, type ParsedRoute, parseRoutePattern } from '../../../../shared/route/index.js';
 import { escapeHtml, staticHtml, URL_ATTRIBUTES } from '../../../../shared/render/index.js';
 import { attr, convertExpr, literalValue, type OwnerContext, type Scope } from './owner-context.js';
@@ -37,7 +37,7 @@ function urlNodes(
 }
 
 /** A route's path for a form: literal when static, a `path` expression filled from params otherwise. */
-function formPath(route: ParsedRoute): string | PExpr {
+function formRoutePath(route: ParsedRoute): string | PExpr {
   if (!route.isDynamic) return concretePath(route, {}) ?? '/';
   return {
     k: 'path',
@@ -47,10 +47,13 @@ function formPath(route: ParsedRoute): string | PExpr {
   };
 }
 
-function pushFormPath(path: string | PExpr, out: PNode[]): void {
+/** The `action` attribute of a form posting to `path`. */
+function formPath(path: string | PExpr): CompiledAttribute {
+  const out: PNode[] = [];
   push(out, ' action="');
   push(out, fold({ t: 'url', parts: [typeof path === 'string' ? escapeHtml(path) : path] }));
   push(out, '"');
+  return ['action', out];
 }
 
 function actionRoute(ctx: OwnerContext, a: Attribute): ParsedRoute | undefined {
@@ -68,22 +71,24 @@ function isInternalLink(el: Element): boolean {
   return v !== undefined && v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/\\');
 }
 
-export function compileAttributes(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[]): void {
+/** One attribute as compiled: its name in lower case and the nodes that write it (` name="value"`). */
+export type CompiledAttribute = [string, PNode[]];
+
+/** The attributes of `el` in the order they are written (what `compileAttributes` pushes). */
+export function compileAttributeList(el: Element, ctx: OwnerContext, scope: Scope): CompiledAttribute[] {
   const post = attr(el, 'g:post');
   const command = attr(el, 'g:command');
   if (isInternalLink(el) || attr(el, 'g:target') || command) ctx.facts.kitJs = true;
   const classes: { parts: TextOrInterpolation[] | undefined; expr?: Expr }[] = [];
   let classAt = -1;
   let idDone = false;
-  const items: (PNode[] | 'class')[] = [];
+  const items: (CompiledAttribute | 'class')[] = [];
   for (const a of el.attrs) {
     const name = a.name;
-    const chunk: PNode[] = [];
     // `let:` bindings belong to the slot content; they never reach the output.
     if (a.form === 'let') continue;
     if (name.startsWith('g:')) {
-      const lowered = lowerDirective(a, el, ctx, post !== undefined);
-      if (lowered) items.push(lowered);
+      items.push(...lowerDirective(a, el, ctx, post !== undefined));
       continue;
     }
     if (name === 'class') {
@@ -103,96 +108,94 @@ export function compileAttributes(el: Element, ctx: OwnerContext, scope: Scope, 
     if ((post || command) && (lower === 'method' || (post && lower === 'action'))) continue;
     // Inline handlers and srcdoc are rejected by `kit check`; never emitted even so.
     if ((lower.startsWith('on') && !lower.includes(':')) || lower === 'srcdoc') continue;
-    const isUrl = URL_ATTRIBUTES.has(lower);
-    if (!a.value) {
-      push(chunk, ' ' + name);
-    } else if (a.value.type === 'expr') {
-      chunk.push(
-        fold({
-          t: 'dattr',
-          n: name,
-          e: convertExpr(a.value.expr, ctx, scope),
-          ...(isUrl ? { url: true as const } : {}),
-        }),
-      );
-    } else if (isUrl && ctx.assetUrls?.has(literalValue(a) ?? '')) {
-      push(chunk, ` ${name}="${escapeHtml(ctx.assetUrls.get(literalValue(a)!)!)}"`);
-    } else {
-      push(chunk, ` ${name}="`);
-      if (isUrl) urlNodes(lower, a.value.parts, ctx, scope, chunk);
-      else valueNodes(a.value.parts, ctx, scope, chunk);
-      push(chunk, '"');
-    }
-    items.push(chunk);
+    items.push([lower, attributeNodes(a, name, lower, ctx, scope)]);
   }
-  if (ctx.scopeClass && classAt < 0) {
-    classAt = items.length;
-    items.push('class');
-  }
-  for (const item of items) {
-    if (item !== 'class') {
-      for (const n of item) push(out, n);
-      continue;
-    }
-    push(out, ' class="');
-    let first = true;
-    for (const c of classes) {
-      if (!first) push(out, ' ');
-      first = false;
-      if (c.expr) push(out, fold({ t: 'attr', e: convertExpr(c.expr, ctx, scope) }));
-      else valueNodes(c.parts ?? [], ctx, scope, out);
-    }
-    if (ctx.scopeClass) push(out, (first ? '' : ' ') + ctx.scopeClass);
-    push(out, '"');
-  }
+  if (ctx.scopeClass && classAt < 0) items.push('class');
+  return items.map((item) => (item === 'class' ? ['class', classNodes(classes, ctx, scope)] : item));
 }
 
-/** `g:` directives that reach the output, lowered to plain attributes. */
-function lowerDirective(a: Attribute, el: Element, ctx: OwnerContext, hasPost: boolean): PNode[] | undefined {
+/** A plain attribute: bare, a `name={expr}` hole, a rewritten asset URL, or its quoted value. */
+function attributeNodes(a: Attribute, name: string, lower: string, ctx: OwnerContext, scope: Scope): PNode[] {
+  const chunk: PNode[] = [];
+  const isUrl = URL_ATTRIBUTES.has(lower);
+  if (!a.value) {
+    push(chunk, ' ' + name);
+  } else if (a.value.type === 'expr') {
+    chunk.push(
+      fold({
+        t: 'dattr',
+        n: name,
+        e: convertExpr(a.value.expr, ctx, scope),
+        ...(isUrl ? { url: true as const } : {}),
+      }),
+    );
+  } else if (isUrl && ctx.assetUrls?.has(literalValue(a) ?? '')) {
+    push(chunk, ` ${name}="${escapeHtml(ctx.assetUrls.get(literalValue(a)!)!)}"`);
+  } else {
+    push(chunk, ` ${name}="`);
+    if (isUrl) urlNodes(lower, a.value.parts, ctx, scope, chunk);
+    else valueNodes(a.value.parts, ctx, scope, chunk);
+    push(chunk, '"');
+  }
+  return chunk;
+}
+
+/** `class`: every class attribute's parts, then the owner's scope class. */
+function classNodes(
+  classes: readonly { parts: TextOrInterpolation[] | undefined; expr?: Expr }[],
+  ctx: OwnerContext,
+  scope: Scope,
+): PNode[] {
   const out: PNode[] = [];
-  const text = (name: string) => {
+  push(out, ' class="');
+  let first = true;
+  for (const c of classes) {
+    if (!first) push(out, ' ');
+    first = false;
+    if (c.expr) push(out, fold({ t: 'attr', e: convertExpr(c.expr, ctx, scope) }));
+    else valueNodes(c.parts ?? [], ctx, scope, out);
+  }
+  if (ctx.scopeClass) push(out, (first ? '' : ' ') + ctx.scopeClass);
+  push(out, '"');
+  return out;
+}
+
+/** `g:` directives that reach the output, lowered to plain attributes (none for those the compiler consumes). */
+function lowerDirective(a: Attribute, el: Element, ctx: OwnerContext, hasPost: boolean): CompiledAttribute[] {
+  const text = (name: string): CompiledAttribute => {
     const v =
       literalValue(a) ?? (a.value?.type === 'expr' && a.value.expr.type === 'path' ? a.value.expr.path.join('.') : '');
-    push(out, ` ${name}="${staticHtml(v, true)}"`);
+    return [name, [` ${name}="${staticHtml(v, true)}"`]];
   };
+  const post = (route: ParsedRoute | undefined): CompiledAttribute[] => [
+    ['method', [' method="post"']],
+    ...(route ? [formPath(formRoutePath(route))] : []),
+  ];
   switch (a.name) {
-    case 'g:post': {
-      const route = actionRoute(ctx, a);
-      push(out, ' method="post"');
-      if (route) pushFormPath(formPath(route), out);
-      return out;
-    }
+    case 'g:post':
+      return post(actionRoute(ctx, a));
     case 'g:target':
-      text('data-kit-target');
-      return out;
+      return [text('data-kit-target')];
     case 'g:swap':
-      text('data-kit-swap');
-      return out;
+      return [text('data-kit-swap')];
     case 'g:query':
-      text('data-kit-query');
-      return out;
+      return [text('data-kit-query')];
     case 'g:error':
-      text('data-kit-error');
-      return out;
-    case 'g:command': {
-      text('data-kit-command');
-      if (!hasPost) {
-        push(out, ' method="post"');
-        if (!attr(el, 'action') && ctx.route) pushFormPath(formPath(ctx.route), out);
-      }
-      return out;
-    }
+      return [text('data-kit-error')];
+    case 'g:command':
+      return [text('data-kit-command'), ...(hasPost ? [] : post(attr(el, 'action') ? undefined : ctx.route))];
     default: {
       const m = /^g:message:([a-z]+)$/.exec(a.name);
       if (m && a.value?.type === 'string') {
+        const out: PNode[] = [];
         push(out, ` data-kit-message-${m[1]}="`);
         for (const p of a.value.parts) push(out, p.type === 'text' ? staticHtml(p.value, true) : '');
         push(out, '"');
-        return out;
+        return [[`data-kit-message-${m[1]}`, out]];
       }
       // g:if, g:for, g:lane, g:key and g:slot are consumed by the compiler; anything else was
       // rejected by `kit check`.
-      return undefined;
+      return [];
     }
   }
 }

@@ -1,11 +1,12 @@
 // View markup → proto IR, for one owner (page, layout, component or fragment body). Elements become
-// static chunks (their attributes: `markup-attributes.ts`); interpolations become escaped holes;
-// `g:for`, `g:if` and `g:error` wrap an element in a loop or a condition; component calls are
-// instantiated from their once-compiled form.
-import type { Element, MarkupNode } from '../../../../grammar/src/ast.js';
-import { VOID_ELEMENTS } from '../../../../grammar/src/index.js';
+// static chunks (their attributes: `markup-attributes.ts`), or `el` nodes where the renderer's
+// forms need them (`forms.ts`); interpolations become escaped holes; `g:for`, `g:if` and `g:error`
+// wrap an element in a loop or a condition; component calls are instantiated from their
+// once-compiled form.
+import { type Element, type MarkupNode, VOID_ELEMENTS } from '../../../../grammar/src/index.js';
 import { staticHtml } from '../../../../shared/render/index.js';
-import { compileAttributes } from './markup-attributes.js';
+import { type CompiledAttribute, compileAttributeList } from './markup-attributes.js';
+import { formMark } from './forms.js';
 import { attr, attributeExpr, convertExpr, literalValue, type OwnerContext, type Scope } from './owner-context.js';
 import { fold, push, pushIf, type PExpr, type PNode } from './proto.js';
 
@@ -115,21 +116,13 @@ function compileFieldError(el: Element, ctx: OwnerContext, scope: Scope, out: PN
   const message: PExpr = { k: 'data', p: ['form', 'errors', field] };
   const body: PNode[] = [];
   const empty = el.children.every(isBlank) && !VOID_ELEMENTS.has(el.name);
-  compileBare(empty ? { ...el, children: [] } : el, ctx, scope, body, pre);
-  const close = `</${el.name}>`;
-  const last = body[body.length - 1];
-  if (empty && typeof last === 'string' && last.endsWith(close)) {
-    // The element's chunks end with its close tag: the message goes just before it.
-    const open = last.slice(0, -close.length);
-    if (open === '') body.pop();
-    else body[body.length - 1] = open;
-    body.push(fold({ t: 'text', e: message }));
-    push(body, close);
-  }
+  // An empty element's content is the message.
+  compileBare(el, ctx, scope, body, pre, empty ? [fold({ t: 'text', e: message })] : undefined);
   pushIf(out, message, body);
 }
 
-function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[], pre: number): void {
+/** An element as written (`content`: compiled content that replaces its children). */
+function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[], pre: number, content?: PNode[]): void {
   if (el.isComponent) {
     ctx.component(el, ctx, scope, out);
     return;
@@ -151,12 +144,36 @@ function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[],
     compileNodes(el.children, ctx, scope, out, pre);
     return;
   }
-  push(out, '<' + el.name);
-  compileAttributes(el, ctx, scope, out);
-  push(out, '>');
+  const attrs = compileAttributeList(el, ctx, scope);
+  const mark = formMark(el, ctx);
   const n = ctx.nesting;
   n.max = Math.max(n.max, n.now + 1);
-  if (VOID_ELEMENTS.has(el.name)) return;
+  if (VOID_ELEMENTS.has(el.name)) {
+    if (mark) out.push({ t: 'el', n: el.name, a: attrs, ...mark });
+    else pushStartTag(el.name, attrs, out);
+    return;
+  }
+  const body: PNode[] = [];
+  if (content !== undefined) for (const c of content) push(body, c);
+  else compileContent(el, ctx, scope, body, pre);
+  if (mark) {
+    out.push({ t: 'el', n: el.name, a: attrs, b: body, ...mark });
+    return;
+  }
+  pushStartTag(el.name, attrs, out);
+  for (const c of body) push(out, c);
+  push(out, '</' + el.name + '>');
+}
+
+function pushStartTag(name: string, attrs: readonly CompiledAttribute[], out: PNode[]): void {
+  push(out, '<' + name);
+  for (const [, nodes] of attrs) for (const x of nodes) push(out, x);
+  push(out, '>');
+}
+
+/** The children of a non-void element, one level deeper. */
+function compileContent(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[], pre: number): void {
+  const n = ctx.nesting;
   n.now++;
   const innerPre = pre + (PRESERVE_SPACE.has(el.name) ? 1 : 0);
   if (RAW_TEXT.has(el.name)) {
@@ -169,5 +186,4 @@ function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[],
     compileNodes(el.children, ctx, scope, out, innerPre);
   }
   n.now--;
-  push(out, '</' + el.name + '>');
 }

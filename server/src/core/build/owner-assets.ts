@@ -6,11 +6,11 @@
 // diagnostic at its declaration, and the build writes nothing.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CssDecl, JsDecl, Range } from '../../../../grammar/src/ast.js';
+import type { CssDecl, JsDecl, Range } from '../../../../grammar/src/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { typescript } from '../bind/ts.js';
-import { declaredFiles } from '../model/asset-files.js';
+import { assetSpellings, declaredFiles } from '../model/asset-files.js';
 import { dirName } from '../model/names.js';
 import type { FileSummary } from '../model/summary.js';
 import { displayPath, SourceError } from '../project/discover.js';
@@ -104,9 +104,7 @@ export class OwnerAssets {
         dot > 0 ? base.slice(dot + 1).toLowerCase() : 'bin',
         bytes,
       );
-      out.set(f.written, url);
-      out.set(f.written.replace(/^(\.\/)+/, ''), url);
-      out.set('./' + f.written.replace(/^(\.\/)+/, ''), url);
+      for (const spelling of assetSpellings(f.written)) out.set(spelling, url);
     }
     this.ownerFiles.set(s, (urls = out));
     return urls;

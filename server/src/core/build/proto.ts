@@ -6,7 +6,7 @@
 // values a scoped `<slot>` passes): they are replaced where the content lands, by the values that
 // `<slot>` passes, in the component's scope.
 import type { BinaryOp, Expr, Node, PathSegment, Template } from '../../../../shared/render/index.js';
-import { escapeHtml, renderTemplate, toText } from '../../../../shared/render/index.js';
+import { escapeHtml, renderStaticUrl, renderTemplate, toText } from '../../../../shared/render/index.js';
 
 export type PExpr =
   | { k: 'lit'; v: string | number | boolean | null }
@@ -30,6 +30,8 @@ export type PNode =
   | { t: 'dattr'; n: string; e: PExpr; url?: true }
   | { t: 'if'; e: PExpr; b: PNode[] }
   | { t: 'for'; e: PExpr; item: number; index?: number; b: PNode[] }
+  /** An element forms need (`forms.ts`); `raw`: one whose content browsers read as text. */
+  | { t: 'el'; n: string; a: [string, PNode[]][]; b?: PNode[]; id?: string; raw?: true }
   /**
    * Where a caller's slot content goes (`n` is '' for the default slot); `fb` is the fallback, `v`
    * the values the slot passes to the content (`<slot name="row" value={item} />`), by name.
@@ -138,6 +140,13 @@ export function substitute(nodes: readonly PNode[], s: Substitution): PNode[] {
         });
         break;
       }
+      case 'el':
+        out.push({
+          ...n,
+          a: n.a.map(([name, nodes]) => [name, substitute(nodes, s)]),
+          ...(n.b !== undefined ? { b: substitute(n.b, s) } : {}),
+        });
+        break;
     }
   }
   return out;
@@ -205,6 +214,9 @@ export function fold(n: PNode): PNode {
   // The most common hole by far (a literal prop value in a component's text or attribute), spelt
   // as the renderer spells a text or attribute hole: without compiling a one-node template.
   if ((n.t === 'text' || n.t === 'attr') && n.e.k === 'lit') return escapeHtml(toText(n.e.v));
+  // The next most common: a literal link (`<a href="/docs">`), checked as the renderer checks it.
+  if (n.t === 'url' && n.parts.every((p) => typeof p === 'string'))
+    return renderStaticUrl((n.parts as string[]).join(''), n.srcset === true);
   let constant = false;
   if (n.t === 'text' || n.t === 'attr' || n.t === 'dattr') constant = isConstant(n.e);
   else if (n.t === 'url') constant = n.parts.every((p) => typeof p === 'string' || isConstant(p));
@@ -266,12 +278,24 @@ function finalNodes(nodes: readonly PNode[], where: string): Node[] {
           b: finalNodes(n.b, where),
         });
         break;
+      case 'el':
+        out.push({
+          t: 'el',
+          n: n.n,
+          a: n.a.map(([name, nodes]) => [name, finalNodes(nodes, where)]),
+          ...(n.b !== undefined ? { b: finalNodes(n.b, where) } : {}),
+          ...(n.id !== undefined ? { id: n.id } : {}),
+        });
+        break;
     }
   }
   return out;
 }
 
-/** The finished template of a page or fragment: no props or slots may remain. */
+/**
+ * The finished template of a page or fragment: no props or slots may remain (`forms.ts`
+ * `finishTemplate` decides first which elements stay `el` nodes).
+ */
 export function toTemplate(nodes: readonly PNode[], locals: number, where: string): Template {
   return { v: 1, locals, nodes: finalNodes(nodes, where) };
 }

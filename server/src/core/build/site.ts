@@ -3,10 +3,9 @@
 // The static build renders the result to files; the generated app embeds the same IR and renders
 // SSR and hybrid pages per request with the same renderer.
 import { resolve } from 'node:path';
-import { MAX_MARKUP_DEPTH } from '../../../../grammar/src/index.js';
-import type { ViewBlock } from '../../../../grammar/src/ast.js';
+import { MAX_MARKUP_DEPTH, type ViewBlock } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
-import { concretePaths } from '../model/concrete-paths.js';
+import { prerenderedPaths } from '../model/concrete-paths.js';
 import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
@@ -17,13 +16,22 @@ import type { KitEntry } from '../model/entries.js';
 import { SourceError } from '../project/discover.js';
 import { readSourceFile } from '../project/read-source.js';
 import { declaredFiles } from '../model/asset-files.js';
+import { markupOnce, releaseMarkup } from '../model/markup-release.js';
 import { AssetRegistry } from './assets.js';
 import { OwnerAssets } from './owner-assets.js';
 import { compileNodes } from './markup.js';
 import { PartCompiler } from './parts.js';
-import { push, substitute, toTemplate, type PNode } from './proto.js';
+import { finishTemplate } from './forms.js';
+import { push, substitute, type PNode } from './proto.js';
 import { KIT_JS_PATH, KIT_JS_TAG, kitRuntimeSource } from './runtime-script.js';
-import type { CompiledFragment, CompiledPage, CompiledSite, CompileSiteOptions, PrerenderPath } from './compiled.js';
+import type {
+  CompiledFragment,
+  CompiledPage,
+  CompiledSite,
+  CompileSiteOptions,
+  PageBody,
+  PrerenderPath,
+} from './compiled.js';
 
 // The document head every page starts with. `lang="en"`: the language has no declaration for the
 // document language yet, and browsers and screen readers need one; English is the default until a
@@ -33,8 +41,14 @@ const DOC_START =
   'content="width=device-width, initial-scale=1">\n';
 
 /** A page's fields that come from its markup: compiled with it (`lazyPage`: when first read). */
-const BODY_FIELDS = ['ir', 'kitJs', 'stylesheets', 'scripts', 'dependsOn', 'assets'] as const;
-type PageBody = Pick<CompiledPage, (typeof BODY_FIELDS)[number]>;
+const BODY_FIELDS = [
+  'ir',
+  'kitJs',
+  'stylesheets',
+  'scripts',
+  'dependsOn',
+  'assets',
+] as const satisfies readonly (keyof PageBody)[];
 type PageHead = Omit<CompiledPage, (typeof BODY_FIELDS)[number]>;
 
 class SiteCompiler {
@@ -81,13 +95,25 @@ class SiteCompiler {
       this.compiled.add(page);
       return body;
     };
-    for (const k of BODY_FIELDS)
-      Object.defineProperty(page, k, { get: () => compile()[k], enumerable: true, configurable: true });
+    const arm = () => {
+      for (const k of BODY_FIELDS)
+        Object.defineProperty(page, k, { get: () => compile()[k], enumerable: true, configurable: true });
+    };
+    arm();
+    this.once.set(page, () => {
+      const now = entry();
+      const s = now.summary.view ? now.summary : e.summary;
+      const body = this.pageBody(s, s.view ?? was, head, true);
+      releaseMarkup(now.ast, now.text);
+      return body;
+    });
     return page;
   }
 
   /** Pages whose body was compiled by reading it (`lazyPage`). */
   readonly compiled = new WeakSet<CompiledPage>();
+  /** Each lazy page's body compiled afresh and not kept (`CompiledSite.lazy.once`). */
+  readonly once = new WeakMap<CompiledPage, () => PageBody>();
 
   /** What routing and the route table read of a page: its declarations, no markup. */
   private pageHead(s: FileSummary): PageHead | undefined {
@@ -105,7 +131,7 @@ class SiteCompiler {
       layouts: this.layoutIds(s),
       ...(cache !== undefined ? { cache } : {}),
       serverFields: s.server ? s.server.fields.map((f) => f.text) : [],
-      prerender: s.render === 'ssr' || isProtected(s) ? [] : prerenderPaths(s, route),
+      prerender: prerenderPaths(s, route),
       ...this.errorPageField(s),
     };
   }
@@ -120,12 +146,15 @@ class SiteCompiler {
     return ids;
   }
 
-  /** The document of a page (layouts and view) and the assets it links. */
-  private pageBody(s: FileSummary, view: ViewBlock, head: PageHead): PageBody {
+  /**
+   * The document of a page (layouts and view) and the assets it links; `once`: its markup read for
+   * this compile only (`markupOnce`).
+   */
+  private pageBody(s: FileSummary, view: ViewBlock, head: PageHead, once = false): PageBody {
     const route = head.parsed;
     const ctx = this.parts.context(s, { slots: false, route });
     let body: PNode[] = [];
-    compileNodes(view.body, ctx, new Map(), body, 0, true);
+    compileNodes(once ? markupOnce(view) : view.body, ctx, new Map(), body, 0, true);
     const chain = this.parts.layoutChain(s);
     const facts = ctx.facts;
     const layoutComponents: string[] = [];
@@ -189,7 +218,7 @@ class SiteCompiler {
     push(doc, '\n</body>\n</html>\n');
     if (facts.kitJs) this.noteKitJs();
     return {
-      ir: toTemplate(doc, ctx.locals.n, `page ${s.ownerId}`),
+      ir: finishTemplate(doc, ctx.locals.n, `page ${s.ownerId}`, true),
       kitJs: facts.kitJs,
       stylesheets,
       scripts,
@@ -249,7 +278,7 @@ class SiteCompiler {
       else push(body, part);
     }
     if (/^\s*<(!doctype|html)/i.test(text)) {
-      this.errorPages.set(key, toTemplate(body, 0, key));
+      this.errorPages.set(key, finishTemplate(body, 0, key, false));
       return key;
     }
     let locals = 0;
@@ -268,7 +297,7 @@ class SiteCompiler {
     const doc: PNode[] = [documentStart({ title }, stylesheets, kitJs, scripts)];
     for (const n of body) push(doc, n);
     push(doc, '\n</body>\n</html>\n');
-    this.errorPages.set(key, toTemplate(doc, locals, key));
+    this.errorPages.set(key, finishTemplate(doc, locals, key, false));
     this.errorPageAssets.set(key, [...stylesheets, ...scripts]);
     return key;
   }
@@ -290,7 +319,7 @@ class SiteCompiler {
         target: f.target.value,
         source: s.path,
         guards: s.guards,
-        ir: toTemplate(nodes, ctx.locals.n, `fragment ${s.ownerId}.${f.name.text}`),
+        ir: finishTemplate(nodes, ctx.locals.n, `fragment ${s.ownerId}.${f.name.text}`, false),
       });
     }
     return out;
@@ -320,32 +349,22 @@ export function outputFile(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
 }
 
-/**
- * A page behind a protective guard is never written ahead of time, whatever its render mode: the
- * static output is meant for hosts that serve every file to anyone. `kit check` rejects such a
- * page when it is built ahead of time (`guard_requires_request_render`); a hybrid one is rendered
- * per request by the app instead.
- */
-function isProtected(s: FileSummary): boolean {
-  return s.guards.some((g) => g !== 'public');
-}
-
 function errorDocOf(s: FileSummary): boolean {
   return s.declarations.some((d) => d.kind === 'error');
 }
 
 function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
-  return concretePaths(s, route).map(({ path, params }) => ({ path, file: outputFile(path), params }));
+  return prerenderedPaths(s, route).map(({ path, params }) => ({ path, file: outputFile(path), params }));
 }
 
 /**
  * Compiles every page and fragment of the workspace. Call it on a workspace without errors (as
  * `kit build` does); with errors the result is best effort.
  */
-export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): CompiledSite {
+export function compileSite(ws: Workspace, options: CompileSiteOptions): CompiledSite {
   // Every view is compiled: a workspace that deferred markup parses it now (a lazy compile, per page).
   if (!options.lazy) ws.completeMarkup();
-  const c = new SiteCompiler(ws, options.cwd ?? process.cwd());
+  const c = new SiteCompiler(ws, options.cwd);
   const pages: CompiledPage[] = [];
   const fragments: CompiledFragment[] = [];
   // A lazy compile's pages were not all compiled, and its assets are those of the ones that were.
@@ -393,6 +412,8 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions = {}): Co
     lazy: {
       asset: (path) => c.assets.get(path) ?? (compileAll(), c.assets.get(path)),
       compiled: (page) => c.compiled.has(page),
+      // A page taken as it was from `previous` carries its body.
+      once: (page) => c.once.get(page)?.() ?? page,
     },
   };
 }

@@ -34,6 +34,8 @@ export const DEFAULT_APP = 'dist/app';
 export interface RegisteredGuards {
   /** Guard IDs found as keys of the `guards` object. */
   ids: Set<string>;
+  /** Where each ID is first registered: its key's offsets in the module (quotes included), for the editor. */
+  at: Map<string, { start: number; end: number }>;
   /** False when the module has a `guards` export whose keys cannot be read statically (no warnings then). */
   complete: boolean;
 }
@@ -48,6 +50,8 @@ export interface ConfigSettings {
   out?: string;
   /** `app`: the app server `kit build` writes, as written; false: none. */
   app?: string | false;
+  /** `allowedHosts`: more host names `kit dev` and `kit preview` answer, as `--allowed-hosts` lists them. */
+  allowedHosts?: string[];
   guards: RegisteredGuards;
   /** Settings that are not literals or not of their type (`config_not_literal`, `config_invalid_setting`). */
   diagnostics: Diagnostic[];

@@ -2,7 +2,7 @@
 // `error "./error.html"`. Their paths are relative to the declaring file's directory; the checker
 // asks whether each exists (`missing_asset`), the build copies it into the output under a content
 // hash. One reading of a declared path for both, so they never disagree on which file is meant.
-import type { Range } from '../../../../grammar/src/ast.js';
+import type { Range } from '../../../../grammar/src/index.js';
 import { dirName } from './names.js';
 import type { FileSummary } from './summary.js';
 
@@ -53,4 +53,13 @@ export function relativeAssetPath(kitPath: string, written: string): string | { 
     else parts.push(seg);
   }
   return parts.join('/');
+}
+
+/**
+ * The spellings of a declared file's path that a URL attribute may use for it (`./img/logo.png`,
+ * `img/logo.png`): the build rewrites those to the hashed file, the editor links them to it.
+ */
+export function assetSpellings(written: string): string[] {
+  const bare = written.replace(/^(\.\/)+/, '');
+  return [...new Set([written, bare, './' + bare])];
 }

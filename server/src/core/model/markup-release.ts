@@ -14,6 +14,21 @@ import {
 
 type MarkupOwner = ViewBlock | FragmentDecl;
 
+/** How to parse a released body afresh, by its owner. */
+const reparse = new WeakMap<MarkupOwner, () => MarkupNode[]>();
+
+/**
+ * The markup of a view or fragment for a reader that needs it once (the static build compiles each
+ * page once): a released body is parsed afresh and not kept. Keeping it would hang a young tree
+ * from an old declaration, and the garbage collector would then copy the tree to the old generation
+ * even after it was let go of (old objects' references keep young ones alive until the next full
+ * collection).
+ */
+export function markupOnce(owner: MarkupOwner): MarkupNode[] {
+  const released = Object.getOwnPropertyDescriptor(owner, 'body')?.get !== undefined;
+  return (released ? reparse.get(owner)?.() : undefined) ?? owner.body;
+}
+
 /**
  * Replaces the `body` of every view and fragment of `file` by a getter that re-parses `text` (the
  * text `file` was parsed from) the first time any of them is read. Markup elements referenced from
@@ -25,6 +40,7 @@ export function releaseMarkup(file: KitFile, text: string): void {
   for (let i = 0; i < decls.length; i++) {
     const d = decls[i];
     if (d.kind !== 'view' && d.kind !== 'fragment') continue;
+    reparse.set(d, () => (parseKit(text, file.path, { incremental: false }).declarations[i] as MarkupOwner).body);
     Object.defineProperty(d, 'body', {
       configurable: true,
       enumerable: true,

@@ -8,7 +8,7 @@ import {
   type Expr,
   type MarkupNode,
   type Range,
-} from '../../../../grammar/src/ast.js';
+} from '../../../../grammar/src/index.js';
 import { attrText } from './summary.js';
 
 /** A `<slot>` of a component's view: `name` is '' for the default slot. */

@@ -27,7 +27,7 @@ import type {
   Word,
   PackageDecl,
   MetaDecl,
-} from '../../../../grammar/src/ast.js';
+} from '../../../../grammar/src/index.js';
 import type { ParsedRoute } from '../../../../shared/route/index.js';
 import { parsedRoute } from './route-cache.js';
 import { MarkupMemo, type MarkupVisitor } from './markup-memo.js';

@@ -27,6 +27,8 @@ export interface ProjectConfig {
   out: string;
   /** `kit build`'s app server (absolute): `app`, else `dist/app` beside the config; false: none. */
   app: string | false;
+  /** `allowedHosts`: host names `kit dev` and `kit preview` answer besides their own; none when unset. */
+  allowedHosts: string[];
 }
 
 /** True when `p` is a directory (following links); false when it is anything else or nothing. */
@@ -51,6 +53,7 @@ function projectConfigOf(file: string, settings: ConfigSettings): ProjectConfig 
     sourcesSet: settings.sources !== undefined,
     out: resolve(dir, settings.out ?? DEFAULT_OUT),
     app: settings.app === false ? false : resolve(dir, settings.app ?? DEFAULT_APP),
+    allowedHosts: settings.allowedHosts ?? [],
   };
 }
 
@@ -59,7 +62,7 @@ function projectConfigOf(file: string, settings: ConfigSettings): ProjectConfig 
  * it, read from disk; undefined when there is none. A module that cannot be read (not UTF-8, too
  * large) counts as setting nothing: loading it into a workspace reports why.
  */
-export function readProjectConfig(dir: string, cwd: string = process.cwd()): ProjectConfig | undefined {
+export function readProjectConfig(dir: string, cwd: string): ProjectConfig | undefined {
   const file = findConfigFile(resolve(cwd, dir));
   if (file === undefined) return undefined;
   const shown = displayPath(file, cwd);
@@ -67,7 +70,7 @@ export function readProjectConfig(dir: string, cwd: string = process.cwd()): Pro
   try {
     settings = readConfigSettings(shown, readSourceFile(file, shown).text);
   } catch {
-    settings = { guards: { ids: new Set(), complete: false }, diagnostics: [] };
+    settings = { guards: { ids: new Set(), at: new Map(), complete: false }, diagnostics: [] };
   }
   return projectConfigOf(file, settings);
 }

@@ -82,7 +82,7 @@ export function findConfigFile(dir: string): string | undefined {
 }
 
 /** Path as shown to users: relative to cwd when inside it, with `/` separators. */
-export function displayPath(abs: string, cwd: string = process.cwd()): string {
+export function displayPath(abs: string, cwd: string): string {
   const rel = relative(cwd, abs);
   const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
   return sep === '/' ? shown : shown.split(sep).join('/');
@@ -111,12 +111,12 @@ type Walked = Set<string>;
 
 // Entry types come from the directory listing; only links (and file systems that do not report a
 // type) cost a stat. One listing per directory also yields its handler modules.
-function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Walked): void {
+function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Walked, cwd: string): void {
   let real: string;
   try {
     real = realpathSync(dir);
   } catch (e) {
-    throw new SourceError(`cannot read directory ${displayPath(dir)}: ${linkProblem(dir, e)}`);
+    throw new SourceError(`cannot read directory ${displayPath(dir, cwd)}: ${linkProblem(dir, e)}`);
   }
   if (walked.has(real)) return;
   walked.add(real);
@@ -124,7 +124,8 @@ function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Wa
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    throw new SourceError(`cannot read directory ${displayPath(dir)}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    throw new SourceError(`cannot read directory ${displayPath(dir, cwd)}: ${code}`);
   }
   const modules: string[] = [];
   for (const entry of entries) {
@@ -144,7 +145,7 @@ function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Wa
         continue;
       }
     }
-    if (isDir) walk(p, out, modulesByDir, walked);
+    if (isDir) walk(p, out, modulesByDir, walked, cwd);
     // A `.kit` name that is not a regular file (a FIFO, a device) is listed: reading refuses it by name.
     else if (name.endsWith('.kit')) out.push(p);
     else if (isFile && isHandlerModulePath(name)) modules.push(p);
@@ -167,7 +168,7 @@ function modulesOf(dir: string): string[] {
   return modules;
 }
 
-export function discoverSources(inputs: string[], cwd: string = process.cwd()): DiscoveredSources {
+export function discoverSources(inputs: string[], cwd: string): DiscoveredSources {
   const kit = new Set<string>();
   const modulesByDir: ModulesByDir = new Map();
   const walked: Walked = new Set();
@@ -182,7 +183,7 @@ export function discoverSources(inputs: string[], cwd: string = process.cwd()): 
     }
     if (st.isDirectory()) {
       const found: string[] = [];
-      walk(abs, found, modulesByDir, walked);
+      walk(abs, found, modulesByDir, walked, cwd);
       for (const f of found) kit.add(f);
     } else if (abs.endsWith('.kit')) kit.add(abs);
     else throw new SourceError(`not a .kit file: ${input}`);

@@ -2,10 +2,16 @@
 import { resolve } from 'node:path';
 import { Workspace, type WorkspaceLoadOptions } from '../workspace/workspace.js';
 import type { CheckOptions } from '../model/options.js';
-import { BindWorker, loadBindWorkerMinFiles, useBindWorker } from '../bind/bind-host.js';
+import {
+  BindWorker,
+  bindWorkerSettings,
+  loadBindWorkerMinFiles,
+  useBindWorker,
+  type BindWorkerSettings,
+} from '../bind/bind-host.js';
 import { discoverSources, type DiscoveredSources } from './discover.js';
 import { diskFiles } from './disk-files.js';
-import { analyseInPool, poolSettings, type PoolSettings } from './parse-pool.js';
+import { analyseInPool, ONE_THREAD, poolSettings, type PoolSettings } from './parse-pool.js';
 import { ReadAhead } from './read-ahead.js';
 import { readSourceFile, type SourceText } from './read-source.js';
 
@@ -18,15 +24,26 @@ export interface LoadedProject {
 /**
  * `releaseMarkup` for commands that read no markup after validation (`kit check`, the reports),
  * `deferLocalRules` and `deferMarkup` for `kit dev`: see `WorkspaceLoadOptions`. `sources`: what discovery of the
- * inputs already found. `pool`: how many threads may parse, from how many files (`KIT_WORKERS`,
- * `KIT_WORKERS_MIN_FILES`).
+ * inputs already found. `pool`: how many threads may parse, from how many files (`poolSettings`:
+ * `KIT_WORKERS`, `KIT_WORKERS_MIN_FILES`; one thread when not given). `bindWorker`: whether binding
+ * may run on a worker (`bindWorkerSettings`: `KIT_BIND_WORKER`; by size when not given). The front
+ * doors read those from the environment.
  */
 export type LoadOptions = Pick<WorkspaceLoadOptions, 'releaseMarkup' | 'deferLocalRules' | 'deferMarkup'> & {
   sources?: DiscoveredSources;
   pool?: PoolSettings;
+  bindWorker?: BindWorkerSettings;
   /** Cross-file buckets the first flush leaves for later (`Workspace.flush`); `loadProject` only. */
   defer?: (key: string) => boolean;
 };
+
+/** How a load may use threads, as a front door reads it from its environment (`threadSettings`). */
+export type ThreadSettings = Pick<LoadOptions, 'pool' | 'bindWorker'>;
+
+/** `KIT_WORKERS`, `KIT_WORKERS_MIN_FILES`, `KIT_BIND_WORKER`, `KIT_BIND_WORKER_HEAP_MB` of `env`. */
+export function threadSettings(env: Readonly<Record<string, string | undefined>>): Required<ThreadSettings> {
+  return { pool: poolSettings(env), bindWorker: bindWorkerSettings(env) };
+}
 
 const CLEAN: SourceText['diagnostics'] = [];
 
@@ -44,7 +61,8 @@ function read(path: string, cwd: string, ahead: ReadAhead | undefined, index: nu
 function loadKitInPool(workspace: Workspace, kitFiles: string[], cwd: string, pool: PoolSettings): boolean {
   if (pool.threads < 2 || kitFiles.length < pool.minFiles || !workspace.releasesMarkup) return false;
   const files = kitFiles.map((path) => ({ path, abs: resolve(cwd, path) }));
-  const received = analyseInPool({ files, options: workspace.options, cwd }, pool.threads, (i, pooled) => {
+  const job = { files, options: workspace.options, cwd, test: pool.test };
+  const received = analyseInPool(job, pool.threads, (i, pooled) => {
     const path = kitFiles[i];
     if (pooled) workspace.setAnalysedKitFile(path, pooled.text, pooled.analysis);
     else {
@@ -89,7 +107,7 @@ function fill(
 
 /** The loading threads `load` asks for; none when the caller probes files itself (a function cannot be sent). */
 function poolOf(options: CheckOptions, load: LoadOptions): PoolSettings {
-  const pool = load.pool ?? poolSettings();
+  const pool = load.pool ?? ONE_THREAD;
   return options.files ? { ...pool, threads: 1 } : pool;
 }
 
@@ -105,7 +123,7 @@ function newWorkspace(options: CheckOptions, cwd: string, load: LoadOptions): Wo
 export function loadProject(
   inputs: string[],
   options: CheckOptions,
-  cwd: string = process.cwd(),
+  cwd: string,
   load: LoadOptions = {},
 ): LoadedProject {
   const found = load.sources ?? discoverSources(inputs, cwd);
@@ -135,16 +153,18 @@ function readModules(modules: readonly string[], cwd: string): Map<string, Sourc
 export async function loadProjectAsync(
   inputs: string[],
   options: CheckOptions,
-  cwd: string = process.cwd(),
+  cwd: string,
   load: LoadOptions = {},
 ): Promise<LoadedProject> {
   const found = load.sources ?? discoverSources(inputs, cwd);
-  const onWorker = useBindWorker(found.kitFiles.length, found.modules.length, process.env, loadBindWorkerMinFiles());
+  const settings = load.bindWorker;
+  const onWorker = useBindWorker(found.kitFiles.length, found.modules.length, settings, loadBindWorkerMinFiles());
   const texts = onWorker ? readModules(found.modules, cwd) : undefined;
   const worker =
     texts &&
     BindWorker.start({
       cwd,
+      heapMb: settings?.heapMb,
       strictBindings: options.strictBindings,
       modules: [...texts].map(([path, t]) => ({ path, text: t.text })),
     });

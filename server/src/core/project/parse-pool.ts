@@ -44,6 +44,8 @@ export interface PoolSettings {
   threads: number;
   /** Fewer `.kit` files than this are loaded by the main thread alone. */
   minFiles: number;
+  /** Test hook (`KIT_TEST_PARSE_POOL`, `poolTestHook`). */
+  test?: PoolTestHook;
 }
 
 /**
@@ -65,27 +67,46 @@ function positiveInteger(value: string | undefined): number | undefined {
  * asked for, not assumed.
  * `KIT_WORKERS_MIN_FILES`: the threshold (default `POOL_MIN_FILES`).
  */
-export function poolSettings(env: NodeJS.ProcessEnv = process.env): PoolSettings {
+export function poolSettings(env: Readonly<Record<string, string | undefined>>): PoolSettings {
   const threads = env.KIT_WORKERS === 'auto' ? availableParallelism() : (positiveInteger(env.KIT_WORKERS) ?? 1);
-  return { threads, minFiles: positiveInteger(env.KIT_WORKERS_MIN_FILES) ?? POOL_MIN_FILES };
+  const test = poolTestHook(env.KIT_TEST_PARSE_POOL);
+  return { threads, minFiles: positiveInteger(env.KIT_WORKERS_MIN_FILES) ?? POOL_MIN_FILES, ...(test && { test }) };
 }
 
-/** The files, and the options they are analysed under: `files` is the disk, relative to `cwd`. */
+/** What a load does when its front door says nothing: one thread. */
+export const ONE_THREAD: PoolSettings = { threads: 1, minFiles: POOL_MIN_FILES };
+
+/**
+ * The files, and the options they are analysed under: `files` is the disk, relative to `cwd`.
+ * `test`: the test hook of the settings the load runs under.
+ */
 export interface PoolJob {
   files: readonly { path: string; abs: string }[];
   options: CheckOptions;
   cwd: string;
+  test?: PoolTestHook;
 }
 
 /**
- * The loading thread's module: beside this one's output, or in the CLI bundle, whose
- * `import.meta.url` here names this module's unbundled output, the bundle's own `parse-worker`
- * entry at the place the bundle defines (`scripts/bundle.mjs`). None in the editor extension's
- * bundle: its language server loads on one thread.
+ * Where the CLI bundle's own `parse-worker` entry is, relative to this module's unbundled output
+ * (which its `import.meta.url` names there): a constant the bundle defines (`scripts/bundle.mjs`).
+ */
+declare const KIT_BUNDLED_PARSE_WORKER: string | undefined;
+
+/**
+ * The loading thread's module: beside this one's output, or in the CLI bundle, its `parse-worker`
+ * entry. None in the editor extension's bundle: its language server loads on one thread.
  */
 function workerFile(): string | undefined {
-  const file = fileURLToPath(new URL(process.env.KIT_BUNDLED_PARSE_WORKER ?? './parse-worker.js', import.meta.url));
+  const bundled = typeof KIT_BUNDLED_PARSE_WORKER === 'string' ? KIT_BUNDLED_PARSE_WORKER : undefined;
+  const file = fileURLToPath(new URL(bundled ?? './parse-worker.js', import.meta.url));
   return existsSync(file) ? file : undefined;
+}
+
+/** Test hook: the main thread claims no batch; `fault` makes the first loading thread fail. */
+export interface PoolTestHook {
+  threadsOnly: boolean;
+  fault?: Fault;
 }
 
 /**
@@ -93,12 +114,13 @@ function workerFile(): string | undefined {
  * loading threads hold them all; `exit:<n>` and `hang:<n>` do the same, and the first loading
  * thread then exits, or hangs, while holding batch n (having analysed part of it).
  */
-function testHook(env: NodeJS.ProcessEnv = process.env): { threadsOnly: boolean; fault?: Fault } {
-  const v = env.KIT_TEST_PARSE_POOL ?? '';
-  const m = /^(exit|hang):(\d+)$/.exec(v);
+export function poolTestHook(value: string | undefined): PoolTestHook | undefined {
+  const m = /^(exit|hang):(\d+)$/.exec(value ?? '');
   if (m) return { threadsOnly: true, fault: { kind: m[1] as Fault['kind'], batch: Number(m[2]) } };
-  return { threadsOnly: v === 'threads' };
+  return value === 'threads' ? { threadsOnly: true } : undefined;
 }
+
+const NO_HOOK: PoolTestHook = { threadsOnly: false };
 
 interface Loader {
   worker: Worker;
@@ -116,7 +138,7 @@ export class ParsePool {
   private readonly batches: number;
   private readonly at: Int32Array;
   private readonly owner: Int32Array;
-  private readonly hook = testHook();
+  private readonly hook: PoolTestHook;
   private readonly loaders: Loader[] = [];
   /** Batches analysed and not yet handed over, by index. */
   private readonly done = new Map<number, (PooledKit | null)[]>();
@@ -142,6 +164,7 @@ export class ParsePool {
     file: string,
     count: number,
   ) {
+    this.hook = job.test ?? NO_HOOK;
     this.batches = Math.ceil(job.files.length / BATCH);
     const state = new SharedArrayBuffer(4 * stateSlots(count));
     const owners = new SharedArrayBuffer(4 * this.batches);

@@ -1,14 +1,14 @@
 // The report model: every page route and every endpoint of a workspace, with the values all
 // reports share (rows, records, graphs, tree, hover). Built once per report from the workspace;
 // each output is a projection of these objects, so `kit routes` and `kit endpoints` cannot drift.
-import type { Range } from '../../../../grammar/src/ast.js';
+import type { Range } from '../../../../grammar/src/index.js';
 import type { ParsedRoute } from '../../../../shared/route/index.js';
 import { parsedRoute } from '../model/route-cache.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary, ContractRef } from '../model/summary.js';
 import type { CommentEndpoint } from '../model/handler-modules.js';
 import { effectiveCachePolicy } from '../model/cache-policy.js';
-import { concretePaths } from '../model/concrete-paths.js';
+import { limitedActionPaths } from '../model/concrete-paths.js';
 import { baseName, dirName, loadFunctionName } from '../model/names.js';
 import { packageOfUse } from '../resolve/names.js';
 import { findBinding, type BindTargetKind, type HandlerBinding } from '../bind/types.js';
@@ -145,13 +145,6 @@ function pageEndpoints(ws: Workspace, page: PageInfo): EndpointInfo[] {
       order: out.length,
     });
   };
-  // A path-less action of a dynamic SPA page answers only where the page exists: its generated paths.
-  const generated =
-    s.render === 'spa' && page.parsed.valid && page.parsed.isDynamic
-      ? concretePaths(s, page.parsed)
-          .map((c) => c.path)
-          .sort()
-      : undefined;
   for (const a of s.actions) {
     const first = out.length;
     push(
@@ -168,7 +161,9 @@ function pageEndpoints(ws: Workspace, page: PageInfo): EndpointInfo[] {
       'action',
       a.symbol.text,
     );
-    if (generated && !(a.path && a.path.value !== '')) out[first].paths = generated;
+    // A path-less action of a dynamic SPA page answers only where the page exists: its generated paths.
+    const limited = limitedActionPaths(s, page.parsed, a.path);
+    if (limited) out[first].paths = limited;
   }
   for (const a of s.apis) {
     const method = a.method.text.toUpperCase();

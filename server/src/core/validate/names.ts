@@ -9,19 +9,26 @@
 // Layouts are not checked: their markup reads the data of whichever page they wrap. Components read
 // the data of the page they are rendered in too, so there a name that is not a prop is only
 // reported when it is a near miss of one (`{lable}` for the prop `label`).
-import type { Element, Expr, MarkupNode, PathExpr } from '../../../../grammar/src/ast.js';
+import {
+  type Element,
+  type Expr,
+  type FileKind,
+  type MarkupNode,
+  type PathExpr,
+  letBinding,
+} from '../../../../grammar/src/index.js';
 import { diag } from '../diagnostics/registry.js';
 import { didYouMean } from '../diagnostics/suggest.js';
-import { letBinding } from '../../../../grammar/src/index.js';
 import { MarkupMemo, type MarkupVisitor } from '../model/markup-memo.js';
 import { parsedRoute } from '../model/route-cache.js';
+import type { FileSummary } from '../model/summary.js';
 import type { RuleContext } from './context.js';
 
 /** One element's contribution: the paths it reads, and where a `g:for` opens a scope. */
 type NameItem = { k: 'ref'; expr: PathExpr } | { k: 'for'; names: string[]; el: Element };
 
-/** Directives whose values are symbols, ids or keywords, not data. */
-function readsData(attrName: string): boolean {
+/** Directives whose values are symbols, ids or keywords, not data (the editor's highlights read it too). */
+export function readsData(attrName: string): boolean {
   return (!attrName.startsWith('g:') && !attrName.startsWith('let:')) || attrName === 'g:if';
 }
 
@@ -95,7 +102,7 @@ function visitorFor(key: string, names: readonly string[]): MarkupVisitor<NameIt
 
 const NAME_REFS = new MarkupMemo<NameItem>();
 
-interface OwnerScope {
+export interface OwnerScope {
   names: readonly string[];
   /** Where the names come from, for the message ('' when only g:for variables are in scope). */
   what: string;
@@ -105,12 +112,12 @@ interface OwnerScope {
   nearMissesOnly?: boolean;
 }
 
-function ownerScope(ctx: RuleContext): OwnerScope | undefined {
-  const { file, summary: s } = ctx;
+/** The names a file's markup may read, by its kind and summary (also what the editor highlights). */
+export function ownerScope(kind: FileKind, s: FileSummary): OwnerScope | undefined {
   const params = s.route?.parsed.valid ? s.route.parsed.params.map((p) => p.name) : [];
-  if (file.kind === 'component')
+  if (kind === 'component')
     return { names: (s.props?.props ?? []).map((p) => p.name.text), what: 'its props', params, nearMissesOnly: true };
-  if (file.kind !== 'page') return undefined;
+  if (kind !== 'page') return undefined;
   const form = s.actions.length > 0 ? ['form'] : [];
   if (s.render === 'ssr') {
     const heads = (s.server?.fields ?? []).map((f) => f.path[0]);
@@ -153,7 +160,7 @@ function checkNames(ctx: RuleContext, body: MarkupNode[], owner: OwnerScope, whe
 
 export function namesRule(ctx: RuleContext): void {
   const { summary: s } = ctx;
-  const owner = ownerScope(ctx);
+  const owner = ownerScope(ctx.file.kind, s);
   if (owner && s.view) checkNames(ctx, s.view.body, owner, 'view');
   if (ctx.file.kind !== 'page') return;
   for (const f of s.fragments) {

@@ -1,6 +1,6 @@
 // Route rules of one file: pattern validity of the page route and of every endpoint path, rest
 // params only where request-time rendering allows them, `paths {}` records and `param()` references.
-import type { MarkupNode, StringLit, Expr, TextOrInterpolation, PathRecord } from '../../../../grammar/src/ast.js';
+import type { MarkupNode, StringLit, Expr, TextOrInterpolation, PathRecord } from '../../../../grammar/src/index.js';
 import { concretePath, type ParsedRoute } from '../../../../shared/route/index.js';
 import { decodesAs } from '../../../../shared/route/params.js';
 import { parsedRoute } from '../model/route-cache.js';
@@ -78,7 +78,7 @@ function endpointPath(
   page: ParsedRoute | undefined,
   path: StringLit | undefined,
   label: string,
-  declRange: import('../../../../grammar/src/ast.js').Range,
+  declRange: import('../../../../grammar/src/index.js').Range,
 ): void {
   const id = ctx.summary.ownerId;
   if (path && path.value !== '') {

@@ -2,8 +2,8 @@
 // `entry-index.ts`), updated file by file, with the buckets each update touches queued for
 // validation; and what a start left for later (files' own rules, page views' markup). `Workspace`
 // (workspace.ts) validates the queued buckets and answers the queries.
-import type { KitFile } from '../../../../grammar/src/ast.js';
 import {
+  type KitFile,
   fileKindFromPath,
   isReparseable,
   parseKit,
@@ -76,11 +76,13 @@ export abstract class WorkspaceFiles extends EntryIndex {
 
   /**
    * `root`: the directory relative workspace paths are relative to (the binder resolves module
-   * imports from it). `parse.incremental: false` when files will not be edited (the command line).
+   * imports from it), which the front doors give; a workspace of texts not on disk (tests) may
+   * leave it out and have its paths read from the file system's root. `parse.incremental: false`
+   * when files will not be edited (the command line).
    */
   constructor(
     protected checkOptions: CheckOptions = { ssr: false },
-    root: string = process.cwd(),
+    root = '/',
     private readonly parse: WorkspaceLoadOptions = {},
   ) {
     super();

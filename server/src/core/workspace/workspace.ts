@@ -129,6 +129,15 @@ export class Workspace extends WorkspaceFiles implements WorkspaceView {
   }
 
   /**
+   * The directories whose bindings read the modules of `dir` (`g:command`/`g:query` contracts of
+   * its package, used elsewhere): with `dir` itself, where the callers of its handlers are.
+   */
+  bindingDependents(dir: string): string[] {
+    this.settle();
+    return [...this.bindings.dependents(dir)];
+  }
+
+  /**
    * Lets the binder forget its parsed modules and, when no other workspace binds, the TypeScript
    * compiler (a long-lived model between bursts of binding: the language server once a folder is
    * bound). Bindings stay; the next re-binding parses the modules it reads again.

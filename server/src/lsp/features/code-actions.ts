@@ -9,7 +9,7 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver';
-import type { Declaration, Range, StringLit } from '../../../../grammar/src/ast.js';
+import type { Declaration, Range, StringLit } from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type RouteIssueKind } from '../../../../shared/route/index.js';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { baseName, dirName } from '../../core/model/names.js';

@@ -1,7 +1,7 @@
 // Completion by context: the text before the cursor on its line decides what is offered, the
 // workspace model supplies the names (guards in use, layouts, components, sibling handler exports).
 import { CompletionItemKind, type CompletionItem, type Position } from 'vscode-languageserver';
-import type { DeclarationKind, FileKind } from '../../../../grammar/src/ast.js';
+import type { DeclarationKind, FileKind } from '../../../../grammar/src/index.js';
 import { PARAM_TYPES } from '../../../../shared/route/index.js';
 import { dirName } from '../../core/model/names.js';
 import { packageOfUse } from '../../core/resolve/names.js';

@@ -8,7 +8,7 @@ import { componentKey, layoutKey } from '../../core/resolve/names.js';
 import { loadFunctionName } from '../../core/model/names.js';
 import type { EndpointInfo, PageInfo } from '../../core/report/rows.js';
 import type { KitEntry } from '../../core/model/entries.js';
-import type { Range } from '../../../../grammar/src/ast.js';
+import type { Range } from '../../../../grammar/src/index.js';
 import { offsetOf, toRange } from '../convert.js';
 import { figuresHover } from './code-lens.js';
 import type { FeatureContext } from './context.js';

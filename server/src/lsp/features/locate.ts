@@ -18,7 +18,7 @@ import type {
   Expr,
   MarkupNode,
   LayoutDecl,
-} from '../../../../grammar/src/ast.js';
+} from '../../../../grammar/src/index.js';
 import { parseRoutePattern, type ParamType } from '../../../../shared/route/index.js';
 import { stringSpanRange } from '../../core/model/ranges.js';
 import type { ComponentCall, ContractRef } from '../../core/model/summary.js';

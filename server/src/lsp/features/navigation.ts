@@ -1,8 +1,9 @@
 // Definition, references and rename. Everything resolves through the workspace model's buckets
 // (component definitions and uses, layout definitions and uses, page IDs) and the handler binding,
-// never through text search.
+// never through text search. Links and route strings go through the URL features
+// (`url-links.ts`, `route-rename.ts`): what the generated app answers a URL with.
 import type { Location, Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import type { Range } from '../../../../grammar/src/ast.js';
+import type { Range } from '../../../../grammar/src/index.js';
 import { findBinding, type BindTargetKind } from '../../core/bind/types.js';
 import { dirName, isExportedSymbol, loadFunctionName } from '../../core/model/names.js';
 import { componentKey, layoutKey } from '../../core/resolve/names.js';
@@ -10,6 +11,11 @@ import type { KitEntry } from '../../core/model/entries.js';
 import { contains, offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { localNameRange, locate, type Target } from './locate.js';
+import { RenameError } from './rename-error.js';
+import { leftLinksMessage, prepareRouteRename, renameRoute } from './route-rename.js';
+import { linkDefinition, routeReferences } from './url-links.js';
+
+export { RenameError };
 
 /** A named thing that several places refer to. */
 export type SymbolRef =
@@ -23,11 +29,10 @@ export interface Place {
   range: Range;
 }
 
-export class RenameError extends Error {}
-
 const COMPONENT_NAME = /^[A-Z][A-Za-z0-9_]*$/;
 
-function symbolOf(entry: KitEntry, t: Target): { ref: SymbolRef; range: Range } | undefined {
+/** The named thing a located target is, and the range of its name there. */
+export function symbolOf(entry: KitEntry, t: Target): { ref: SymbolRef; range: Range } | undefined {
   switch (t.kind) {
     case 'componentCall': {
       const key = componentKey(entry.summary, t.call);
@@ -78,7 +83,7 @@ export function handlerExport(
   return undefined;
 }
 
-function declarationPlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
+export function declarationPlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
   switch (ref.kind) {
     case 'component':
       return ctx.ws
@@ -113,12 +118,15 @@ function zero(): Range {
   return { start: { offset: 0, line: 0, column: 0 }, end: { offset: 0, line: 0, column: 0 } };
 }
 
-/** Every use of a symbol (not its declaration). Component uses are the local-name parts of tags. */
-function usePlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
+/**
+ * Every use of a symbol (not its declaration). Component uses are the local-name parts of tags.
+ * `inFile`: the uses in that `.kit` file only (document highlights), without reading the others.
+ */
+export function usePlaces(ctx: FeatureContext, ref: SymbolRef, inFile?: KitEntry): Place[] {
   const out: Place[] = [];
   switch (ref.kind) {
     case 'component':
-      for (const e of ctx.ws.kitMembers(`cuse:${ref.key}`)) {
+      for (const e of inFile ? [inFile] : ctx.ws.kitMembers(`cuse:${ref.key}`)) {
         for (const c of e.summary.componentCalls) {
           if (componentKey(e.summary, c) !== ref.key) continue;
           out.push({ file: e.path, range: localNameRange(c.element.nameRange, c.localName) });
@@ -128,7 +136,7 @@ function usePlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
       }
       break;
     case 'layout':
-      for (const e of ctx.ws.kitMembers(`luse:${ref.key}`)) {
+      for (const e of inFile ? [inFile] : ctx.ws.kitMembers(`luse:${ref.key}`)) {
         for (const w of e.summary.layoutDecl?.layouts ?? [])
           if (layoutKey(e.summary, w.text) === ref.key) out.push({ file: e.path, range: w.range });
       }
@@ -154,9 +162,9 @@ function usePlaces(ctx: FeatureContext, ref: SymbolRef): Place[] {
 }
 
 /** Every `g:post={Name}` reference of a file. */
-function postForms(e: KitEntry): { name: string; range: Range }[] {
+export function postForms(e: KitEntry): { name: string; range: Range }[] {
   const out: { name: string; range: Range }[] = [];
-  const visit = (nodes: import('../../../../grammar/src/ast.js').MarkupNode[]) => {
+  const visit = (nodes: import('../../../../grammar/src/index.js').MarkupNode[]) => {
     for (const n of nodes) {
       if (n.type !== 'element') continue;
       for (const a of n.attrs) {
@@ -185,6 +193,8 @@ const CONFLICT_CODES = new Set([
 export function definition(ctx: FeatureContext, path: string, position: Position): Location[] | null {
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
+  const viaLink = linkDefinition(ctx, entry, position);
+  if (viaLink) return viaLink.length ? viaLink : null;
   const offset = offsetOf(entry.ast, position);
   const t = locate(entry, offset);
   if (!t) return null;
@@ -242,6 +252,8 @@ export function references(
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
+  const viaRoute = routeReferences(ctx, entry, t, includeDeclaration);
+  if (viaRoute) return viaRoute;
   const sym = t && symbolOf(entry, t);
   if (!sym) return null;
   const places = [...(includeDeclaration ? declarationPlaces(ctx, sym.ref) : []), ...usePlaces(ctx, sym.ref)];
@@ -260,18 +272,39 @@ export function prepareRename(
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
+  const route = prepareRouteRename(entry, t, position);
+  if (route) return route;
   const sym = t && symbolOf(entry, t);
   if (!sym || !renamable(sym.ref)) return null;
   return { range: toRange(sym.range), placeholder: sym.ref.kind === 'page' ? sym.ref.id : sym.ref.name };
 }
 
-export function rename(ctx: FeatureContext, path: string, position: Position, newName: string): WorkspaceEdit | null {
+export interface RenameOptions {
+  /** The client applies change annotations: a route rename's links come as a group to confirm. */
+  annotations?: boolean;
+  /** Tells the user what a rename left alone (links a route rename could not rewrite). */
+  report?(message: string): void;
+}
+
+export function rename(
+  ctx: FeatureContext,
+  path: string,
+  position: Position,
+  newName: string,
+  options: RenameOptions = {},
+): WorkspaceEdit | null {
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
   const t = locate(entry, offsetOf(entry.ast, position));
+  const route = renameRoute(ctx, entry, t, position, newName, { annotations: options.annotations === true });
+  if (route) {
+    const left = leftLinksMessage(route);
+    if (left) options.report?.(left);
+    return route.edit;
+  }
   const sym = t && symbolOf(entry, t);
   if (!sym || !renamable(sym.ref))
-    throw new RenameError('only components and endpoint symbols (act, api, fragment) can be renamed');
+    throw new RenameError('only components, endpoint symbols (act, api, fragment) and route strings can be renamed');
   if (sym.ref.kind === 'component' && !COMPONENT_NAME.test(newName))
     throw new RenameError(
       `"${newName}" is not a component name: it must start with an uppercase letter and contain only letters, ` +
@@ -281,7 +314,12 @@ export function rename(ctx: FeatureContext, path: string, position: Position, ne
     throw new RenameError(
       `"${newName}" is not a handler symbol: it must be an exported identifier starting with an uppercase letter`,
     );
-  const places = [...declarationPlaces(ctx, sym.ref), ...usePlaces(ctx, sym.ref)];
+  return { changes: symbolChanges(ctx, sym.ref, newName) };
+}
+
+/** The edits renaming a symbol: its declarations and every use, each place once, by URI. */
+export function symbolChanges(ctx: FeatureContext, ref: SymbolRef, newName: string): Record<string, TextEdit[]> {
+  const places = [...declarationPlaces(ctx, ref), ...usePlaces(ctx, ref)];
   const changes: Record<string, TextEdit[]> = {};
   const seen = new Set<string>();
   for (const p of places) {
@@ -290,5 +328,5 @@ export function rename(ctx: FeatureContext, path: string, position: Position, ne
     seen.add(id);
     (changes[ctx.uriOf(p.file)] ??= []).push({ range: toRange(p.range), newText: newName });
   }
-  return { changes };
+  return changes;
 }

@@ -1,25 +1,10 @@
-// The extension's custom requests: `kit/routes` (the routes report of each workspace folder) and
-// `kit/tree` (the source tree of `kit inspect tree`), both projections of the report model.
-import { routeInfo, routeRows, type InfoNote, type RouteRow } from '../../core/report/rows.js';
-import { sourceTree, type SourceTree } from '../../core/report/tree.js';
+// The answers of two of kit's own requests (`shared/protocol`): `kit/routes` (the routes report of
+// each workspace folder) and `kit/tree` (the source tree of `kit inspect tree`), both projections of
+// the report model.
+import { routeInfo, routeRows } from '../../core/report/rows.js';
+import { sourceTree } from '../../core/report/tree.js';
 import type { FeatureContext } from './context.js';
-
-export interface FolderReport<T> {
-  /** Folder URI; `""` for files outside every workspace folder. */
-  root: string;
-  name: string;
-  report: T;
-}
-
-export interface RoutesAnswer {
-  version: 1;
-  workspaces: { root: string; name: string; routes: RouteRow[]; info: InfoNote[] }[];
-}
-
-export interface TreeAnswer {
-  version: 1;
-  workspaces: FolderReport<SourceTree>[];
-}
+import type { RoutesAnswer, TreeAnswer } from '../../../../shared/protocol/protocol.js';
 
 export interface NamedContext {
   root: string;

@@ -7,10 +7,11 @@ import {
   type FoldingRange,
   type SymbolInformation,
 } from 'vscode-languageserver';
-import type { Declaration, MarkupNode, Range } from '../../../../grammar/src/ast.js';
+import type { Declaration, MarkupNode, Range } from '../../../../grammar/src/index.js';
 import type { KitEntry } from '../../core/model/entries.js';
 import { toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
+import { urlSymbols } from './go-to-url.js';
 
 function declName(d: Declaration): { name: string; detail?: string; kind: SymbolKind; selection: Range } {
   switch (d.kind) {
@@ -180,36 +181,91 @@ function fuzzy(name: string, q: string): boolean {
   return true;
 }
 
-/** `/blog` matches every route under it (`/blog`, `/blog/{slug}`) and, while typing, `/blogroll` too. */
-function routeMatches(route: string, q: string): boolean {
-  const p = q.length > 1 ? q.replace(/\/+$/, '') : q;
-  return route.toLowerCase().startsWith(p.toLowerCase());
+/** A route of the workspace as a query by route lists it. */
+interface RouteRow {
+  /** The pattern in lower case, compared with the query. */
+  lower: string;
+  name: string;
+  kind: SymbolKind;
+  file: string;
+  range: Range;
+  container: string;
+}
+
+const routeRowCache = new WeakMap<FeatureContext, { revision: number; rows: RouteRow[] }>();
+
+/**
+ * Every route of a workspace (page routes, endpoints, `//kit:` comment endpoints), made once per
+ * revision: a query by route is typed a character at a time with no edit in between, and each
+ * keystroke compares the query with every route.
+ */
+function routeRows(ctx: FeatureContext): RouteRow[] {
+  const cached = routeRowCache.get(ctx);
+  if (cached?.revision === ctx.ws.revision) return cached.rows;
+  const rows: RouteRow[] = [];
+  const row = (route: string, name: string, kind: SymbolKind, file: string, range: Range, container: string) =>
+    rows.push({ lower: route.toLowerCase(), name, kind, file, range, container });
+  for (const e of ctx.ws.allKit()) {
+    const s = e.summary;
+    const pageRoute = s.route?.decl.path.value;
+    if (s.kind === 'page' && pageRoute !== undefined)
+      row(pageRoute, `GET ${pageRoute}`, SymbolKind.Key, e.path, s.route!.decl.path.range, `page ${s.ownerId}`);
+    endpoints(e, (method, route, name, range) =>
+      row(route, `${method} ${route}`, SymbolKind.Method, e.path, range, `${name} (page ${s.ownerId})`),
+    );
+  }
+  for (const m of ctx.ws.allModules())
+    for (const ep of m.summary.endpoints)
+      row(
+        ep.path,
+        `${ep.method} ${ep.path}`,
+        SymbolKind.Method,
+        m.path,
+        ep.functionRange,
+        `${ep.functionName} (//kit:${ep.kind})`,
+      );
+  routeRowCache.set(ctx, { revision: ctx.ws.revision, rows });
+  return rows;
 }
 
 export function workspaceSymbols(contexts: FeatureContext[], query: string): SymbolInformation[] {
-  const out: SymbolInformation[] = [];
   const q = query.trim();
   const byRoute = q.startsWith('/');
+  // A request path (not a pattern): what serves it comes first (`go-to-url.ts`).
+  const out: SymbolInformation[] =
+    byRoute && !q.includes('{')
+      ? urlSymbols(
+          contexts.map((ctx) => ({ ctx, name: '' })),
+          q,
+        )
+      : [];
+  const served = new Set(out.map((x) => `${x.location.uri}:${x.location.range.start.line}`));
   const add = (ctx: FeatureContext, name: string, kind: SymbolKind, file: string, range: Range, container?: string) => {
     if (out.length >= MAX_WORKSPACE_SYMBOLS) return;
-    out.push({ name, kind, location: { uri: ctx.uriOf(file), range: toRange(range) }, containerName: container });
+    const location = { uri: ctx.uriOf(file), range: toRange(range) };
+    if (served.has(`${location.uri}:${location.range.start.line}`)) return;
+    out.push({ name, kind, location, containerName: container });
   };
+  if (byRoute) {
+    // `/blog` matches every route under it (`/blog`, `/blog/{slug}`) and, while typing, `/blogroll` too.
+    const prefix = (q.length > 1 ? q.replace(/\/+$/, '') : q).toLowerCase();
+    for (const ctx of contexts)
+      for (const r of routeRows(ctx))
+        if (r.lower.startsWith(prefix)) add(ctx, r.name, r.kind, r.file, r.range, r.container);
+    return out;
+  }
   for (const ctx of contexts) {
     for (const e of ctx.ws.allKit()) {
       const s = e.summary;
       const pageRoute = s.route?.decl.path.value;
-      if (
-        s.kind === 'page' &&
-        pageRoute !== undefined &&
-        (byRoute ? routeMatches(pageRoute, q) : fuzzy(pageRoute, q) || fuzzy(s.ownerId, q))
-      ) {
+      if (s.kind === 'page' && pageRoute !== undefined && (fuzzy(pageRoute, q) || fuzzy(s.ownerId, q))) {
         add(ctx, `GET ${pageRoute}`, SymbolKind.Key, e.path, s.route!.decl.path.range, `page ${s.ownerId}`);
       }
       endpoints(e, (method, route, name, range) => {
-        if (byRoute ? routeMatches(route, q) : fuzzy(route, q) || fuzzy(name, q))
+        if (fuzzy(route, q) || fuzzy(name, q))
           add(ctx, `${method} ${route}`, SymbolKind.Method, e.path, range, `${name} (page ${s.ownerId})`);
       });
-      if (!byRoute && s.kind !== 'page' && fuzzy(s.ownerId, q)) {
+      if (s.kind !== 'page' && fuzzy(s.ownerId, q)) {
         add(
           ctx,
           s.ownerId,
@@ -222,7 +278,7 @@ export function workspaceSymbols(contexts: FeatureContext[], query: string): Sym
     }
     for (const m of ctx.ws.allModules()) {
       for (const ep of m.summary.endpoints) {
-        if (byRoute ? routeMatches(ep.path, q) : fuzzy(ep.path, q) || fuzzy(ep.functionName, q))
+        if (fuzzy(ep.path, q) || fuzzy(ep.functionName, q))
           add(
             ctx,
             `${ep.method} ${ep.path}`,

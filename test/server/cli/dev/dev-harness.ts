@@ -73,7 +73,7 @@ export function startDev(dir: string, args: string[] = []): Promise<DevProcess> 
     const t = setTimeout(() => reject(new Error(`kit dev did not start:\n${out}\n${err}`)), 20000);
     proc.once('exit', (code) => reject(new Error(`kit dev exited (${code}) before listening:\n${out}\n${err}`)));
     const check = () => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      const m = /(http:\/\/[^\s/]+:\d+)\//.exec(out);
       if (!m || !out.includes('(Ctrl-C to stop)\n')) return;
       clearTimeout(t);
       proc.stdout!.off('data', check);

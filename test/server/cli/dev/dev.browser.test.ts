@@ -1,18 +1,41 @@
 // `kit dev` in real Chromium: a page updates itself when its source is saved (keeping the scroll
 // position), a stylesheet change applies without a navigation, the error overlay comes and goes,
-// the client follows SPA navigations, and a form left open across a restart still posts.
+// the client follows SPA navigations, a form left open across a restart still posts, and the
+// starter's contact form shows a failed submission's message in place with JavaScript on.
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../../helpers/chromium.js';
-import { copyFixture, startDev, type DevProcess } from './dev-harness.js';
+import { CLI, copyFixture, startDev, type DevProcess } from './dev-harness.js';
 
 function edit(file: string, from: string, to: string): void {
   const text = readFileSync(file, 'utf8');
   assert.ok(text.includes(from), `${file} contains ${from}`);
   writeFileSync(file, text.replace(from, to));
+}
+
+/** `rgb(r, g, b)` / `rgba(r, g, b, a)` as computed by the browser: the channels and alpha. */
+function channels(css: string): [number, number, number, number] {
+  const m = /^rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)$/.exec(css);
+  assert.ok(m, `a computed colour: ${css}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])];
+}
+
+/** The WCAG 2 contrast ratio of two opaque colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, bl] = channels(css).map((c) => {
+      const v = c / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
 }
 
 function freePort(): Promise<number> {
@@ -108,6 +131,23 @@ describe('kit dev in Chromium', function () {
     assert.match(text, /about\.kit:\d+:\d+: error \w+/);
     const href = await overlay.locator('a').first().getAttribute('href');
     assert.match(href ?? '', /^vscode:\/\/file\/.+\/about\.kit:\d+:\d+$/);
+    // Readable whatever the page's own styles: an opaque backdrop, every text at least 4.5:1 on it.
+    await page.addStyleTag({ content: 'a { color: #00e !important; } p, pre { color: #333; }' });
+    const colours = await overlay.evaluate((el) => {
+      const of = (e: Element) => getComputedStyle(e).color;
+      return {
+        background: getComputedStyle(el).backgroundColor,
+        opacity: getComputedStyle(el).opacity,
+        texts: Array.from(el.querySelectorAll('p, pre, a')).map((e) => ({ tag: e.tagName, colour: of(e) })),
+      };
+    });
+    assert.equal(channels(colours.background)[3], 1, `an opaque backdrop (${colours.background})`);
+    assert.equal(colours.opacity, '1');
+    assert.ok(colours.texts.some((t) => t.tag === 'A'));
+    for (const t of colours.texts) {
+      const ratio = contrast(t.colour, colours.background);
+      assert.ok(ratio >= 4.5, `${t.tag} ${t.colour} on ${colours.background}: ${ratio.toFixed(2)}:1`);
+    }
     edit(join(dir, 'about.kit'), '<h1>About {nothing(</h1>', '<h1>About again</h1>');
     await overlay.waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'About again');
@@ -134,5 +174,48 @@ describe('kit dev in Chromium', function () {
     dev = await startDev(dir, ['--ssr', '--port', String(port)]);
     await page.click('button');
     await page.waitForFunction(() => document.body.textContent?.includes('Thanks Ada'));
+  });
+});
+
+describe('kit dev in Chromium: the starter', function () {
+  this.timeout(90000);
+  let browser: Browser;
+  let dev: DevProcess;
+  let work: string;
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kit-dev-starter-'));
+    const init = spawnSync(process.execPath, [CLI, 'init', 'my-site'], { cwd: work, encoding: 'utf8' });
+    assert.equal(init.status, 0, init.stderr);
+    dev = await startDev(join(work, 'my-site', 'site'), ['--ssr']);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await dev?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the contact form with JavaScript on shows the 422 message in place (kit:form-invalid)', async () => {
+    const page = await browser.newPage();
+    await page.goto(dev.url + '/contact');
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      for (const name of ['kit:form-invalid', 'kit:request-error', 'kit:after-swap'])
+        document.addEventListener(name, () => seen.push(name));
+    });
+    await page.fill('input[name="name"]', 'Ada');
+    await page.fill('input[name="email"]', 'ada@example.invalid');
+    await page.click('button[type="submit"]');
+    await page.waitForFunction(() => (window as unknown as { seen: string[] }).seen.length >= 1);
+    await page.waitForTimeout(50);
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    assert.deepEqual(seen, ['kit:form-invalid', 'kit:after-swap'], 'the form was swapped, no request error');
+    const message = page.locator('[data-kit-error="email"]');
+    assert.equal(await message.innerText(), 'ada@example.invalid cannot receive mail.');
+    assert.equal(await page.inputValue('input[name="name"]'), 'Ada', 'the values are kept');
+    assert.equal(new URL(page.url()).pathname, '/contact', 'no navigation');
+    await page.close();
   });
 });

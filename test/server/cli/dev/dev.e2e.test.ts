@@ -2,7 +2,7 @@
 // listens on. Edits are real file writes into a temporary copy of test/fixtures/dev/site.
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CLI, copyFixture, delivered, eventually, EventTap, startDev, type DevProcess } from './dev-harness.js';
 
@@ -68,6 +68,50 @@ describe('kit dev', function () {
     assert.match(ssr.body, /<h1>Hello v1<\/h1>/);
     assert.equal((await text(dev.url + '/_kit/dev/nope')).status, 404);
     assert.equal((await text(dev.url + '/nope')).status, 404);
+  });
+
+  it("the trace viewer knows where the sources are: every server span's source opens in the editor", async () => {
+    await text(dev.url + '/contact');
+    await text(dev.url + '/about');
+    const viewer = (await text(dev.url + '/_kit/traces/viewer')).body;
+    const root = /<meta name="kit-source-root" content="([^"]*)">/.exec(viewer)?.[1] ?? '';
+    assert.ok(isAbsolute(root), `the viewer's source root is an absolute directory (got ${JSON.stringify(root)})`);
+    const { spans } = JSON.parse((await text(dev.url + '/_kit/traces')).body) as {
+      spans: { surface: string; source?: { file?: string; line?: number } }[];
+    };
+    const files = spans.filter((s) => s.surface === 'backend' && s.source?.file).map((s) => s.source!.file!);
+    assert.ok(files.includes('contact.kit') && files.includes('handlers.ts'), `page and handler spans: ${files}`);
+    for (const f of files) assert.ok(existsSync(join(root, f)), `${root}/${f} is the source file`);
+  });
+
+  it('the event stream answers GET only, and at most 100 at once (503 beyond, a slot freed by a close)', async () => {
+    for (const method of ['OPTIONS', 'POST', 'HEAD', 'PUT', 'DELETE']) {
+      const r = await fetch(dev.url + '/_kit/dev/events?path=/', { method });
+      assert.equal(r.status, 405, method);
+      assert.equal(r.headers.get('allow'), 'GET', method);
+      assert.notEqual(r.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    }
+    const script = await fetch(dev.url + '/_kit/dev/client.js', { method: 'POST' });
+    assert.equal(script.status, 405);
+    assert.equal(script.headers.get('allow'), 'GET, HEAD');
+    const open: EventTap[] = [];
+    try {
+      for (let i = 0; i < 100; i++) open.push(new EventTap(dev.url, '/'));
+      await Promise.all(open.map((t) => t.ready));
+      const over = await fetch(dev.url + '/_kit/dev/events?path=/');
+      assert.equal(over.status, 503);
+      assert.equal(over.headers.get('retry-after'), '5');
+      assert.match(await over.text(), /too many open event streams \(at most 100\)/);
+      open.pop()!.close();
+      await eventually(async () => {
+        const again = new EventTap(dev.url, '/');
+        open.push(again);
+        await again.ready;
+        await eventually(() => assert.deepEqual(again.namesSince(0), ['clear']), 500);
+      });
+    } finally {
+      for (const t of open) t.close();
+    }
   });
 
   it('an edit of a page reloads the tabs showing it, and no other tab hears anything', async () => {
@@ -184,6 +228,39 @@ describe('kit dev', function () {
     assert.ok(!(await text(dev.url + '/about')).body.includes('kit-dev-overlay'));
   });
 
+  it('says what kit check says: a warning once when it appears (as kit check prints it), a line when it goes', async () => {
+    const page = join(dir, 'later.kit');
+    const warning =
+      /later\.kit:\d+:\d+: warning missing_backend_handler: later: action handler Later is not implemented/g;
+    const seen = () => dev.err().match(warning)?.length ?? 0;
+    const before = seen();
+    let line = dev.waitOut(/later\.kit changed → /);
+    writeFileSync(
+      page,
+      'package site\n\npage later\nroute "/later"\nguard public\n\nact Later POST "/later"\n\nview {\n  <h1>Later</h1>\n}\n',
+    );
+    await line;
+    await eventually(() => assert.equal(seen(), before + 1));
+    // With its code frame, as kit check prints it.
+    assert.match(
+      dev.err(),
+      /later\.kit:7:5: warning missing_backend_handler: [^\n]*\n +\|\n7 \| act Later POST "\/later"\n +\| +\^~~~~/,
+    );
+    // Other saves do not repeat it, nor does a save of the same file that leaves it.
+    line = dev.waitOut(/home\.kit changed → /);
+    edit(join(dir, 'home.kit'), 'Home page', 'Home page!');
+    await line;
+    line = dev.waitOut(/later\.kit changed → /);
+    edit(page, '<h1>Later</h1>', '<h1>Later on</h1>');
+    await line;
+    assert.equal(seen(), before + 1, 'told once');
+    const fixed = dev.waitOut(/ {2}fixed: 1 warning in later\.kit\n/);
+    edit(page, 'act Later POST "/later"\n', '');
+    await fixed;
+    rmSync(page);
+    await dev.waitOut(/later\.kit changed → /);
+  });
+
   it('a handler edit is served without a restart; one that does not compile leaves the last version serving', async () => {
     const handlers = join(dir, 'handlers.ts');
     const contact = await tap('/contact');
@@ -199,7 +276,25 @@ describe('kit dev', function () {
     edit(handlers, "return { greeting: 'Hello v2' };", "return { greeting: 'Hello v3' ;");
     const shown = JSON.parse((await overlay).data) as string;
     assert.match(shown, /a handler module does not compile/);
-    assert.match(shown, /handlers\.ts:\d+:\d+/);
+    // As kit check prints a .kit error: the place as an editor link, the code, the line and a caret.
+    const at =
+      readFileSync(handlers, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes("'Hello v3' ;")) + 1;
+    assert.match(
+      shown,
+      new RegExp(
+        `handlers\\.ts:${at}:\\d+</a>: error handler_compile_error: Expected &quot;}&quot; but found &quot;;&quot;`,
+      ),
+    );
+    assert.match(shown, new RegExp(`\\n${at} \\|   return \\{ greeting: &#39;Hello v3&#39; ;\\n +\\| +\\^`));
+    assert.match(shown, /href="vscode:\/\/file\/[^"]+\/handlers\.ts:\d+:\d+"/);
+    await eventually(() =>
+      assert.match(
+        dev.err(),
+        new RegExp(`handlers\\.ts:${at}:\\d+: error handler_compile_error: [^\\n]*\\n +\\|\\n${at} \\|`),
+      ),
+    );
     assert.match((await text(dev.url + '/contact')).body, /<h1>Hello v2<\/h1>/, 'the previous version serves');
     assert.match(dev.err(), /does not compile \(the previous version keeps serving\)/);
     const clear = contact.next('clear');
@@ -227,9 +322,51 @@ describe('kit dev', function () {
     const lines = readFileSync(handlers, 'utf8').split('\n');
     const line = lines.findIndex((l) => l.includes('load exploded')) + 1;
     assert.match(body, new RegExp(`handlers\\.ts:${line}:\\d+`), 'the stack names the .ts line');
-    assert.match(dev.err(), /load exploded/);
+    // The user's frame first, kit's own folded into a count: no minified bundle position.
+    assert.match(
+      body,
+      new RegExp(`Error: load exploded\\n +at [^\\n]*handlers\\.ts:${line}:\\d+[^\\n]*\\n +… \\d+ frames of kit`),
+    );
+    assert.doesNotMatch(body, /kit\.cjs|out\/bundle|node:internal/);
+    assert.match(
+      dev.err(),
+      new RegExp(`load exploded\\n +at [^\\n]*handlers\\.ts:${line}:\\d+[^\\n]*\\n +… \\d+ frames`),
+    );
+    assert.doesNotMatch(dev.err(), /kit\.cjs:\d+:\d+/);
     edit(handlers, "throw new Error('load exploded');", "return { greeting: 'Hello v4' };");
     await eventually(async () => assert.equal((await text(dev.url + '/contact')).status, 200));
+  });
+});
+
+describe('kit dev: a change nothing can be made of', function () {
+  this.timeout(120000);
+
+  it('a 50 KB file of 10,000 unclosed <div> is reported in a bounded screenful; later changes still apply', async () => {
+    const dir = copyFixture('dev', 'site');
+    const dev = await startDev(dir, ['--ssr']);
+    try {
+      await eventually(() => assert.match(dev.out(), /checked in \d+ ms: no errors/));
+      const from = dev.err().length;
+      const big = join(dir, 'big.kit');
+      const reported = dev.waitOut(/big\.kit changed → [\d,]+ errors in \d+ ms/, 90000);
+      writeFileSync(big, `package site\n\npage big\nroute "/big"\nguard public\n\nview {\n${'<div>'.repeat(10000)}\n`);
+      await reported;
+      const said = dev.err().slice(from);
+      assert.doesNotMatch(said, /watching failed|could not be/);
+      // kit check's format, at most five of a code, the rest counted in a line.
+      assert.equal(said.match(/big\.kit:\d+:\d+: error view_parse_error: /g)?.length, 5);
+      assert.match(said, /… and 9,995 more view_parse_error errors; kit check lists them all\n/);
+      assert.ok(Buffer.byteLength(said) < 2_000_000, `bounded terminal output (${Buffer.byteLength(said)} bytes)`);
+      assert.equal((await fetch(dev.url + '/about')).status, 200, 'the last good version serves');
+      // Deleting the file takes its errors away; an edit of another page is served.
+      const fixed = dev.waitOut(/errors fixed: serving the current sources \(gone: 10,002 errors in big\.kit\)/, 30000);
+      rmSync(big);
+      await fixed;
+      edit(join(dir, 'about.kit'), 'About page', 'About page after the storm');
+      await eventually(async () => assert.match((await text(dev.url + '/about')).body, /About page after the storm/));
+    } finally {
+      await dev.stop();
+    }
   });
 });
 
@@ -308,7 +445,10 @@ describe('kit dev: restarts and stopping', function () {
     const dev = await startDev(dir, ['--ssr']);
     try {
       await eventually(async () =>
-        assert.match(dev.err(), /a handler module does not compile[\s\S]*handlers\.ts:\d+:\d+: error: /),
+        assert.match(
+          dev.err(),
+          /a handler module does not compile[\s\S]*handlers\.ts:\d+:\d+: error handler_compile_error: /,
+        ),
       );
       const page = await (await fetch(dev.url + '/')).text();
       assert.match(page, /id="kit-dev-overlay"[\s\S]*a handler module does not compile/);

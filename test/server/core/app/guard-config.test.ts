@@ -67,6 +67,17 @@ describe('app config: registered guard IDs', () => {
     });
   }
 
+  it('knows where each ID is registered: its key, quotes included', () => {
+    for (const c of cases) {
+      const at = readConfigSettings('kit.config.ts', c.text).guards.at;
+      assert.deepEqual([...at.keys()].sort(), [...c.ids].sort(), c.name);
+      for (const [id, { start, end }] of at) assert.match(c.text.slice(start, end), new RegExp(`^['"]?${id}['"]?$`));
+    }
+    // The first registration of an ID that two tables name.
+    const twice = `export const guards = { 'a': f };\nexport default { guards: { 'a': g } };`;
+    assert.equal(readConfigSettings('kit.config.ts', twice).guards.at.get('a')?.start, twice.indexOf("'a'"));
+  });
+
   it('recognises config module names', () => {
     for (const p of ['kit.config.ts', 'site/kit.config.mjs', 'a\\kit.config.js']) assert.ok(isAppConfigPath(p), p);
     for (const p of ['kit.config.d.ts', 'kitconfig.ts', 'kit.config.json']) assert.ok(!isAppConfigPath(p), p);

@@ -18,6 +18,7 @@ export interface Row {
   includes?: string[];
   excludes?: string[];
   equals?: string;
+  startsWith?: string;
 }
 
 export const TEXT = 'text/plain; charset=utf-8';
@@ -395,6 +396,16 @@ export const ROWS: Row[] = [
     expect: { 'cache-control': NO_STORE, 'x-kit-error-code': 'request_failed' },
   },
   {
+    name: "a handler error answering a page's fetch for HTML → the same generic 500 text",
+    method: 'POST',
+    path: '/contact/boom',
+    csrf: 'header',
+    headers: { accept: 'text/html', 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' },
+    status: 500,
+    equals: 'internal server error\n',
+    expect: { 'content-type': TEXT, 'x-kit-error-code': 'request_failed' },
+  },
+  {
     name: 'json() with a status',
     method: 'POST',
     path: '/contact/data',
@@ -484,6 +495,77 @@ export const ROWS: Row[] = [
     status: 400,
     equals: 'partial fragment not found\n',
     expect: { 'x-kit-error-code': 'fragment_not_found' },
+  },
+  {
+    name: "a partial submission that fails the form's rules → 422, only the form again to swap in",
+    method: 'POST',
+    path: '/contact',
+    csrf: 'field',
+    headers: { 'x-kit-partial': '1', 'x-kit-target': '#result', 'x-kit-swap': 'innerHTML' },
+    body: form([['email', 'a@x']]),
+    status: 422,
+    expect: { 'content-type': HTML, 'x-kit-form-replace': '1', 'cache-control': NO_STORE },
+    includes: ['<input name="name" aria-invalid="true">'],
+    startsWith: '<form method="post" action="/contact"',
+  },
+  {
+    name: 'a partial submission failing a constraint of the input → 422, the form with its messages',
+    method: 'POST',
+    path: '/signup',
+    csrf: 'field',
+    headers: { 'x-kit-partial': '1', 'x-kit-target': '#outcome' },
+    body: form([
+      ['name', 'A'],
+      ['email', 'a@x.example'],
+    ]),
+    status: 422,
+    expect: { 'x-kit-form-replace': '1', 'x-kit-error-code': 'validation_failed' },
+    includes: ['data-kit-error="name">Please use at least 2 characters.</p>'],
+    startsWith: '<form ',
+  },
+  {
+    name: "a partial submission the action fails → 422, the form with the action's message",
+    method: 'POST',
+    path: '/signup',
+    csrf: 'field',
+    headers: { 'x-kit-partial': '1', 'x-kit-target': '#outcome' },
+    body: form([
+      ['name', 'Ann'],
+      ['email', 'ann@taken.example'],
+    ]),
+    status: 422,
+    expect: { 'x-kit-form-replace': '1' },
+    includes: ['ann@taken.example is already registered'],
+    startsWith: '<form ',
+  },
+  {
+    name: 'a partial submission the action shows the page for → its target only',
+    method: 'POST',
+    path: '/signup',
+    csrf: 'field',
+    headers: { 'x-kit-partial': '1', 'x-kit-target': '#outcome' },
+    body: form([
+      ['name', 'Ann'],
+      ['email', 'ann@example.org'],
+    ]),
+    status: 200,
+    expect: { 'x-kit-fragment-target': '#outcome', 'x-kit-form-replace': null },
+    includes: ['Welcome, Ann!'],
+    excludes: ['<form', '<html'],
+  },
+  {
+    name: 'the same failure without JavaScript → 422, the whole page',
+    method: 'POST',
+    path: '/signup',
+    csrf: 'field',
+    body: form([
+      ['name', 'Ann'],
+      ['email', 'ann@taken.example'],
+    ]),
+    status: 422,
+    expect: { 'x-kit-form-replace': null },
+    includes: ['ann@taken.example is already registered', '<h1>Sign up</h1>'],
+    startsWith: '<!doctype html>',
   },
   {
     name: 'a guarded page action runs the guard first',
@@ -710,7 +792,8 @@ export async function csrfSession(base: string): Promise<Session> {
 /** Makes a body comparable across servers (kit dev strips its own additions). */
 export type Normalize = (text: string) => string;
 
-export async function runRow(base: string, session: Session, row: Row, normalize?: Normalize): Promise<void> {
+/** Sends a row's request (with the session's CSRF cookie, field or header as the row asks). */
+export function sendRow(base: string, session: Session, row: Row): Promise<Response> {
   const headers = new Headers(row.headers);
   const cookies: string[] = [];
   if (row.cookie) cookies.push(row.cookie);
@@ -725,12 +808,17 @@ export async function runRow(base: string, session: Session, row: Row, normalize
   if (typeof body === 'string' && !headers.has('content-type'))
     headers.set('content-type', 'application/x-www-form-urlencoded');
   const method = row.method ?? 'GET';
-  const res = await fetch(base + row.path, {
+  return fetch(base + row.path, {
     method,
     headers,
     body: method === 'GET' || method === 'HEAD' ? undefined : ((body ?? '') as BodyInit),
     redirect: 'manual',
   });
+}
+
+export async function runRow(base: string, session: Session, row: Row, normalize?: Normalize): Promise<void> {
+  const method = row.method ?? 'GET';
+  const res = await sendRow(base, session, row);
   const text = normalize ? normalize(await res.text()) : await res.text();
   assert.equal(res.status, row.status, `${method} ${row.path}: status (body ${JSON.stringify(text.slice(0, 200))})`);
   for (const [name, want] of Object.entries(row.expect ?? {})) {
@@ -740,6 +828,8 @@ export async function runRow(base: string, session: Session, row: Row, normalize
     else assert.match(got ?? '', want, `header ${name}`);
   }
   if (row.equals !== undefined) assert.equal(text, row.equals);
+  if (row.startsWith !== undefined)
+    assert.ok(text.startsWith(row.startsWith), `body starts with ${JSON.stringify(row.startsWith)}:\n${text}`);
   for (const s of row.includes ?? []) assert.ok(text.includes(s), `body includes ${JSON.stringify(s)}:\n${text}`);
   for (const s of row.excludes ?? []) assert.ok(!text.includes(s), `body must not include ${JSON.stringify(s)}`);
 }

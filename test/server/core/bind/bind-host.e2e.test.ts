@@ -8,6 +8,7 @@ import {
   BIND_WORKER_MIN_FILES,
   BIND_WORKER_MIN_FILES_TWO_CORES,
   BindWorker,
+  bindWorkerSettings,
   loadBindWorkerMinFiles,
   useBindWorker,
 } from '../../../../server/src/core/bind/bind-host.js';
@@ -27,16 +28,8 @@ function bindingView(p: LoadedProject): string {
   });
 }
 
-async function withWorker<T>(value: '0' | '1', fn: () => Promise<T>): Promise<T> {
-  const before = process.env.KIT_BIND_WORKER;
-  process.env.KIT_BIND_WORKER = value;
-  try {
-    return await fn();
-  } finally {
-    if (before === undefined) delete process.env.KIT_BIND_WORKER;
-    else process.env.KIT_BIND_WORKER = before;
-  }
-}
+/** `KIT_BIND_WORKER=1` as a front door reads it. */
+const ON_WORKER = { bindWorker: bindWorkerSettings({ KIT_BIND_WORKER: '1' }) };
 
 describe('binding on a worker thread', function () {
   this.timeout(60000);
@@ -44,9 +37,9 @@ describe('binding on a worker thread', function () {
   it('is used for large workspaces with modules, never without modules, and as KIT_BIND_WORKER says', () => {
     assert.equal(useBindWorker(5000, 10, {}), true);
     assert.equal(useBindWorker(10, 10, {}), false);
-    assert.equal(useBindWorker(5000, 0, { KIT_BIND_WORKER: '1' }), false);
-    assert.equal(useBindWorker(10, 1, { KIT_BIND_WORKER: '1' }), true);
-    assert.equal(useBindWorker(5000, 10, { KIT_BIND_WORKER: '0' }), false);
+    assert.equal(useBindWorker(5000, 0, bindWorkerSettings({ KIT_BIND_WORKER: '1' })), false);
+    assert.equal(useBindWorker(10, 1, bindWorkerSettings({ KIT_BIND_WORKER: '1' })), true);
+    assert.equal(useBindWorker(5000, 10, bindWorkerSettings({ KIT_BIND_WORKER: '0' })), false);
   });
 
   it('starts for a one-shot load from 7,500 files on two cores or fewer, from 200 on more', () => {
@@ -56,21 +49,19 @@ describe('binding on a worker thread', function () {
     assert.equal(useBindWorker(5000, 10, {}, loadBindWorkerMinFiles(2)), false);
     assert.equal(useBindWorker(7500, 10, {}, loadBindWorkerMinFiles(2)), true);
     assert.equal(useBindWorker(200, 10, {}, loadBindWorkerMinFiles(8)), true);
-    assert.equal(useBindWorker(10, 1, { KIT_BIND_WORKER: '1' }, loadBindWorkerMinFiles(2)), true);
+    assert.equal(useBindWorker(10, 1, bindWorkerSettings({ KIT_BIND_WORKER: '1' }), loadBindWorkerMinFiles(2)), true);
   });
 
   for (const name of ['bind', 'conformance/multi']) {
     it(`gives the diagnostics and bindings of an own-thread load (${name})`, async () => {
       const root = fixture(name);
       const here = loadProject(['.'], { ssr: true }, root);
-      const there = await withWorker('1', () => loadProjectAsync(['.'], { ssr: true }, root));
+      const there = await loadProjectAsync(['.'], { ssr: true }, root, ON_WORKER);
       assert.ok(there.workspace.allDiagnostics().length > 0, 'the fixture has binding diagnostics');
       assert.ok(there.workspace.stats().prebound > 0, 'the worker bound');
       assert.equal(bindingView(there), bindingView(here));
       const strictHere = loadProject(['.'], { ssr: true, strictBindings: true }, root);
-      const strictThere = await withWorker('1', () =>
-        loadProjectAsync(['.'], { ssr: true, strictBindings: true }, root),
-      );
+      const strictThere = await loadProjectAsync(['.'], { ssr: true, strictBindings: true }, root, ON_WORKER);
       assert.equal(bindingView(strictThere), bindingView(strictHere));
     });
   }

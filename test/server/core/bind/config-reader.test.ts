@@ -32,6 +32,26 @@ describe('kit.config settings', () => {
     });
   });
 
+  it('reads allowedHosts as an array of names in quotes, named or in the default object', () => {
+    assert.deepEqual(read("export const allowedHosts = ['dev.test', `.example.test`];").allowedHosts, [
+      'dev.test',
+      '.example.test',
+    ]);
+    assert.deepEqual(read("export default { allowedHosts: ['a.test'] as const };").allowedHosts, ['a.test']);
+    const notLiteral = read("export const allowedHosts = ['a.test', process.env.HOST];");
+    assert.equal(notLiteral.allowedHosts, undefined);
+    assert.deepEqual(
+      notLiteral.diagnostics.map((d) => [d.code, d.range.start.column]),
+      [['config_not_literal', 39]],
+    );
+    const wrongType = read("export const allowedHosts = 'a.test';");
+    assert.deepEqual(
+      wrongType.diagnostics.map((d) => d.code),
+      ['config_invalid_setting'],
+    );
+    assert.match(wrongType.diagnostics[0].message, /must be an array of host names in quotes/);
+  });
+
   it('reads `export { x as ssr }` and prefers named exports to the default object, as the app does', () => {
     assert.deepEqual(settings('const on = true;\nexport { on as ssr };\nexport default { ssr: false };'), {
       ssr: true,

@@ -27,6 +27,30 @@ describe('build: constant folding', () => {
     }
   });
 
+  it('folds a URL hole of literal parts to what the renderer prints, unsafe schemes included', () => {
+    const urls = [
+      '/docs',
+      '/a?b=1#c',
+      'https://example.com/x',
+      'javascript:alert(1)',
+      'JavaScript&#58;alert(1)',
+      ' java\tscript:x',
+      'data:text/html,x',
+      '//evil.example',
+      '/\\evil',
+      '',
+      'a.png 1x, javascript:x 2x',
+      'a.png 1x, b.png 2x',
+    ];
+    for (const url of urls)
+      for (const srcset of [false, true])
+        for (const parts of [[url], [url.slice(0, 3), url.slice(3)]]) {
+          const n: PNode = { t: 'url', parts, ...(srcset ? { srcset: true as const } : {}) };
+          const rendered = renderTemplate({ v: 1, locals: 0, nodes: [n as Node] });
+          assert.equal(fold(n), rendered, `${url} ${srcset}`);
+        }
+  });
+
   it('folds other constant holes with the renderer and keeps the rest', () => {
     const cat: PNode = {
       t: 'text',

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseKit, type ViewBlock } from '../../../../grammar/src/index.js';
 import { loadProject } from '../../../../server/src/core/project/load.js';
-import { analyseInPool } from '../../../../server/src/core/project/parse-pool.js';
+import { analyseInPool, poolSettings } from '../../../../server/src/core/project/parse-pool.js';
 import { dropMarkup, packAnalysis, unpackAnalysis } from '../../../../server/src/core/project/parse-shared.js';
 import { reviveSpans } from '../../../../server/src/core/project/revive-spans.js';
 import { analyseKit } from '../../../../server/src/core/workspace/analyse-kit.js';
@@ -71,15 +71,13 @@ describe('core/project: loading on several threads', function () {
     const { kitFiles } = loadProject([site], OPTIONS, root, { releaseMarkup: true, pool: { threads: 1, minFiles: 1 } });
     const files = kitFiles.map((path) => ({ path, abs: join(root, path) }));
     for (const hook of [undefined, 'threads']) {
-      process.env.KIT_TEST_PARSE_POOL = hook;
-      if (hook === undefined) delete process.env.KIT_TEST_PARSE_POOL;
+      const test = poolSettings({ KIT_TEST_PARSE_POOL: hook }).test;
       const order: number[] = [];
-      const received = analyseInPool({ files, options: OPTIONS, cwd: root }, 2, (i, f) => {
+      const received = analyseInPool({ files, options: OPTIONS, cwd: root, test }, 2, (i, f) => {
         order.push(i);
         assert.ok(f, `file ${i} was analysed`);
         assert.equal(f.analysis.summary.path, kitFiles[i]);
       });
-      delete process.env.KIT_TEST_PARSE_POOL;
       assert.deepEqual(
         order,
         kitFiles.map((_, i) => i),

@@ -134,10 +134,33 @@ function isAnswered(ctx: CrossContext, link: InternalLink, segs: readonly string
 }
 
 function answeringRoutes(ctx: CrossContext, link: InternalLink, segs: readonly string[]): boolean {
-  const matches = (r: Registration) => r.method === link.method && matchRoute(r.route, segs) !== undefined;
-  if (segs.length > MAX_ENUMERATED_SEGMENTS) return ctx.allRegistrations().some(matches);
-  for (const shape of candidateShapes(segs))
-    if (ctx.registrationsIn(bucket('reg', `${link.method} ${shape}`)).some(matches)) return true;
+  return visitMatchingRoutes(ctx, link.method, segs, () => true);
+}
+
+/**
+ * Visits each registration of `method` whose route matches the decoded request segments `segs`,
+ * once, found through the `reg:` buckets of the shapes that could answer them (every registration
+ * past `MAX_ENUMERATED_SEGMENTS`), in no particular order; stops at the first visit that answers
+ * true, and tells whether one did. The links' rule and the editor's URL questions
+ * (`report/url-routing.ts`) both find routes this way.
+ */
+export function visitMatchingRoutes(
+  view: WorkspaceView,
+  method: string,
+  segs: readonly string[],
+  visit: (r: Registration) => boolean | void,
+): boolean {
+  if (segs.length > MAX_ENUMERATED_SEGMENTS) {
+    for (const r of view.allRegistrations())
+      if (r.method === method && matchRoute(r.route, segs) !== undefined && visit(r)) return true;
+    return false;
+  }
+  for (const shape of candidateShapes(segs)) {
+    // A bucket holds every registration of its member files: those of other shapes are visited in their own.
+    for (const r of view.registrationsIn(bucket('reg', `${method} ${shape}`)))
+      if (r.method === method && r.route.shapeKey === shape && matchRoute(r.route, segs) !== undefined && visit(r))
+        return true;
+  }
   return false;
 }
 

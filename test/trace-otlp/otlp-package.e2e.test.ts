@@ -14,16 +14,16 @@ import {
   withLane,
   withSink,
   type SpanExporter,
-} from '../../../shared/trace/index.js';
-import { repoRoot } from '../../helpers/repo.js';
-import { close, listen } from '../trace/helpers.js';
+} from '../../shared/trace/index.js';
+import { repoRoot } from '../helpers/repo.js';
+import { close, listen } from '../shared/trace/helpers.js';
 
-const pkg = join(repoRoot, 'shared', 'trace-otlp');
+const pkg = join(repoRoot, 'trace-otlp');
 
 function ensureInstalled(): void {
   if (existsSync(join(pkg, 'node_modules', '@opentelemetry', 'exporter-trace-otlp-http'))) return;
   const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', pkg], { cwd: repoRoot, encoding: 'utf8' });
-  assert.equal(r.status, 0, `npm ci in shared/trace-otlp failed:\n${r.stdout}\n${r.stderr}`);
+  assert.equal(r.status, 0, `npm ci in trace-otlp failed:\n${r.stdout}\n${r.stderr}`);
 }
 
 describe('kit-trace-otlp (nested package)', function () {

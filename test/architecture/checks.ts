@@ -1,0 +1,306 @@
+// The checks behind the architecture tests, in the spirit of rust-analyzer's `tidy`: each reads a
+// source tree (the repository, or a temporary copy with a violation put in) and answers every place
+// that breaks its rule as `file:line: what`, so that a failure names where to look. The rules'
+// tables are in `tables.ts`; TypeScript's own scanner finds imports and string literals, so text in
+// comments, strings and templates never counts as code.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import {
+  ALLOWED_IMPORTS,
+  GRAMMAR_SIDE_DOORS,
+  LAYERS,
+  type Layer,
+  SETTINGS_READERS,
+  SETTINGS_SCANNED,
+  SOURCE_DIRS,
+} from './tables.js';
+
+export interface SourceTree {
+  root: string;
+  /** Repository paths, `/`-separated. */
+  files: readonly string[];
+  text(file: string): string;
+}
+
+const SOURCE_FILE = /\.(ts|mts|js|mjs)$/;
+
+function walk(root: string, dir: string, out: string[]): void {
+  for (const name of readdirSync(join(root, dir)).sort()) {
+    if (name === 'node_modules' || name === 'test' || name === 'out' || name === 'dist') continue;
+    const path = `${dir}/${name}`;
+    if (statSync(join(root, path)).isDirectory()) walk(root, path, out);
+    else if (SOURCE_FILE.test(name) && !name.endsWith('.d.ts')) out.push(path);
+  }
+}
+
+/** The sources under `dirs` of the tree at `root` (folders that do not exist are skipped). */
+export function readSourceTree(root: string, dirs: readonly string[] = SOURCE_DIRS): SourceTree {
+  const files: string[] = [];
+  for (const d of dirs) if (existsSync(join(root, d))) walk(root, d, files);
+  const texts = new Map<string, string>();
+  return {
+    root,
+    files,
+    text(file) {
+      let t = texts.get(file);
+      if (t === undefined) texts.set(file, (t = readFileSync(join(root, file), 'utf8')));
+      return t;
+    },
+  };
+}
+
+export interface ImportRef {
+  from: string;
+  line: number;
+  /** The specifier as written. */
+  spec: string;
+  /** A relative import's target, as the repository path of its source (`.js` read as `.ts`). */
+  to?: string;
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+const importCache = new WeakMap<SourceTree, Map<string, ImportRef[]>>();
+
+/** Every import of a file: static, dynamic, `export ... from`, type-only and `import('x')` types. */
+export function importsOf(tree: SourceTree, file: string): ImportRef[] {
+  let byFile = importCache.get(tree);
+  if (!byFile) importCache.set(tree, (byFile = new Map()));
+  const known = byFile.get(file);
+  if (known) return known;
+  const text = tree.text(file);
+  const refs = ts.preProcessFile(text, true, true).importedFiles.map((f): ImportRef => {
+    const ref: ImportRef = { from: file, line: lineAt(text, f.pos), spec: f.fileName };
+    if (f.fileName.startsWith('.')) {
+      const target = relative(tree.root, resolve(tree.root, dirname(file), f.fileName))
+        .split(sep)
+        .join('/');
+      ref.to = target.replace(/\.m?js$/, (x) => (x === '.mjs' ? '.mts' : '.ts'));
+    }
+    return ref;
+  });
+  byFile.set(file, refs);
+  return refs;
+}
+
+export function layerOf(file: string): Layer | undefined {
+  return LAYERS.find((l) => file.startsWith(l.prefix));
+}
+
+/** Files of the tree outside every layer. */
+export function looseFiles(tree: SourceTree): string[] {
+  return tree.files.filter((f) => !layerOf(f));
+}
+
+/** Imports of our own modules against the layer list: upwards, sideways, or out of every layer. */
+export function layerViolations(tree: SourceTree): string[] {
+  const wrong: string[] = [];
+  for (const file of tree.files)
+    for (const i of importsOf(tree, file)) {
+      if (i.to === undefined) continue;
+      const a = layerOf(i.from);
+      const b = layerOf(i.to);
+      if (!a) continue;
+      if (!b) {
+        wrong.push(`${i.from}:${i.line} → ${i.to}: ${a.layer} imports a file outside every layer`);
+        continue;
+      }
+      if (a === b || b.rank < a.rank) continue;
+      const how = b.rank === a.rank ? 'siblings' : 'upwards';
+      wrong.push(`${i.from}:${i.line} → ${i.to}: ${a.layer} may not import ${b.layer} (${how})`);
+    }
+  return wrong;
+}
+
+/** Files that import themselves through others: each strongly connected component of two or more. */
+export function importCycles(tree: SourceTree): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const file of tree.files)
+    edges.set(
+      file,
+      importsOf(tree, file).flatMap((i) => (i.to === undefined ? [] : [i.to])),
+    );
+  // Tarjan's strongly connected components.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) cycles.push(scc.sort());
+    }
+  };
+  for (const f of tree.files) if (!index.has(f)) visit(f);
+  return cycles;
+}
+
+/** The npm package a bare specifier names (`@scope/name/sub` is `@scope/name`). */
+export function packageOf(spec: string): string {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Imports of npm packages and Node's modules that the layer's row of `ALLOWED_IMPORTS` does not list. */
+export function packageViolations(tree: SourceTree): string[] {
+  const wrong: string[] = [];
+  for (const file of tree.files) {
+    const layer = layerOf(file);
+    if (!layer) continue;
+    const allowed = ALLOWED_IMPORTS[layer.layer] ?? { packages: [], node: [], why: 'no row in the table' };
+    for (const i of importsOf(tree, file)) {
+      if (i.to !== undefined) continue;
+      const isNode = i.spec.startsWith('node:');
+      if (isNode ? allowed.node.includes(i.spec) : allowed.packages.includes(packageOf(i.spec))) continue;
+      const what = isNode ? i.spec : `npm package ${packageOf(i.spec)}`;
+      const hint = !isNode && isBuiltin(i.spec) ? ` (Node's own module: write node:${i.spec})` : '';
+      wrong.push(`${file}:${i.line}: ${layer.layer} may not import ${what}${hint}: ${allowed.why}`);
+    }
+  }
+  return wrong;
+}
+
+const GRAMMAR = 'grammar/src/';
+const GRAMMAR_INDEX = 'grammar/src/index.ts';
+
+/** Imports from outside the grammar of a grammar module other than its index. */
+export function grammarEntryViolations(tree: SourceTree): string[] {
+  const wrong: string[] = [];
+  for (const file of tree.files) {
+    if (file.startsWith(GRAMMAR)) continue;
+    for (const i of importsOf(tree, file)) {
+      if (i.to === undefined || !i.to.startsWith(GRAMMAR) || i.to === GRAMMAR_INDEX) continue;
+      if (GRAMMAR_SIDE_DOORS[file]?.module === i.to) continue;
+      wrong.push(`${file}:${i.line}: imports ${i.to}; the grammar is imported through ${GRAMMAR_INDEX}`);
+    }
+  }
+  return wrong;
+}
+
+/** Words a file's opening comment must have at least: a sentence saying what it holds and why. */
+export const HEADER_MIN_WORDS = 8;
+
+/** The comment a file opens with (`//` lines or one block comment), as plain words; '' when none. */
+export function openingComment(text: string): string {
+  const body = text.startsWith('#!') ? text.slice(text.indexOf('\n') + 1) : text;
+  if (body.startsWith('/*')) {
+    const end = body.indexOf('*/');
+    return end < 0 ? '' : body.slice(2, end).replace(/^\s*\*+/gm, ' ');
+  }
+  const lines: string[] = [];
+  for (const line of body.split('\n')) {
+    if (!line.startsWith('//')) break;
+    lines.push(line.slice(2));
+  }
+  return lines.join(' ');
+}
+
+/** Files that do not open with a comment saying what they hold. */
+export function headerViolations(tree: SourceTree): string[] {
+  const wrong: string[] = [];
+  for (const file of tree.files) {
+    const words = openingComment(tree.text(file)).split(/\s+/).filter(Boolean).length;
+    if (words < HEADER_MIN_WORDS)
+      wrong.push(
+        `${file}:1: opens with ${words ? `a comment of ${words} words` : 'no comment'}; ` +
+          `a source file opens with a comment saying what it holds and why (${HEADER_MIN_WORDS} words or more)`,
+      );
+  }
+  return wrong;
+}
+
+function parse(tree: SourceTree, file: string): ts.SourceFile {
+  return ts.createSourceFile(file, tree.text(file), ts.ScriptTarget.Latest, true);
+}
+
+function isProcess(node: ts.Expression): boolean {
+  if (ts.isIdentifier(node)) return node.text === 'process';
+  return ts.isPropertyAccessExpression(node) && node.name.text === 'process';
+}
+
+/** Reads of `process.env` and `process.cwd` (also `process['env']` and `const { env } = process`). */
+function settingsReads(source: ts.SourceFile): { line: number; what: string }[] {
+  const found: { line: number; what: string }[] = [];
+  const at = (node: ts.Node, what: string) =>
+    found.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, what });
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && isProcess(node.expression) && /^(env|cwd)$/.test(node.name.text))
+      at(node, `process.${node.name.text}`);
+    else if (ts.isElementAccessExpression(node) && isProcess(node.expression)) at(node, 'process[...]');
+    else if (
+      ts.isVariableDeclaration(node) &&
+      ts.isObjectBindingPattern(node.name) &&
+      node.initializer &&
+      isProcess(node.initializer)
+    )
+      at(node, 'a destructured process');
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** Reads of the process's environment or working directory below the front doors. */
+export function settingsViolations(tree: SourceTree): string[] {
+  const wrong: string[] = [];
+  for (const file of tree.files) {
+    if (!SETTINGS_SCANNED.some((d) => file.startsWith(d)) || file in SETTINGS_READERS) continue;
+    if (!/\bprocess\b/.test(tree.text(file))) continue;
+    for (const r of settingsReads(parse(tree, file)))
+      wrong.push(
+        `${file}:${r.line}: reads ${r.what}; below the front doors settings are passed in ` +
+          '(the command line and the language server read the environment and the working directory)',
+      );
+  }
+  return wrong;
+}
+
+/** The module that names kit's own LSP requests and notifications, and their types. */
+export const PROTOCOL_MODULE = 'shared/protocol/protocol.ts';
+/** A method of kit's own on the wire (`kit/$...` names stay inside the server). */
+const KIT_METHOD = /^kit\/[A-Za-z]/;
+
+/** String literals naming one of kit's LSP methods outside the protocol module. */
+export function protocolViolations(tree: SourceTree): string[] {
+  const wrong: string[] = [];
+  for (const file of tree.files) {
+    if (file === PROTOCOL_MODULE || !/^(server\/src|client\/src)\//.test(file)) continue;
+    if (!tree.text(file).includes('kit/')) continue;
+    const source = parse(tree, file);
+    const visit = (node: ts.Node): void => {
+      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && KIT_METHOD.test(node.text)) {
+        const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+        wrong.push(
+          `${file}:${line}: names the method '${node.text}'; kit's LSP methods are named in ${PROTOCOL_MODULE}`,
+        );
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return wrong;
+}
