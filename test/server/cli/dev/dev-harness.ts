@@ -181,10 +181,12 @@ export async function eventually(check: () => void | Promise<void>, ms = 10000):
 /**
  * Resolves once every event kit dev sent its tabs before now has reached the taps, for asserting that
  * a tab heard nothing: kit dev writes a change's events to all its tabs in one go before it answers
- * any later request, and the bytes a tab's stream received before an answer are read before it. So
- * one request answered after the change is the barrier, where a sleep would only be a guess.
+ * any later request, so the bytes of a tab's stream are here by the time that answer is. One request
+ * answered after the change is the barrier, where a sleep would only be a guess; the turn of the
+ * event loop after it lets the taps read what arrived on their sockets in the same poll.
  */
 export async function delivered(dev: DevProcess): Promise<void> {
   const r = await fetch(`${dev.url}/_kit/dev/client.js`, { method: 'HEAD' });
   await r.arrayBuffer();
+  await new Promise((resolve) => setImmediate(resolve));
 }
