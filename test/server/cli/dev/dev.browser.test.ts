@@ -208,8 +208,10 @@ describe('kit dev in Chromium: the starter', function () {
     await page.fill('input[name="name"]', 'Ada');
     await page.fill('input[name="email"]', 'ada@example.invalid');
     await page.click('button[type="submit"]');
-    await page.waitForFunction(() => (window as unknown as { seen: string[] }).seen.length >= 1);
-    await page.waitForTimeout(50);
+    // The swap (or a request error) is the last thing the page does with the answer.
+    await page.waitForFunction(() =>
+      (window as unknown as { seen: string[] }).seen.some((n) => n === 'kit:after-swap' || n === 'kit:request-error'),
+    );
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
     assert.deepEqual(seen, ['kit:form-invalid', 'kit:after-swap'], 'the form was swapped, no request error');
     const message = page.locator('[data-kit-error="email"]');
