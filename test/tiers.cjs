@@ -1,9 +1,10 @@
 // The two test tiers and the rule that puts a test file in one of them, read by the mocha configs
-// (.mocharc.cjs, .mocharc.unit.cjs, .mocharc.e2e.cjs) and by test/architecture/tiers.test.ts. A file's
-// tier follows from its name, so a new test needs no list edited: `*.e2e.test.ts` and
+// (.mocharc.cjs, .mocharc.unit.cjs, .mocharc.e2e.cjs) and by test/architecture/tiers.test.ts. A
+// file's tier follows from its name, so a new test needs no list edited: `*.e2e.test.ts` and
 // `*.browser.test.ts` (child processes, browsers, packing, network sockets) and `*.slow.test.ts`
 // (in process, but too slow for the unit tier's budget) make the end-to-end tier; every other
-// `*.test.ts` is a unit test, which the unit run's guard (test/helpers/tier-guard.ts) holds to that. Tests run from the compiled output; a compiled test whose source is gone (a renamed or
+// `*.test.ts` is a unit test, which the unit run's guard (test/helpers/tier-guard.ts) holds to
+// that. Tests run from the compiled output; a compiled test whose source is gone (a renamed or
 // deleted test, left behind in out/ because tsc never deletes) is not part of either tier.
 'use strict';
 const { existsSync, readdirSync } = require('node:fs');
