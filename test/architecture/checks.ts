@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import ts from 'typescript';
+import { type TS, typescript } from '../../server/src/core/bind/ts.js';
 import {
   ALLOWED_IMPORTS,
   GRAMMAR_SIDE_DOORS,
@@ -16,6 +16,10 @@ import {
   SETTINGS_SCANNED,
   SOURCE_DIRS,
 } from './tables.js';
+
+// The compiler as kit loads it (once, through V8's code cache): an ES import of the package would
+// load a second copy, after scanning its 9 MB for named exports.
+const ts = typescript();
 
 export interface SourceTree {
   root: string;
@@ -35,8 +39,18 @@ function walk(root: string, dir: string, out: string[]): void {
   }
 }
 
+/** Trees read so far, by root and folders: the architecture tests share one reading of the repository. */
+const trees = new Map<string, SourceTree>();
+
 /** The sources under `dirs` of the tree at `root` (folders that do not exist are skipped). */
 export function readSourceTree(root: string, dirs: readonly string[] = SOURCE_DIRS): SourceTree {
+  const key = [root, ...dirs].join('\0');
+  let tree = trees.get(key);
+  if (!tree) trees.set(key, (tree = readTree(root, dirs)));
+  return tree;
+}
+
+function readTree(root: string, dirs: readonly string[]): SourceTree {
   const files: string[] = [];
   for (const d of dirs) if (existsSync(join(root, d))) walk(root, d, files);
   const texts = new Map<string, string>();
@@ -233,21 +247,21 @@ export function headerViolations(tree: SourceTree): string[] {
   return wrong;
 }
 
-function parse(tree: SourceTree, file: string): ts.SourceFile {
+function parse(tree: SourceTree, file: string): TS.SourceFile {
   return ts.createSourceFile(file, tree.text(file), ts.ScriptTarget.Latest, true);
 }
 
-function isProcess(node: ts.Expression): boolean {
+function isProcess(node: TS.Expression): boolean {
   if (ts.isIdentifier(node)) return node.text === 'process';
   return ts.isPropertyAccessExpression(node) && node.name.text === 'process';
 }
 
 /** Reads of `process.env` and `process.cwd` (also `process['env']` and `const { env } = process`). */
-function settingsReads(source: ts.SourceFile): { line: number; what: string }[] {
+function settingsReads(source: TS.SourceFile): { line: number; what: string }[] {
   const found: { line: number; what: string }[] = [];
-  const at = (node: ts.Node, what: string) =>
+  const at = (node: TS.Node, what: string) =>
     found.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, what });
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isPropertyAccessExpression(node) && isProcess(node.expression) && /^(env|cwd)$/.test(node.name.text))
       at(node, `process.${node.name.text}`);
     else if (ts.isElementAccessExpression(node) && isProcess(node.expression)) at(node, 'process[...]');
@@ -291,7 +305,7 @@ export function protocolViolations(tree: SourceTree): string[] {
     if (file === PROTOCOL_MODULE || !/^(server\/src|client\/src)\//.test(file)) continue;
     if (!tree.text(file).includes('kit/')) continue;
     const source = parse(tree, file);
-    const visit = (node: ts.Node): void => {
+    const visit = (node: TS.Node): void => {
       if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && KIT_METHOD.test(node.text)) {
         const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
         wrong.push(

@@ -6,7 +6,11 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { type TS, typescript } from '../../server/src/core/bind/ts.js';
+
+// The compiler as kit loads it (once, through V8's code cache): an ES import of the package would
+// load a second copy, after scanning its 9 MB for named exports.
+const ts = typescript();
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const MAX = 80;
@@ -17,8 +21,8 @@ interface Measured {
   lines: number;
 }
 
-function nameOf(node: ts.Node): string {
-  const named = node as { name?: ts.Node };
+function nameOf(node: TS.Node): string {
+  const named = node as { name?: TS.Node };
   if (named.name !== undefined && ts.isIdentifier(named.name)) return named.name.text;
   if (ts.isConstructorDeclaration(node)) return 'constructor';
   const parent = node.parent;
@@ -32,8 +36,8 @@ function nameOf(node: ts.Node): string {
 export function functionLengths(fileName: string, text: string): Measured[] {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const out: Measured[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isFunctionLike(node) && (node as { body?: ts.Node }).body !== undefined) {
+  const visit = (node: TS.Node): void => {
+    if (ts.isFunctionLike(node) && (node as { body?: TS.Node }).body !== undefined) {
       const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
       const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
       out.push({ name: nameOf(node), line: start + 1, lines: end - start + 1 });

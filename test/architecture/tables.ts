@@ -159,7 +159,7 @@ export const GRAMMAR_SIDE_DOORS: Readonly<Record<string, { module: string; why: 
     module: 'grammar/src/keywords.ts',
     why:
       "the start path: an unknown command's did-you-mean runs no parser code " +
-      '(the index loads Chevrotain and every parser; test/bin/code-cache.test.ts holds it)',
+      '(the index loads Chevrotain and every parser; test/bin/code-cache.e2e.test.ts holds it)',
   },
 };
 

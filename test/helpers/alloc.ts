@@ -22,7 +22,7 @@ export async function bytesPerCall(loop: (n: number) => void, calls: number): Pr
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('allocation probes need --expose-gc');
   for (let k = 0; k < 100; k++) loop(Math.max(1, Math.floor(calls / 100)));
-  await new Promise((r) => setTimeout(r, 50)); // let background compilation finish
+  backgroundCompilation();
   let best = Infinity;
   let collectionsSeen = 0;
   for (let round = 0; round < 5 && best > 0.01; round++) {
@@ -41,11 +41,22 @@ export async function bytesPerCall(loop: (n: number) => void, calls: number): Pr
   return { bytesPerCall: best, collections: best === Infinity ? collectionsSeen : 0 };
 }
 
+/**
+ * Until the optimising compiler's background jobs are done and their code installed, so that no
+ * (re)compilation lands inside a measured round. V8 answers that itself under --allow-natives-syntax
+ * (which `runProbe` passes); the syntax is not JavaScript, hence the Function constructor.
+ */
+function backgroundCompilation(): void {
+  if (!process.execArgv.includes('--allow-natives-syntax'))
+    throw new Error('allocation probes need --allow-natives-syntax (run them with runProbe)');
+  new Function('%WaitForBackgroundOptimization(); %FinalizeOptimization();')();
+}
+
 /** Runs a compiled probe script with the flags `bytesPerCall` needs; returns what it printed (JSON). */
 export function runProbe(script: string): unknown {
   const r = spawnSync(
     process.execPath,
-    ['--expose-gc', '--min-semi-space-size=64', '--max-semi-space-size=64', script],
+    ['--expose-gc', '--allow-natives-syntax', '--min-semi-space-size=64', '--max-semi-space-size=64', script],
     { encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`${script} failed (${r.status}):\n${r.stderr}`);

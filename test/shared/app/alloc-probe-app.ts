@@ -1,4 +1,4 @@
-// Run by alloc.test.ts in a child process with --expose-gc and a large young generation: the heap
+// Run by alloc.e2e.test.ts in a child process with --expose-gc and a large young generation: the heap
 // a generated app allocates per static GET with tracing off, over many requests through
 // `KitApp.handle` with request and response objects that do nothing (so that what is counted is
 // the app's own work, not Node's sockets), and whether any collection ran meanwhile.

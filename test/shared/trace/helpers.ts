@@ -126,8 +126,4 @@ export class SseClient {
   }
 }
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 export { launchChromium } from '../../helpers/chromium.js';

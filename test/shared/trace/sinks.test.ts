@@ -20,7 +20,8 @@ import {
   type FinishedSpan,
   type Sink,
 } from '../../../shared/trace/index.js';
-import { collectingSink, delay } from './helpers.js';
+import { waitFor } from '../../helpers/wait.js';
+import { collectingSink } from './helpers.js';
 
 function lines(stream: PassThrough): string[] {
   const text = (stream.read() as Buffer | null)?.toString('utf8') ?? '';
@@ -218,7 +219,7 @@ describe('trace: sinks', () => {
     assert.ok(performance.now() - started < 50, 'ending spans did not wait for the sink');
     assert.equal(tracer.health().exportQueueDepth, 4);
     assert.equal(tracer.health().exportDroppedSpans, 6, 'drop newest when full');
-    await delay(5);
+    await waitFor(() => received.length > 0, { what: 'the drain to hand the first span to the sink' });
     assert.deepEqual(received, ['s0'], 'the drain waits for the sink one span at a time');
     assert.equal(tracer.health().exportInFlight, 1);
     release();
@@ -258,14 +259,12 @@ describe('trace: sinks', () => {
     });
     const tracer = newTracer(withSink(newJSONLSink(stream)), withExportQueueSize(2));
     for (let i = 0; i < 5; i++) tracer.start(background(), `s${i}`)[1].end();
-    await delay(10);
+    await waitFor(() => chunks.length > 0, { what: 'the sink to write the first span' });
     assert.equal(chunks.length, 1, 'the sink waits for drain');
     assert.equal(tracer.health().exportDroppedSpans, 3);
     const flushed = tracer.flush();
-    while (chunks.length < 2) {
-      (pending as (() => void) | null)?.();
-      await delay(5);
-    }
+    (pending as (() => void) | null)?.();
+    await waitFor(() => chunks.length === 2, { what: 'the sink to write again once the stream drained' });
     (pending as (() => void) | null)?.();
     await flushed;
     assert.equal(chunks.length, 2);

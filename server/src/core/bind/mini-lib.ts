@@ -7,7 +7,7 @@
 // types from the package, which the Program does not load (only relative imports are followed):
 // the same types are declared here, reduced to their parameters, so that a `const` written to an
 // alias of one (`type Save = ActionWithInput<Input>`) takes its parameter types from it.
-// test/server/core/bind/kit-types.test.ts holds them to shared/app/handler-types.ts.
+// test/server/core/bind/kit-types.slow.test.ts holds them to shared/app/handler-types.ts.
 export const MINI_LIB_NAME = '/__kit__/kit-binding-lib.d.ts';
 
 export const MINI_LIB_TEXT = `

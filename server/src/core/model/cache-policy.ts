@@ -12,7 +12,7 @@ const UNIT_NS: Record<string, bigint> = {
   h: 3_600_000_000_000n,
 };
 const MAX_DURATION_NS = 2n ** 63n - 1n;
-// µ (micro sign) and μ (Greek mu) escaped: the bundled CLI stays ASCII text (test/bin/kit.test.ts).
+// µ (micro sign) and μ (Greek mu) escaped: the bundled CLI stays ASCII text (test/bin/kit.e2e.test.ts).
 const TERM = /([0-9]*)(?:\.([0-9]*))?(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/y;
 
 /**

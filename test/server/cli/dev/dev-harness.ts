@@ -6,6 +6,7 @@ import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixture, repoRoot } from '../../../helpers/repo.js';
+import { waitFor } from '../../../helpers/wait.js';
 
 /** The installed command (the bundle), as users run it. */
 export const CLI = join(repoRoot, 'bin', 'kit.js');
@@ -166,18 +167,26 @@ export class EventTap {
   }
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
-
 /** Polls until `check` passes (watchers and the start's checks are asynchronous), at most `ms`. */
 export async function eventually(check: () => void | Promise<void>, ms = 10000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
+  await waitFor(
+    async () => {
       await check();
-      return;
-    } catch (e) {
-      if (Date.now() > until) throw e;
-      await sleep(20);
-    }
-  }
+      return true;
+    },
+    { what: 'a check to pass', timeout: ms, every: 20 },
+  );
+}
+
+/**
+ * Resolves once every event kit dev sent its tabs before now has reached the taps, for asserting that
+ * a tab heard nothing: kit dev writes a change's events to all its tabs in one go before it answers
+ * any later request, so the bytes of a tab's stream are here by the time that answer is. One request
+ * answered after the change is the barrier, where a sleep would only be a guess; the turn of the
+ * event loop after it lets the taps read what arrived on their sockets in the same poll.
+ */
+export async function delivered(dev: DevProcess): Promise<void> {
+  const r = await fetch(`${dev.url}/_kit/dev/client.js`, { method: 'HEAD' });
+  await r.arrayBuffer();
+  await new Promise((resolve) => setImmediate(resolve));
 }

@@ -63,17 +63,39 @@ describe('kit dev in Chromium', function () {
     dev = await startDev(dir, ['--ssr', '--port', String(port)]);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 800, height: 600 } })).newPage();
+    // Each event stream the client opens notes its path once its first event (the overlay state)
+    // arrived: kit dev registers a tab before it sends that, so from then on the tab hears changes.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __kitDevStreams: string[] };
+      w.__kitDevStreams = [];
+      const Native = window.EventSource;
+      window.EventSource = class extends Native {
+        constructor(url: string | URL, init?: EventSourceInit) {
+          super(url, init);
+          const path = new URL(String(url), location.href).searchParams.get('path') ?? '';
+          const first = () => {
+            this.removeEventListener('clear', first);
+            this.removeEventListener('overlay', first);
+            w.__kitDevStreams.push(path);
+          };
+          this.addEventListener('clear', first);
+          this.addEventListener('overlay', first);
+        }
+      };
+    });
   });
   after(async () => {
     await browser?.close();
     await dev?.stop();
   });
 
-  /** The page's event stream is open (the server has sent its first event). */
-  async function connected(): Promise<void> {
+  /** The page's event stream for `path` is open (the server has sent its first event). */
+  async function connected(path?: string): Promise<void> {
     await page.waitForFunction(() => (window as unknown as { __kitDev?: boolean }).__kitDev === true);
-    // The stream opens with the overlay state; give it a moment to be registered server-side.
-    await page.waitForTimeout(150);
+    await page.waitForFunction(
+      (p) => (window as unknown as { __kitDevStreams: string[] }).__kitDevStreams.includes(p),
+      path ?? new URL(page.url()).pathname,
+    );
   }
 
   it('saving a page shows the new content without a manual reload, at the same scroll position', async () => {
@@ -140,7 +162,7 @@ describe('kit dev in Chromium', function () {
     await page.click('a[href="/about"]');
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'About again');
     assert.equal(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 7, 'an SPA navigation');
-    await page.waitForTimeout(150);
+    await connected('/about');
     edit(join(dir, 'about.kit'), 'About again', 'About, live');
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'About, live');
   });
@@ -186,8 +208,10 @@ describe('kit dev in Chromium: the starter', function () {
     await page.fill('input[name="name"]', 'Ada');
     await page.fill('input[name="email"]', 'ada@example.invalid');
     await page.click('button[type="submit"]');
-    await page.waitForFunction(() => (window as unknown as { seen: string[] }).seen.length >= 1);
-    await page.waitForTimeout(50);
+    // The swap (or a request error) is the last thing the page does with the answer.
+    await page.waitForFunction(() =>
+      (window as unknown as { seen: string[] }).seen.some((n) => n === 'kit:after-swap' || n === 'kit:request-error'),
+    );
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
     assert.deepEqual(seen, ['kit:form-invalid', 'kit:after-swap'], 'the form was swapped, no request error');
     const message = page.locator('[data-kit-error="email"]');

@@ -1,6 +1,6 @@
 // How `kit init` tells the way kit was installed, from the npm lock files of trees laid out as npm
 // lays them out: a project's, npx's (in npm's cache), a nested one, a global install (no lock), a
-// checkout. test/package/init.test.ts runs the real installs end to end.
+// checkout. test/package/init.e2e.test.ts runs the real installs end to end.
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

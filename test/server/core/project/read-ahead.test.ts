@@ -2,9 +2,21 @@
 // the caller, and leaves an unreadable file to the caller (who reports it in its own words).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { ReadAhead } from '../../../../server/src/core/project/read-ahead.js';
+
+/**
+ * Until the worker has read every file and stopped (it closes its port and exits then), so that the
+ * delivery path is what the takes exercise. The worker is private: reached here for this wait only.
+ */
+async function readThrough(ahead: ReadAhead): Promise<void> {
+  const worker = (ahead as unknown as { worker?: Worker }).worker;
+  assert.ok(worker, 'a worker was started');
+  await once(worker, 'exit');
+}
 
 describe('core/project: read-ahead', () => {
   let dir: string;
@@ -25,8 +37,7 @@ describe('core/project: read-ahead', () => {
   async function takeAll(ahead: ReadAhead, list: string[]): Promise<{ texts: string[]; delivered: number }> {
     const texts: string[] = [];
     let delivered = 0;
-    // Give the worker time to start, so that the delivery path is exercised.
-    await new Promise((r) => setTimeout(r, 300));
+    await readThrough(ahead);
     for (let i = 0; i < list.length; i++) {
       const t = ahead.take(i);
       if (t !== undefined) delivered++;
@@ -48,7 +59,7 @@ describe('core/project: read-ahead', () => {
   it('leaves a file it cannot read to the caller, and the files after it are still delivered', async () => {
     const list = [...paths.slice(0, 50), join(dir, 'missing.kit'), ...paths.slice(50, 100)];
     const ahead = new ReadAhead(list, 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await readThrough(ahead);
     let delivered = 0;
     for (let i = 0; i < list.length; i++) {
       const t = ahead.take(i);

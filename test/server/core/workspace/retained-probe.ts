@@ -1,4 +1,4 @@
-// Run by retained.test.ts in a child process with --expose-gc: the heap a workspace keeps after a
+// Run by retained.e2e.test.ts in a child process with --expose-gc: the heap a workspace keeps after a
 // large `.kit` file is read again and again as a whole (a watched file changed on disk, a generator
 // writing it), beside its component. Each of its 700 calls passes a prop the component does not
 // declare: cross-file diagnostics pointing into the file, which the workspace anchors to its visible

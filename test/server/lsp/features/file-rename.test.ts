@@ -1,7 +1,7 @@
 // What `workspace/willRenameFiles` edits and what it reports, in-process on the `lsp/site` fixture:
 // a layout moved into another package and a component whose name does not follow its file are
 // left alone (the first reported), a folder whose package name another folder shares is reported
-// rather than guessed. The stdio test (`urls.test.ts`) covers the renames that follow.
+// rather than guessed. The stdio test (`urls.e2e.test.ts`) covers the renames that follow.
 import { strict as assert } from 'node:assert';
 import { fixture } from '../../../helpers/repo.js';
 import { pathOf, setup } from '../helpers/features.js';

@@ -109,6 +109,16 @@ function viewFacts(s: FileSummary): unknown {
   };
 }
 
+/** The length of the view's body and of the fragment's, in characters. */
+function blockLengths(page: string): { view: number; fragment: number } {
+  const length = (kind: string) => {
+    const d = parseKit(page, 'site/big.kit').declarations.find((x) => x.kind === kind)!;
+    assert.ok(d.kind === 'view' || d.kind === 'fragment');
+    return d.bodyRange.end.offset - d.bodyRange.start.offset;
+  };
+  return { view: length('view'), fragment: length('fragment') };
+}
+
 function load(page: string, ssr: boolean): Workspace {
   const ws = new Workspace({ ssr });
   ws.setKitFile('site/Card.cmp.kit', CARD);
@@ -154,15 +164,9 @@ describe('edits inside a long view (memoised view walks)', () => {
   const page = bigPage(700);
 
   it('the page is long enough for the view walks to be remembered', () => {
-    const view = parseKit(page, 'site/big.kit').declarations.find((d) => d.kind === 'view')!;
-    assert.ok(
-      view.kind === 'view' && view.bodyRange.end.offset - view.bodyRange.start.offset > 4 * MEMO_MIN_BODY_CHARS,
-    );
-    const fragment = parseKit(page, 'site/big.kit').declarations.find((d) => d.kind === 'fragment')!;
-    assert.ok(
-      fragment.kind === 'fragment' &&
-        fragment.bodyRange.end.offset - fragment.bodyRange.start.offset > MEMO_MIN_BODY_CHARS,
-    );
+    const lengths = blockLengths(page);
+    assert.ok(lengths.view > 4 * MEMO_MIN_BODY_CHARS, `view body ${lengths.view} characters`);
+    assert.ok(lengths.fragment > MEMO_MIN_BODY_CHARS, `fragment body ${lengths.fragment} characters`);
     const codes = new Set(
       load(page, true)
         .kit('site/big.kit')!
@@ -229,6 +233,16 @@ describe('edits inside a long view (memoised view walks)', () => {
   });
 
   it('random edits inside long markup blocks end where a fresh load ends (property)', () => {
+    // A page of 160 sections: both blocks are still remembered (each body over 1.25 times the
+    // threshold, the view's <main> over 640 children, so more than ten runs of them), for an eighth
+    // of the cost per load and comparison of the 700 above, which made this test time out under load.
+    const page = bigPage(160);
+    const lengths = blockLengths(page);
+    assert.ok(lengths.view > 1.25 * MEMO_MIN_BODY_CHARS, `view body ${lengths.view} characters`);
+    assert.ok(lengths.fragment > 1.25 * MEMO_MIN_BODY_CHARS, `fragment body ${lengths.fragment} characters`);
+    const view = parseKit(page, 'site/big.kit').declarations.find((d) => d.kind === 'view')!;
+    const main = view.kind === 'view' ? view.body.find((n): n is Element => n.type === 'element') : undefined;
+    assert.ok(main && main.children.length > 640, `<main> has ${main?.children.length} children`);
     const snippets = [
       'x',
       ' ',

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { builtApp, rawGet, rawRequest, SECRET, startApp, type RunningApp } from './built-app.js';
 import { csrfSession, NO_STORE, ROWS, runRow, type Session } from './http-rows.js';
 import { repoRoot } from '../../../helpers/repo.js';
+import { waitFor } from '../../../helpers/wait.js';
 
 describe('generated app over HTTP', function () {
   this.timeout(240000);
@@ -158,8 +159,7 @@ describe('generated app over HTTP', function () {
           assert.equal(r.status, 200);
           assert.equal(await r.text(), 'ok');
         }
-        for (let i = 0; i < 50 && !/late timer detail/.test(app.stderr()); i++)
-          await new Promise((r) => setTimeout(r, 20));
+        await waitFor(() => /late timer detail/.test(app.stderr()), { what: 'the late fault to be logged' });
         const health = await fetch(app.url + '/_kit/health');
         assert.equal(health.status, 200);
         const log = app.stderr();
@@ -247,26 +247,26 @@ describe('generated app over HTTP', function () {
   it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
     const app = await startApp('bin');
     const { connect } = await import('node:net');
-    // A request whose body arrives slowly is in flight when the signal comes.
+    // A request whose body arrives slowly is in flight when the signal comes. It asks for a
+    // `100 Continue`, which the server sends as it starts handling the request.
     const socket = connect(app.port, '127.0.0.1');
     await new Promise<void>((r) => socket.once('connect', () => r()));
     const body = 'text=slow';
     socket.write(
-      `POST /notes/save HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      `POST /notes/save HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
     );
-    const answer = new Promise<string>((resolve) => {
-      let s = '';
-      socket.on('data', (d) => (s += d));
-      socket.on('close', () => resolve(s));
-    });
-    await new Promise((r) => setTimeout(r, 100));
+    let received = '';
+    socket.on('data', (d) => (received += d));
+    const answer = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
+    const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
+    await waitFor(() => received.startsWith(CONTINUE), { what: 'the app to start handling the request' });
     const exited = app.stop();
-    await new Promise((r) => setTimeout(r, 150));
+    await waitFor(() => /SIGTERM received/.test(app.stderr()), { what: 'the app to receive SIGTERM' });
     socket.write(body);
-    const text = await answer;
+    const text = (await answer).slice(CONTINUE.length);
     assert.match(text, /^HTTP\/1\.1 403 /, 'the in-flight request was answered (403: no CSRF token)');
     assert.equal(await exited, 0);
-    assert.match(app.stderr(), /SIGTERM received/);
+    assert.match(app.stderr(), /SIGTERM received; finishing 1 in-flight request/);
   });
 });
 
@@ -285,13 +285,15 @@ describe('generated app: tracing (KIT_TRACE=1)', function () {
     assert.equal((await fetch(app.url + '/docs/x/y')).status, 200);
     assert.equal((await fetch(app.url + '/patients/abc')).status, 400);
     let spans: { name: string; lane: string; attributes: { key: string; value: unknown }[] }[] = [];
-    for (let i = 0; i < 50; i++) {
-      const r = await fetch(app.url + '/_kit/traces');
-      assert.equal(r.status, 200);
-      spans = ((await r.json()) as { spans: typeof spans }).spans;
-      if (spans.some((s) => s.name === 'GET /patients/{id:int}')) break;
-      await new Promise((res) => setTimeout(res, 20));
-    }
+    await waitFor(
+      async () => {
+        const r = await fetch(app.url + '/_kit/traces');
+        assert.equal(r.status, 200);
+        spans = ((await r.json()) as { spans: typeof spans }).spans;
+        return spans.some((s) => s.name === 'GET /patients/{id:int}');
+      },
+      { what: 'the span of GET /patients/abc' },
+    );
     const attr = (s: (typeof spans)[number], k: string) => s.attributes.find((a) => a.key === k)?.value;
     const docs = spans.find((s) => attr(s, 'http.route') === '/docs/{path...}');
     assert.ok(docs, `a span for the docs route in ${JSON.stringify(spans.map((s) => s.name))}`);

@@ -15,6 +15,7 @@ import {
   type Tracer,
 } from '../../../shared/trace/index.js';
 import { repoRoot } from '../../helpers/repo.js';
+import { waitFor } from '../../helpers/wait.js';
 import { close, launchChromium, listen } from './helpers.js';
 
 const MOUNT = '/_kit/traces';
@@ -79,17 +80,14 @@ describe('trace: browser bridge in Chromium', function () {
     await close(other);
   });
 
-  async function waitForSpans(count: number): Promise<SpanSnapshot[]> {
-    for (let i = 0; i < 100; i++) {
-      const spans = collector.snapshots();
-      if (spans.length >= count) return spans;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(
-      `expected ${count} spans, got ${collector
-        .snapshots()
-        .map((s) => s.name)
-        .join(', ')}`,
+  function waitForSpans(count: number): Promise<SpanSnapshot[]> {
+    return waitFor(
+      () => {
+        const spans = collector.snapshots();
+        assert.ok(spans.length >= count, `got ${spans.map((s) => s.name).join(', ')}`);
+        return spans;
+      },
+      { what: `${count} spans at the collector`, every: 50 },
     );
   }
 
@@ -150,20 +148,25 @@ describe('trace: browser bridge in Chromium', function () {
     const p = await browser.newPage();
     try {
       await p.goto(`${url}/recorded`);
-      const posts = await p.evaluate(async () => {
-        const w = window as unknown as {
-          __kitTrace: { flush(): Promise<void> };
-          __posts: { url: string; o: RequestInit }[];
-        };
-        await new Promise((r) => setTimeout(r, 50));
-        await w.__kitTrace.flush();
-        return w.__posts.map((x) => ({
-          url: x.url,
-          keepalive: x.o.keepalive,
-          method: x.o.method,
-          type: (x.o.headers as Record<string, string>)['Content-Type'],
-        }));
-      });
+      // Flushed until the navigation span (ended by a timer the load event sets) has been posted.
+      const posts = await waitFor(
+        () =>
+          p.evaluate(async () => {
+            const w = window as unknown as {
+              __kitTrace: { flush(): Promise<void> };
+              __posts: { url: string; o: RequestInit }[];
+            };
+            await w.__kitTrace.flush();
+            if (w.__posts.length === 0) return null;
+            return w.__posts.map((x) => ({
+              url: x.url,
+              keepalive: x.o.keepalive,
+              method: x.o.method,
+              type: (x.o.headers as Record<string, string>)['Content-Type'],
+            }));
+          }),
+        { what: 'the page to post its navigation span' },
+      );
       assert.deepEqual(posts, [{ url: `${MOUNT}/browser`, keepalive: true, method: 'POST', type: 'application/json' }]);
       const spans = await waitForSpans(1);
       assert.equal(spans[0]!.name, 'navigation /recorded');
@@ -187,7 +190,12 @@ describe('trace: browser bridge in Chromium', function () {
       });
       assert.deepEqual(state, { enabled: false, span: null, patched: false });
       assert.equal(seenHeaders['/api/plain']!.traceparent, undefined);
-      await new Promise((r) => setTimeout(r, 300));
+      // Whatever the page would send is sent now: after the load event's zero-delay timer (which ends
+      // an enabled bridge's navigation span), a flush, answered before it resolves.
+      await p.evaluate(async () => {
+        await new Promise((r) => setTimeout(r, 0));
+        await (window as unknown as { __kitTrace: { flush(): Promise<void> } }).__kitTrace.flush();
+      });
       await tracer.flush();
       assert.deepEqual(
         collector.snapshots().filter((s) => s.surface === 'frontend'),
@@ -210,7 +218,8 @@ describe('trace: browser bridge in Chromium', function () {
           traceparent(s?: object): string;
         };
         const w = window as unknown as { __kitTrace: Bridge; __kitTraceparent?: string };
-        await new Promise((r) => setTimeout(r, 20)); // let the navigation span end
+        // After the load event's zero-delay timer, which ends the navigation span.
+        await new Promise((r) => setTimeout(r, 0));
         w.__kitTraceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
         const outer = w.__kitTrace.start('checkout', { lane: 'user' });
         const inner = w.__kitTrace.start('validate', { attributes: { step: 2 } });

@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { type Release, release } from '../helpers/release.js';
 import { repoRoot } from '../helpers/repo.js';
+import { waitFor } from '../helpers/wait.js';
 import { runInProcess } from '../server/cli/cli-harness.js';
 import { type LocalRegistry, npmEnv, startLocalRegistry } from './local-registry.js';
 import { kitInstallScriptWarnings, type RunResult, run, startBuiltApp, startNpmScript } from './offline-install.js';
@@ -50,15 +51,15 @@ function sizeOf(path: string, seen = new Set<string>()): number {
 
 /** GETs `url` until its body matches `re` (kit dev rebuilds after an edit); answers that body. */
 async function waitForBody(url: string, re: RegExp, timeoutMs = 30_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  let last = '';
-  for (;;) {
-    const res = await fetch(url);
-    last = await res.text();
-    if (res.status === 200 && re.test(last)) return last;
-    if (Date.now() > until) assert.fail(`${url} did not answer ${re} in time; last answer (${res.status}):\n${last}`);
-    await new Promise((ok) => setTimeout(ok, 50));
-  }
+  return waitFor(
+    async () => {
+      const res = await fetch(url);
+      const body = await res.text();
+      assert.ok(res.status === 200 && re.test(body), `last answer (${res.status}):\n${body}`);
+      return body;
+    },
+    { what: `${url} to answer ${re}`, timeout: timeoutMs, every: 50 },
+  );
 }
 
 describe('kit init', function () {

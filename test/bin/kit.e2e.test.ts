@@ -1,5 +1,5 @@
 // The `kit` command as installed: bin/kit.js runs the bundle (out/bundle/kit.cjs, scripts/bundle.mjs)
-// through V8's code cache (code-cache.test.ts). It answers as the compiled modules do (the rest of
+// through V8's code cache (code-cache.e2e.test.ts). It answers as the compiled modules do (the rest of
 // the suite drives those), finds the files it reads relative to its modules (templates, the app
 // runtime), names the TypeScript sources in stack traces under KIT_DEBUG, and serves the language
 // server over stdio.

@@ -1,8 +1,8 @@
 // The release as `npm run pack` writes it: the kit and create tarballs and the .vsix, named with
 // the version; the kit tarball's package.json without development scripts or devDependencies; its
 // files (the bundle, the compiled output, schemas, browser scripts; no tests, fixtures or benches).
-// Installing it is test/package/init.test.ts's (from the tarball, as a newcomer does); the .vsix's
-// contents are test/client/extension.test.ts's.
+// Installing it is test/package/init.e2e.test.ts's (from the tarball, as a newcomer does); the .vsix's
+// contents are test/client/extension.e2e.test.ts's.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';

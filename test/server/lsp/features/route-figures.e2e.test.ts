@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CodeLens, Hover } from 'vscode-languageserver-protocol';
@@ -18,6 +19,7 @@ import {
   type Tracer,
 } from '../../../../shared/trace/index.js';
 import { close, listen } from '../../../shared/trace/helpers.js';
+import { waitFor } from '../../../helpers/wait.js';
 import { fileUri, FULL_CAPABILITIES, LspClient } from '../helpers/lsp-client.js';
 
 const PAGE = `package site
@@ -106,23 +108,28 @@ describe('live route figures in the editor (hover and CodeLens)', function () {
     return uri;
   }
 
-  /** CodeLens titles once the figures arrived (the first request starts the read; it never waits on it). */
-  async function lenses(uri: string, want: (titles: string[]) => boolean, tries = 60): Promise<string[]> {
-    let titles: string[] = [];
-    for (let i = 0; i < tries; i++) {
-      const got = await client!.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-      titles = got.map((l) => `${l.range.start.line}: ${l.command?.title ?? ''}`);
-      if (want(titles)) return titles;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return titles;
+  /** The CodeLens titles, as `line: title`. */
+  async function lensTitles(uri: string): Promise<string[]> {
+    const got = await client!.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    return got.map((l) => `${l.range.start.line}: ${l.command?.title ?? ''}`);
+  }
+
+  /** CodeLens titles once `want` accepts them (the first request starts the read; it never waits on it). */
+  function lenses(uri: string, want: (titles: string[]) => boolean, what: string): Promise<string[]> {
+    return waitFor(
+      async () => {
+        const titles = await lensTitles(uri);
+        assert.ok(want(titles), JSON.stringify(titles));
+        return titles;
+      },
+      { what, every: 50 },
+    );
   }
 
   it('reads a running server announced in .kit/dev.json: CodeLens per route and hover with the last error', async () => {
     announce(traces);
     const uri = await start();
-    const titles = await lenses(uri, (t) => t.length === 3);
-    assert.equal(titles.length, 3, JSON.stringify(titles));
+    const titles = await lenses(uri, (t) => t.length === 3, 'a lens per route');
     assert.match(titles[0]!, /^3: 11 req · p95 \d+(\.\d+)? ms · 0 errors$/);
     assert.match(titles[1]!, /^6: 2 req · p95 \d+(\.\d+)? ms · 1 error$/);
     assert.equal(titles[2], '7: no requests yet');
@@ -140,12 +147,30 @@ describe('live route figures in the editor (hover and CodeLens)', function () {
 
   it('is silent when nothing is running: no announcement, or a stale one', async () => {
     const uri = await start();
-    assert.deepEqual(await lenses(uri, () => false, 20), []);
-    await close(server!);
-    server = undefined;
-    announce(traces); // the announced server is gone: connection refused
-    const stale = await lenses(uri, (t) => t.length > 0, 30);
-    assert.deepEqual(stale, []);
+    // No announcement: a lens request looks for one as it is answered, and finds no address to read.
+    assert.deepEqual(await lensTitles(uri), []);
+    // A stale announcement: the address answers no read (here a listener that drops every connection,
+    // so that the reads can be counted). A read starts only once the one before it was handled, so
+    // the answers after the second read began show what a failed read leaves: nothing.
+    let reads = 0;
+    const gone = createNetServer((socket) => {
+      reads++;
+      socket.resetAndDestroy();
+    });
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    try {
+      announce(`http://127.0.0.1:${(gone.address() as AddressInfo).port}/_kit/traces`);
+      await waitFor(
+        async () => {
+          assert.deepEqual(await lensTitles(uri), [], 'no lens from a failed read');
+          return reads >= 2;
+        },
+        { what: 'the language server to read the stale address twice', every: 50 },
+      );
+      assert.deepEqual(await lensTitles(uri), []);
+    } finally {
+      await new Promise((resolve) => gone.close(resolve));
+    }
     const hover = await client!.request<Hover | null>('textDocument/hover', {
       textDocument: { uri },
       position: { line: 3, character: 2 },
@@ -155,13 +180,12 @@ describe('live route figures in the editor (hover and CodeLens)', function () {
 
   it('takes the collector from the kit.trace.collector setting; only loopback addresses are read', async () => {
     const uri = await start({ ssr: false, trace: { collector: traces } });
-    const titles = await lenses(uri, (t) => t.length === 3);
-    assert.equal(titles.length, 3);
+    await lenses(uri, (t) => t.length === 3, 'a lens per route');
     await client!.conn.sendNotification('workspace/didChangeConfiguration', {
       settings: { kit: { trace: { collector: 'http://collector.example/_kit/traces' } } },
     });
     client!.settings = { ssr: false, trace: { collector: 'http://collector.example/_kit/traces' } };
     await client!.conn.sendNotification('workspace/didChangeConfiguration', { settings: {} });
-    assert.deepEqual(await lenses(uri, (t) => t.length === 0), []);
+    await lenses(uri, (t) => t.length === 0, 'the lenses to go with the collector that is not on loopback');
   });
 });

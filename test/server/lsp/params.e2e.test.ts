@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InitializeResult, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { fixture } from '../../helpers/repo.js';
+import { waitFor } from '../../helpers/wait.js';
 import { fileUri, LspClient } from './helpers/lsp-client.js';
 
 interface RawMessage {
@@ -36,14 +37,11 @@ class RawAnswers {
     });
   }
 
-  async answer(id: number, ms = 10_000): Promise<RawMessage> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const m = this.messages.find((x) => x.id === id && ('result' in x || 'error' in x));
-      if (m) return m;
-      if (Date.now() > end) throw new Error(`no answer to request ${id}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+  answer(id: number, ms = 10_000): Promise<RawMessage> {
+    return waitFor(() => this.messages.find((x) => x.id === id && ('result' in x || 'error' in x)), {
+      what: `the answer to request ${id}`,
+      timeout: ms,
+    });
   }
 }
 

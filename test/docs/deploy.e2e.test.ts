@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
 import { repoRoot } from '../helpers/repo.js';
+import { waitFor } from '../helpers/wait.js';
 import { attach, SECRET, tempDir } from '../server/core/app/built-app.js';
 
 const DEPLOY_DIR = join(repoRoot, 'docs', 'deploy');
@@ -308,16 +309,14 @@ async function dockerPath(dockerfile: string): Promise<void> {
     const port = /:(\d+)\s*$/m.exec(sh('docker', ['port', id, '8080/tcp']))?.[1];
     assert.ok(port, 'docker port names the published port');
     const base = `http://127.0.0.1:${port}`;
-    const until = Date.now() + 30_000;
-    for (;;) {
-      const ok = await fetch(`${base}/_kit/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      assert.ok(Date.now() < until, `the container did not answer:\n${sh('docker', ['logs', id])}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitFor(
+      () =>
+        fetch(`${base}/_kit/health`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      { what: 'the container to answer', timeout: 30_000, every: 250 },
+    ).catch((e: Error) => assert.fail(`${e.message}:\n${sh('docker', ['logs', id])}`));
     await getPages(base);
     sh('docker', ['stop', '-t', '30', id]);
     assert.equal(sh('docker', ['inspect', '-f', '{{.State.ExitCode}}', id]).trim(), '0');

@@ -10,6 +10,7 @@ import type {
   InitializeResult,
   WorkspaceDiagnosticReport,
 } from 'vscode-languageserver-protocol';
+import { waitFor } from '../../../helpers/wait.js';
 import { FULL_CAPABILITIES, LspClient } from '../helpers/lsp-client.js';
 import { StdioSession } from '../helpers/stdio-session.js';
 
@@ -20,14 +21,6 @@ const PULL_CAPABILITIES = {
 };
 
 type Full = { kind: 'full'; resultId: string; items: Diagnostic[] };
-
-async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('lsp pull diagnostics (stdio)', function () {
   this.timeout(60000);
@@ -143,7 +136,7 @@ describe('lsp pull diagnostics (stdio)', function () {
       ],
     );
     assert.notEqual((after.items[1] as Full).resultId, report.resultId);
-    await until(() => refreshes > refreshed, 'workspace/diagnostic/refresh was sent');
+    await waitFor(() => refreshes > refreshed, { what: 'workspace/diagnostic/refresh to be sent' });
     // A file that comes after the first report is in the next one.
     writeFileSync(join(s.dir, 'c.kit'), aText.replace('page a', 'page c'));
     await s.client.conn.sendNotification('workspace/didChangeWatchedFiles', {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, createHttpServer, type AppManifest, type StaticSource } from '../../../shared/app/index.js';
 import { newCollector, newTracer, withSink } from '../../../shared/trace/index.js';
 import { rawGet, type RawResponse } from '../../server/core/app/built-app.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const FILES: Record<string, string> = {
   'index.html': '<!doctype html><h1>home</h1>',
@@ -225,12 +226,14 @@ describe('app: tracing on, built files still go through the traced pipeline', ()
     const r = await rawGet(app.port, '/about');
     assert.equal(r.status, 200);
     assert.equal(r.headers['cache-control'], 'no-cache');
-    let names: string[] = [];
-    for (let i = 0; i < 50 && !names.includes('GET /about'); i++) {
-      const t = await rawGet(app.port, '/_kit/traces');
-      names = (JSON.parse(t.body) as { spans: { name: string }[] }).spans.map((s) => s.name);
-      if (!names.includes('GET /about')) await new Promise((res) => setTimeout(res, 20));
-    }
-    assert.ok(names.includes('GET /about'), `spans: ${JSON.stringify(names)}`);
+    await waitFor(
+      async () => {
+        const t = await rawGet(app.port, '/_kit/traces');
+        const names = (JSON.parse(t.body) as { spans: { name: string }[] }).spans.map((s) => s.name);
+        assert.ok(names.includes('GET /about'), `spans: ${JSON.stringify(names)}`);
+        return true;
+      },
+      { what: 'the span of GET /about' },
+    );
   });
 });

@@ -1,5 +1,5 @@
 // A CommonJS module compiled through V8's code cache (the TypeScript compiler, the `kit` command's
-// bundle: test/bin/code-cache.test.ts) must behave exactly as when required, and a missing, stale or
+// bundle: test/bin/code-cache.e2e.test.ts) must behave exactly as when required, and a missing, stale or
 // damaged cache only costs time.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

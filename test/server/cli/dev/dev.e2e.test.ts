@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { CLI, copyFixture, eventually, EventTap, sleep, startDev, type DevProcess } from './dev-harness.js';
+import { CLI, copyFixture, delivered, eventually, EventTap, startDev, type DevProcess } from './dev-harness.js';
 
 const CLIENT_TAG = '<script type="module" src="/_kit/dev/client.js"></script>';
 
@@ -124,7 +124,7 @@ describe('kit dev', function () {
     await reload;
     await line;
     assert.match((await text(dev.url + '/')).body, /<h1[^>]*>Home page v2<\/h1>/);
-    await sleep(100);
+    await delivered(dev);
     assert.deepEqual(about.namesSince(aboutFrom), [], 'the about tab heard nothing');
   });
 
@@ -137,7 +137,7 @@ describe('kit dev', function () {
     edit(join(dir, 'main.layout.kit'), 'Dev fixture', 'Dev fixture v2');
     await both;
     assert.match((await text(dev.url + '/about')).body, /Dev fixture v2/);
-    await sleep(100);
+    await delivered(dev);
     assert.deepEqual(post.namesSince(postFrom), [], 'the page without the layout heard nothing');
   });
 
@@ -174,7 +174,7 @@ describe('kit dev', function () {
       [oldHref],
     );
     assert.match((await text(dev.url + pairs[0][1])).body, /rgb\(4, 5, 6\)/);
-    await sleep(100);
+    await delivered(dev);
     assert.deepEqual(home.namesSince(homeFrom), [], 'a page without the file heard nothing');
   });
 
@@ -270,7 +270,7 @@ describe('kit dev', function () {
     edit(handlers, 'Hello v1', 'Hello v2');
     await reload;
     assert.match((await text(dev.url + '/contact')).body, /<h1>Hello v2<\/h1>/);
-    await sleep(100);
+    await delivered(dev);
     assert.deepEqual(about.namesSince(aboutFrom), [], 'a page without a load heard nothing');
     const overlay = contact.next('overlay');
     edit(handlers, "return { greeting: 'Hello v2' };", "return { greeting: 'Hello v3' ;");

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { attach, runKit, tempDir, type RunningApp } from '../../server/core/app/built-app.js';
 import { fixture } from '../../helpers/repo.js';
+import { waitFor } from '../../helpers/wait.js';
 import { launchChromium } from '../trace/helpers.js';
 import type { RoutesReport, SpanSnapshot } from '../../../shared/trace/index.js';
 
@@ -63,13 +64,15 @@ describe('traced app: stage spans, statuses, errors, bridge and route figures', 
     headers.set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`);
     const r = await fetch(app.url + path, { ...init, headers, redirect: 'manual' });
     const body = await r.text();
-    for (let i = 0; i < 100; i++) {
-      const list = (await (await fetch(app.url + '/_kit/traces')).json()) as { spans: Span[] };
-      const spans = list.spans.filter((s) => s.traceId === traceId);
-      if (spans.some((s) => s.parentSpanId === '00f067aa0ba902b7')) return { status: r.status, body, spans };
-      await new Promise((res) => setTimeout(res, 20));
-    }
-    throw new Error(`no request span for ${path}`);
+    const spans = await waitFor(
+      async () => {
+        const list = (await (await fetch(app.url + '/_kit/traces')).json()) as { spans: Span[] };
+        const mine = list.spans.filter((s) => s.traceId === traceId);
+        return mine.some((s) => s.parentSpanId === '00f067aa0ba902b7') ? mine : undefined;
+      },
+      { what: `the request span of ${path}` },
+    );
+    return { status: r.status, body, spans };
   }
 
   function tree(spans: Span[]): { root: Span; children: Span[] } {
@@ -222,14 +225,19 @@ describe('traced app: stage spans, statuses, errors, bridge and route figures', 
         await (window as unknown as { __kitTrace: { flush(): Promise<void> } }).__kitTrace.flush();
       });
       let spans: Span[] = [];
-      for (let i = 0; i < 100; i++) {
-        spans = ((await (await fetch(app.url + '/_kit/traces')).json()) as { spans: Span[] }).spans;
-        const nav = spans.find((s) => s.surface === 'frontend' && s.lane === 'nav');
-        const fetched = spans.find((s) => s.surface === 'frontend' && s.name === 'GET /');
-        if (nav && fetched) break;
-        await page.evaluate(() => (window as unknown as { __kitTrace: { flush(): Promise<void> } }).__kitTrace.flush());
-        await new Promise((res) => setTimeout(res, 50));
-      }
+      await waitFor(
+        async () => {
+          spans = ((await (await fetch(app.url + '/_kit/traces')).json()) as { spans: Span[] }).spans;
+          const nav = spans.find((s) => s.surface === 'frontend' && s.lane === 'nav');
+          const fetched = spans.find((s) => s.surface === 'frontend' && s.name === 'GET /');
+          if (nav && fetched) return true;
+          await page.evaluate(() =>
+            (window as unknown as { __kitTrace: { flush(): Promise<void> } }).__kitTrace.flush(),
+          );
+          return false;
+        },
+        { what: 'the browser spans of the navigation and its fetch', every: 50 },
+      );
       const nav = spans.find((s) => s.surface === 'frontend' && s.lane === 'nav')!;
       assert.ok(nav, 'the navigation span arrived');
       const pageRequest = spans.find((s) => s.spanId === nav.parentSpanId)!;

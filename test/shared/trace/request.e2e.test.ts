@@ -8,7 +8,8 @@ import {
   traceRequest,
   withSink,
 } from '../../../shared/trace/index.js';
-import { close, delay, http, listen } from './helpers.js';
+import { waitFor } from '../../helpers/wait.js';
+import { close, http, listen } from './helpers.js';
 
 describe('trace: request helpers', () => {
   it('isLoopbackAddress accepts loopback forms only', () => {
@@ -116,12 +117,15 @@ describe('trace: request helpers', () => {
       const req = request(`${url}/slow`, { agent: false });
       req.on('error', () => {});
       req.end();
-      for (let i = 0; i < 100 && hold === null; i++) await delay(10);
+      await waitFor(() => hold !== null, { what: 'the server to receive the request' });
       req.destroy();
-      for (let i = 0; i < 100 && ring.size === 0; i++) {
-        await delay(10);
-        await tracer.flush();
-      }
+      await waitFor(
+        async () => {
+          await tracer.flush();
+          return ring.size > 0;
+        },
+        { what: 'the span of the abandoned request' },
+      );
     } finally {
       await close(server);
     }

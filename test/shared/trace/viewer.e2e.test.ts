@@ -11,11 +11,23 @@ import {
   withLane,
   withSink,
   withSource,
+  withStartTime,
   withSurface,
   type Collector,
   type Tracer,
 } from '../../../shared/trace/index.js';
 import { close, http, launchChromium, listen } from './helpers.js';
+
+/** Now, as an epoch time in milliseconds with the monotonic clock's precision (spans' start times). */
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * Until the page has drawn what it had scheduled: the viewer renders on the next animation frame
+ * after a change, so two frames after an input its answer to it is on the page.
+ */
+async function framesDrawn(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
 
 const MOUNT = '/_kit/traces';
 const XSS_NAME = '<img src=x onerror="window.__xss=1">';
@@ -64,25 +76,33 @@ describe('trace: viewer in Chromium', function () {
     name: string,
     opts: { leafError?: boolean; lane?: 'route' | 'api' } = {},
   ): Promise<string> {
+    // Started in the past instead of waiting: the root lasts 7 ms, the handler and its query 5 ms.
+    const t0 = epochNow();
     const [ctx, root] = tracer.start(
       background(),
       name,
       withLane(opts.lane ?? 'route'),
       withAttributes({ 'http.route': '/orders/{id}' }),
+      withStartTime(t0 - 7),
     );
     const [ctx2, handler] = tracer.start(
       ctx,
       'handler LoadOrder',
       withLane('handler'),
       withSource({ file: 'app/orders.kit', line: 7, column: 3 }),
+      withStartTime(t0 - 5),
     );
-    const [, query] = tracer.start(ctx2, 'db.query', withLane('user'), withAttributes({ 'db.rows': 3 }));
+    const [, query] = tracer.start(
+      ctx2,
+      'db.query',
+      withLane('user'),
+      withAttributes({ 'db.rows': 3 }),
+      withStartTime(t0 - 5),
+    );
     query.event('warn', 'slow query', { ms: 12 });
     if (opts.leafError) query.setStatus('error', 'timeout');
-    await new Promise((r) => setTimeout(r, 5));
     query.end();
     handler.end();
-    await new Promise((r) => setTimeout(r, 2));
     root.end();
     await tracer.flush();
     return name;
@@ -252,6 +272,10 @@ describe('trace: viewer in Chromium', function () {
 
   /** A request span as a traced app records it, with a guard child and a handler child. */
   async function recordRequest(route: string, status: number, opts: { ms?: number; file?: string } = {}) {
+    // Started in the past instead of waiting: the handler lasts `ms`, after a guard that began with
+    // the request.
+    const ms = opts.ms ?? 2;
+    const t0 = epochNow();
     const [ctx, root] = tracer.start(
       background(),
       `POST ${route}`,
@@ -262,15 +286,16 @@ describe('trace: viewer in Chromium', function () {
         'kit.page': 'orders',
         'kit.endpoint.kind': 'action',
       }),
+      withStartTime(t0 - ms - 0.5),
     );
-    tracer.start(ctx, 'guard auth', withLane('guard'))[1].end();
+    tracer.start(ctx, 'guard auth', withLane('guard'), withStartTime(t0 - ms - 0.5))[1].end();
     const [, handler] = tracer.start(
       ctx,
       'handler Save',
       withLane('handler'),
       withSource({ file: opts.file ?? 'orders/handlers.ts', line: 12, column: 17 }),
+      withStartTime(t0 - ms),
     );
-    await new Promise((r) => setTimeout(r, opts.ms ?? 2));
     handler.end();
     root.set('http.response.status_code', status);
     if (status >= 500) root.setStatus('error', 'action orders.Save failed: Error: boom');
@@ -313,7 +338,7 @@ describe('trace: viewer in Chromium', function () {
     await page.selectOption('[data-testid=editor]', 'custom');
     await page.fill('[data-testid=editor-template]', 'javascript:alert({path})');
     await page.press('[data-testid=editor-template]', 'Enter');
-    await page.waitForTimeout(100);
+    await framesDrawn(page);
     assert.match((await href())!, /^idea:/, 'a script URL is not accepted as a template');
     const tpl = encodeURIComponent('zed://file{path}:{line}');
     await page.goto(`${url}${MOUNT}/viewer/#trace=${id}&editor=${tpl}`);
@@ -375,7 +400,7 @@ describe('trace: viewer in Chromium', function () {
     await page.waitForSelector('[data-testid=span-row]');
     await page.click('[data-testid=span-row][data-depth="0"]');
     await page.fill('[data-testid=filter-text]', 'onerror');
-    await page.waitForTimeout(200);
+    await framesDrawn(page);
     const state = await page.evaluate(() => ({
       xss: (window as unknown as { __xss?: number }).__xss,
       images: document.querySelectorAll('img').length,
@@ -387,8 +412,11 @@ describe('trace: viewer in Chromium', function () {
     // Not clicked: the page has no handler on it, and what headless Chromium does with an external
     // protocol (sometimes holding the page for the rest of the test) is not the viewer's behaviour.
     assert.equal(link, 'vscode://file/home/dev/shop/javascript:window.__xss=4:1:1', 'a hostile path stays a path');
+    // The routes view reads the collector's figures a moment after it opens, then draws them.
+    const routesRead = page.waitForResponse((r) => r.url().endsWith('/api/routes'));
     await page.click('[data-testid=view-routes]');
-    await page.waitForTimeout(300);
+    await (await routesRead).finished();
+    await framesDrawn(page);
     assert.equal(state.xss, undefined, 'no injected handler or script ran');
     assert.equal(state.images, 0, 'no element was created from span data');
     assert.equal(state.scripts, 1, 'only the page script exists');

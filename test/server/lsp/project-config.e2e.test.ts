@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import type { ClientCapabilities } from 'vscode-languageserver-protocol/node';
 import { starterProject } from '../../helpers/starter.js';
+import { waitFor } from '../../helpers/wait.js';
 import { FULL_CAPABILITIES, fileUri, LspClient } from './helpers/lsp-client.js';
 
 /** What Neovim 0.7's client offers: no `workspace/configuration`, no configuration notifications. */
@@ -18,13 +19,14 @@ const PLAIN_CAPABILITIES: ClientCapabilities = {
 
 /** Polls `read` until it answers something that `pred` accepts (a file written a moment after an edit). */
 async function eventually<T>(read: () => T, pred: (v: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    const v = read();
-    if (pred(v)) return v;
-    if (performance.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((ok) => setTimeout(ok, 10));
-  }
+  const found = await waitFor(
+    () => {
+      const v = read();
+      return pred(v) ? { v } : undefined;
+    },
+    { what, timeout: timeoutMs },
+  );
+  return found.v;
 }
 
 describe('language server: settings from kit.config', function () {

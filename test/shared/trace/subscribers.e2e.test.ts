@@ -15,7 +15,8 @@ import {
   withSink,
   type Collector,
 } from '../../../shared/trace/index.js';
-import { close, delay, listen } from './helpers.js';
+import { waitFor } from '../../helpers/wait.js';
+import { close, listen } from './helpers.js';
 
 const MOUNT = '/_kit/traces';
 const STORED = 1024;
@@ -65,11 +66,7 @@ function paused(url: string): Promise<Socket> {
 }
 
 async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await delay(20);
-  }
+  await waitFor(cond, { timeout: ms, what, every: 20 });
 }
 
 describe('trace: collector subscribers that do not read', function () {
@@ -113,7 +110,7 @@ describe('trace: collector subscribers that do not read', function () {
       for (let i = 0; i < 20; i++) {
         tracer.start(background(), `live ${i}`)[1].end();
         await tracer.flush();
-        await delay(5);
+        await new Promise((r) => setImmediate(r)); // the sockets' writes run between spans
       }
       // The process did not grow by anything like one copy of the backlog per subscriber (ten
       // paused subscribers took the dev server from 247 MB to 1,656 MB when each got its own copy).
@@ -134,8 +131,7 @@ describe('trace: collector subscribers that do not read', function () {
       await until(() => collector.health().subscribersDropped === 10, 20_000, 'the paused subscribers to be dropped');
       // Their connections are closed on the server's side: only the reader's is left.
       const open = () => new Promise<number>((resolve) => server.getConnections((_e, n) => resolve(n)));
-      for (let i = 0; i < 100 && (await open()) > 1; i++) await delay(20);
-      assert.equal(await open(), 1);
+      await waitFor(async () => (await open()) === 1, { what: 'the server to close the paused connections' });
       await until(() => collector.health().subscribers === 1, 5_000, 'the paused subscribers to be forgotten');
       assert.equal(collector.health().subscriberBytes, 0);
       assert.ok(grew() < 200, `RSS grew by ${grew().toFixed(0)} MB`);
@@ -159,12 +155,21 @@ describe('trace: collector subscribers that do not read', function () {
       const stalled = await Promise.all(Array.from({ length: 30 }, () => paused(u)));
       sockets.push(...stalled);
       await until(() => c.health().subscribers === 30, 10_000, 'thirty subscribers');
-      // Let the kernel buffers fill; the bytes Node holds for them stay within the cap.
+      // Until the kernel buffers are full and the collector has stopped sending (nothing moved between
+      // two looks); the bytes Node holds for them stay within the cap all along.
       let most = 0;
-      for (let i = 0; i < 50; i++) {
-        most = Math.max(most, c.health().subscriberBytes);
-        await delay(20);
-      }
+      let last = '';
+      await waitFor(
+        () => {
+          const h = c.health();
+          most = Math.max(most, h.subscriberBytes);
+          const now = `${h.subscriberBytes} ${h.subscriberQueueDepth}`;
+          const still = h.subscriberBytes > 0 && now === last;
+          last = now;
+          return still;
+        },
+        { what: 'the paused subscribers to stop taking bytes', every: 20 },
+      );
       assert.ok(most > 0, 'some subscribers hold bytes');
       assert.ok(most <= 256 * 1024 + 64 * 1024, `${most} bytes held, cap 256 KiB plus one event`);
       // Queue depth is the spans each has not been sent: never more than the ring holds.

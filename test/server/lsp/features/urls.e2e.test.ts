@@ -17,6 +17,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { fixture } from '../../../helpers/repo.js';
+import { waitFor } from '../../../helpers/wait.js';
 import { fileUri, FULL_CAPABILITIES, LspClient } from '../helpers/lsp-client.js';
 import { KIT_REQUESTS, type ResolveUrlAnswer } from '../../../../shared/protocol/protocol.js';
 
@@ -332,7 +333,7 @@ describe('URL features over stdio', function () {
     client.settings = { ssr: true, inlayHints: { derivedRoutes: false, inheritedGuards: false } };
     const refreshed = refreshes.length;
     await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: {} });
-    for (let i = 0; i < 200 && refreshes.length === refreshed; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => refreshes.length > refreshed, { what: 'the server to ask for the hints again' });
     assert.equal(refreshes.length, refreshed + 1, 'the server asks the client to refresh its hints');
     assert.deepEqual(await hints('users/user.kit'), ['17:24 : int']);
     client.settings = { ssr: true };

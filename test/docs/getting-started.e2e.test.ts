@@ -120,7 +120,7 @@ describe('docs: getting-started.md from the release files, without a registry co
         await runScript(m[1].split(' '), cwd, env, where);
       } else {
         assert.fail(
-          `${where}: the test does not know how to run this command; teach test/docs/getting-started.test.ts`,
+          `${where}: the test does not know how to run this command; teach test/docs/getting-started.e2e.test.ts`,
         );
       }
     }

@@ -1,5 +1,5 @@
 // docs/deploy.md's load balancer, run: three instances of a built app (one KIT_CSRF_SECRET) behind nginx
-// with the configuration docs/deploy/nginx.conf holds (the doc shows that file; deploy.test.ts checks the
+// with the configuration docs/deploy/nginx.conf holds (the doc shows that file; deploy.e2e.test.ts checks the
 // copy), its addresses, ports and certificate paths filled in here. nginx runs as this process's own
 // child with every file it writes in a temporary directory. Where nginx (or the openssl that makes its
 // certificate) cannot be found, the tests are skipped with a message; .ci/run installs both.
@@ -12,6 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fixture, repoRoot } from '../helpers/repo.js';
+import { waitFor } from '../helpers/wait.js';
 import { attach, runKit, SECRET, tempDir, type RunningApp } from '../server/core/app/built-app.js';
 
 const NGINX_CONF = join(repoRoot, 'docs', 'deploy', 'nginx.conf');
@@ -70,11 +71,7 @@ function portOpen(port: number): Promise<boolean> {
 
 /** Polls `check` until it holds; fails with `what` after `ms`. */
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitFor(check, { what, timeout: ms });
 }
 
 function field(html: string, re: RegExp, what: string): string {

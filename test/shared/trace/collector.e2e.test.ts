@@ -13,7 +13,8 @@ import {
   type Collector,
   type SpanSnapshot,
 } from '../../../shared/trace/index.js';
-import { SseClient, close, delay, http, listen } from './helpers.js';
+import { waitFor } from '../../helpers/wait.js';
+import { SseClient, close, http, listen } from './helpers.js';
 
 const MOUNT = '/_kit/traces';
 
@@ -171,7 +172,9 @@ describe('trace: collector over HTTP', () => {
     c.close();
     assert.equal(collector.health().subscribers, 2);
     a.close();
-    for (let i = 0; i < 50 && collector.health().subscribers > 1; i++) await delay(10);
+    await waitFor(() => collector.health().subscribers === 1, {
+      what: 'the collector to forget the closed subscriber',
+    });
     const d = await SseClient.open(`${url}${MOUNT}/events`);
     assert.equal(d.status, 200);
     b.close();
@@ -358,12 +361,16 @@ describe('trace: collector over HTTP', () => {
       (sse as unknown as { req: { socket: { pause(): void } } }).req.socket.pause();
       const tracer = newTracer(withSink(c));
       const big = 'x'.repeat(2000);
-      for (let round = 0; round < 40 && c.dropped() === 0; round++) {
-        for (let i = 0; i < 200; i++)
-          tracer.start(background(), 'span', withAttributes({ a: big, b: big, c: big, d: big, e: big }))[1].end();
-        await tracer.flush();
-        await delay(5);
-      }
+      // Rounds of spans, the socket writes running between them, until the collector drops some.
+      await waitFor(
+        async () => {
+          for (let i = 0; i < 200; i++)
+            tracer.start(background(), 'span', withAttributes({ a: big, b: big, c: big, d: big, e: big }))[1].end();
+          await tracer.flush();
+          return c.dropped() > 0;
+        },
+        { what: 'the collector to drop messages for the subscriber that does not read', every: 5 },
+      );
       const h = c.health();
       assert.ok(h.dropped > 0, 'a slow subscriber loses messages instead of buffering without bound');
       assert.ok(h.subscriberQueueDepth <= 2);

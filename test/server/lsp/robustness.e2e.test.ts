@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import type { DocumentSymbol, Message } from 'vscode-languageserver-protocol';
 import { FramedMessageReader } from '../../../server/src/lsp/framing.js';
 import { fixture } from '../../helpers/repo.js';
+import { waitFor } from '../../helpers/wait.js';
 import { runInProcess } from '../cli/cli-harness.js';
 import { fileUri, LspClient } from './helpers/lsp-client.js';
 
@@ -68,7 +69,7 @@ describe('kit lsp: robustness', function () {
     const req = '{"jsonrpc":"2.0","id":43,"method":"kit/stats"}';
     const sent = performance.now();
     client.child.stdin!.write(`Content-Length: ${Buffer.byteLength(req) + 500}\r\n\r\n${req}`);
-    while (!raw.includes('"id":43') && performance.now() - sent < 5000) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => raw.includes('"id":43'), { what: 'the answer to the incomplete frame', timeout: 5000 });
     assert.match(raw, /"id":43,"error":\{"code":-32700,"message":"Parse error: an incomplete frame/);
     assert.ok(performance.now() - sent >= 290, 'not before the timeout');
     assert.ok(await client.request('kit/stats', {}), 'a well-framed request is answered afterwards');
@@ -190,7 +191,7 @@ describe('lsp framing: FramedMessageReader', () => {
   it('drops an incomplete frame after the partial-message timeout, then reads on', async () => {
     const { input, got } = reader(50);
     input.write('Content-Length: 100\r\n\r\n{"jsonrpc":"2.0","id":9,');
-    await new Promise((r) => setTimeout(r, 120));
+    await waitFor(() => got.length === 1, { what: 'the incomplete frame to be dropped', timeout: 5000 });
     input.write(frame('{"jsonrpc":"2.0","method":"after"}'));
     assert.equal(got.length, 2);
     assert.equal((got[0] as unknown as { id: unknown }).id, 9);

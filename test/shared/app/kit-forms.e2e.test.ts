@@ -1,7 +1,7 @@
 // kit-forms.js in real headless Chromium against the built fixture app: a `data-kit-target` form
 // posts in the background (with the injected CSRF field) and the answer is swapped into its target.
 import { strict as assert } from 'node:assert';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { useFormPage } from './form-page.js';
 
 describe('kit-forms.js partial forms in Chromium', function () {
@@ -58,8 +58,14 @@ describe('kit-forms.js partial forms in Chromium', function () {
 
   it('cancelling kit:before-request stops the request', async () => {
     await page.evaluate(() => document.addEventListener('kit:before-request', (e) => e.preventDefault()));
+    const requests: string[] = [];
+    const seen = (r: Request) => requests.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+    page.on('request', seen);
     await page.click('form[data-kit-target] button[type="submit"]');
-    await page.waitForTimeout(200);
+    // A request the page makes after the click is seen after any the click made.
+    await page.evaluate(() => fetch('/contact?after-click').then((r) => r.text()));
+    page.off('request', seen);
+    assert.deepEqual(requests, ['GET /contact?after-click'], 'the click sent nothing');
     const state = await page.evaluate(() => ({
       events: (window as unknown as { events: { name: string }[] }).events.map((e) => e.name),
       path: location.pathname,

@@ -1,7 +1,7 @@
 // The language server's cold index with binding on a worker thread (`bind-host.ts`): it publishes
 // what a server binding in its own thread publishes, and edits afterwards re-bind in the server's
 // thread exactly as a fresh server on the edited folder binds. (A module the editor holds with other
-// text than the disk's: open-at-start.test.ts.)
+// text than the disk's: open-at-start.e2e.test.ts.)
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
