@@ -295,6 +295,12 @@ export function urlShape(e: KitEntry): string {
   return shape;
 }
 
+/** The `AnswerMemo` key of a link: its method and path, query and fragment cut. */
+export function answerKey(link: InternalLink): string {
+  const cut = link.href.search(/[?#]/);
+  return `${link.method} ${cut < 0 ? link.href : link.href.slice(0, cut)}`;
+}
+
 /** What the app answers to a link, past a trailing-slash redirect; undefined for a link that is no request path. */
 export function linkAnswer(
   view: WorkspaceView,
@@ -303,11 +309,10 @@ export function linkAnswer(
   routes: RouteSource = workspaceRoutes(view),
 ): RequestAnswer | undefined {
   if (linkSegments(link.href) === undefined) return undefined;
-  const cut = link.href.search(/[?#]/);
-  const path = cut < 0 ? link.href : link.href.slice(0, cut);
-  const key = `${link.method} ${path}`;
+  const key = answerKey(link);
   let a = memo.get(key);
-  if (a === undefined) memo.set(key, (a = finalAnswer(view, link.method, path, { routes })));
+  if (a === undefined)
+    memo.set(key, (a = finalAnswer(view, link.method, key.slice(link.method.length + 1), { routes })));
   return a;
 }
 

@@ -28,12 +28,37 @@ export class ChangeLog {
    */
   bulk = true;
 
+  /**
+   * The files noted lately, each with the revision its note made, oldest first: a cache kept under
+   * an older revision finds what changed since without comparing every entry (`changedSince`).
+   * Notes older than `JOURNAL` are dropped in halves; `floor` is the revision from which on the
+   * journal is whole.
+   */
+  private readonly journal: { revision: number; path: string }[] = [];
+  private floor = 0;
+
   /** A change of the model whose diagnostics may differ in `path`. */
   note(path: string): void {
     this.revision++;
     this.files.add(path);
+    this.journal.push({ revision: this.revision, path });
+    if (this.journal.length > 2 * JOURNAL) this.floor = this.journal.splice(0, JOURNAL)[JOURNAL - 1].revision;
+  }
+
+  /**
+   * The files noted after `revision` (a revision moved by a flush alone notes none), or undefined
+   * when the journal no longer reaches that far back.
+   */
+  changedSince(revision: number): Set<string> | undefined {
+    if (revision < this.floor) return undefined;
+    const out = new Set<string>();
+    for (let i = this.journal.length - 1; i >= 0 && this.journal[i].revision > revision; i--)
+      out.add(this.journal[i].path);
+    return out;
   }
 }
+
+const JOURNAL = 4096;
 
 export class EntryUpdates {
   constructor(

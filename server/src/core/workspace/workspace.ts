@@ -99,6 +99,14 @@ export class Workspace implements WorkspaceView {
 
   // ---- reads that need no flush -------------------------------------------------------------
 
+  /**
+   * The `.kit` files and modules added, replaced, checked or removed after `revision` (a revision
+   * this workspace answered), or undefined when that is too long ago to tell: compare every entry.
+   */
+  changedSince(revision: number): ReadonlySet<string> | undefined {
+    return this.log.changedSince(revision);
+  }
+
   has(path: string): boolean {
     return this.index.has(path);
   }

@@ -9,10 +9,11 @@ import { assetSpellings, declaredFiles } from '../../core/model/asset-files.js';
 import type { KitEntry, ModuleEntry } from '../../core/model/entries.js';
 import { walkElements } from '../../core/model/markup-memo.js';
 import { unquotedRange } from '../../core/model/ranges.js';
-import { attrText } from '../../core/model/summary.js';
+import { attrText, type InternalLink } from '../../core/model/summary.js';
 import { URL_ATTRIBUTES } from '../../core/model/url-safety.js';
 import { linkValueRange, renamedRegistrations } from '../../core/report/route-rename.js';
 import {
+  answerKey,
   linkAnswer,
   linksReaching,
   urlShape,
@@ -33,6 +34,21 @@ interface Memo {
   /** The entries the answers were made from, by path. */
   kits: Map<string, KitEntry>;
   modules: Map<string, ModuleEntry>;
+  /**
+   * What each link text (`<METHOD> <href>`) leads to, in any file: kept while its answer is the
+   * memo's (`resolvedLink`), so an edit that moves links without changing the routes answers none
+   * again. Emptied with the memo when the routes change.
+   */
+  resolved: Map<string, ResolvedLink>;
+}
+
+/** A link text's document link, without its range (which moves with every edit above it). */
+interface ResolvedLink {
+  /** The memo key of its answer, and the answer; undefined for a text that is no request path. */
+  key?: string;
+  answer?: RequestAnswer;
+  target?: string;
+  tooltip?: string;
 }
 
 const memos = new WeakMap<FeatureContext, Memo>();
@@ -42,37 +58,51 @@ const memos = new WeakMap<FeatureContext, Memo>();
  * file's URL shape changed (`urlShape`: an edit inside a view leaves it), minus those pointing into
  * a file that changed at all (their registrations and records are that file's old objects): the
  * links of a long view are answered again only when the routes changed. Finding what changed
- * compares each entry with the one the answers were made from: objects, not texts.
+ * compares the entries of the files noted since (`changedSince`; all of them when the workspace
+ * cannot tell) with those the answers were made from: objects, not texts.
  */
 export function answerMemo(ctx: FeatureContext): AnswerMemo {
   const ws = ctx.ws;
   const m = memos.get(ctx);
   if (m?.revision === ws.revision) return m.memo;
-  const next: Memo = {
-    revision: ws.revision,
-    memo: m?.memo ?? new Map(),
-    generation: m?.generation ?? 0,
-    uris: m?.uris ?? new Map(),
-    kits: new Map(),
-    modules: new Map(),
-  };
+  const since = m && ws.changedSince(m.revision);
+  const next: Memo = m && since ? m : fresh(m);
+  next.revision = ws.revision;
   const changed = new Set<string>();
   let routes = m === undefined;
-  for (const e of ws.allKit()) {
-    next.kits.set(e.path, e);
-    const was = m?.kits.get(e.path);
-    if (was === e) continue;
-    changed.add(e.path);
-    if (!was || urlShape(was) !== urlShape(e)) routes = true;
+  const kitChanged = (path: string, e: KitEntry | undefined) => {
+    const was = m?.kits.get(path);
+    if (was === e) return;
+    changed.add(path);
+    if (!was || !e || urlShape(was) !== urlShape(e)) routes = true;
+  };
+  if (m && since) {
+    for (const path of since) {
+      const e = ws.kit(path);
+      kitChanged(path, e);
+      if (e) next.kits.set(path, e);
+      else next.kits.delete(path);
+      const mod = ws.module(path);
+      if (next.modules.get(path) === mod) continue;
+      routes = true;
+      if (mod) next.modules.set(path, mod);
+      else next.modules.delete(path);
+    }
+  } else {
+    for (const e of ws.allKit()) {
+      next.kits.set(e.path, e);
+      kitChanged(e.path, e);
+    }
+    for (const p of ws.modulePaths()) {
+      const e = ws.module(p)!;
+      next.modules.set(p, e);
+      if (m?.modules.get(p) !== e) routes = true;
+    }
+    if (m && (next.kits.size !== m.kits.size || next.modules.size !== m.modules.size)) routes = true;
   }
-  for (const p of ws.modulePaths()) {
-    const e = ws.module(p)!;
-    next.modules.set(p, e);
-    if (m?.modules.get(p) !== e) routes = true;
-  }
-  if (m && (next.kits.size !== m.kits.size || next.modules.size !== m.modules.size)) routes = true;
   if (routes) {
     next.memo = new Map();
+    next.resolved = new Map();
     next.generation++;
   } else if (changed.size > 0) {
     for (const [key, a] of next.memo) {
@@ -85,6 +115,19 @@ export function answerMemo(ctx: FeatureContext): AnswerMemo {
   for (const file of changed) next.uris.delete(file);
   memos.set(ctx, next);
   return next.memo;
+}
+
+/** A memo to fill from every entry, keeping what `m` made that stays true whatever changed. */
+function fresh(m: Memo | undefined): Memo {
+  return {
+    revision: 0,
+    memo: m?.memo ?? new Map(),
+    generation: m?.generation ?? 0,
+    uris: m?.uris ?? new Map(),
+    kits: new Map(),
+    modules: new Map(),
+    resolved: m?.resolved ?? new Map(),
+  };
 }
 
 /** The memo's state: its generation, and the URIs of files as answers name them. */
@@ -167,6 +210,30 @@ function assetRefs(entry: KitEntry): AssetRef[] {
 /** The links of a file as last made, by entry, with the memo generation they were made in. */
 const madeLinks = new WeakMap<KitEntry, { generation: number; links: DocumentLink[] }>();
 
+/**
+ * Where a link text leads, from the memo's answers: made again only when its answer was dropped
+ * (the routes changed, or the file it points into did). The text is the key, not the place: an
+ * edit moves every link below it.
+ */
+function resolvedLink(ctx: FeatureContext, state: Memo, link: InternalLink): ResolvedLink {
+  const text = `${link.method} ${link.href}`;
+  const known = state.resolved.get(text);
+  if (known && (known.key === undefined || state.memo.get(known.key) === known.answer)) return known;
+  const a = linkAnswer(ctx.ws, link, state.memo);
+  const out: ResolvedLink = {};
+  if (a) {
+    out.key = answerKey(link);
+    out.answer = a;
+    const place = answerPlace(a, true);
+    if (place) {
+      out.target = targetUri(ctx, state, place.file, place.range);
+      out.tooltip = answerLabel(a);
+    }
+  }
+  state.resolved.set(text, out);
+  return out;
+}
+
 export function documentLinks(ctx: FeatureContext, path: string): DocumentLink[] | null {
   const entry = ctx.ws.kit(path);
   if (!entry) return null;
@@ -175,15 +242,10 @@ export function documentLinks(ctx: FeatureContext, path: string): DocumentLink[]
   if (made?.generation === state.generation) return made.links;
   const out: DocumentLink[] = [];
   for (const link of entry.summary.links) {
-    const a = linkAnswer(ctx.ws, link, state.memo);
-    const place = a && answerPlace(a, true);
-    if (!a || !place) continue;
+    const { target, tooltip } = resolvedLink(ctx, state, link);
+    if (target === undefined) continue;
     const range = linkValueRange(entry.text, link) ?? link.range;
-    out.push({
-      range: toRange(range),
-      target: targetUri(ctx, state, place.file, place.range),
-      tooltip: answerLabel(a),
-    });
+    out.push({ range: toRange(range), target, tooltip });
   }
   for (const ref of assetRefs(entry))
     out.push({ range: toRange(ref.range), target: uriOf(ctx, state, ref.file), tooltip: `asset ${ref.written}` });
