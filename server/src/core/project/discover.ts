@@ -81,11 +81,33 @@ export function findConfigFile(dir: string): string | undefined {
   return configLookup()(resolve(dir)).nearest;
 }
 
+/** The last `cwd` asked about, and its form as a prefix of the paths inside it, when it is one. */
+let lastCwd: { cwd: string; prefix: string | undefined } | undefined;
+
 /** Path as shown to users: relative to cwd when inside it, with `/` separators. */
 export function displayPath(abs: string, cwd: string = process.cwd()): string {
+  // A discovery shows thousands of paths under one cwd: those that plainly start with it are cut
+  // (what `relative` answers for them), without resolving both paths each time.
+  if (lastCwd?.cwd !== cwd) lastCwd = { cwd, prefix: resolve(cwd) === cwd && cwd !== sep ? cwd + sep : undefined };
+  const prefix = lastCwd.prefix;
+  if (prefix !== undefined && abs.startsWith(prefix) && isNormalTail(abs, prefix.length))
+    return sep === '/' ? abs.slice(prefix.length) : abs.slice(prefix.length).split(sep).join('/');
   const rel = relative(cwd, abs);
   const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
   return sep === '/' ? shown : shown.split(sep).join('/');
+}
+
+/** True when `p` from `at` on is a plain relative path: no empty, `.` or `..` segment, no trailing separator. */
+function isNormalTail(p: string, at: number): boolean {
+  if (at >= p.length) return false;
+  for (let i = at; i <= p.length; ) {
+    let j = p.indexOf(sep, i);
+    if (j < 0) j = p.length;
+    const n = j - i;
+    if (n === 0 || (n === 1 && p[i] === '.') || (n === 2 && p[i] === '.' && p[i + 1] === '.')) return false;
+    i = j + 1;
+  }
+  return true;
 }
 
 /** Directory → its handler modules, for every directory a walk listed. */

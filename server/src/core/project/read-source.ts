@@ -87,11 +87,19 @@ export function readSourceFile(abs: string, shown: string): SourceText {
   return decodeSource(bytes, shown);
 }
 
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /** Decodes UTF-8 (a byte-order mark stays, as U+FEFF); a NUL byte means the file is binary. */
 export function decodeSource(bytes: Uint8Array, shown: string): SourceText {
   if (bytes.indexOf(0) >= 0) throw cannotRead(shown, 'binary file (contains NUL bytes)');
-  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-  return { text, diagnostics: encodingDiagnostics(bytes, text, shown) };
+  // Well-formed text (nearly every file) is decoded once; the rest again, with each bad byte reported.
+  try {
+    return { text: strict.decode(bytes), diagnostics: [] };
+  } catch {
+    const text = lenient.decode(bytes);
+    return { text, diagnostics: encodingDiagnostics(bytes, text, shown) };
+  }
 }
 
 /** At most this many invalid sequences are reported per file; the last diagnostic says how many more. */
