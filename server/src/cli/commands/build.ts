@@ -106,13 +106,20 @@ function reportModel(ws: Workspace, site: CompiledSite): ReportModel | undefined
 export const buildCommand: Command = {
   name: 'build',
   summary: 'render SPA pages to static HTML files with their assets',
-  help: `Usage: kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [<files or directories>...]
+  help: `Usage: kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [--no-cache]
+                 [<files or directories>...]
 
 Checks the sources like kit check and, without errors, writes every SPA (and hybrid) page as
 static HTML: "/" → <dir>/index.html, "/docs" → <dir>/docs/index.html, one directory per paths {}
 record. Also writes hashed CSS/JS under <dir>/assets/, the link runtime assets/kit/kit.js when a
 page links internally, kit-routes.json and kit-assets.json. SSR pages are not written (an info
 note says so). The output directory is replaced atomically; nothing is written on errors.
+
+A cache in .kit/cache at the project root (the nearest directory with a package.json; safe to
+delete, and to restore in CI) remembers each page's inputs and output: a build renders only the
+pages whose sources, layouts, components, assets, config or kit changed, and writes only the
+files whose bytes changed. The summary says how many pages were rendered and how many came from
+the cache.
 
 Without paths, in a project with a kit.config.ts (found here or up to the project root), the
 sources and the outputs come from it: sources (default site/ beside it), out (default dist/site)
@@ -126,6 +133,7 @@ Options:
   --bin <file>        also build a single executable of the app (Node.js SEA)
   --trace             instrument the app: request spans, collector and viewer at /_kit/traces
                       (loopback only); KIT_TRACE=1 turns this on at run time too
+  --no-cache          neither read nor write the cache: render and write every page
 
 Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O errors.
 `,
