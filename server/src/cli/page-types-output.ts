@@ -4,7 +4,6 @@
 import { pageTypesByDir, PageTypesWriter } from '../core/build/page-types.js';
 import { readProjectConfig } from '../core/project/config.js';
 import { displayPath } from '../core/project/discover.js';
-import { loadProjectAsync } from '../core/project/load.js';
 import type { Workspace } from '../core/workspace/workspace.js';
 import type { CliIO } from './io.js';
 
@@ -27,6 +26,7 @@ export function writeTypeTexts(
 export async function writeProjectTypes(dir: string, io: CliIO, command: string): Promise<void> {
   const config = readProjectConfig(dir, dir);
   if (!config) return;
+  const { loadProjectAsync } = await import('../core/project/load.js');
   const project = await loadProjectAsync([displayPath(config.sources, dir) || '.'], { ssr: config.ssr }, dir, {
     releaseMarkup: true,
   });

@@ -56,7 +56,19 @@ export interface BuildIndex {
    * file system says of them and their directories (`output-state.ts`): an output changed since,
    * even by a file added, is not patched.
    */
-  output?: { dir: string; manifest: string; pages: number; files: string[]; fingerprint: string };
+  output?: {
+    dir: string;
+    manifest: string;
+    pages: number;
+    files: string[];
+    fingerprint: string;
+    /** The source of the page whose error page `404.html` is ('' for none). */
+    notFound: string;
+  };
+  /** The files some page's output is made from besides its own source (layouts, components, css...). */
+  shared: Set<string>;
+  /** File locations no page names any more, kept by builds that changed pages in place (`patchPages`). */
+  dead: number;
   /** Its `.kit` files, in path order. */
   sources: SourceRecord[];
   /** Its handler and config modules: path → hash. */
@@ -81,34 +93,133 @@ export interface BuildIndex {
   rest?: { bytes: Buffer; sum: string };
 }
 
-/** Checks and reads the second part of an index (pages and files) if it was not yet. */
-function readRest(x: BuildIndex): void {
+/**
+ * The bytes of the line each record was read from (newline included): one written back unchanged
+ * (records are never changed once read) is copied, not encoded again.
+ */
+const lineOf = new WeakMap<object, Buffer>();
+
+/**
+ * The lines of a part of the index, each with its bytes in `bytes` (a view, newline included): one
+ * decode of the whole text, the byte offsets counted along.
+ */
+function linesOf(bytes: Buffer): { line: string; raw: Buffer }[] {
+  const text = bytes.toString('utf8');
+  if (text !== '' && !text.endsWith('\n')) bad('a last line');
+  const out: { line: string; raw: Buffer }[] = [];
+  let off = 0;
+  for (const line of text.split('\n')) {
+    const end = off + Buffer.byteLength(line) + 1;
+    if (end > bytes.length) break;
+    out.push({ line, raw: bytes.subarray(off, end) });
+    off = end;
+  }
+  return out;
+}
+
+/** Lines to write: new ones as text, unchanged ones as the bytes they were read from. */
+class LineWriter {
+  private readonly chunks: Buffer[] = [];
+  private text: string[] = [];
+
+  add(record: object | undefined, make: () => string): void {
+    const raw = record && lineOf.get(record);
+    if (raw === undefined) this.text.push(make());
+    else this.raw(raw);
+  }
+
+  /** A line as the bytes it was read as. */
+  raw(raw: Buffer): void {
+    this.flush();
+    this.chunks.push(raw);
+  }
+
+  private flush(): void {
+    if (this.text.length === 0) return;
+    this.chunks.push(Buffer.from(this.text.join('\n') + '\n'));
+    this.text = [];
+  }
+
+  bytes(): Buffer {
+    this.flush();
+    return Buffer.concat(this.chunks);
+  }
+}
+
+/** The lines of an index's second part by what they describe, not decoded yet. */
+interface RestLines {
+  /** Page lines by source, in order. */
+  pages: Map<string, Buffer>;
+  /** File location lines by hash, in order. */
+  blobs: Map<string, Buffer>;
+}
+
+const restLines = new WeakMap<BuildIndex, RestLines>();
+
+/** Checks the second part of an index (once) and finds its lines, decoding none. */
+function linesOfRest(x: BuildIndex): RestLines | undefined {
   const rest = x.rest;
-  if (rest === undefined) return;
-  x.rest = undefined;
+  if (rest === undefined) return undefined;
+  let lines = restLines.get(x);
+  if (lines) return lines;
   if (sha256(rest.bytes) !== rest.sum)
     throw new CacheProblem('it is truncated or corrupt (its checksum does not match)');
-  const lines = rest.bytes.toString('utf8').split('\n');
-  if (lines.pop() !== '') bad('a last line');
-  for (const line of lines) {
-    const f = line.split('\t');
-    if (f[0] === 'page') {
-      const r = decodePage(f);
-      x.pages.set(r.source, r);
-    } else if (f[0] === 'blob' && f.length === 5)
-      x.blobs.set(hash(f[1]), {
-        pack: PACK.test(f[2]) ? f[2] : bad('a pack name'),
-        offset: count(f[3]),
-        size: count(f[4]),
-      });
-    else bad(`an unknown kind (${f[0].slice(0, 20)})`);
+  lines = { pages: new Map(), blobs: new Map() };
+  for (const { line, raw } of linesOf(rest.bytes)) {
+    const tab = line.indexOf('\t', 5);
+    if (line.startsWith('page\t') && tab > 5) lines.pages.set(unesc(line.slice(5, tab)), raw);
+    else if (line.startsWith('blob\t') && tab > 5) lines.blobs.set(line.slice(5, tab), raw);
+    else bad(`an unknown kind (${line.slice(0, 20)})`);
   }
+  restLines.set(x, lines);
+  return lines;
+}
+
+function decodeBlob(raw: Buffer): [string, BlobRef] {
+  const f = raw.toString('utf8', 0, raw.length - 1).split('\t');
+  if (f.length !== 5) bad('a blob line');
+  const b: BlobRef = { pack: PACK.test(f[2]) ? f[2] : bad('a pack name'), offset: count(f[3]), size: count(f[4]) };
+  lineOf.set(b, raw);
+  return [hash(f[1]), b];
+}
+
+function decodePageLine(raw: Buffer): PageRecord {
+  const r = decodePage(raw.toString('utf8', 0, raw.length - 1).split('\t'));
+  lineOf.set(r, raw);
+  return r;
+}
+
+/** Reads every page and file location of an index's second part if it was not yet. */
+function readRest(x: BuildIndex): void {
+  const lines = linesOfRest(x);
+  if (lines === undefined) return;
+  for (const raw of lines.pages.values()) {
+    const r = decodePageLine(raw);
+    x.pages.set(r.source, r);
+  }
+  for (const raw of lines.blobs.values()) {
+    const [h, b] = decodeBlob(raw);
+    x.blobs.set(h, b);
+  }
+  x.rest = undefined;
 }
 
 /** Where an index's files are, read on first use: only a build that writes or collects reads them. */
 export function blobsOf(x: BuildIndex): Map<string, BlobRef> {
   readRest(x);
   return x.blobs;
+}
+
+/** The record of one page, read alone when the others are not needed (`BuildCache.commitPages`). */
+export function pageOf(x: BuildIndex, source: string): PageRecord | undefined {
+  const raw = linesOfRest(x)?.pages.get(source);
+  return raw ? decodePageLine(raw) : x.pages.get(source);
+}
+
+/** Where one file is, read alone when the others are not needed. */
+function blobOf(x: BuildIndex, h: string): BlobRef | undefined {
+  const raw = linesOfRest(x)?.blobs.get(h);
+  return raw ? decodeBlob(raw)[1] : x.blobs.get(h);
 }
 
 /** The pages of an index, read on first use: a build that changed nothing never reads them. */
@@ -293,18 +404,20 @@ function decodePage(f: string[]): PageRecord {
  * sources and what the whole build read and said, then the pages and where the files are.
  */
 export function encodeIndex(kit: string, x: BuildIndex): Buffer {
-  const lines: string[] = [
-    `global\t${x.global}`,
-    `config\t${x.config}`,
-    `parts\t${x.parts}`,
-    `fast\t${x.fast ? 1 : 0}`,
-  ];
+  const lines = new LineWriter();
+  const add = (line: string) => lines.add(undefined, () => line);
+  add(`global\t${x.global}`);
+  add(`config\t${x.config}`);
+  add(`parts\t${x.parts}`);
+  add(`fast\t${x.fast ? 1 : 0}`);
+  add(`dead\t${x.dead}`);
   if (x.output) {
     const o = x.output;
-    lines.push(`output\t${esc(o.dir)}\t${o.manifest}\t${o.pages}\t${o.fingerprint}\t${list(o.files)}`);
+    add(`output\t${esc(o.dir)}\t${o.manifest}\t${o.pages}\t${o.fingerprint}\t${esc(o.notFound)}\t${list(o.files)}`);
   }
+  for (const f of x.shared) add(`shared\t${esc(f)}`);
   for (const s of x.sources)
-    lines.push(
+    lines.add(s, () =>
       [
         'source',
         esc(s.path),
@@ -316,20 +429,20 @@ export function encodeIndex(kit: string, x: BuildIndex): Buffer {
         s.probes.length ? JSON.stringify(s.probes) : '',
       ].join('\t'),
     );
-  for (const [p, h] of x.modules) lines.push(`module\t${esc(p)}\t${h}`);
-  for (const [p, h] of x.inputs) lines.push(`input\t${esc(p)}\t${h}`);
-  for (const [d, t] of x.types) lines.push(`types\t${esc(d)}\t${JSON.stringify(t)}`);
-  for (const d of x.diagnostics) lines.push(`diag\t${JSON.stringify(d)}`);
-  for (const f of x.cross) lines.push(`cross\t${esc(f)}`);
-  for (const a of x.assets.values()) lines.push(`asset\t${esc(a.path)}\t${a.hash}\t${a.size}\t${a.immutable ? 1 : 0}`);
-  const first = Buffer.from(lines.join('\n') + '\n');
+  for (const [p, h] of x.modules) add(`module\t${esc(p)}\t${h}`);
+  for (const [p, h] of x.inputs) add(`input\t${esc(p)}\t${h}`);
+  for (const [d, t] of x.types) add(`types\t${esc(d)}\t${JSON.stringify(t)}`);
+  for (const d of x.diagnostics) add(`diag\t${JSON.stringify(d)}`);
+  for (const f of x.cross) add(`cross\t${esc(f)}`);
+  for (const a of x.assets.values()) add(`asset\t${esc(a.path)}\t${a.hash}\t${a.size}\t${a.immutable ? 1 : 0}`);
+  const first = lines.bytes();
   let second: Buffer;
   if (x.rest) second = x.rest.bytes;
   else {
-    const more: string[] = [];
-    for (const [h, b] of x.blobs) more.push(`blob\t${h}\t${b.pack}\t${b.offset}\t${b.size}`);
-    for (const r of x.pages.values()) more.push(encodePage(r));
-    second = Buffer.from(more.length ? more.join('\n') + '\n' : '');
+    const more = new LineWriter();
+    for (const [h, b] of x.blobs) more.add(b, () => `blob\t${h}\t${b.pack}\t${b.offset}\t${b.size}`);
+    for (const r of x.pages.values()) more.add(r, () => encodePage(r));
+    second = more.bytes();
   }
   return Buffer.concat([
     Buffer.from(`${HEADER}\t${BUILD_CACHE_FORMAT}\t${esc(kit)}\n${sha256(first)}\t${first.byteLength}\n`),
@@ -380,11 +493,11 @@ export function decodeIndex(kit: string, bytes: Buffer): BuildIndex {
     assets: new Map(),
     blobs: new Map(),
     pages: new Map(),
+    shared: new Set(),
+    dead: 0,
     rest: { bytes: bytes.subarray(nl3 + 1), sum: bytes.subarray(end, nl3).toString('latin1') },
   };
-  const lines = first.toString('utf8').split('\n');
-  if (lines.pop() !== '') bad('a last line');
-  for (const line of lines) {
+  for (const { line, raw } of linesOf(first)) {
     const f = line.split('\t');
     const n = f.length;
     switch (f[0]) {
@@ -399,14 +512,23 @@ export function decodeIndex(kit: string, bytes: Buffer): BuildIndex {
         x.fast = f[1] === '1';
         break;
       case 'output':
-        if (n !== 6) bad(f[0]);
+        if (n !== 7) bad(f[0]);
         x.output = {
           dir: unesc(f[1]),
           manifest: hash(f[2]),
           pages: count(f[3]),
           fingerprint: hash(f[4]),
-          files: unlist(f[5]).map(outPath),
+          notFound: unesc(f[5]),
+          files: unlist(f[6]).map(outPath),
         };
+        break;
+      case 'dead':
+        if (n !== 2) bad(f[0]);
+        x.dead = count(f[1]);
+        break;
+      case 'shared':
+        if (n !== 2) bad(f[0]);
+        x.shared.add(unesc(f[1]));
         break;
       case 'source':
         if (n !== 8) bad(f[0]);
@@ -419,6 +541,7 @@ export function decodeIndex(kit: string, bytes: Buffer): BuildIndex {
           shape: hash(f[6]),
           probes: f[7] === '' ? [] : probes(f[7]),
         });
+        lineOf.set(x.sources[x.sources.length - 1], raw);
         break;
       case 'module':
       case 'input':
@@ -502,7 +625,7 @@ export class BuildCache {
 
   /** The bytes of a file the index names, checked against their hash; throws `CacheProblem` if they are not. */
   bytes(hashHex: string): Uint8Array {
-    const ref = (this.index && blobsOf(this.index).get(hashHex)) ?? this.pack?.refs.get(hashHex);
+    const ref = (this.index && blobOf(this.index, hashHex)) ?? this.pack?.refs.get(hashHex);
     if (ref === undefined) throw new CacheProblem(`it names a file it does not hold (${hashHex.slice(0, 12)})`);
     let pack = this.packs.get(ref.pack);
     if (pack === undefined) {
@@ -518,7 +641,7 @@ export class BuildCache {
 
   /** Keeps the bytes of a file this build made, by hash (once); answers where they went. */
   keep(hashHex: string, content: string | Uint8Array): void {
-    if (this.index && blobsOf(this.index).has(hashHex)) return;
+    if (this.index && blobOf(this.index, hashHex) !== undefined) return;
     this.pack ??= new PackWriter(this.made());
     this.pack.add(hashHex, content);
   }
@@ -578,6 +701,33 @@ export class BuildCache {
     // An index that was ignored left packs no index names: they go at once.
     const before = this.problem === undefined ? new Set([...old.values()].map((b) => b.pack)) : undefined;
     this.collect(new Set([...blobs.values()].map((b) => b.pack)), before);
+  }
+
+  /**
+   * Writes the index of a build that changed pages in place and nothing else (`patchPages`): `next`
+   * as the first part, and the last index's second part with the records of `replaced` pages and the
+   * locations of this build's files, the other lines copied as they were. The locations of the
+   * replaced pages' earlier files stay, counted as dead, for the next build that collects.
+   */
+  commitPages(next: Omit<BuildIndex, 'pages' | 'blobs' | 'rest'>, replaced: readonly PageRecord[]): void {
+    const old = this.index;
+    const lines = old && linesOfRest(old);
+    if (!old || !lines) throw new Error('build cache: a page-only commit needs the index it was planned from');
+    const written = this.pack?.finish();
+    this.pack = undefined;
+    const more = new LineWriter();
+    const byPage = new Map(replaced.map((r) => [r.source, r]));
+    for (const [source, raw] of lines.pages) {
+      const r = byPage.get(source);
+      if (r) more.add(undefined, () => encodePage(r));
+      else more.raw(raw);
+    }
+    for (const raw of lines.blobs.values()) more.raw(raw);
+    for (const [h, b] of written ?? []) more.add(undefined, () => `blob\t${h}\t${b.pack}\t${b.offset}\t${b.size}`);
+    const second = more.bytes();
+    const x: BuildIndex = { ...next, pages: new Map(), blobs: new Map(), rest: { bytes: second, sum: sha256(second) } };
+    writePrivateFile(join(this.made(), INDEX_FILE), encodeIndex(this.kit, x), false);
+    this.index = x;
   }
 
   private packSizes(): Map<string, number> {

@@ -10,9 +10,8 @@
 // whose key is unchanged is still not compiled (`planFull`). Either way the output in place, when it
 // is the last build's, is patched with the files whose bytes differ, and nothing is touched when
 // none does; else it is written whole from the cache's bytes and the pages compiled now.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { readFileSync } from 'node:fs';
 import {
   globalKey,
   pageKey,
@@ -23,37 +22,50 @@ import {
   type PageRecord,
   type SourceRecord,
 } from '../../core/build/cache-records.js';
-import { CachedSite, cachedPages } from '../../core/build/cached-site.js';
-import {
-  ASSETS_MANIFEST,
-  compileSite,
-  kitRuntimeSource,
-  renderNotFound,
-  ROUTES_MANIFEST,
-  type CompiledPage,
-  type CompiledSite,
-  type KeptAsset,
-  type KeptFile,
-  type PreviousOutput,
-  type WrittenFile,
-  type WriteStats,
+import type { CachedSite } from '../../core/build/cached-site.js';
+import type {
+  CompiledPage,
+  CompiledSite,
+  KeptFile,
+  PreviousOutput,
+  WrittenFile,
+  WriteStats,
 } from '../../core/build/index.js';
+import { kitRuntimeSource } from '../../core/build/runtime-script.js';
+import { typesRootOf } from '../../core/build/page-types.js';
 import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { isAppConfigPath } from '../../core/model/app-config.js';
 import { declaredFiles } from '../../core/model/asset-files.js';
-import { crossShape } from '../../core/model/cross-shape.js';
 import type { KitEntry } from '../../core/model/entries.js';
 import type { CheckOptions } from '../../core/model/options.js';
 import type { DiscoveredSources } from '../../core/project/discover.js';
 import { diskFiles } from '../../core/project/disk-files.js';
-import { readSourceFile, type SourceText } from '../../core/project/read-source.js';
-import { ReadAhead } from '../../core/project/read-ahead.js';
-import { Workspace } from '../../core/workspace/workspace.js';
-import { typesRootOf } from '../../core/build/page-types.js';
+import { readSourceFile, sourceBytesHash, type SourceText } from '../../core/project/read-source.js';
+import type { Workspace } from '../../core/workspace/workspace.js';
 import type { CliIO } from '../io.js';
-import { BuildCache, CacheProblem, CACHE_DIR, pagesOf, type BuildIndex } from './cache-store.js';
+import { BuildCache, CacheProblem, CACHE_DIR, pageOf, pagesOf, type BuildIndex } from './cache-store.js';
 import { kitIdentity } from './identity.js';
-import { outputFingerprint } from './output-state.js';
+import { fingerprintOf, outputEntries, patchedEntries, type OutputEntries } from './output-state.js';
+
+/** The output's manifests (`core/build/output.ts`), named here without loading the writer. */
+const ROUTES_MANIFEST = 'kit-routes.json';
+const ASSETS_MANIFEST = 'kit-assets.json';
+
+/**
+ * The modules a build that compiles needs, loaded only then: a build that changed nothing checks
+ * hashes and the output in place, and initialises neither the workspace nor the compiler.
+ */
+async function compiler() {
+  const [workspace, build, cached, shape, render] = await Promise.all([
+    import('../../core/workspace/workspace.js'),
+    import('../../core/build/index.js'),
+    import('../../core/build/cached-site.js'),
+    import('../../core/model/cross-shape.js'),
+    import('../../../../shared/render/index.js'),
+  ]);
+  return { ...workspace, ...build, ...cached, ...shape, renderTemplate: render.renderTemplate };
+}
+type Compiler = Awaited<ReturnType<typeof compiler>>;
 
 /** `sha256-<hex>` → `<hex>`. */
 function hex(h: string): string {
@@ -74,6 +86,12 @@ export interface FastPlan {
   /** Nothing changed and the output in place is the last build's: nothing to write. */
   unchanged?: { pages: number };
   plan?: CachedPlan;
+  /**
+   * Only pages changed, and only in their bytes (the same files, routes, layouts, components and
+   * assets): their files are written into the output in place (`writeChangedFiles`), and their
+   * records replaced. Answers the summary's counts.
+   */
+  pagesOnly?: () => { pages: number; kept: number };
   /** Looks up a source's text for code frames. */
   text(path: string): string | undefined;
 }
@@ -128,20 +146,6 @@ export class IncrementalBuild {
     return k;
   }
 
-  /** Reads the sources not read yet, a thread reading ahead (`ReadAhead`) when they are many. */
-  private readAll(paths: readonly string[]): void {
-    const todo = paths.filter((p) => !this.texts.has(p));
-    const ahead = new ReadAhead(todo.map((p) => resolve(this.io.cwd, p)));
-    try {
-      for (let i = 0; i < todo.length; i++) {
-        const early = ahead.take(i);
-        this.texts.set(todo[i], early !== undefined ? { text: early, diagnostics: [] } : this.read(todo[i]));
-      }
-    } finally {
-      ahead.close();
-    }
-  }
-
   private read(path: string): SourceText {
     let t = this.texts.get(path);
     if (t === undefined) this.texts.set(path, (t = readSourceFile(resolve(this.io.cwd, path), path)));
@@ -187,7 +191,18 @@ export class IncrementalBuild {
    * Whether the output in place is the one the last build wrote: the same directory, its assets
    * manifest's bytes, and nothing changed in it since (`outputFingerprint`).
    */
-  private outputInPlace(outAbs: string, x: BuildIndex | undefined): x is BuildIndex & { output: object } {
+  private outputInPlace(outAbs: string, x: BuildIndex | undefined): x is BuildIndex {
+    if (x?.output === undefined) return false;
+    this.inPlace ??= this.checkOutput(outAbs, x);
+    return this.inPlace;
+  }
+
+  private inPlace: boolean | undefined;
+
+  /** What the file system said of the output in place when it was checked (`outputInPlace`). */
+  private entries: OutputEntries | undefined;
+
+  private checkOutput(outAbs: string, x: BuildIndex | undefined): boolean {
     const o = x?.output;
     if (o === undefined || o.dir !== this.keyPath(outAbs)) return false;
     try {
@@ -195,7 +210,10 @@ export class IncrementalBuild {
     } catch {
       return false;
     }
-    return outputFingerprint(outAbs, o.files) === o.fingerprint;
+    const entries = outputEntries(outAbs, o.files);
+    if (entries === undefined || fingerprintOf(entries) !== o.fingerprint) return false;
+    this.entries = entries;
+    return true;
   }
 
   /** The output in place as the writer patches it, when it is the last build's (`outputInPlace`). */
@@ -204,8 +222,15 @@ export class IncrementalBuild {
     try {
       const m = JSON.parse(readFileSync(resolve(outAbs, ASSETS_MANIFEST), 'utf8')) as {
         hashes?: Record<string, string>;
+        sizes?: Record<string, number>;
+        cache?: Record<string, string>;
       };
-      return { hashes: new Map(Object.entries(m.hashes ?? {})), manifest: `sha256-${x.output!.manifest}` };
+      return {
+        hashes: new Map(Object.entries(m.hashes ?? {})),
+        sizes: new Map(Object.entries(m.sizes ?? {})),
+        cache: new Map(Object.entries(m.cache ?? {})),
+        manifest: `sha256-${x.output!.manifest}`,
+      };
     } catch {
       return undefined;
     }
@@ -217,7 +242,7 @@ export class IncrementalBuild {
    * Validates and plans the build from the last build's records when they allow it (see the top of
    * this file); undefined when the workspace must be loaded whole.
    */
-  planFast(found: DiscoveredSources, options: CheckOptions, outAbs: string): FastPlan | undefined {
+  async planFast(found: DiscoveredSources, options: CheckOptions, outAbs: string): Promise<FastPlan | undefined> {
     const x = this.cache.index;
     if (!x?.fast || x.global !== this.global) return undefined;
     if (found.kitFiles.length !== x.sources.length || found.kitFiles.some((p, i) => x.sources[i].path !== p))
@@ -225,23 +250,47 @@ export class IncrementalBuild {
     if (found.modules.length !== x.modules.size) return undefined;
     const bySource = new Map(x.sources.map((s) => [s.path, s]));
     const changed: string[] = [];
+    // The bytes of every source are hashed, not decoded; a file's text is read only when needed:
+    // a changed file, a layout or component to compile with, a file with diagnostics to show. A
+    // well-formed file's text hashes as its bytes (`sourceHash`).
+    const paths = [...found.modules, ...found.kitFiles];
     try {
-      this.readAll([...found.modules, ...found.kitFiles]);
-      for (const m of found.modules) if (x.modules.get(m) !== this.hashOf(m)) return undefined;
-      for (const s of x.sources) if (this.hashOf(s.path) !== s.hash) changed.push(s.path);
+      for (const p of paths) {
+        // A name not listed as a regular file: the whole load reads it, and reports it.
+        if (found.irregular?.has(p)) return undefined;
+        this.hashes.set(p, sourceBytesHash(resolve(this.io.cwd, p)));
+      }
     } catch {
       // A source that cannot be read: the whole load reports it.
       return undefined;
     }
+    const inPlace = this.outputInPlace(outAbs, x);
+    for (const m of found.modules) if (x.modules.get(m) !== this.hashOf(m)) return undefined;
+    for (const s of x.sources) if (this.hashOf(s.path) !== s.hash) changed.push(s.path);
     if (changed.some((p) => x.cross.has(p))) return undefined;
     const files = diskFiles(this.io.cwd);
     for (const s of x.sources) for (const [p, was] of s.probes) if (files.isFile(p) !== was) return undefined;
     const types = this.typesOf(x);
     if (types === undefined) return undefined;
-    const text = (p: string) => this.texts.get(p)?.text;
+    const text = (p: string) => {
+      try {
+        return this.read(p).text;
+      } catch {
+        return undefined;
+      }
+    };
     const inputsChanged = [...x.inputs].some(([p, h]) => this.hashOf(p) !== h);
-    if (changed.length === 0 && !inputsChanged && this.outputInPlace(outAbs, x))
+    if (changed.length === 0 && !inputsChanged && inPlace)
       return { diagnostics: x.diagnostics, types, unchanged: { pages: x.output!.pages }, text };
+    try {
+      const only = await this.pagesOnly(x, changed, bySource, options, outAbs, inPlace && !inputsChanged);
+      if (only) return { diagnostics: only.diagnostics, types, pagesOnly: only.run, text };
+    } catch (e) {
+      if (!(e instanceof CacheProblem)) throw e;
+      this.cache.distrust(e.message);
+      this.warnIfIgnored();
+      return undefined;
+    }
     let pages: Map<string, PageRecord>;
     try {
       pages = pagesOf(x);
@@ -252,30 +301,23 @@ export class IncrementalBuild {
       return undefined;
     }
     // The pages to compile: those whose key changed, and every changed page file (one that had no
-    // head may have one now).
+    // head may have one now). With the same kit, flags, config and component and layout names, a
+    // page's key changes exactly when a file it was made from did.
+    const changedFiles = new Set(changed);
+    for (const [p, h] of x.inputs) if (this.hashOf(p) !== h) changedFiles.add(p);
     const compile = new Set<string>();
-    for (const r of pages.values()) if (this.keyOf(r, x.config, x.parts) !== r.key) compile.add(r.source);
+    for (const r of pages.values()) if (r.deps.some((d) => changedFiles.has(d))) compile.add(r.source);
     for (const p of changed) if (bySource.get(p)!.kind === 'page') compile.add(p);
-    const mini = new Workspace({ ...options, files }, this.io.cwd, { incremental: false });
-    const changedSet = new Set(changed);
-    for (const s of x.sources)
-      if (s.kind !== 'page' || compile.has(s.path) || changedSet.has(s.path)) {
-        const t = this.texts.get(s.path)!;
-        mini.setKitFile(s.path, t.text, undefined, t.diagnostics);
-      }
-    const fresh = new Map<string, KitEntry>();
-    for (const p of changed) {
-      const e = mini.kit(p);
-      if (!e || sha256(crossShape(e)) !== bySource.get(p)!.shape) return undefined;
-      if (e.local.some((d) => d.severity === 'error')) return undefined;
-      fresh.set(p, e);
-    }
-    const site = compileSite(mini, { cwd: this.io.cwd, lazy: true });
+    const c = await compiler();
+    const checked = this.checkChanged(c, x, bySource, compile, changed, options);
+    if (checked === undefined) return undefined;
+    const site = c.compileSite(checked.mini, { cwd: this.io.cwd, lazy: true });
     if (site.diagnostics.length) return undefined;
     const kept = new Map([...pages].filter(([source]) => !compile.has(source)));
-    const heads = cachedPages(site, kept);
+    const heads = c.cachedPages(site, kept);
     if (heads === undefined) return undefined;
-    const plan = this.plan(site, kept, heads, outAbs, {
+    const changedSet = new Set(changed);
+    const plan = this.plan(c, site, kept, heads, outAbs, {
       index: x,
       sources: x.sources.map((s) => (changedSet.has(s.path) ? { ...s, hash: this.hashOf(s.path) } : s)),
       modules: x.modules,
@@ -283,10 +325,129 @@ export class IncrementalBuild {
       parts: x.parts,
       fast: true,
       types: x.types,
-      diagnostics: mergeLocal(x.diagnostics, fresh),
+      diagnostics: mergeLocal(x.diagnostics, checked.fresh),
       cross: x.cross,
     });
     return { diagnostics: plan.diagnostics, types, plan: plan.plan, text };
+  }
+
+  /**
+   * A workspace of the layouts, the components and the pages `compile`, with each changed file
+   * checked alone: undefined when one changed what other files see of it (its shape) or has an error.
+   */
+  private checkChanged(
+    c: Compiler,
+    x: BuildIndex,
+    bySource: ReadonlyMap<string, SourceRecord>,
+    compile: ReadonlySet<string>,
+    changed: readonly string[],
+    options: CheckOptions,
+  ): { mini: Workspace; fresh: Map<string, KitEntry> } | undefined {
+    const mini = new c.Workspace({ ...options, files: diskFiles(this.io.cwd) }, this.io.cwd, { incremental: false });
+    const changedSet = new Set(changed);
+    try {
+      for (const s of x.sources)
+        if (s.kind !== 'page' || compile.has(s.path) || changedSet.has(s.path)) {
+          const t = this.read(s.path);
+          mini.setKitFile(s.path, t.text, undefined, t.diagnostics);
+        }
+    } catch {
+      // A file that cannot be read as text (no longer UTF-8 without NUL bytes): the whole load reports it.
+      return undefined;
+    }
+    const fresh = new Map<string, KitEntry>();
+    for (const p of changed) {
+      const e = mini.kit(p);
+      if (!e || sha256(c.crossShape(e)) !== bySource.get(p)!.shape) return undefined;
+      if (e.local.some((d) => d.severity === 'error')) return undefined;
+      fresh.set(p, e);
+    }
+    return { mini, fresh };
+  }
+
+  /**
+   * The build of an edit that changed pages only in their bytes: only page files changed, none that
+   * another page is made from, none whose error page is `404.html`, and each still compiles to the
+   * same head (route, files, cache policy, error page) from the same files with the same assets. Its
+   * other pages' records are not even read. Undefined when the edit is not of that kind.
+   */
+  private async pagesOnly(
+    x: BuildIndex,
+    changed: readonly string[],
+    bySource: ReadonlyMap<string, SourceRecord>,
+    options: CheckOptions,
+    outAbs: string,
+    inPlace: boolean,
+  ): Promise<{ diagnostics: Diagnostic[]; run: () => { pages: number; kept: number } } | undefined> {
+    const o = x.output;
+    // Locations no page names pile up until a build collects them: past a tenth, this one does.
+    if (!inPlace || o === undefined || x.dead > Math.max(64, x.sources.length / 10)) return undefined;
+    if (!changed.every((p) => bySource.get(p)!.kind === 'page' && !x.shared.has(p) && p !== o.notFound))
+      return undefined;
+    const records = new Map<string, PageRecord>();
+    for (const p of changed) {
+      const r = pageOf(x, p);
+      if (r === undefined) return undefined;
+      records.set(p, r);
+    }
+    const c = await compiler();
+    const checked = this.checkChanged(c, x, bySource, new Set(records.keys()), changed, options);
+    if (checked === undefined) return undefined;
+    const site = c.compileSite(checked.mini, { cwd: this.io.cwd, lazy: true });
+    if (site.diagnostics.length || site.pages.length !== records.size) return undefined;
+    const files: { rel: string; content: string }[] = [];
+    const replaced: PageRecord[] = [];
+    for (const page of site.pages) {
+      const r = records.get(page.source);
+      if (r === undefined || !sameHead(page, r)) return undefined;
+      const body = site.lazy!.once(page);
+      if (site.diagnostics.length) return undefined;
+      if (!same(body.dependsOn, r.deps) || body.kitJs !== r.kitJs || !same(body.assets, r.assets)) return undefined;
+      const written = new Map<string, [string, number]>();
+      for (const pre of page.prerender) {
+        if (!r.files.has(pre.file)) continue;
+        const html = c.renderTemplate(body.ir, pre.params, pre.params);
+        files.push({ rel: pre.file, content: html });
+        written.set(pre.file, [sha256(html), Buffer.byteLength(html)]);
+      }
+      if (written.size !== r.files.size) return undefined;
+      replaced.push({ ...r, key: this.keyOf(r, x.config, x.parts), files: written });
+    }
+    const changedSet = new Set(changed);
+    const diagnostics = mergeLocal(x.diagnostics, checked.fresh);
+    const run = () => {
+      const previous = this.previousOutput(outAbs, x)!;
+      const done = c.writeChangedFiles(outAbs, previous, files);
+      const fresh = new Set(done.written);
+      let dead = x.dead;
+      for (const f of files)
+        if (fresh.has(f.rel)) {
+          this.cache.keep(sha256(f.content), f.content);
+          dead++;
+        }
+      const entries = this.entries && patchedEntries(outAbs, this.entries, done.written, []);
+      try {
+        this.cache.commitPages(
+          {
+            ...x,
+            sources: x.sources.map((s) => (changedSet.has(s.path) ? { ...s, hash: this.hashOf(s.path) } : s)),
+            diagnostics,
+            dead,
+            output: {
+              ...o,
+              manifest: hex(done.manifest),
+              fingerprint: entries ? fingerprintOf(entries) : '0'.repeat(64),
+            },
+          },
+          replaced,
+        );
+      } catch (e) {
+        this.cache.abandon();
+        this.io.stderr.write(`kit build: warning: cannot write the cache in ${CACHE_DIR}: ${(e as Error).message}\n`);
+      }
+      return { pages: o.pages, kept: o.pages - files.length };
+    };
+    return { diagnostics, run };
   }
 
   /**
@@ -308,13 +469,14 @@ export class IncrementalBuild {
    * Plans a build of a loaded, checked workspace: every page whose key is the one remembered is
    * written as the cache kept it, the others as compiled (`site`).
    */
-  planFull(
+  async planFull(
     ws: Workspace,
     site: CompiledSite,
     found: DiscoveredSources,
     outAbs: string,
     facts: { diagnostics: Diagnostic[]; types: ReadonlyMap<string, string | null>; fast: boolean },
-  ): CachedPlan {
+  ): Promise<CachedPlan> {
+    const c = await compiler();
     const files = diskFiles(this.io.cwd);
     const sources: SourceRecord[] = [];
     for (const path of found.kitFiles) {
@@ -329,7 +491,7 @@ export class IncrementalBuild {
         kind: s.kind,
         pkg: s.packageName,
         id: s.ownerId,
-        shape: sha256(crossShape(e)),
+        shape: sha256(c.crossShape(e)),
         probes,
       });
     }
@@ -365,6 +527,7 @@ export class IncrementalBuild {
     const seen = new Map<string, string | undefined>();
     const types = new Map([...facts.types].filter(([d]) => typesRootOf(resolve(this.io.cwd, d), seen) !== undefined));
     return this.plan(
+      c,
       site,
       kept,
       site.pages,
@@ -387,18 +550,19 @@ export class IncrementalBuild {
   // ---- writing and remembering ----------------------------------------------------------------
 
   private plan(
+    c: Compiler,
     site: CompiledSite,
     kept: ReadonlyMap<string, PageRecord>,
     heads: CachedSite['pages'],
     outAbs: string,
-    next: Omit<BuildIndex, 'global' | 'inputs' | 'assets' | 'blobs' | 'pages' | 'output'> & {
+    next: Omit<BuildIndex, 'global' | 'inputs' | 'assets' | 'blobs' | 'pages' | 'output' | 'shared' | 'dead'> & {
       index: BuildIndex | undefined;
     },
     ws?: Workspace,
   ): { plan: CachedPlan; diagnostics: Diagnostic[] } {
     const cache = this.cache;
     const x = next.index;
-    const source = new CachedSite(
+    const source = new c.CachedSite(
       {
         site,
         kept,
@@ -411,16 +575,19 @@ export class IncrementalBuild {
       heads,
     );
     const byPage = new Map<string, Map<string, [string, number]>>();
-    const sizes = new Map<string, [string, number]>();
+    /** Every file of the output, with its hash. */
+    const sizes = new Map<string, string>();
     const written = (f: WrittenFile) => {
+      sizes.set(f.rel, f.hash);
+      // A kept file is in the cache already, and its page's record stays as it is.
+      if (f.content === undefined) return;
       const h = hex(f.hash);
-      sizes.set(f.rel, [h, f.size]);
       if (f.page) {
         let m = byPage.get(f.page.source);
         if (m === undefined) byPage.set(f.page.source, (m = new Map()));
         m.set(f.rel, [h, f.size]);
       }
-      if (f.content !== undefined && f.rel !== ROUTES_MANIFEST && f.rel !== ASSETS_MANIFEST) cache.keep(h, f.content);
+      if (f.rel !== ROUTES_MANIFEST && f.rel !== ASSETS_MANIFEST) cache.keep(h, f.content);
     };
     const plan: CachedPlan = {
       source,
@@ -434,7 +601,7 @@ export class IncrementalBuild {
       const notFoundOf = (key: string): [string, number] => {
         let v = notFound.get(key);
         if (v === undefined) {
-          const html = renderNotFound(site.errorPages[key]);
+          const html = c.renderNotFound(site.errorPages[key]);
           const h = sha256(html);
           cache.keep(h, html);
           notFound.set(key, (v = [h, Buffer.byteLength(html)]));
@@ -450,14 +617,26 @@ export class IncrementalBuild {
       }
       const kitSources = new Set(next.sources.map((s) => s.path));
       const inputs = new Map<string, string>();
+      const shared = new Set<string>();
       for (const r of pages.values())
-        for (const d of r.deps) if (!kitSources.has(d) && !next.modules.has(d)) inputs.set(d, this.hashOf(d, ws));
-      // The output's files: those the manifest lists, and the manifest.
+        for (const d of r.deps) {
+          if (d !== r.source) shared.add(d);
+          if (!kitSources.has(d) && !next.modules.has(d)) inputs.set(d, this.hashOf(d, ws));
+        }
+      // The output's files: those the manifest lists, and the manifest; what the file system says
+      // of them now (after a patch, of those it changed).
       const files = [...sizes.keys()].sort();
+      const fingerprint = () => {
+        const p = stats.patched;
+        const entries =
+          p && this.entries ? patchedEntries(outAbs, this.entries, p.written, p.removed) : outputEntries(outAbs, files);
+        return entries ? fingerprintOf(entries) : '0'.repeat(64);
+      };
       const assets = new Map<string, AssetRecord>();
       for (const a of source.assets()) {
-        const [h, size] = sizes.get(a.path) ?? [hex(a.sha256), 0];
-        assets.set(a.path, { path: a.path, hash: h, size, immutable: a.immutable });
+        const size =
+          'size' in a ? a.size : typeof a.content === 'string' ? Buffer.byteLength(a.content) : a.content.byteLength;
+        assets.set(a.path, { path: a.path, hash: hex(a.sha256), size, immutable: a.immutable });
       }
       cache.commit({
         global: this.global,
@@ -469,8 +648,11 @@ export class IncrementalBuild {
           manifest: hex(stats.manifest),
           pages: stats.pages,
           files,
-          fingerprint: outputFingerprint(outAbs, files) ?? '0'.repeat(64),
+          fingerprint: fingerprint(),
+          notFound: c.notFoundSource(source.pages)?.source ?? '',
         },
+        shared,
+        dead: 0,
         sources: next.sources,
         modules: next.modules,
         inputs,
@@ -536,6 +718,24 @@ function keptFile(cache: BuildCache, h: string, size: number): KeptFile {
   return { sha256: `sha256-${h}`, size, bytes: () => cache.bytes(h) };
 }
 
+/** The same strings in the same order. */
+function same(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** Whether a page compiled now has the head its record has: the same route, files, cache policy and error page. */
+function sameHead(p: CompiledPage, r: PageRecord): boolean {
+  return (
+    p.pageId === r.pageId &&
+    p.route === r.route &&
+    p.render === r.render &&
+    p.cache === r.cache &&
+    p.errorPage === r.errorPage &&
+    p.prerender.length === r.prerender.length &&
+    p.prerender.every((pre, i) => pre.path === r.prerender[i][0] && pre.file === r.prerender[i][1])
+  );
+}
+
 /** The diagnostics of the last build with those of the changed files (their own, and only those) replaced. */
 function mergeLocal(all: readonly Diagnostic[], fresh: ReadonlyMap<string, KitEntry>): Diagnostic[] {
   const byFile = new Map<string, Diagnostic[]>();
@@ -550,5 +750,3 @@ function mergeLocal(all: readonly Diagnostic[], fresh: ReadonlyMap<string, KitEn
   for (const file of [...byFile.keys()].sort()) for (const d of byFile.get(file)!) out.push(d);
   return out;
 }
-
-export type { KeptAsset };

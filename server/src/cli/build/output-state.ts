@@ -9,18 +9,72 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { parentOf } from '../../core/build/file-writer.js';
 
-/** The fingerprint of the files `files` (output-relative) of the tree at `root`, or undefined when one is missing. */
-export function outputFingerprint(root: string, files: readonly string[]): string | undefined {
+/** What the file system says of each file and directory of an output, by output-relative path ('' the root). */
+export type OutputEntries = Map<string, string>;
+
+/** The directories of `files`, the root (''), and each one's parents. */
+function directoriesOf(files: Iterable<string>): Set<string> {
   const dirs = new Set<string>(['']);
   for (const f of files) for (let d = parentOf(f); d !== '' && !dirs.has(d); d = parentOf(d)) dirs.add(d);
+  return dirs;
+}
+
+/** One entry, or undefined when it is missing or not of its kind. */
+function entry(root: string, rel: string, dir: boolean): string | undefined {
+  const st = statSync(join(root, rel), { throwIfNoEntry: false });
+  if (st === undefined || st.isDirectory() !== dir || (!dir && !st.isFile())) return undefined;
+  return `${dir ? 'd' : 'f'}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}`;
+}
+
+/** The entries of the files `files` of the tree at `root` and of their directories; undefined when one is missing. */
+export function outputEntries(root: string, files: Iterable<string>): OutputEntries | undefined {
+  const out: OutputEntries = new Map();
+  for (const f of files) {
+    const e = entry(root, f, false);
+    if (e === undefined) return undefined;
+    out.set(f, e);
+  }
+  for (const d of directoriesOf(out.keys())) {
+    const e = entry(root, d, true);
+    if (e === undefined) return undefined;
+    out.set(d, e);
+  }
+  return out;
+}
+
+/**
+ * `entries` after a patch that wrote `written` and removed `removed` (output-relative files): their
+ * entries and their directories' are taken again, the rest kept. Undefined when one is missing.
+ */
+export function patchedEntries(
+  root: string,
+  entries: OutputEntries,
+  written: Iterable<string>,
+  removed: Iterable<string>,
+): OutputEntries | undefined {
+  const out: OutputEntries = new Map(entries);
+  const touched: string[] = [];
+  for (const f of removed) {
+    out.delete(f);
+    touched.push(f);
+  }
+  for (const f of written) {
+    const e = entry(root, f, false);
+    if (e === undefined) return undefined;
+    out.set(f, e);
+    touched.push(f);
+  }
+  for (const d of directoriesOf(touched)) {
+    const e = entry(root, d, true);
+    if (e === undefined) out.delete(d);
+    else out.set(d, e);
+  }
+  return out;
+}
+
+/** The fingerprint of an output's entries: the same entries, the same fingerprint. */
+export function fingerprintOf(entries: OutputEntries): string {
   const hash = createHash('sha256');
-  const entry = (rel: string, dir: boolean): boolean => {
-    const st = statSync(join(root, rel), { throwIfNoEntry: false });
-    if (st === undefined || st.isDirectory() !== dir || (!dir && !st.isFile())) return false;
-    hash.update(`${rel}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\n`);
-    return true;
-  };
-  for (const f of files) if (!entry(f, false)) return undefined;
-  for (const d of [...dirs].sort()) if (!entry(d, true)) return undefined;
+  for (const rel of [...entries.keys()].sort()) hash.update(`${rel}\0${entries.get(rel)}\n`);
   return hash.digest('hex');
 }

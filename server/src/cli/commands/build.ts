@@ -1,18 +1,9 @@
 // `kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [--no-cache] [<files or directories>]`
 import { dirname, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProjectAsync } from '../../core/project/load.js';
-import {
-  compileSite,
-  OutputError,
-  SiteErrors,
-  writeSiteAsync,
-  writeStaticSiteAsync,
-  type CompiledSite,
-  type WriteStats,
-} from '../../core/build/index.js';
+import type { CompiledSite, WriteStats } from '../../core/build/index.js';
 import { pageTypesByDir } from '../../core/build/page-types.js';
-import { buildReportModel, endpointRows, routeInfo, type ReportModel } from '../../core/report/rows.js';
+import type { ReportModel } from '../../core/report/rows.js';
 import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
 import { isAppConfigPath } from '../../core/model/app-config.js';
 import type { CheckOptions } from '../../core/model/options.js';
@@ -98,9 +89,23 @@ function hasEndpoints(ws: Workspace): boolean {
   return ws.allRegistrations().some((r) => r.kind !== 'page');
 }
 
+/**
+ * The modules that load, check, compile and write a site, loaded when a build gets that far: a
+ * build the cache finds unchanged never initialises them.
+ */
+async function buildModules() {
+  const [load, build, rows] = await Promise.all([
+    import('../../core/project/load.js'),
+    import('../../core/build/index.js'),
+    import('../../core/report/rows.js'),
+  ]);
+  return { ...load, ...build, ...rows };
+}
+type BuildModules = Awaited<ReturnType<typeof buildModules>>;
+
 /** The routes report model, built only when the build needs endpoint rows or info notes. */
-function reportModel(ws: Workspace, site: CompiledSite): ReportModel | undefined {
-  return hasEndpoints(ws) || site.pages.some((p) => p.render === 'ssr') ? buildReportModel(ws) : undefined;
+function reportModel(m: BuildModules, ws: Workspace, site: CompiledSite): ReportModel | undefined {
+  return hasEndpoints(ws) || site.pages.some((p) => p.render === 'ssr') ? m.buildReportModel(ws) : undefined;
 }
 
 export const buildCommand: Command = {
@@ -173,11 +178,12 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     };
     build.cached?.warnIfIgnored();
     if (build.cached && !app) {
-      const fast = build.cached.planFast(found, options, build.outAbs);
+      const fast = await build.cached.planFast(found, options, build.outAbs);
       const done = fast && (await fastBuild(build, fast));
       if (done !== undefined) return done;
     }
-    const project = await loadProjectAsync(sources.inputs, options, io.cwd, {
+    const m = await buildModules();
+    const project = await m.loadProjectAsync(sources.inputs, options, io.cwd, {
       sources: found,
       texts: build.cached?.sourceTexts,
     });
@@ -193,27 +199,27 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     }
     checkInside(build);
     // A static build compiles each page as it writes it, and lets go of it then; the app embeds them all.
-    const site: CompiledSite = compileSite(ws, { cwd: io.cwd, lazy: !app });
+    const site: CompiledSite = m.compileSite(ws, { cwd: io.cwd, lazy: !app });
     if (site.diagnostics.length) {
       io.stderr.write(human([...diags, ...site.diagnostics]));
       return 1;
     }
     showWarnings(build, diags, source);
-    const model = reportModel(ws, site);
-    const endpoints = model ? endpointRows(ws, { model }) : [];
+    const model = reportModel(m, ws, site);
+    const endpoints = model ? m.endpointRows(ws, { model }) : [];
     // With the cache, a project without handler modules, endpoints or SSR pages is checked from its
     // records next time.
     const fast = !model && found.modules.every(isAppConfigPath);
     let stats: WriteStats;
     try {
-      stats = await writeFull(build, ws, site, endpoints, { diagnostics: diags, types, fast });
+      stats = await writeFull(m, build, ws, site, endpoints, { diagnostics: diags, types, fast });
     } catch (e) {
-      if (!(e instanceof SiteErrors)) throw e;
+      if (!(e instanceof m.SiteErrors)) throw e;
       io.stderr.write(human([...diags, ...e.diagnostics]));
       return 1;
     }
     // Pages that get no static file say so, with the routes report's own note.
-    for (const note of model ? routeInfo(ws, { model }) : []) {
+    for (const note of model ? m.routeInfo(ws, { model }) : []) {
       if (note.code === 'spa_disabled') io.stderr.write(`info: ${note.code}: ${note.message}\n`);
     }
     summary(build, stats.pages, stats.kept);
@@ -291,7 +297,22 @@ async function fastBuild(b: StaticBuild, fast: FastPlan): Promise<number | undef
     summary(b, fast.unchanged.pages, fast.unchanged.pages);
     return 0;
   }
+  if (fast.pagesOnly) {
+    const { OutputError } = await import('../../core/build/index.js');
+    showWarnings(b, fast.diagnostics, lookup);
+    let done;
+    try {
+      done = fast.pagesOnly();
+    } catch (e) {
+      b.cached!.abandon();
+      if (e instanceof OutputError) throw new UsageError(`kit build: ${e.message}`);
+      throw e;
+    }
+    summary(b, done.pages, done.kept);
+    return 0;
+  }
   const plan = fast.plan!;
+  const { writeSiteAsync, OutputError, SiteErrors } = await import('../../core/build/index.js');
   const progress = progressOf(b);
   let stats: WriteStats;
   try {
@@ -322,6 +343,7 @@ async function fastBuild(b: StaticBuild, fast: FastPlan): Promise<number | undef
 
 /** Writes a loaded workspace's site: with the cache, the pages whose key is unchanged as it kept them. */
 async function writeFull(
+  m: BuildModules,
   b: StaticBuild,
   ws: Workspace,
   site: CompiledSite,
@@ -331,16 +353,16 @@ async function writeFull(
   const progress = progressOf(b);
   try {
     for (;;) {
-      const plan = b.cached?.planFull(ws, site, b.found, b.outAbs, facts);
+      const plan = await b.cached?.planFull(ws, site, b.found, b.outAbs, facts);
       try {
         const stats = plan
-          ? await writeSiteAsync(plan.source, b.outAbs, {
+          ? await m.writeSiteAsync(plan.source, b.outAbs, {
               endpoints,
               progress: progress.update,
               written: plan.written,
               previous: plan.previous,
             })
-          : await writeStaticSiteAsync(site, b.outAbs, { endpoints, progress: progress.update });
+          : await m.writeStaticSiteAsync(site, b.outAbs, { endpoints, progress: progress.update });
         b.cached?.remember(stats);
         return stats;
       } catch (e) {
@@ -352,7 +374,7 @@ async function writeFull(
       }
     }
   } catch (e) {
-    if (e instanceof OutputError) throw new UsageError(`kit build: ${e.message}`);
+    if (e instanceof m.OutputError) throw new UsageError(`kit build: ${e.message}`);
     throw e;
   } finally {
     progress.clear();

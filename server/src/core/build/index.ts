@@ -13,6 +13,7 @@ export {
   writeStaticSite,
   writeStaticSiteAsync,
   writeSiteAsync,
+  writeChangedFiles,
   compiledSource,
   pagePaths,
   notFoundSource,

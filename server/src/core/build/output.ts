@@ -77,9 +77,11 @@ export interface WriteStats {
   written: number;
   /** `sha256-<hex>` of the assets manifest written. */
   manifest: string;
+  /** Set when the output in place was patched (`PreviousOutput`), not replaced: the files written and removed. */
+  patched?: { written: readonly string[]; removed: readonly string[] };
 }
 
-function sortKeys<T>(m: Map<string, T>): Record<string, T> {
+function sortKeys<T>(m: ReadonlyMap<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
   for (const k of [...m.keys()].sort()) out[k] = m.get(k)!;
   return out;
@@ -327,15 +329,23 @@ function routesManifest(state: RenderState, opts: WriteOptions): OutFile {
 
 /** The assets manifest lists every other file of the output; it cannot list its own hash. */
 function assetsManifest(w: Written, state: RenderState): OutFile {
-  const files = [...w.hashes.keys()].sort();
+  return { rel: ASSETS_MANIFEST, content: assetsManifestText(w.hashes, w.sizes, state.cache) };
+}
+
+/** The assets manifest's text: every file with its hash and size, and the cache policies. */
+function assetsManifestText(
+  hashes: ReadonlyMap<string, string>,
+  sizes: ReadonlyMap<string, number>,
+  cache: ReadonlyMap<string, string>,
+): string {
   const manifest = {
     version: 1,
-    files,
-    hashes: sortKeys(w.hashes),
-    sizes: sortKeys(w.sizes),
-    cache: sortKeys(state.cache),
+    files: [...hashes.keys()].sort(),
+    hashes: sortKeys(hashes),
+    sizes: sortKeys(sizes),
+    cache: sortKeys(cache),
   };
-  return { rel: ASSETS_MANIFEST, content: JSON.stringify(manifest, null, 2) + '\n' };
+  return JSON.stringify(manifest, null, 2) + '\n';
 }
 
 /**
@@ -427,11 +437,13 @@ class ThreadTree implements Tree {
 }
 
 /**
- * The output in place, as the build that wrote it left it (the build cache checked its assets
- * manifest): each file's hash, and the hash of the manifest itself.
+ * The output in place, as the build that wrote it left it (the build cache checked it): its assets
+ * manifest's entries (each file's hash and size, the cache policies) and the manifest's own hash.
  */
 export interface PreviousOutput {
   hashes: ReadonlyMap<string, string>;
+  sizes: ReadonlyMap<string, number>;
+  cache: ReadonlyMap<string, string>;
   manifest: string;
 }
 
@@ -542,14 +554,15 @@ export async function writeSiteAsync(
   try {
     if (tree instanceof PatchTree) {
       const removed = tree.removed();
+      const patched = { ...stats, patched: { written: tree.staged, removed } };
       if (tree.staged.length === 0 && removed.length === 0) {
         await removeTreeAsync(tmp);
-        return stats;
+        return patched;
       }
       if (tree.staged.length + removed.length <= Math.max(64, stats.files / PATCH_SHARE)) {
         patchInto(tmp, out, suffix, tree.staged, removed, target);
         await removeTreeAsync(tmp);
-        return stats;
+        return patched;
       }
       const staged = new Set(tree.staged);
       linkInto(
@@ -566,6 +579,52 @@ export async function writeSiteAsync(
   const old = swapInto(tmp, out, suffix, target, false);
   if (old) await removeTreeAsync(old);
   return stats;
+}
+
+/**
+ * Writes into the output in place (`previous`, the last build's) the files `files`, when the site
+ * differs from that output only in their bytes: the same files, routes and cache policies (the
+ * build cache knows when). The routes manifest stays as it is; the assets manifest is the previous
+ * one with their hashes and sizes, made by the same function as a whole build's. Only the files
+ * whose bytes differ are written, beside the output, and moved in (`patchInto`). Throws
+ * `OutputError` on I/O failure, and an `Error` for a file the output does not have.
+ */
+export function writeChangedFiles(
+  outDir: string,
+  previous: PreviousOutput,
+  files: readonly { rel: string; content: string | Uint8Array }[],
+): { written: string[]; manifest: string } {
+  const hashes = new Map(previous.hashes);
+  const sizes = new Map(previous.sizes);
+  const changed = files.filter((f) => {
+    if (!hashes.has(f.rel)) throw new Error(`${f.rel} is not a file of the output in place`);
+    const hash = `sha256-${sha256Hex(f.content)}`;
+    if (hashes.get(f.rel) === hash) return false;
+    hashes.set(f.rel, hash);
+    sizes.set(f.rel, typeof f.content === 'string' ? Buffer.byteLength(f.content) : f.content.byteLength);
+    return true;
+  });
+  if (changed.length === 0) return { written: [], manifest: previous.manifest };
+  const manifest = assetsManifestText(hashes, sizes, previous.cache);
+  const out = resolve(outDir);
+  const target = outTarget(outDir);
+  const { tmp, suffix } = makeTemp(out, 'build', target);
+  const written = [...changed.map((f) => f.rel), ASSETS_MANIFEST];
+  try {
+    const w = new FileWriter(tmp);
+    for (const f of changed) {
+      try {
+        w.write(f.rel, f.content);
+      } catch (e) {
+        throw writeError(f.rel, e);
+      }
+    }
+    w.write(ASSETS_MANIFEST, manifest);
+    patchInto(tmp, out, suffix, written, [], target);
+  } finally {
+    removeTree(tmp);
+  }
+  return { written, manifest: `sha256-${sha256Hex(manifest)}` };
 }
 
 export { removeTree } from './replace-dir.js';

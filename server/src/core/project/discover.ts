@@ -21,6 +21,8 @@ export interface DiscoveredSources {
   kitFiles: string[];
   /** Handler modules of the directories holding those files, and the project root's app config, sorted. */
   modules: string[];
+  /** The `.kit` files among them that were not listed as regular files (reading refuses them by name). */
+  irregular?: ReadonlySet<string>;
 }
 
 /** The project root of a directory: the nearest directory at or above it that holds a `package.json`. */
@@ -133,7 +135,7 @@ type Walked = Set<string>;
 
 // Entry types come from the directory listing; only links (and file systems that do not report a
 // type) cost a stat. One listing per directory also yields its handler modules.
-function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Walked): void {
+function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Walked, irregular: Set<string>): void {
   let real: string;
   try {
     real = realpathSync(dir);
@@ -149,10 +151,12 @@ function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Wa
     throw new SourceError(`cannot read directory ${displayPath(dir)}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   const modules: string[] = [];
+  // A name from a listing has no separator and is not `.` or `..`: joined without normalising.
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
   for (const entry of entries) {
     const name = entry.name;
     if (name === 'node_modules' || name.startsWith('.')) continue;
-    const p = join(dir, name);
+    const p = prefix + name;
     let isDir = entry.isDirectory();
     let isFile = entry.isFile();
     if (!isDir && !isFile) {
@@ -162,14 +166,19 @@ function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Wa
         isFile = st.isFile();
       } catch {
         // A `.kit` name that leads nowhere is still listed: reading refuses it by name, with the reason.
-        if (name.endsWith('.kit')) out.push(p);
+        if (name.endsWith('.kit')) {
+          out.push(p);
+          irregular.add(p);
+        }
         continue;
       }
     }
-    if (isDir) walk(p, out, modulesByDir, walked);
+    if (isDir) walk(p, out, modulesByDir, walked, irregular);
     // A `.kit` name that is not a regular file (a FIFO, a device) is listed: reading refuses it by name.
-    else if (name.endsWith('.kit')) out.push(p);
-    else if (isFile && isHandlerModulePath(name)) modules.push(p);
+    else if (name.endsWith('.kit')) {
+      out.push(p);
+      if (!isFile) irregular.add(p);
+    } else if (isFile && isHandlerModulePath(name)) modules.push(p);
   }
   modulesByDir.set(dir, modules);
 }
@@ -191,6 +200,7 @@ function modulesOf(dir: string): string[] {
 
 export function discoverSources(inputs: string[], cwd: string = process.cwd()): DiscoveredSources {
   const kit = new Set<string>();
+  const irregular = new Set<string>();
   const modulesByDir: ModulesByDir = new Map();
   const walked: Walked = new Set();
   for (const input of inputs) {
@@ -204,10 +214,12 @@ export function discoverSources(inputs: string[], cwd: string = process.cwd()): 
     }
     if (st.isDirectory()) {
       const found: string[] = [];
-      walk(abs, found, modulesByDir, walked);
+      walk(abs, found, modulesByDir, walked, irregular);
       for (const f of found) kit.add(f);
-    } else if (abs.endsWith('.kit')) kit.add(abs);
-    else throw new SourceError(`not a .kit file: ${input}`);
+    } else if (abs.endsWith('.kit')) {
+      kit.add(abs);
+      if (!st.isFile()) irregular.add(abs);
+    } else throw new SourceError(`not a .kit file: ${input}`);
   }
   const dirs = new Set<string>();
   for (const f of kit) dirs.add(dirname(f));
@@ -227,5 +239,9 @@ export function discoverSources(inputs: string[], cwd: string = process.cwd()): 
     }
   }
   const sortShown = (xs: Iterable<string>) => [...xs].map((x) => displayPath(x, cwd)).sort();
-  return { kitFiles: sortShown(kit), modules: sortShown(modules) };
+  return {
+    kitFiles: sortShown(kit),
+    modules: sortShown(modules),
+    ...(irregular.size ? { irregular: new Set(sortShown(irregular)) } : {}),
+  };
 }

@@ -42,7 +42,16 @@ function sample(odd: string): BuildIndex {
     config: h('c'),
     parts: h('p'),
     fast: true,
-    output: { dir: `dist${odd}`, manifest: h('m'), pages: 2, files: [file], fingerprint: h('fp') },
+    output: {
+      dir: `dist${odd}`,
+      manifest: h('m'),
+      pages: 2,
+      files: [file],
+      fingerprint: h('fp'),
+      notFound: `site/${odd}.kit`,
+    },
+    shared: new Set(['site/main.layout.kit', `site/${odd}.css`]),
+    dead: 3,
     sources: [
       { path: `site/${odd}.kit`, hash: h('s'), kind: 'page', pkg: 'site', id: `p${odd}`, shape: h('sh'), probes: [] },
       {
@@ -88,9 +97,12 @@ describe('build cache: the index format', () => {
       assert.deepEqual(plain(back), plain(sample(odd)));
     });
 
-  it('an index read back and written again without reading its pages is the same bytes', () => {
-    const bytes = encodeIndex(KIT, sample('x'));
+  it('an index read back and written again is the same bytes, its pages read or not', () => {
+    const bytes = encodeIndex(KIT, sample('é x'));
     assert.deepEqual(encodeIndex(KIT, decodeIndex(KIT, bytes)), bytes);
+    const read = decodeIndex(KIT, bytes);
+    pagesOf(read);
+    assert.deepEqual(encodeIndex(KIT, read), bytes);
   });
 
   const refused = (mutate: (x: BuildIndex) => void, why: RegExp) => {
