@@ -636,7 +636,8 @@ export class BuildCache {
     const out = pack.subarray(ref.offset, ref.offset + ref.size);
     if (out.byteLength !== ref.size || sha256(out) !== hashHex)
       throw new CacheProblem(`its pack ${ref.pack} is truncated or corrupt`);
-    return out;
+    // A copy of its own: a view of the pack would take the whole pack along to the writing thread.
+    return new Uint8Array(out);
   }
 
   /** Keeps the bytes of a file this build made, by hash (once); answers where they went. */
