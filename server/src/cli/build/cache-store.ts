@@ -640,11 +640,23 @@ export class BuildCache {
     return new Uint8Array(out);
   }
 
-  /** Keeps the bytes of a file this build made, by hash (once); answers where they went. */
+  /** Why this build's files cannot be kept (the cache's folder cannot be written), once that is known. */
+  private unwritable: string | undefined;
+
+  /**
+   * Keeps the bytes of a file this build made, by hash (once). Never throws: a cache that cannot be
+   * written must not fail the build; `commit` says why.
+   */
   keep(hashHex: string, content: string | Uint8Array): void {
-    if (this.index && blobOf(this.index, hashHex) !== undefined) return;
-    this.pack ??= new PackWriter(this.made());
-    this.pack.add(hashHex, content);
+    if (this.unwritable !== undefined || (this.index && blobOf(this.index, hashHex) !== undefined)) return;
+    try {
+      this.pack ??= new PackWriter(this.made());
+      this.pack.add(hashHex, content);
+    } catch (e) {
+      if (e instanceof CacheProblem) throw e;
+      this.unwritable = (e as Error).message;
+      this.abandon();
+    }
   }
 
   /** Drops what this build added (it failed). */
@@ -659,6 +671,7 @@ export class BuildCache {
    * spared for a while), and packs mostly dead have their live files copied into this build's.
    */
   commit(next: BuildIndex): void {
+    if (this.unwritable !== undefined) throw new Error(this.unwritable);
     const live = new Set<string>();
     for (const r of next.pages.values()) {
       for (const [h] of r.files.values()) live.add(h);
@@ -711,6 +724,7 @@ export class BuildCache {
    * replaced pages' earlier files stay, counted as dead, for the next build that collects.
    */
   commitPages(next: Omit<BuildIndex, 'pages' | 'blobs' | 'rest'>, replaced: readonly PageRecord[]): void {
+    if (this.unwritable !== undefined) throw new Error(this.unwritable);
     const old = this.index;
     const lines = old && linesOfRest(old);
     if (!old || !lines) throw new Error('build cache: a page-only commit needs the index it was planned from');

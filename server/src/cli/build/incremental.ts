@@ -123,10 +123,20 @@ export class IncrementalBuild {
   warnIfIgnored(): void {
     if (this.warned || this.cache.problem === undefined) return;
     this.warned = true;
-    const shown = relative(this.io.cwd, resolve(this.root, CACHE_DIR)) || '.';
     this.io.stderr.write(
-      `kit build: warning: ignoring the cache in ${shown}: ${this.cache.problem}; building it again\n`,
+      `kit build: warning: ignoring the cache in ${this.shown}: ${this.cache.problem}; building it again\n`,
     );
+  }
+
+  /** The cache's folder as messages name it. */
+  private get shown(): string {
+    return relative(this.io.cwd, resolve(this.root, CACHE_DIR)) || '.';
+  }
+
+  /** Says, in one line, that the cache could not be written (the build itself is done). */
+  private warnUnwritten(e: unknown): void {
+    this.cache.abandon();
+    this.io.stderr.write(`kit build: warning: cannot write the cache in ${this.shown}: ${(e as Error).message}\n`);
   }
 
   /** What was read of the sources so far (`loadProject` takes them instead of reading them again). */
@@ -191,9 +201,9 @@ export class IncrementalBuild {
    * Whether the output in place is the one the last build wrote: the same directory, its assets
    * manifest's bytes, and nothing changed in it since (`outputFingerprint`).
    */
-  private outputInPlace(outAbs: string, x: BuildIndex | undefined): x is BuildIndex {
+  private async outputInPlace(outAbs: string, x: BuildIndex | undefined): Promise<boolean> {
     if (x?.output === undefined) return false;
-    this.inPlace ??= this.checkOutput(outAbs, x);
+    this.inPlace ??= await this.checkOutput(outAbs, x);
     return this.inPlace;
   }
 
@@ -202,7 +212,7 @@ export class IncrementalBuild {
   /** What the file system said of the output in place when it was checked (`outputInPlace`). */
   private entries: OutputEntries | undefined;
 
-  private checkOutput(outAbs: string, x: BuildIndex | undefined): boolean {
+  private async checkOutput(outAbs: string, x: BuildIndex | undefined): Promise<boolean> {
     const o = x?.output;
     if (o === undefined || o.dir !== this.keyPath(outAbs)) return false;
     try {
@@ -217,8 +227,8 @@ export class IncrementalBuild {
   }
 
   /** The output in place as the writer patches it, when it is the last build's (`outputInPlace`). */
-  private previousOutput(outAbs: string, x: BuildIndex | undefined): PreviousOutput | undefined {
-    if (!this.outputInPlace(outAbs, x)) return undefined;
+  private async previousOutput(outAbs: string, x: BuildIndex | undefined): Promise<PreviousOutput | undefined> {
+    if (!(await this.outputInPlace(outAbs, x))) return undefined;
     try {
       const m = JSON.parse(readFileSync(resolve(outAbs, ASSETS_MANIFEST), 'utf8')) as {
         hashes?: Record<string, string>;
@@ -229,7 +239,7 @@ export class IncrementalBuild {
         hashes: new Map(Object.entries(m.hashes ?? {})),
         sizes: new Map(Object.entries(m.sizes ?? {})),
         cache: new Map(Object.entries(m.cache ?? {})),
-        manifest: `sha256-${x.output!.manifest}`,
+        manifest: `sha256-${x!.output!.manifest}`,
       };
     } catch {
       return undefined;
@@ -264,7 +274,7 @@ export class IncrementalBuild {
       // A source that cannot be read: the whole load reports it.
       return undefined;
     }
-    const inPlace = this.outputInPlace(outAbs, x);
+    const inPlace = await this.outputInPlace(outAbs, x);
     for (const m of found.modules) if (x.modules.get(m) !== this.hashOf(m)) return undefined;
     for (const s of x.sources) if (this.hashOf(s.path) !== s.hash) changed.push(s.path);
     if (changed.some((p) => x.cross.has(p))) return undefined;
@@ -317,7 +327,7 @@ export class IncrementalBuild {
     const heads = c.cachedPages(site, kept);
     if (heads === undefined) return undefined;
     const changedSet = new Set(changed);
-    const plan = this.plan(c, site, kept, heads, outAbs, {
+    const plan = await this.plan(c, site, kept, heads, outAbs, {
       index: x,
       sources: x.sources.map((s) => (changedSet.has(s.path) ? { ...s, hash: this.hashOf(s.path) } : s)),
       modules: x.modules,
@@ -415,8 +425,9 @@ export class IncrementalBuild {
     }
     const changedSet = new Set(changed);
     const diagnostics = mergeLocal(x.diagnostics, checked.fresh);
+    const previous = await this.previousOutput(outAbs, x);
+    if (previous === undefined) return undefined;
     const run = () => {
-      const previous = this.previousOutput(outAbs, x)!;
       const done = c.writeChangedFiles(outAbs, previous, files);
       const fresh = new Set(done.written);
       let dead = x.dead;
@@ -442,8 +453,7 @@ export class IncrementalBuild {
           replaced,
         );
       } catch (e) {
-        this.cache.abandon();
-        this.io.stderr.write(`kit build: warning: cannot write the cache in ${CACHE_DIR}: ${(e as Error).message}\n`);
+        this.warnUnwritten(e);
       }
       return { pages: o.pages, kept: o.pages - files.length };
     };
@@ -526,30 +536,32 @@ export class IncrementalBuild {
     }
     const seen = new Map<string, string | undefined>();
     const types = new Map([...facts.types].filter(([d]) => typesRootOf(resolve(this.io.cwd, d), seen) !== undefined));
-    return this.plan(
-      c,
-      site,
-      kept,
-      site.pages,
-      outAbs,
-      {
-        index: this.cache.index,
-        sources,
-        modules,
-        config,
-        parts,
-        fast: facts.fast,
-        types,
-        diagnostics: facts.diagnostics,
-        cross,
-      },
-      ws,
+    return (
+      await this.plan(
+        c,
+        site,
+        kept,
+        site.pages,
+        outAbs,
+        {
+          index: this.cache.index,
+          sources,
+          modules,
+          config,
+          parts,
+          fast: facts.fast,
+          types,
+          diagnostics: facts.diagnostics,
+          cross,
+        },
+        ws,
+      )
     ).plan;
   }
 
   // ---- writing and remembering ----------------------------------------------------------------
 
-  private plan(
+  private async plan(
     c: Compiler,
     site: CompiledSite,
     kept: ReadonlyMap<string, PageRecord>,
@@ -559,7 +571,7 @@ export class IncrementalBuild {
       index: BuildIndex | undefined;
     },
     ws?: Workspace,
-  ): { plan: CachedPlan; diagnostics: Diagnostic[] } {
+  ): Promise<{ plan: CachedPlan; diagnostics: Diagnostic[] }> {
     const cache = this.cache;
     const x = next.index;
     const source = new c.CachedSite(
@@ -591,7 +603,7 @@ export class IncrementalBuild {
     };
     const plan: CachedPlan = {
       source,
-      previous: this.previousOutput(outAbs, x),
+      previous: await this.previousOutput(outAbs, x),
       written,
     };
     this.finish = (stats) => {
@@ -702,8 +714,7 @@ export class IncrementalBuild {
     try {
       finish?.(stats);
     } catch (e) {
-      this.cache.abandon();
-      this.io.stderr.write(`kit build: warning: cannot write the cache in ${CACHE_DIR}: ${(e as Error).message}\n`);
+      this.warnUnwritten(e);
     }
   }
 

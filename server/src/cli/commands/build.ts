@@ -165,15 +165,19 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     const appProblem = app?.appPreflight(io.cwd, appDir, binFile);
     if (appProblem) throw new UsageError(`kit build: ${appProblem}`);
     const options: CheckOptions = { ssr: sources.ssr, strictBindings: Boolean(flags['strict-bindings']) };
+    const outAbs = resolve(io.cwd, out);
+    const cached = flags['no-cache']
+      ? undefined
+      : new IncrementalBuild(io, projectRoot(sources.inputs, io.cwd), options);
     const found = discoverSources(sources.inputs, io.cwd);
     const build: StaticBuild = {
       io,
       started,
       out,
-      outAbs: resolve(io.cwd, out),
+      outAbs,
       found,
       color: useColor(io, 'stderr'),
-      cached: flags['no-cache'] ? undefined : new IncrementalBuild(io, projectRoot(sources.inputs, io.cwd), options),
+      cached,
       warningsShown: false,
     };
     build.cached?.warnIfIgnored();

@@ -321,6 +321,22 @@ describe('kit build: the cache', function () {
       });
   });
 
+  it('a cache that cannot be written is one line of warning, and the build is whole', async () => {
+    writeSite(root, initialModel());
+    writeFileSync(join(root, '.kit'), 'not a folder');
+    for (const edit of ['first', 'again']) {
+      const r = await kit(root, 'build', '--out', 'dist', 'site');
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stderr.split('\n').filter((l) => /cache/.test(l));
+      assert.equal(lines.length, 1, `${edit}: ${r.stderr}`);
+      assert.match(lines[0], /^kit build: warning: cannot write the cache in \.kit\/cache: .*\.kit is not a directory/);
+      assert.match(r.stdout, /\(6 rendered, 0 from the cache\)/);
+    }
+    const clean = await kit(root, 'build', '--no-cache', '--out', 'clean', 'site');
+    assert.equal(clean.code, 0);
+    assert.deepEqual(tree(join(root, 'dist')), tree(join(root, 'clean')));
+  });
+
   it('a build with --no-cache neither reads nor writes the cache', async () => {
     writeSite(root, initialModel());
     const r = await kit(root, 'build', '--no-cache', '--out', 'dist', 'site');
