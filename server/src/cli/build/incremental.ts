@@ -11,7 +11,7 @@
 // is the last build's, is patched with the files whose bytes differ, and nothing is touched when
 // none does; else it is written whole from the cache's bytes and the pages compiled now.
 import { readFileSync, statSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   globalKey,
   pageKey,
@@ -156,6 +156,24 @@ export class IncrementalBuild {
     return k;
   }
 
+  /**
+   * A display path made absolute: relative ones are plain and under the current directory, so they
+   * are joined to it without normalising (thousands per build).
+   */
+  private abs(p: string): string {
+    return sep === '/' && !isAbsolute(p) && !p.startsWith('..') ? `${this.cwdPrefix}${p}` : resolve(this.io.cwd, p);
+  }
+
+  private prefix: string | undefined;
+
+  private get cwdPrefix(): string {
+    if (this.prefix === undefined) {
+      const cwd = resolve(this.io.cwd);
+      this.prefix = cwd.endsWith(sep) ? cwd : cwd + sep;
+    }
+    return this.prefix;
+  }
+
   private read(path: string): SourceText {
     let t = this.texts.get(path);
     if (t === undefined) this.texts.set(path, (t = readSourceFile(resolve(this.io.cwd, path), path)));
@@ -221,7 +239,7 @@ export class IncrementalBuild {
       return false;
     }
     const entries = outputEntries(outAbs, o.files);
-    if (entries === undefined || fingerprintOf(entries) !== o.fingerprint) return false;
+    if (entries === undefined || fingerprintOf(entries, o.files) !== o.fingerprint) return false;
     this.entries = entries;
     return true;
   }
@@ -268,7 +286,7 @@ export class IncrementalBuild {
       for (const p of paths) {
         // A name not listed as a regular file: the whole load reads it, and reports it.
         if (found.irregular?.has(p)) return undefined;
-        this.hashes.set(p, sourceBytesHash(resolve(this.io.cwd, p)));
+        this.hashes.set(p, sourceBytesHash(this.abs(p)));
       }
     } catch {
       // A source that cannot be read: the whole load reports it.
@@ -447,7 +465,7 @@ export class IncrementalBuild {
             output: {
               ...o,
               manifest: hex(done.manifest),
-              fingerprint: entries ? fingerprintOf(entries) : '0'.repeat(64),
+              fingerprint: entries ? fingerprintOf(entries, o.files) : '0'.repeat(64),
             },
           },
           replaced,
@@ -642,7 +660,7 @@ export class IncrementalBuild {
         const p = stats.patched;
         const entries =
           p && this.entries ? patchedEntries(outAbs, this.entries, p.written, p.removed) : outputEntries(outAbs, files);
-        return entries ? fingerprintOf(entries) : '0'.repeat(64);
+        return entries ? fingerprintOf(entries, files) : '0'.repeat(64);
       };
       const assets = new Map<string, AssetRecord>();
       for (const a of source.assets()) {

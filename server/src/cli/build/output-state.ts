@@ -6,7 +6,7 @@
 // whole, as after a clean build.
 import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 import { parentOf } from '../../core/build/file-writer.js';
 
 /** What the file system says of each file and directory of an output, by output-relative path ('' the root). */
@@ -19,9 +19,9 @@ function directoriesOf(files: Iterable<string>): Set<string> {
   return dirs;
 }
 
-/** One entry, or undefined when it is missing or not of its kind. */
+/** One entry, or undefined when it is missing or not of its kind (`rel`: a plain output path, or '' the root). */
 function entry(root: string, rel: string, dir: boolean): string | undefined {
-  const st = statSync(join(root, rel), { throwIfNoEntry: false });
+  const st = statSync(rel === '' ? root : `${root}${sep}${rel}`, { throwIfNoEntry: false });
   if (st === undefined || st.isDirectory() !== dir || (!dir && !st.isFile())) return undefined;
   return `${dir ? 'd' : 'f'}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}`;
 }
@@ -72,10 +72,16 @@ export function patchedEntries(
   return out;
 }
 
-/** The fingerprint of an output's entries: the same entries, the same fingerprint. */
-export function fingerprintOf(entries: OutputEntries): string {
+/**
+ * The fingerprint of an output's entries: the same entries, the same fingerprint. `files`: the
+ * output's files in order (the manifest's); their entries come first, then the directories', sorted.
+ */
+export function fingerprintOf(entries: OutputEntries, files: readonly string[]): string {
   const lines: string[] = [];
-  for (const rel of [...entries.keys()].sort()) lines.push(rel, '\0', entries.get(rel)!, '\n');
+  for (const f of files) lines.push(f, '\0', entries.get(f) ?? 'missing', '\n');
+  const dirs: string[] = [];
+  for (const [rel, e] of entries) if (e.startsWith('d')) dirs.push(rel);
+  for (const d of dirs.sort()) lines.push(d, '\0', entries.get(d)!, '\n');
   // One string hashed at once: an update per entry costs more than the hashing.
   return createHash('sha256').update(lines.join('')).digest('hex');
 }
