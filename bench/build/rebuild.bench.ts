@@ -13,9 +13,9 @@
 // the output is compared with a clean build of the same sources, file by file.
 //
 // Before each timed build the page cache is dropped where the machine allows it (root on Linux),
-// then the sources, the cache and the output are read again: the builds run on a warm machine, as
-// a rebuild after an edit does, without what earlier builds' file churn left in the kernel's caches
-// (docs/performance.md: "Fair measurement").
+// then kit is warmed by a tiny build of its own and the sources, the cache and the output are read
+// again: the builds run on a warm machine, as a rebuild after an edit does, without what earlier
+// builds' file churn left in the kernel's caches (docs/performance.md: "Fair measurement").
 //
 // Options (arguments, or the environment for `npm run bench`):
 //   --sizes=10000      KIT_BENCH_REBUILD_SIZES   page counts (default 10000)
@@ -90,11 +90,16 @@ function warm(dir: string, statOnly = false): void {
   }
 }
 
+/** A one-page project kit builds before each timed build, so that kit itself is read and warm. */
+const tiny = join(work, 'tiny');
+
 function build(project: string, ...args: string[]): Sample {
   if (dropCaches) {
     spawnSync('sync');
     writeFileSync('/proc/sys/vm/drop_caches', '3');
   }
+  const warmUp = runMeasured([cli, 'build', '--out', 'dist', 'site'], { cwd: tiny });
+  if (warmUp.status !== 0) throw new Error(`the warm-up build failed: ${warmUp.stderr}`);
   warm(join(project, 'site'));
   warm(join(project, '.kit'));
   warm(join(project, 'dist'), true);
@@ -130,6 +135,10 @@ console.log(
 console.log(`${rounds} rounds; medians; CPU = user + system of every thread; main = the main thread's CPU`);
 
 let failed = false;
+rmSync(tiny, { recursive: true, force: true });
+mkdirSync(tiny, { recursive: true });
+writeFileSync(join(tiny, 'package.json'), '{ "name": "rebuild-bench-tiny", "private": true }\n');
+writePeerSite('kit', join(tiny, 'site'), 1);
 for (const pages of sizes) {
   const project = join(work, `site-${pages}`);
   rmSync(project, { recursive: true, force: true });
