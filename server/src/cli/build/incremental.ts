@@ -217,11 +217,11 @@ export class IncrementalBuild {
 
   /**
    * Whether the output in place is the one the last build wrote: the same directory, its assets
-   * manifest's bytes, and nothing changed in it since (`outputFingerprint`).
+   * manifest's bytes, and nothing changed in it since (`output-state.ts`).
    */
-  private async outputInPlace(outAbs: string, x: BuildIndex | undefined): Promise<boolean> {
+  private outputInPlace(outAbs: string, x: BuildIndex | undefined): boolean {
     if (x?.output === undefined) return false;
-    this.inPlace ??= await this.checkOutput(outAbs, x);
+    this.inPlace ??= this.checkOutput(outAbs, x);
     return this.inPlace;
   }
 
@@ -230,7 +230,7 @@ export class IncrementalBuild {
   /** What the file system said of the output in place when it was checked (`outputInPlace`). */
   private entries: OutputEntries | undefined;
 
-  private async checkOutput(outAbs: string, x: BuildIndex | undefined): Promise<boolean> {
+  private checkOutput(outAbs: string, x: BuildIndex | undefined): boolean {
     const o = x?.output;
     if (o === undefined || o.dir !== this.keyPath(outAbs)) return false;
     try {
@@ -245,8 +245,8 @@ export class IncrementalBuild {
   }
 
   /** The output in place as the writer patches it, when it is the last build's (`outputInPlace`). */
-  private async previousOutput(outAbs: string, x: BuildIndex | undefined): Promise<PreviousOutput | undefined> {
-    if (!(await this.outputInPlace(outAbs, x))) return undefined;
+  private previousOutput(outAbs: string, x: BuildIndex | undefined): PreviousOutput | undefined {
+    if (!this.outputInPlace(outAbs, x)) return undefined;
     try {
       const m = JSON.parse(readFileSync(resolve(outAbs, ASSETS_MANIFEST), 'utf8')) as {
         hashes?: Record<string, string>;
@@ -292,7 +292,7 @@ export class IncrementalBuild {
       // A source that cannot be read: the whole load reports it.
       return undefined;
     }
-    const inPlace = await this.outputInPlace(outAbs, x);
+    const inPlace = this.outputInPlace(outAbs, x);
     for (const m of found.modules) if (x.modules.get(m) !== this.hashOf(m)) return undefined;
     for (const s of x.sources) if (this.hashOf(s.path) !== s.hash) changed.push(s.path);
     if (changed.some((p) => x.cross.has(p))) return undefined;
@@ -345,7 +345,7 @@ export class IncrementalBuild {
     const heads = c.cachedPages(site, kept);
     if (heads === undefined) return undefined;
     const changedSet = new Set(changed);
-    const plan = await this.plan(c, site, kept, heads, outAbs, {
+    const plan = this.plan(c, site, kept, heads, outAbs, {
       index: x,
       sources: x.sources.map((s) => (changedSet.has(s.path) ? { ...s, hash: this.hashOf(s.path) } : s)),
       modules: x.modules,
@@ -443,7 +443,7 @@ export class IncrementalBuild {
     }
     const changedSet = new Set(changed);
     const diagnostics = mergeLocal(x.diagnostics, checked.fresh);
-    const previous = await this.previousOutput(outAbs, x);
+    const previous = this.previousOutput(outAbs, x);
     if (previous === undefined) return undefined;
     const run = () => {
       const done = c.writeChangedFiles(outAbs, previous, files);
@@ -554,32 +554,23 @@ export class IncrementalBuild {
     }
     const seen = new Map<string, string | undefined>();
     const types = new Map([...facts.types].filter(([d]) => typesRootOf(resolve(this.io.cwd, d), seen) !== undefined));
-    return (
-      await this.plan(
-        c,
-        site,
-        kept,
-        site.pages,
-        outAbs,
-        {
-          index: this.cache.index,
-          sources,
-          modules,
-          config,
-          parts,
-          fast: facts.fast,
-          types,
-          diagnostics: facts.diagnostics,
-          cross,
-        },
-        ws,
-      )
-    ).plan;
+    const next = {
+      index: this.cache.index,
+      sources,
+      modules,
+      config,
+      parts,
+      fast: facts.fast,
+      types,
+      diagnostics: facts.diagnostics,
+      cross,
+    };
+    return this.plan(c, site, kept, site.pages, outAbs, next, ws).plan;
   }
 
   // ---- writing and remembering ----------------------------------------------------------------
 
-  private async plan(
+  private plan(
     c: Compiler,
     site: CompiledSite,
     kept: ReadonlyMap<string, PageRecord>,
@@ -589,7 +580,7 @@ export class IncrementalBuild {
       index: BuildIndex | undefined;
     },
     ws?: Workspace,
-  ): Promise<{ plan: CachedPlan; diagnostics: Diagnostic[] }> {
+  ): { plan: CachedPlan; diagnostics: Diagnostic[] } {
     const cache = this.cache;
     const x = next.index;
     const source = new c.CachedSite(
@@ -621,7 +612,7 @@ export class IncrementalBuild {
     };
     const plan: CachedPlan = {
       source,
-      previous: await this.previousOutput(outAbs, x),
+      previous: this.previousOutput(outAbs, x),
       written,
     };
     this.finish = (stats) => {
