@@ -58,8 +58,8 @@ export function readSourceFile(abs: string, shown: string): SourceText {
   return decodeSource(readSourceBytes(abs, shown), shown);
 }
 
-/** `readSourceFile`'s bytes, not decoded (`kit build` hashes its sources' bytes to see which changed). */
-export function readSourceBytes(abs: string, shown: string): Buffer {
+/** `readSourceFile`'s bytes, not decoded yet. */
+function readSourceBytes(abs: string, shown: string): Buffer {
   const why = refusal(abs);
   if (why !== undefined) throw cannotRead(shown, why);
   let fd: number;
