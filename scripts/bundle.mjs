@@ -12,13 +12,28 @@
 // own, and so is the one the user's handlers import there (`cli/dev/handler-loader.ts`).
 // Usage: node scripts/bundle.mjs   (after `tsc -b`; `npm run build` runs both)
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundledChevrotain, unbundledModuleUrls } from './esbuild-plugins.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const bundleDir = join(root, 'out', 'bundle');
+
+/**
+ * What `process.env.KIT_BUILD_ID` is bundled as, then replaced by as many hex digits of the bundle's
+ * own hash (the same length, so the source map stays right): `kit build`'s cache keys on it, so a
+ * rebuilt kit of the same version never takes another's output for its own (cli/build/identity.ts).
+ */
+const BUILD_ID_PLACEHOLDER = 'kit-build-id-000000000000000000000';
+
+function stampBuildId(file) {
+  const text = readFileSync(file, 'utf8');
+  const id = createHash('sha256').update(text).digest('hex').slice(0, BUILD_ID_PLACEHOLDER.length);
+  if (text.split(BUILD_ID_PLACEHOLDER).length !== 2) throw new Error(`${file}: the build ID is not there once`);
+  writeFileSync(file, text.replace(BUILD_ID_PLACEHOLDER, id));
+}
 
 /** Writes `out/bundle/kit.cjs`, `out/bundle/start.cjs`, `out/bundle/parse-worker.cjs` and their source maps. */
 export async function bundleCli(outdir = bundleDir) {
@@ -46,6 +61,7 @@ export async function bundleCli(outdir = bundleDir) {
       entryPoints: { kit: join(root, 'server', 'src', 'cli', 'main.ts') },
       define: {
         'process.env.KIT_VERSION': JSON.stringify(version),
+        'process.env.KIT_BUILD_ID': JSON.stringify(BUILD_ID_PLACEHOLDER),
         // Where the `parse-worker` bundle is, relative to core/project/parse-pool.ts's `import.meta.url`
         // (which names its unbundled module): loading threads run one file, not a few hundred modules.
         KIT_BUNDLED_PARSE_WORKER: JSON.stringify(
@@ -83,6 +99,7 @@ export async function bundleCli(outdir = bundleDir) {
       plugins: [bundledChevrotain, unbundledModuleUrls(root, outdir, 'cjs')],
     }),
   ]);
+  stampBuildId(join(outdir, 'kit.cjs'));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

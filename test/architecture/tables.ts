@@ -105,8 +105,8 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, AllowedImports>> = {
   },
   'core/project': {
     packages: [],
-    node: ['node:fs', 'node:os', 'node:path', 'node:url', 'node:worker_threads'],
-    why: 'reading a project from disk, on threads; no LSP type',
+    node: ['node:crypto', 'node:fs', 'node:os', 'node:path', 'node:url', 'node:worker_threads'],
+    why: 'reading a project from disk, on threads (hashing what it read for the build cache); no LSP type',
   },
   'core/build': {
     packages: [],

@@ -39,7 +39,7 @@ describe('kit build', function () {
     const out = join(tmp, 'dist');
     const r = await kit('build', '--ssr', '--out', out, EXAMPLE_SITE);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^built 6 pages in \d+\.\d+ s → .*dist\/\n$/);
+    assert.match(r.stdout, /^built 6 pages in \d+\.\d+ s → .*dist\/ \(\d+ rendered, \d+ from the cache\)\n$/);
     assert.match(
       r.stderr,
       /^info: spa_disabled: docs uses request-time page behavior; generated SPA\/static page output is disabled$/m,

@@ -1,9 +1,10 @@
-// What `kit dev` keeps in the project's `.kit/` folder, which ignores itself (`.kit/.gitignore` is
+// What kit keeps in the project's `.kit/` folder, which ignores itself (`.kit/.gitignore` is
 // `*`), so nothing here reaches version control whatever the project's own ignore file says:
 //   .kit/dev-csrf-secret  the development CSRF secret, made once: tokens of a form left open survive
 //                         a restart of `kit dev`. Production never reads it (it uses KIT_CSRF_SECRET).
 //   .kit/dev.json         where the running dev server listens and its trace collector is, for the
 //                         language server; removed when `kit dev` stops.
+//   .kit/cache/           `kit build`'s cache (`cli/build/cache-store.ts`); safe to delete.
 // Every file here is written owner-only through a temporary file renamed into place, and a
 // symbolic link at a file's path is replaced, never written through (`private-file.ts`).
 import { randomBytes } from 'node:crypto';
@@ -16,7 +17,7 @@ export const SECRET_FILE = 'dev-csrf-secret';
 export const ANNOUNCE_FILE = 'dev.json';
 
 /** `<root>/.kit`, made with its `.gitignore` if missing; every file in it goes through `private-file.ts`. */
-function stateDir(root: string): string {
+export function stateDir(root: string): string {
   const dir = privateDir(join(root, STATE_DIR));
   const ignore = join(dir, '.gitignore');
   if (readPrivateFile(ignore) === undefined) writePrivateFile(ignore, '*\n');

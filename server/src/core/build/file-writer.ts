@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The parent directory of an output-relative path, or '' at the root. */
-function parentOf(rel: string): string {
+export function parentOf(rel: string): string {
   const slash = rel.lastIndexOf('/');
   return slash > 0 ? rel.slice(0, slash) : '';
 }

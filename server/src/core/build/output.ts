@@ -4,16 +4,22 @@
 // and nothing from a previous build survives. `kit build` writes on a thread of its own
 // (`write-thread.ts`) while this one renders, and compiles a lazily compiled site page by page,
 // keeping no page once written; `writeStaticSite` writes one file at a time on this thread.
+// `kit build` with its cache (`cli/build/`) writes a `SiteSource` whose unchanged pages come as the
+// files an earlier build made (`KeptFile`), and, when the output in place is that earlier build's,
+// only the files whose bytes differ: they are written beside it and moved into the tree
+// (`patchInto`), and a build that changes nothing touches nothing.
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { renderTemplate } from '../../../../shared/render/index.js';
+import { renderTemplate, type Template } from '../../../../shared/render/index.js';
 import { sha256Hex, type SiteAsset } from './assets.js';
 import type { CompiledPage, CompiledSite, PrerenderPath } from './compiled.js';
 import { FileWriter } from './file-writer.js';
 import { WriteFailed, WriteThread } from './write-thread.js';
 import {
   checkReplaceable as checkTarget,
+  linkInto,
   makeTemp,
+  patchInto,
   removeTree,
   removeTreeAsync,
   type ReplaceTarget,
@@ -40,20 +46,42 @@ export interface RouteManifestEntry {
   render: 'spa' | 'hybrid';
 }
 
+/** A file as written: its output path, its bytes and their `sha256-<hex>` hash. */
+export interface WrittenFile {
+  rel: string;
+  /** Absent for a file taken from an earlier build (`KeptFile`). */
+  content?: string | Uint8Array;
+  hash: string;
+  size: number;
+  /** The page a prerendered file belongs to. */
+  page?: WrittenPage;
+}
+
 export interface WriteOptions {
   /** Endpoint rows of the routes report (`kit-routes.json` `endpoints`). */
   endpoints: readonly unknown[];
   /** Called now and then while pages render: done so far, total. */
   progress?: (done: number, total: number) => void;
+  /** Told of every file of the site as it is written, the manifests last (the build cache keeps them). */
+  written?: (f: WrittenFile) => void;
 }
 
 export interface WriteStats {
+  /** Prerendered page files. */
   pages: number;
+  /** Of those, the files an earlier build made (`KeptFile`): not rendered. */
+  kept: number;
   files: number;
   bytes: number;
+  /** Files whose bytes went to disk: all of them, but for an output patched in place (`PreviousOutput`). */
+  written: number;
+  /** `sha256-<hex>` of the assets manifest written. */
+  manifest: string;
+  /** Set when the output in place was patched (`PreviousOutput`), not replaced: the files written and removed. */
+  patched?: { written: readonly string[]; removed: readonly string[] };
 }
 
-function sortKeys<T>(m: Map<string, T>): Record<string, T> {
+function sortKeys<T>(m: ReadonlyMap<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
   for (const k of [...m.keys()].sort()) out[k] = m.get(k)!;
   return out;
@@ -68,11 +96,34 @@ export function checkReplaceable(outDir: string): void {
   checkTarget(outDir, outTarget(outDir));
 }
 
-/** One file of the output: its path, its bytes, and its hash when already known (assets). */
+/**
+ * A file an earlier build made, as the build cache keeps it: its hash and size, and its bytes,
+ * read only when they have to be written.
+ */
+export interface KeptFile {
+  /** `sha256-<hex>`. */
+  sha256: string;
+  size: number;
+  bytes(): Uint8Array;
+}
+
+/** An asset file an earlier build made. */
+export interface KeptAsset extends KeptFile {
+  path: string;
+  immutable: boolean;
+}
+
+/** One file of the output: its path, and its bytes or the kept file; its hash when already known (assets). */
 interface OutFile {
   rel: string;
-  content: string | Uint8Array;
+  content?: string | Uint8Array;
+  kept?: KeptFile;
   hash?: string;
+  page?: WrittenPage;
+}
+
+function bytesOf(f: OutFile): string | Uint8Array {
+  return f.content ?? f.kept!.bytes();
 }
 
 /** What was written so far: the assets manifest's hashes and sizes, in write order. */
@@ -81,11 +132,14 @@ class Written {
   readonly sizes = new Map<string, number>();
   bytes = 0;
 
-  add(f: OutFile): void {
-    const size = typeof f.content === 'string' ? Buffer.byteLength(f.content) : f.content.byteLength;
-    this.hashes.set(f.rel, f.hash ?? `sha256-${sha256Hex(f.content)}`);
+  add(f: OutFile): WrittenFile {
+    const c = f.content;
+    const size = c === undefined ? f.kept!.size : typeof c === 'string' ? Buffer.byteLength(c) : c.byteLength;
+    const hash = f.hash ?? f.kept?.sha256 ?? `sha256-${sha256Hex(c!)}`;
+    this.hashes.set(f.rel, hash);
     this.sizes.set(f.rel, size);
     this.bytes += size;
+    return { rel: f.rel, ...(c !== undefined ? { content: c } : {}), hash, size, ...(f.page ? { page: f.page } : {}) };
   }
 }
 
@@ -97,6 +151,33 @@ interface RenderState {
   routes: RouteManifestEntry[];
   cache: Map<string, string>;
   pages: number;
+  kept: number;
+}
+
+/** What writing reads of a page: its route, the files it is prerendered to, its error page. */
+export type WrittenPage = Pick<
+  CompiledPage,
+  'pageId' | 'source' | 'route' | 'render' | 'cache' | 'prerender' | 'errorPage'
+>;
+
+/** A page's body as the writer takes it: its template, or the files an earlier build made of it, by file. */
+export type PageOutput = { ir: Template } | { kept: ReadonlyMap<string, KeptFile> };
+
+/**
+ * What the static writer writes: the pages in order (by page ID, then source), each body asked
+ * for once, then the site's 404 document and its assets. `compiledSource` makes one of a
+ * `CompiledSite`; the build cache makes one of a compiled site and the pages it kept.
+ */
+export interface SiteSource {
+  pages: readonly WrittenPage[];
+  /** The body of `page`, which writes `files` (its prerendered paths no earlier page took). */
+  body(page: WrittenPage, files: readonly PrerenderPath[]): PageOutput;
+  /** Once every body was asked for: `404.html`, if the site has one. */
+  notFound(): string | KeptFile | undefined;
+  /** Once every body was asked for: the asset files, sorted by path. */
+  assets(): readonly (SiteAsset | KeptAsset)[];
+  /** Compile errors; these grow as bodies compile. */
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /**
@@ -120,13 +201,18 @@ export function plannedAsset(a: SiteAsset): PlannedFile {
   return { rel: a.path, hash: a.sha256, content: () => a.content, ...(a.immutable ? { cache: IMMUTABLE_CACHE } : {}) };
 }
 
+/** The route entry of a prerendered page file (`page` is no SSR page). */
+function routeEntry(page: WrittenPage, pre: PrerenderPath): RouteManifestEntry {
+  const render = page.render as RouteManifestEntry['render'];
+  return { page: page.pageId, route: page.route, path: pre.path, file: pre.file, render };
+}
+
 /** A prerendered page file as planned (`page` is no SSR page): its route entry, and how to render it. */
 function plannedPage(page: CompiledPage, pre: PrerenderPath): PlannedFile {
-  const render = page.render as RouteManifestEntry['render'];
   return {
     rel: pre.file,
     ...(page.cache !== undefined ? { cache: page.cache } : {}),
-    route: { page: page.pageId, route: page.route, path: pre.path, file: pre.file, render },
+    route: routeEntry(page, pre),
     content: () => renderTemplate(page.ir, pre.params, pre.params),
   };
 }
@@ -135,9 +221,9 @@ function plannedPage(page: CompiledPage, pre: PrerenderPath): PlannedFile {
  * Every page with the prerendered paths it writes (the first declaration of an output file wins);
  * SSR pages and pages whose files are all taken come with none.
  */
-function* pagePaths(site: CompiledSite): Generator<[CompiledPage, PrerenderPath[]]> {
+export function* pagePaths<P extends WrittenPage>(pages: readonly P[]): Generator<[P, PrerenderPath[]]> {
   const planned = new Set<string>();
-  for (const page of site.pages) {
+  for (const page of pages) {
     const paths: PrerenderPath[] = [];
     if (page.render !== 'ssr')
       for (const pre of page.prerender) {
@@ -155,53 +241,83 @@ function* pagePaths(site: CompiledSite): Generator<[CompiledPage, PrerenderPath[
  */
 export function* plannedFiles(site: CompiledSite): Generator<PlannedFile> {
   for (const a of site.assets) yield plannedAsset(a);
-  for (const [page, paths] of pagePaths(site)) for (const pre of paths) yield plannedPage(page, pre);
+  for (const [page, paths] of pagePaths(site.pages)) for (const pre of paths) yield plannedPage(page, pre);
   const notFound = notFoundPage(site);
   if (notFound !== undefined) yield { rel: NOT_FOUND_FILE, content: () => notFound };
 }
 
+function isKept(a: SiteAsset | KeptAsset): a is KeptAsset {
+  return 'bytes' in a;
+}
+
 /**
  * The files of the site except the manifests, each rendered when it is about to be written (a
- * page's HTML is garbage by the next one): the pages, then the assets they registered. Every page
- * is compiled, prerendered or not, so that a lazily compiled site finds every diagnostic of an eager
- * compile; a lazy page's body is compiled for this once and kept nowhere (`CompiledSite.lazy.once`).
+ * page's HTML is garbage by the next one): the pages, then the assets they registered. Every
+ * page's body is asked for, prerendered or not, so that a lazily compiled site finds every
+ * diagnostic of an eager compile; a lazy page's body is compiled for this once and kept nowhere
+ * (`CompiledSite.lazy.once`).
  */
-function* siteFiles(site: CompiledSite, opts: WriteOptions, state: RenderState): Generator<OutFile> {
+function* siteFiles(site: SiteSource, opts: WriteOptions, state: RenderState): Generator<OutFile> {
   const total = site.pages.reduce((n, p) => n + p.prerender.length, 0);
   let done = 0;
-  for (const [page, paths] of pagePaths(site)) {
-    const ir = site.lazy ? site.lazy.once(page).ir : page.ir;
+  for (const [page, paths] of pagePaths(site.pages)) {
+    const body = site.body(page, paths);
     for (const pre of paths) {
-      const f = plannedPage(page, pre);
-      if (f.cache !== undefined) state.cache.set(f.rel, f.cache);
-      state.routes.push(f.route!);
+      if (page.cache !== undefined) state.cache.set(pre.file, page.cache);
+      state.routes.push(routeEntry(page, pre));
       state.pages++;
       if (opts.progress && (++done & 127) === 0) opts.progress(done, total);
-      yield { rel: f.rel, content: renderTemplate(ir, pre.params, pre.params) };
+      if ('ir' in body) {
+        yield { rel: pre.file, content: renderTemplate(body.ir, pre.params, pre.params), page };
+        continue;
+      }
+      const kept = body.kept.get(pre.file);
+      if (kept === undefined) throw new Error(`${page.source}: the build cache has no ${pre.file}`);
+      state.kept++;
+      yield { rel: pre.file, kept, page };
     }
   }
   state.routes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const notFound = notFoundPage(site);
-  if (notFound !== undefined) yield { rel: NOT_FOUND_FILE, content: notFound };
-  for (const a of site.assets) {
-    const f = plannedAsset(a);
-    if (f.cache !== undefined) state.cache.set(f.rel, f.cache);
-    yield { rel: f.rel, content: f.content(), hash: f.hash };
+  const notFound = site.notFound();
+  if (notFound !== undefined)
+    yield typeof notFound === 'string'
+      ? { rel: NOT_FOUND_FILE, content: notFound }
+      : { rel: NOT_FOUND_FILE, kept: notFound };
+  for (const a of site.assets()) {
+    if (a.immutable) state.cache.set(a.path, IMMUTABLE_CACHE);
+    yield isKept(a) ? { rel: a.path, kept: a } : { rel: a.path, content: a.content, hash: a.sha256 };
   }
 }
 
 /** What static hosts answer unknown paths with (and the app too, before its routes are known). */
 export const NOT_FOUND_FILE = '404.html';
 
-/**
- * `404.html`: the error page of the page at `/` (else of the first page, by ID, that has one),
- * rendered for status 404 with the generic message the app uses.
- */
+/** The page whose error page `404.html` is: the page at `/`, else the first page (by ID) that has one. */
+export function notFoundSource<P extends WrittenPage>(pages: readonly P[]): P | undefined {
+  const withPage = pages.filter((p) => p.errorPage !== undefined);
+  return withPage.find((p) => p.route === '/') ?? withPage[0];
+}
+
+/** An error page rendered as `404.html` is: status 404 with the generic message the app uses. */
+export function renderNotFound(errorPage: Template): string {
+  return renderTemplate(errorPage, { status: 404, message: 'page not found' });
+}
+
+/** `404.html` of a compiled site, if it has one (`notFoundSource`). */
 function notFoundPage(site: CompiledSite): string | undefined {
-  const withPage = site.pages.filter((p) => p.errorPage !== undefined);
-  const page = withPage.find((p) => p.route === '/') ?? withPage[0];
-  if (page?.errorPage === undefined) return undefined;
-  return renderTemplate(site.errorPages[page.errorPage], { status: 404, message: 'page not found' });
+  const page = notFoundSource(site.pages);
+  return page?.errorPage === undefined ? undefined : renderNotFound(site.errorPages[page.errorPage]);
+}
+
+/** The writer's view of a compiled site: each page's body compiled when it is written. */
+export function compiledSource(site: CompiledSite): SiteSource {
+  return {
+    pages: site.pages,
+    body: (page) => ({ ir: site.lazy ? site.lazy.once(page as CompiledPage).ir : (page as CompiledPage).ir }),
+    notFound: () => notFoundPage(site),
+    assets: () => site.assets,
+    diagnostics: site.diagnostics,
+  };
 }
 
 function routesManifest(state: RenderState, opts: WriteOptions): OutFile {
@@ -213,15 +329,23 @@ function routesManifest(state: RenderState, opts: WriteOptions): OutFile {
 
 /** The assets manifest lists every other file of the output; it cannot list its own hash. */
 function assetsManifest(w: Written, state: RenderState): OutFile {
-  const files = [...w.hashes.keys()].sort();
+  return { rel: ASSETS_MANIFEST, content: assetsManifestText(w.hashes, w.sizes, state.cache) };
+}
+
+/** The assets manifest's text: every file with its hash and size, and the cache policies. */
+function assetsManifestText(
+  hashes: ReadonlyMap<string, string>,
+  sizes: ReadonlyMap<string, number>,
+  cache: ReadonlyMap<string, string>,
+): string {
   const manifest = {
     version: 1,
-    files,
-    hashes: sortKeys(w.hashes),
-    sizes: sortKeys(w.sizes),
-    cache: sortKeys(state.cache),
+    files: [...hashes.keys()].sort(),
+    hashes: sortKeys(hashes),
+    sizes: sortKeys(sizes),
+    cache: sortKeys(cache),
   };
-  return { rel: ASSETS_MANIFEST, content: JSON.stringify(manifest, null, 2) + '\n' };
+  return JSON.stringify(manifest, null, 2) + '\n';
 }
 
 /**
@@ -237,30 +361,45 @@ export class SiteErrors extends Error {
 }
 
 interface Tree {
-  write(f: OutFile): void | Promise<void>;
+  write(f: OutFile, hash: string): void | Promise<void>;
   finish(): void | Promise<void>;
 }
 
 /**
- * Writes every file of the site into the fresh directory `tmp` through `tree`: the pages and
- * assets, then the manifests. A generator, so that the one sequence serves both writers: each
- * yield is a write to wait for (nothing, for the synchronous writer).
+ * Writes every file of the site through `tree`: the pages and assets, then the manifests. A
+ * generator, so that the one sequence serves both writers: each yield is a write to wait for
+ * (nothing, for the synchronous writer).
  */
-function* writeTree(site: CompiledSite, tree: Tree, opts: WriteOptions): Generator<unknown, WriteStats> {
+function* writeTree(site: SiteSource, tree: Tree, opts: WriteOptions): Generator<unknown, WriteStats> {
   const errorsBefore = site.diagnostics.length;
   const w = new Written();
-  const state: RenderState = { routes: [], cache: new Map(), pages: 0 };
-  for (const f of siteFiles(site, opts, state)) {
-    yield tree.write(f);
-    w.add(f);
-  }
+  const state: RenderState = { routes: [], cache: new Map(), pages: 0, kept: 0 };
+  const put = function* (f: OutFile): Generator<unknown, WrittenFile> {
+    const done = w.add(f);
+    yield tree.write(f, done.hash);
+    opts.written?.(done);
+    return done;
+  };
+  for (const f of siteFiles(site, opts, state)) yield* put(f);
   if (site.diagnostics.length > errorsBefore) throw new SiteErrors(site.diagnostics);
-  const routes = routesManifest(state, opts);
-  yield tree.write(routes);
-  w.add(routes);
-  yield tree.write(assetsManifest(w, state));
+  yield* put(routesManifest(state, opts));
+  const manifest = assetsManifest(w, state);
+  const hash = `sha256-${sha256Hex(manifest.content!)}`;
+  yield tree.write(manifest, hash);
+  opts.written?.({ rel: manifest.rel, content: manifest.content, hash, size: Buffer.byteLength(manifest.content!) });
   yield tree.finish();
-  return { pages: state.pages, files: w.hashes.size, bytes: w.bytes };
+  return {
+    pages: state.pages,
+    kept: state.kept,
+    files: w.hashes.size,
+    bytes: w.bytes,
+    written: written(tree, w.hashes.size + 1),
+    manifest: hash,
+  };
+}
+
+function written(tree: Tree, all: number): number {
+  return tree instanceof PatchTree ? tree.staged.length : all;
 }
 
 /** The synchronous writer: one file at a time on this thread. */
@@ -272,7 +411,7 @@ class SyncTree implements Tree {
 
   write(f: OutFile): void {
     try {
-      this.files.write(f.rel, f.content);
+      this.files.write(f.rel, bytesOf(f));
     } catch (e) {
       throw writeError(f.rel, e);
     }
@@ -289,13 +428,65 @@ class ThreadTree implements Tree {
   }
 
   write(f: OutFile): Promise<void> {
-    return this.thread.write(f.rel, f.content).catch(threadError);
+    return this.thread.write(f.rel, bytesOf(f)).catch(threadError);
   }
 
   finish(): Promise<void> {
     return this.thread.finish().catch(threadError);
   }
 }
+
+/**
+ * The output in place, as the build that wrote it left it (the build cache checked it): its assets
+ * manifest's entries (each file's hash and size, the cache policies) and the manifest's own hash.
+ */
+export interface PreviousOutput {
+  hashes: ReadonlyMap<string, string>;
+  sizes: ReadonlyMap<string, number>;
+  cache: ReadonlyMap<string, string>;
+  manifest: string;
+}
+
+/**
+ * The writer of an output patched in place: a file whose bytes the output already holds is not
+ * written; the others are written into the fresh directory (on the writing thread), to be moved into
+ * the output once all are (`patchInto`).
+ */
+class PatchTree implements Tree {
+  readonly staged: string[] = [];
+  readonly seen = new Set<string>();
+  private readonly thread: ThreadTree;
+  constructor(
+    root: string,
+    private readonly previous: PreviousOutput,
+  ) {
+    this.thread = new ThreadTree(root);
+  }
+
+  write(f: OutFile, hash: string): Promise<void> | undefined {
+    this.seen.add(f.rel);
+    const same = f.rel === ASSETS_MANIFEST ? this.previous.manifest === hash : this.previous.hashes.get(f.rel) === hash;
+    if (same) return undefined;
+    this.staged.push(f.rel);
+    return this.thread.write(f);
+  }
+
+  finish(): Promise<void> {
+    return this.thread.finish();
+  }
+
+  /** The files of the previous output that this one does not have. */
+  removed(): string[] {
+    return [...this.previous.hashes.keys()].filter((rel) => !this.seen.has(rel));
+  }
+}
+
+/**
+ * Above this share of the output's files, a patch rebuilds the tree instead (the unchanged files
+ * linked from the output in place): moving files one by one into the output, which is set aside
+ * meanwhile, would leave it absent for longer than two renames.
+ */
+const PATCH_SHARE = 8;
 
 function threadError(e: unknown): never {
   if (e instanceof WriteFailed) throw new OutputError(e.message);
@@ -310,7 +501,7 @@ export function writeStaticSite(site: CompiledSite, outDir: string, opts: WriteO
   const { tmp, suffix } = makeTemp(out, 'build', target);
   let stats: WriteStats;
   try {
-    const steps = writeTree(site, new SyncTree(tmp), opts);
+    const steps = writeTree(compiledSource(site), new SyncTree(tmp), opts);
     let step = steps.next();
     while (!step.done) step = steps.next();
     stats = step.value;
@@ -329,16 +520,25 @@ export function writeStaticSite(site: CompiledSite, outDir: string, opts: WriteO
  * page as it is written, each page let go of once written; when compiling finds errors, nothing is
  * written and `SiteErrors` is thrown.
  */
-export async function writeStaticSiteAsync(
-  site: CompiledSite,
+export function writeStaticSiteAsync(site: CompiledSite, outDir: string, opts: WriteOptions): Promise<WriteStats> {
+  return writeSiteAsync(compiledSource(site), outDir, opts);
+}
+
+/**
+ * Writes a `SiteSource` to `outDir` as `writeStaticSiteAsync` does. With `previous` (the output in
+ * place is the one described), only the files whose bytes differ are written and moved into it,
+ * and the files it no longer has removed; nothing is touched when nothing differs.
+ */
+export async function writeSiteAsync(
+  site: SiteSource,
   outDir: string,
-  opts: WriteOptions,
+  opts: WriteOptions & { previous?: PreviousOutput },
 ): Promise<WriteStats> {
   const out = resolve(outDir);
   const target = outTarget(outDir);
   checkTarget(out, target);
   const { tmp, suffix } = makeTemp(out, 'build', target);
-  const tree = new ThreadTree(tmp);
+  const tree = opts.previous ? new PatchTree(tmp, opts.previous) : new ThreadTree(tmp);
   let stats: WriteStats;
   try {
     const steps = writeTree(site, tree, opts);
@@ -351,9 +551,80 @@ export async function writeStaticSiteAsync(
     await removeTreeAsync(tmp);
     throw e;
   }
+  try {
+    if (tree instanceof PatchTree) {
+      const removed = tree.removed();
+      const patched = { ...stats, patched: { written: tree.staged, removed } };
+      if (tree.staged.length === 0 && removed.length === 0) {
+        await removeTreeAsync(tmp);
+        return patched;
+      }
+      if (tree.staged.length + removed.length <= Math.max(64, stats.files / PATCH_SHARE)) {
+        patchInto(tmp, out, suffix, tree.staged, removed, target);
+        await removeTreeAsync(tmp);
+        return patched;
+      }
+      const staged = new Set(tree.staged);
+      linkInto(
+        out,
+        tmp,
+        [...tree.seen].filter((rel) => !staged.has(rel)),
+        target,
+      );
+    }
+  } catch (e) {
+    await removeTreeAsync(tmp);
+    throw e;
+  }
   const old = swapInto(tmp, out, suffix, target, false);
   if (old) await removeTreeAsync(old);
   return stats;
+}
+
+/**
+ * Writes into the output in place (`previous`, the last build's) the files `files`, when the site
+ * differs from that output only in their bytes: the same files, routes and cache policies (the
+ * build cache knows when). The routes manifest stays as it is; the assets manifest is the previous
+ * one with their hashes and sizes, made by the same function as a whole build's. Only the files
+ * whose bytes differ are written, beside the output, and moved in (`patchInto`). Throws
+ * `OutputError` on I/O failure, and an `Error` for a file the output does not have.
+ */
+export function writeChangedFiles(
+  outDir: string,
+  previous: PreviousOutput,
+  files: readonly { rel: string; content: string | Uint8Array }[],
+): { written: string[]; manifest: string } {
+  const hashes = new Map(previous.hashes);
+  const sizes = new Map(previous.sizes);
+  const changed = files.filter((f) => {
+    if (!hashes.has(f.rel)) throw new Error(`${f.rel} is not a file of the output in place`);
+    const hash = `sha256-${sha256Hex(f.content)}`;
+    if (hashes.get(f.rel) === hash) return false;
+    hashes.set(f.rel, hash);
+    sizes.set(f.rel, typeof f.content === 'string' ? Buffer.byteLength(f.content) : f.content.byteLength);
+    return true;
+  });
+  if (changed.length === 0) return { written: [], manifest: previous.manifest };
+  const manifest = assetsManifestText(hashes, sizes, previous.cache);
+  const out = resolve(outDir);
+  const target = outTarget(outDir);
+  const { tmp, suffix } = makeTemp(out, 'build', target);
+  const written = [...changed.map((f) => f.rel), ASSETS_MANIFEST];
+  try {
+    const w = new FileWriter(tmp);
+    for (const f of changed) {
+      try {
+        w.write(f.rel, f.content);
+      } catch (e) {
+        throw writeError(f.rel, e);
+      }
+    }
+    w.write(ASSETS_MANIFEST, manifest);
+    patchInto(tmp, out, suffix, written, [], target);
+  } finally {
+    removeTree(tmp);
+  }
+  return { written, manifest: `sha256-${sha256Hex(manifest)}` };
 }
 
 export { removeTree } from './replace-dir.js';

@@ -122,6 +122,16 @@ function pagesByDir(ws: Workspace, dirs?: ReadonlySet<string>): Map<string, KitE
   return byDir;
 }
 
+/**
+ * The `$kit.d.ts` text of each directory of pages (workspace directory → text; null for a directory
+ * of `dirs` without pages), every directory's when `dirs` is undefined.
+ */
+export function pageTypesByDir(ws: Workspace, dirs?: ReadonlySet<string>): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const [dir, pages] of pagesByDir(ws, dirs)) out.set(dir, pages.length ? directoryTypes(pages) : null);
+  return out;
+}
+
 /** The `$kit.d.ts` text of one directory's pages. */
 function directoryTypes(pages: readonly KitEntry[]): string {
   const header =
@@ -207,15 +217,23 @@ export class PageTypesWriter {
 
   /** The files of `dirs` (workspace directories of `.kit` files; every directory when undefined), now. */
   write(ws: Workspace, dirs?: ReadonlySet<string>): TypesWrite {
+    return this.writeTexts(pageTypesByDir(ws, dirs), dirs === undefined);
+  }
+
+  /**
+   * The files of the directories of `texts` (`pageTypesByDir`; `kit build` keeps them in its cache),
+   * now; `all`: these are every directory, and the files of other directories are removed.
+   */
+  writeTexts(texts: ReadonlyMap<string, string | null>, all: boolean): TypesWrite {
     const result: TypesWrite = { written: [], removed: [], failed: [] };
     const byRoot = new Map<string, Map<string, string | null>>();
     const seen = new Map<string, string | undefined>();
-    for (const [dir, pages] of pagesByDir(ws, dirs)) {
+    for (const [dir, text] of texts) {
       const abs = resolve(this.cwd, dir);
       const root = typesRootOf(abs, seen);
       if (root === undefined) continue;
       const files = byRoot.get(root) ?? new Map<string, string | null>();
-      files.set(join(root, TYPES_DIR, relative(root, abs), TYPES_FILE), pages.length ? directoryTypes(pages) : null);
+      files.set(join(root, TYPES_DIR, relative(root, abs), TYPES_FILE), text);
       byRoot.set(root, files);
     }
     for (const [root, files] of byRoot) {
@@ -223,8 +241,7 @@ export class PageTypesWriter {
       try {
         for (const [file, text] of files) this.put(file, text, target, result);
         // A full write also removes the files of directories that have no pages any more.
-        if (dirs === undefined)
-          for (const file of typesFilesUnder(target)) if (!files.has(file)) this.put(file, null, target, result);
+        if (all) for (const file of typesFilesUnder(target)) if (!files.has(file)) this.put(file, null, target, result);
       } catch (e) {
         result.failed.push(`${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }

@@ -3,10 +3,25 @@
 // new one moves in, the old one is deleted; a crash between the renames leaves the old tree beside
 // the target, never a mix. A build killed before it could clean up leaves its directories beside
 // the target; the next build of the same target removes them (their names carry the dead pid).
-import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+// A build that changes a few files of a tree it wrote before patches it instead (`patchInto`): the
+// tree moves aside, takes the new files and loses the old ones there, and moves back; the target is
+// never a mix of two builds, and a build killed meanwhile leaves the tree beside it, to be removed.
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { readdir as readdirAsync, rm as rmAsync, rmdir as rmdirAsync, unlink as unlinkAsync } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { parentOf } from './file-writer.js';
 
 /** What a directory build is: its flag (`--out`), the marker file an earlier build leaves, its error type. */
 export interface ReplaceTarget {
@@ -123,6 +138,85 @@ export function swapInto(
   if (!removeOld) return old;
   removeTree(old);
   return undefined;
+}
+
+/**
+ * Patches the tree at `target`: the files `staged` (output-relative paths) written into `tmp` are
+ * moved into it, the files `removed` go, and so do directories they leave empty. The tree is moved
+ * aside meanwhile and moved back once patched, so the target never holds a mix of two builds; an
+ * error on the way removes the tree set aside (the target is then absent, as after a build killed
+ * between the two renames of `swapInto`, and the next build writes it whole).
+ */
+export function patchInto(
+  tmp: string,
+  target: string,
+  suffix: string,
+  staged: readonly string[],
+  removed: readonly string[],
+  t: ReplaceTarget,
+): void {
+  const aside = join(dirname(target), `.${basename(target)}.kit-old-${suffix}`);
+  try {
+    renameSync(target, aside);
+  } catch (e) {
+    throw t.error(`cannot replace ${t.shown}: ${errorCode(e)}`);
+  }
+  try {
+    const emptied = new Set<string>();
+    for (const rel of removed) {
+      try {
+        unlinkSync(join(aside, rel));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+      for (let d = parentOf(rel); d !== ''; d = parentOf(d)) emptied.add(d);
+    }
+    // Deepest first (a path is longer than its parent's): a directory goes once its children have.
+    for (const d of [...emptied].sort((a, b) => b.length - a.length)) {
+      try {
+        rmdirSync(join(aside, d));
+      } catch {
+        /* not empty */
+      }
+    }
+    const made = new Set<string>();
+    for (const rel of staged) {
+      const dir = parentOf(rel);
+      if (dir !== '' && !made.has(dir)) {
+        mkdirSync(join(aside, dir), { recursive: true });
+        made.add(dir);
+      }
+      renameSync(join(tmp, rel), join(aside, rel));
+    }
+    renameSync(aside, target);
+  } catch (e) {
+    removeTree(aside);
+    throw t.error(`cannot update ${t.shown}: ${errorCode(e)}; it was removed, and the next build writes it whole`);
+  }
+}
+
+/**
+ * Fills the fresh tree `tmp` with the files `rels` of the tree at `from` as hard links (copies where
+ * the file system refuses a link): a build whose output in place holds most of its files.
+ */
+export function linkInto(from: string, tmp: string, rels: readonly string[], t: ReplaceTarget): void {
+  const made = new Set<string>();
+  for (const rel of rels) {
+    const dir = parentOf(rel);
+    try {
+      if (dir !== '' && !made.has(dir)) {
+        mkdirSync(join(tmp, dir), { recursive: true });
+        made.add(dir);
+      }
+      try {
+        linkSync(join(from, rel), join(tmp, rel));
+      } catch {
+        copyFileSync(join(from, rel), join(tmp, rel));
+      }
+    } catch (e) {
+      throw t.error(`cannot write ${rel}: ${errorCode(e)}`);
+    }
+  }
 }
 
 /**

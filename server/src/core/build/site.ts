@@ -357,6 +357,11 @@ function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
   return prerenderedPaths(s, route).map(({ path, params }) => ({ path, file: outputFile(path), params }));
 }
 
+/** The order of a site's pages: by page ID, then source. */
+export function comparePages(a: { pageId: string; source: string }, b: { pageId: string; source: string }): number {
+  return a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : 0;
+}
+
 /**
  * Compiles every page and fragment of the workspace. Call it on a workspace without errors (as
  * `kit build` does); with errors the result is best effort.
@@ -393,7 +398,7 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions): Compile
     if (page) pages.push(page);
     fragments.push(...c.compileFragments(e));
   }
-  pages.sort((a, b) => (a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : a.source < b.source ? -1 : 1));
+  pages.sort(comparePages);
   fragments.sort((a, b) =>
     a.pageId !== b.pageId ? (a.pageId < b.pageId ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );

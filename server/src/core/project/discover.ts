@@ -21,6 +21,8 @@ export interface DiscoveredSources {
   kitFiles: string[];
   /** Handler modules of the directories holding those files, and the project root's app config, sorted. */
   modules: string[];
+  /** The `.kit` files among them that were not listed as regular files (reading refuses them by name). */
+  irregular?: ReadonlySet<string>;
 }
 
 /** The project root of a directory: the nearest directory at or above it that holds a `package.json`. */
@@ -81,11 +83,33 @@ export function findConfigFile(dir: string): string | undefined {
   return configLookup()(resolve(dir)).nearest;
 }
 
+/** The last `cwd` asked about, and its form as a prefix of the paths inside it, when it is one. */
+let lastCwd: { cwd: string; prefix: string | undefined } | undefined;
+
 /** Path as shown to users: relative to cwd when inside it, with `/` separators. */
 export function displayPath(abs: string, cwd: string): string {
+  // A discovery shows thousands of paths under one cwd: those that plainly start with it are cut
+  // (what `relative` answers for them), without resolving both paths each time.
+  if (lastCwd?.cwd !== cwd) lastCwd = { cwd, prefix: resolve(cwd) === cwd && cwd !== sep ? cwd + sep : undefined };
+  const prefix = lastCwd.prefix;
+  if (prefix !== undefined && abs.startsWith(prefix) && isNormalTail(abs, prefix.length))
+    return sep === '/' ? abs.slice(prefix.length) : abs.slice(prefix.length).split(sep).join('/');
   const rel = relative(cwd, abs);
   const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
   return sep === '/' ? shown : shown.split(sep).join('/');
+}
+
+/** True when `p` from `at` on is a plain relative path: no empty, `.` or `..` segment, no trailing separator. */
+function isNormalTail(p: string, at: number): boolean {
+  if (at >= p.length) return false;
+  for (let i = at; i <= p.length; ) {
+    let j = p.indexOf(sep, i);
+    if (j < 0) j = p.length;
+    const n = j - i;
+    if (n === 0 || (n === 1 && p[i] === '.') || (n === 2 && p[i] === '.' && p[i + 1] === '.')) return false;
+    i = j + 1;
+  }
+  return true;
 }
 
 /** Directory → its handler modules, for every directory a walk listed. */
@@ -111,7 +135,14 @@ type Walked = Set<string>;
 
 // Entry types come from the directory listing; only links (and file systems that do not report a
 // type) cost a stat. One listing per directory also yields its handler modules.
-function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Walked, cwd: string): void {
+function walk(
+  dir: string,
+  out: string[],
+  modulesByDir: ModulesByDir,
+  walked: Walked,
+  cwd: string,
+  irregular: Set<string>,
+): void {
   let real: string;
   try {
     real = realpathSync(dir);
@@ -128,10 +159,12 @@ function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Wa
     throw new SourceError(`cannot read directory ${displayPath(dir, cwd)}: ${code}`);
   }
   const modules: string[] = [];
+  // A name from a listing has no separator and is not `.` or `..`: joined without normalising.
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
   for (const entry of entries) {
     const name = entry.name;
     if (name === 'node_modules' || name.startsWith('.')) continue;
-    const p = join(dir, name);
+    const p = prefix + name;
     let isDir = entry.isDirectory();
     let isFile = entry.isFile();
     if (!isDir && !isFile) {
@@ -141,14 +174,19 @@ function walk(dir: string, out: string[], modulesByDir: ModulesByDir, walked: Wa
         isFile = st.isFile();
       } catch {
         // A `.kit` name that leads nowhere is still listed: reading refuses it by name, with the reason.
-        if (name.endsWith('.kit')) out.push(p);
+        if (name.endsWith('.kit')) {
+          out.push(p);
+          irregular.add(p);
+        }
         continue;
       }
     }
-    if (isDir) walk(p, out, modulesByDir, walked, cwd);
+    if (isDir) walk(p, out, modulesByDir, walked, cwd, irregular);
     // A `.kit` name that is not a regular file (a FIFO, a device) is listed: reading refuses it by name.
-    else if (name.endsWith('.kit')) out.push(p);
-    else if (isFile && isHandlerModulePath(name)) modules.push(p);
+    else if (name.endsWith('.kit')) {
+      out.push(p);
+      if (!isFile) irregular.add(p);
+    } else if (isFile && isHandlerModulePath(name)) modules.push(p);
   }
   modulesByDir.set(dir, modules);
 }
@@ -170,6 +208,7 @@ function modulesOf(dir: string): string[] {
 
 export function discoverSources(inputs: string[], cwd: string): DiscoveredSources {
   const kit = new Set<string>();
+  const irregular = new Set<string>();
   const modulesByDir: ModulesByDir = new Map();
   const walked: Walked = new Set();
   for (const input of inputs) {
@@ -183,10 +222,12 @@ export function discoverSources(inputs: string[], cwd: string): DiscoveredSource
     }
     if (st.isDirectory()) {
       const found: string[] = [];
-      walk(abs, found, modulesByDir, walked, cwd);
+      walk(abs, found, modulesByDir, walked, cwd, irregular);
       for (const f of found) kit.add(f);
-    } else if (abs.endsWith('.kit')) kit.add(abs);
-    else throw new SourceError(`not a .kit file: ${input}`);
+    } else if (abs.endsWith('.kit')) {
+      kit.add(abs);
+      if (!st.isFile()) irregular.add(abs);
+    } else throw new SourceError(`not a .kit file: ${input}`);
   }
   const dirs = new Set<string>();
   for (const f of kit) dirs.add(dirname(f));
@@ -206,5 +247,9 @@ export function discoverSources(inputs: string[], cwd: string): DiscoveredSource
     }
   }
   const sortShown = (xs: Iterable<string>) => [...xs].map((x) => displayPath(x, cwd)).sort();
-  return { kitFiles: sortShown(kit), modules: sortShown(modules) };
+  return {
+    kitFiles: sortShown(kit),
+    modules: sortShown(modules),
+    ...(irregular.size ? { irregular: new Set(sortShown(irregular)) } : {}),
+  };
 }

@@ -37,6 +37,8 @@ export interface LoadOptions {
   bindWorker?: BindWorkerSettings;
   /** Cross-file buckets the first flush leaves for later (`Workspace.flush`); `loadProject` only. */
   defer?: (key: string) => boolean;
+  /** Files already read, by path (`kit build` hashed them for its cache): not read again. */
+  texts?: ReadonlyMap<string, SourceText>;
 }
 
 /** How a load may use threads, as a front door reads it from its environment (`threadSettings`). */
@@ -85,22 +87,23 @@ function fill(
   { kitFiles, modules }: DiscoveredSources,
   cwd: string,
   pool: PoolSettings,
-  moduleTexts?: ReadonlyMap<string, SourceText>,
+  texts?: ReadonlyMap<string, SourceText>,
 ): void {
   const pooled = loadKitInPool(workspace, kitFiles, cwd, pool);
   // Modules after kit files so that their package names come from `package` declarations.
   const kits = pooled ? [] : kitFiles;
-  const unread = moduleTexts ? [] : modules;
-  const ahead = new ReadAhead([...kits, ...unread].map((f) => resolve(cwd, f)));
+  const unread = [...kits, ...modules].filter((f) => !texts?.has(f));
+  const ahead = new ReadAhead(unread.map((f) => resolve(cwd, f)));
   try {
     let i = 0;
+    const text = (f: string) => texts?.get(f) ?? read(f, cwd, ahead, i++);
     for (const f of kits) {
-      const { text, diagnostics } = read(f, cwd, ahead, i++);
-      workspace.setKitFile(f, text, undefined, diagnostics);
+      const { text: t, diagnostics } = text(f);
+      workspace.setKitFile(f, t, undefined, diagnostics);
     }
     for (const m of modules) {
-      const { text, diagnostics } = moduleTexts?.get(m) ?? read(m, cwd, ahead, i++);
-      workspace.setModule(m, text, diagnostics);
+      const { text: t, diagnostics } = text(m);
+      workspace.setModule(m, t, diagnostics);
     }
   } finally {
     ahead.close();
@@ -125,16 +128,20 @@ export function loadProject(
 ): LoadedProject {
   const found = load.sources ?? discoverSources(inputs, cwd);
   const workspace = newWorkspace(options, cwd, load);
-  fill(workspace, found, cwd, poolOf(options, load));
+  fill(workspace, found, cwd, poolOf(options, load), load.texts);
   workspace.flush({ defer: load.defer });
   return { workspace, kitFiles: found.kitFiles, modules: found.modules };
 }
 
 /** The modules' texts, or undefined when one cannot be read (the load reports it in its own order). */
-function readModules(modules: readonly string[], cwd: string): Map<string, SourceText> | undefined {
-  const out = new Map<string, SourceText>();
+function readModules(
+  modules: readonly string[],
+  cwd: string,
+  known?: ReadonlyMap<string, SourceText>,
+): Map<string, SourceText> | undefined {
+  const out = new Map<string, SourceText>(known);
   try {
-    for (const m of modules) out.set(m, readSourceFile(resolve(cwd, m), m));
+    for (const m of modules) if (!out.has(m)) out.set(m, readSourceFile(resolve(cwd, m), m));
   } catch {
     return undefined;
   }
@@ -156,7 +163,7 @@ export async function loadProjectAsync(
   const found = load.sources ?? discoverSources(inputs, cwd);
   const settings = load.bindWorker;
   const onWorker = useBindWorker(found.kitFiles.length, found.modules.length, settings, loadBindWorkerMinFiles());
-  const texts = onWorker ? readModules(found.modules, cwd) : undefined;
+  const texts = onWorker ? readModules(found.modules, cwd, load.texts) : undefined;
   const worker =
     texts &&
     BindWorker.start({

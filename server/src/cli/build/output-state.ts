@@ -1,0 +1,87 @@
+// Whether the output in place is still the one the last build wrote, without reading it: a hash
+// of what the file system says of each of its files and directories (inode, size, modification and
+// change times), taken when the build ends and again before the next one patches it. A file edited
+// or replaced changes its own entry; a file added or removed anywhere changes its directory's. The
+// times are never part of a cache key: a fingerprint that differs only means the output is written
+// whole, as after a clean build.
+import { statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { sep } from 'node:path';
+import { parentOf } from '../../core/build/file-writer.js';
+
+/** What the file system says of each file and directory of an output, by output-relative path ('' the root). */
+export type OutputEntries = Map<string, string>;
+
+/** The directories of `files`, the root (''), and each one's parents. */
+function directoriesOf(files: Iterable<string>): Set<string> {
+  const dirs = new Set<string>(['']);
+  for (const f of files) for (let d = parentOf(f); d !== '' && !dirs.has(d); d = parentOf(d)) dirs.add(d);
+  return dirs;
+}
+
+/** One entry, or undefined when it is missing or not of its kind (`rel`: a plain output path, or '' the root). */
+function entry(root: string, rel: string, dir: boolean): string | undefined {
+  const st = statSync(rel === '' ? root : `${root}${sep}${rel}`, { throwIfNoEntry: false });
+  if (st === undefined || st.isDirectory() !== dir || (!dir && !st.isFile())) return undefined;
+  return `${dir ? 'd' : 'f'}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}`;
+}
+
+/** The entries of the files `files` of the tree at `root` and of their directories; undefined when one is missing. */
+export function outputEntries(root: string, files: Iterable<string>): OutputEntries | undefined {
+  const out: OutputEntries = new Map();
+  for (const f of files) {
+    const e = entry(root, f, false);
+    if (e === undefined) return undefined;
+    out.set(f, e);
+  }
+  for (const d of directoriesOf(out.keys())) {
+    const e = entry(root, d, true);
+    if (e === undefined) return undefined;
+    out.set(d, e);
+  }
+  return out;
+}
+
+/**
+ * `entries` after a patch that wrote `written` and removed `removed` (output-relative files): their
+ * entries and their directories' are taken again, the rest kept. Undefined when one is missing.
+ */
+export function patchedEntries(
+  root: string,
+  entries: OutputEntries,
+  written: Iterable<string>,
+  removed: Iterable<string>,
+): OutputEntries | undefined {
+  const out: OutputEntries = new Map(entries);
+  const touched: string[] = [];
+  for (const f of removed) {
+    out.delete(f);
+    touched.push(f);
+  }
+  for (const f of written) {
+    const e = entry(root, f, false);
+    if (e === undefined) return undefined;
+    out.set(f, e);
+    touched.push(f);
+  }
+  for (const d of directoriesOf(touched)) {
+    const e = entry(root, d, true);
+    if (e === undefined) out.delete(d);
+    else out.set(d, e);
+  }
+  return out;
+}
+
+/**
+ * The fingerprint of an output's entries: the same entries, the same fingerprint. `files`: the
+ * output's files in order (the manifest's); their entries come first, then the directories', sorted.
+ */
+export function fingerprintOf(entries: OutputEntries, files: readonly string[]): string {
+  const lines: string[] = [];
+  for (const f of files) lines.push(f, '\0', entries.get(f) ?? 'missing', '\n');
+  const dirs: string[] = [];
+  for (const [rel, e] of entries) if (e.startsWith('d')) dirs.push(rel);
+  for (const d of dirs.sort()) lines.push(d, '\0', entries.get(d)!, '\n');
+  // One string hashed at once: an update per entry costs more than the hashing.
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
