@@ -22,6 +22,8 @@ export interface SourceTree {
   /** Repository paths, `/`-separated. */
   files: readonly string[];
   text(file: string): string;
+  /** The package's own imports (package.json `imports`): `#grammar/` → `grammar/src/`, by prefix. */
+  aliases: ReadonlyMap<string, string>;
 }
 
 const SOURCE_FILE = /\.(ts|mts|js|mjs)$/;
@@ -35,6 +37,25 @@ function walk(root: string, dir: string, out: string[]): void {
   }
 }
 
+type ImportTarget = string | { [condition: string]: ImportTarget };
+
+/**
+ * The `#...` imports of the package.json at `root`, as folder prefixes: each pattern's source
+ * (the `kit-source` condition), or its compiled target with the leading `out/` taken off.
+ */
+export function packageAliases(root: string): Map<string, string> {
+  const aliases = new Map<string, string>();
+  const manifest = join(root, 'package.json');
+  if (!existsSync(manifest)) return aliases;
+  const imports = (JSON.parse(readFileSync(manifest, 'utf8')) as { imports?: Record<string, ImportTarget> }).imports;
+  for (const [key, target] of Object.entries(imports ?? {})) {
+    const to = typeof target === 'string' ? target : (target['kit-source'] ?? target.default);
+    if (typeof to !== 'string' || !key.endsWith('*') || !to.endsWith('*')) continue;
+    aliases.set(key.slice(0, -1), to.slice(0, -1).replace(/^\.\/(?:out\/)?/, ''));
+  }
+  return aliases;
+}
+
 /** The sources under `dirs` of the tree at `root` (folders that do not exist are skipped). */
 export function readSourceTree(root: string, dirs: readonly string[] = SOURCE_DIRS): SourceTree {
   const files: string[] = [];
@@ -43,6 +64,7 @@ export function readSourceTree(root: string, dirs: readonly string[] = SOURCE_DI
   return {
     root,
     files,
+    aliases: packageAliases(root),
     text(file) {
       let t = texts.get(file);
       if (t === undefined) texts.set(file, (t = readFileSync(join(root, file), 'utf8')));
@@ -56,8 +78,23 @@ export interface ImportRef {
   line: number;
   /** The specifier as written. */
   spec: string;
-  /** A relative import's target, as the repository path of its source (`.js` read as `.ts`). */
+  /**
+   * The target of an import of our own (relative, or `#...` through package.json `imports`), as
+   * the repository path of its source (`.js` read as `.ts`).
+   */
   to?: string;
+}
+
+/** A repository path's source: `.js` read as `.ts`, `.mjs` as `.mts`. */
+function sourceOf(path: string): string {
+  return path.replace(/\.m?js$/, (x) => (x === '.mjs' ? '.mts' : '.ts'));
+}
+
+/** The repository path a `#...` specifier names, if one of the package's imports maps it. */
+export function aliasTarget(tree: SourceTree, spec: string): string | undefined {
+  for (const [prefix, dir] of tree.aliases)
+    if (spec.startsWith(prefix)) return sourceOf(dir + spec.slice(prefix.length));
+  return undefined;
 }
 
 function lineAt(text: string, offset: number): number {
@@ -81,8 +118,8 @@ export function importsOf(tree: SourceTree, file: string): ImportRef[] {
       const target = relative(tree.root, resolve(tree.root, dirname(file), f.fileName))
         .split(sep)
         .join('/');
-      ref.to = target.replace(/\.m?js$/, (x) => (x === '.mjs' ? '.mts' : '.ts'));
-    }
+      ref.to = sourceOf(target);
+    } else if (f.fileName.startsWith('#')) ref.to = aliasTarget(tree, f.fileName);
     return ref;
   });
   byFile.set(file, refs);
@@ -174,6 +211,10 @@ export function packageViolations(tree: SourceTree): string[] {
     const allowed = ALLOWED_IMPORTS[layer.layer] ?? { packages: [], node: [], why: 'no row in the table' };
     for (const i of importsOf(tree, file)) {
       if (i.to !== undefined) continue;
+      if (i.spec.startsWith('#')) {
+        wrong.push(`${file}:${i.line}: imports ${i.spec}, which no entry of package.json's imports maps`);
+        continue;
+      }
       const isNode = i.spec.startsWith('node:');
       if (isNode ? allowed.node.includes(i.spec) : allowed.packages.includes(packageOf(i.spec))) continue;
       const what = isNode ? i.spec : `npm package ${packageOf(i.spec)}`;
