@@ -1,6 +1,6 @@
 // The typed syntax tree of a `.kit` file. Plain data (no methods) so that the core, the language
 // server and tests can compare and serialise it freely. One exception keeps it small: the parser's
-// ranges are `Span` objects (grammar/src/text-lines.ts) that present the `Range` shape through
+// ranges are `Span` objects (grammar/src/common/text-lines.ts) that present the `Range` shape through
 // getters and serialise to it; a structured clone of a tree therefore drops their positions.
 //
 // Positions: `line` and `column` are 0-based; `column` and `offset` count UTF-16 code units, the

@@ -156,7 +156,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, AllowedImports>> = {
  */
 export const GRAMMAR_SIDE_DOORS: Readonly<Record<string, { module: string; why: string }>> = {
   'server/src/cli/run.ts': {
-    module: 'grammar/src/keywords.ts',
+    module: 'grammar/src/declarations/keywords.ts',
     why:
       "the start path: an unknown command's did-you-mean runs no parser code " +
       '(the index loads Chevrotain and every parser; test/bin/code-cache.test.ts holds it)',
