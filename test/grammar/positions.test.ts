@@ -11,7 +11,7 @@ import {
   VOID_ELEMENTS,
   type Element,
   type TextNode,
-} from '../../grammar/src/index.js';
+} from '#grammar/index.js';
 import { assertRangesConsistent, decl, elements, lc, slice } from './helpers.js';
 
 describe('grammar: positions', () => {

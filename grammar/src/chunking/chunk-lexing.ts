@@ -1,11 +1,11 @@
 // Lexing of chunk runs: the declaration tokens of consecutive chunks in one lexer call, and the
 // token count of the lexing-only baseline.
 import type { IToken } from 'chevrotain';
-import { declLexer } from './decl-scanner.js';
-import { AttrString, Interp } from './markup-lexer.js';
-import { markupLexer } from './markup-scanner.js';
+import { declLexer } from '../declarations/decl-scanner.js';
+import { AttrString, Interp } from '../markup/markup-lexer.js';
+import { markupLexer } from '../markup/markup-scanner.js';
 import type { Chunk } from './split.js';
-import { resolveEscapes } from './string-literal.js';
+import { resolveEscapes } from '../common/string-literal.js';
 
 /**
  * Declaration tokens of a run of chunks, lexed in one call: the declaration lexer's tokens never

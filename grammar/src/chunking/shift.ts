@@ -14,9 +14,9 @@ import type {
   Range,
   StringLit,
   TextOrInterpolation,
-} from './ast.js';
-import type { ChunkResult } from './declarations.js';
-import { Span } from './text-lines.js';
+} from '../ast.js';
+import type { ChunkResult } from '../declarations/declarations.js';
+import { Span } from '../common/text-lines.js';
 
 export class Shifter {
   /**

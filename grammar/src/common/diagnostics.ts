@@ -1,6 +1,6 @@
 // Syntax diagnostic codes and a constructor. Messages never mention absolute positions: a chunk's
 // diagnostics are reused, shifted, by incremental re-parsing.
-import type { Range, SyntaxDiagnostic } from './ast.js';
+import type { Range, SyntaxDiagnostic } from '../ast.js';
 
 /** Every syntax code, once; `SyntaxCode` is derived from it. */
 export const SYNTAX_CODES = [

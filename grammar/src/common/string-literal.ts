@@ -1,5 +1,5 @@
 // Double-quoted strings: escapes resolved, with the document offset of every resolved character.
-import type { StringLit } from './ast.js';
+import type { StringLit } from '../ast.js';
 import type { PosMaker } from './text-lines.js';
 
 /**

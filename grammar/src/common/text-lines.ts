@@ -1,6 +1,6 @@
 // Offset ↔ position conversion. Line breaks are `\n`, `\r\n` and a lone `\r`, as in the LSP, and
 // columns count UTF-16 code units, which is what JavaScript string indices already are.
-import type { Pos, Range } from './ast.js';
+import type { Pos, Range } from '../ast.js';
 
 /**
  * `a` with no spare capacity. Arrays grown by `push` keep room for more (17 slots after the first

@@ -1,17 +1,17 @@
 // The shared state and helpers of the chunk builders (declarations.ts, line-declarations.ts,
 // endpoint-declarations.ts, record-blocks.ts).
 import type { IToken } from 'chevrotain';
-import { tokenMatcher } from './chevrotain.js';
-import type { Declaration, LineComment, Range, StringLit, SyntaxDiagnostic, Word as WordNode } from './ast.js';
+import { tokenMatcher } from '../common/chevrotain.js';
+import type { Declaration, LineComment, Range, StringLit, SyntaxDiagnostic, Word as WordNode } from '../ast.js';
 import { declParser } from './decl-parser.js';
 import { Word } from './decl-lexer.js';
 import { declLexer } from './decl-scanner.js';
-import { diag, type SyntaxCode } from './diagnostics.js';
-import type { Chunk } from './split.js';
-import { stringAt } from './string-literal.js';
-import type { PosMaker } from './text-lines.js';
+import { diag, type SyntaxCode } from '../common/diagnostics.js';
+import type { Chunk } from '../chunking/split.js';
+import { stringAt } from '../common/string-literal.js';
+import type { PosMaker } from '../common/text-lines.js';
 import { trimEnd, describe } from './declaration-usage.js';
-import { tokensIn, type PreLexed } from './chunk-lexing.js';
+import { tokensIn, type PreLexed } from '../chunking/chunk-lexing.js';
 
 export interface ChunkResult {
   decls: Declaration[];

@@ -1,9 +1,9 @@
 // The declaration lexer: header lines and record-block bodies (`paths`, `server`, `props`). Every
 // token is confined to one line, so any run of lines can be lexed on its own.
 import type { TokenType } from 'chevrotain';
-import { createToken, Lexer } from './chevrotain.js';
-import { startCharsExcept } from './char-hints.js';
-import { lazyLexer } from './lazy-setup.js';
+import { createToken, Lexer } from '../common/chevrotain.js';
+import { startCharsExcept } from '../common/char-hints.js';
+import { lazyLexer } from '../common/lazy-setup.js';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\f\v\uFEFF]+/, group: Lexer.SKIPPED });
 export const Newline = createToken({ name: 'Newline', pattern: /\r\n?|\n/, line_breaks: true });

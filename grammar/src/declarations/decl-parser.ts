@@ -3,8 +3,8 @@
 // usage message); anything unexpected is left to Chevrotain, whose errors the builder converts. The
 // common line shapes are answered without the rules (`decl-shortcuts.ts`, through `run`).
 import type { IOrAlt, IToken } from 'chevrotain';
-import { tokenMatcher } from './chevrotain.js';
-import { LazyAnalysedParser } from './lazy-setup.js';
+import { tokenMatcher } from '../common/chevrotain.js';
+import { LazyAnalysedParser } from '../common/lazy-setup.js';
 import {
   Arrow,
   Colon,

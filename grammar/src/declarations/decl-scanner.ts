@@ -20,7 +20,7 @@ import {
   StringTok,
   Word,
 } from './decl-lexer.js';
-import { CR, found, isBlank, isNewline, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
+import { CR, found, isBlank, isNewline, isWord, LF, QUOTE, quotedStringEnd, scanTokens } from '../common/scan-chars.js';
 
 /** `[\w.\/$-]`: the characters of a word. */
 function isWordChar(c: number): boolean {

@@ -5,23 +5,23 @@
 // `paths`, `server` and `props` blocks), EndpointDeclarations (`act` and `api` lines),
 // LineDeclarations (every other line) and, here, the blocks: view, fragment, style and brace blocks.
 import type { IToken } from 'chevrotain';
-import { tokenMatcher } from './chevrotain.js';
-import type { Range } from './ast.js';
+import { tokenMatcher } from '../common/chevrotain.js';
+import type { Range } from '../ast.js';
 import { declParser } from './decl-parser.js';
 import { plainBlockHeader, plainFragmentHeader } from './decl-shortcuts.js';
 import { LCurly, Newline, RCurly, Word } from './decl-lexer.js';
-import { diag } from './diagnostics.js';
+import { diag } from '../common/diagnostics.js';
 import { UNSUPPORTED_BLOCKS } from './keywords.js';
-import { parseMarkup } from './markup-parser.js';
-import type { Chunk } from './split.js';
-import { exact, type PosMaker } from './text-lines.js';
+import { parseMarkup } from '../markup/markup-parser.js';
+import type { Chunk } from '../chunking/split.js';
+import { exact, type PosMaker } from '../common/text-lines.js';
 import { usageOf, trimEnd, describe } from './declaration-usage.js';
 import { LineDeclarations } from './line-declarations.js';
 import type { ChunkResult } from './chunk-base.js';
-import type { PreLexed } from './chunk-lexing.js';
+import type { PreLexed } from '../chunking/chunk-lexing.js';
 
 export type { ChunkResult } from './chunk-base.js';
-export { lexChunks, lexRuns, type PreLexed } from './chunk-lexing.js';
+export { lexChunks, lexRuns, type PreLexed } from '../chunking/chunk-lexing.js';
 export { trimEnd } from './declaration-usage.js';
 
 class ChunkBuilder extends LineDeclarations {

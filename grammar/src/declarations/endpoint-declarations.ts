@@ -2,8 +2,8 @@
 // and (for `api`) cors options, each problem reported at the option at fault; and the old
 // `act X {}` / `api X {}` block syntax, which is refused with the one-line form to write instead.
 import type { IToken } from 'chevrotain';
-import { tokenMatcher } from './chevrotain.js';
-import type { ActDecl, ApiDecl, CorsOptions, StringLit } from './ast.js';
+import { tokenMatcher } from '../common/chevrotain.js';
+import type { ActDecl, ApiDecl, CorsOptions, StringLit } from '../ast.js';
 import { declParser, type EndpointLine } from './decl-parser.js';
 import { plainEndpointLine } from './decl-shortcuts.js';
 import { LCurly, StringTok, Word } from './decl-lexer.js';

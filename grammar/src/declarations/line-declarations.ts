@@ -3,8 +3,8 @@
 // no declaration (an unknown or foreign keyword, legacy `@` metadata, stray markup) is reported
 // with what to write instead. A block written on one line is the block builder's (declarations.ts).
 import type { IToken } from 'chevrotain';
-import { tokenMatcher } from './chevrotain.js';
-import type { Word as WordNode } from './ast.js';
+import { tokenMatcher } from '../common/chevrotain.js';
+import type { Word as WordNode } from '../ast.js';
 import { declParser } from './decl-parser.js';
 import { plainOneArg, plainUseLine, plainWordList } from './decl-shortcuts.js';
 import { Comma, Junk, LCurly, RCurly, StringTok, Word } from './decl-lexer.js';

@@ -1,7 +1,7 @@
 // Record blocks: one `=> { ... }` or `name type [= literal]` line at a time.
 import type { IToken } from 'chevrotain';
-import { tokenMatcher } from './chevrotain.js';
-import type { FieldPath, Literal, PathField, PathRecord, PropDecl, Range, Word as WordNode } from './ast.js';
+import { tokenMatcher } from '../common/chevrotain.js';
+import type { FieldPath, Literal, PathField, PathRecord, PropDecl, Range, Word as WordNode } from '../ast.js';
 import { declParser, type RecordField, type RecordLine } from './decl-parser.js';
 import { plainPropLine, plainRecordLine } from './decl-shortcuts.js';
 import { Comma, StringTok, Word } from './decl-lexer.js';

@@ -3,9 +3,9 @@
 // component's `compact={true}`). They build exactly the nodes the grammar
 // (expr-grammar.ts) builds (a test compares both ways); anything else goes through the lexer and
 // the grammar.
-import type { Expr, ForExpr } from './ast.js';
-import { resolveString } from './string-literal.js';
-import type { PosMaker } from './text-lines.js';
+import type { Expr, ForExpr } from '../ast.js';
+import { resolveString } from '../common/string-literal.js';
+import type { PosMaker } from '../common/text-lines.js';
 
 const ID = '[A-Za-z_$][\\w$]*';
 const PATH = `${ID}(?:\\.${ID})*`;

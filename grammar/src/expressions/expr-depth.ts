@@ -1,8 +1,8 @@
 // The nesting limit of expressions and the two checks that enforce it without deep recursion: one
 // over the tokens before parsing, one over the parsed tree.
 import type { IToken } from 'chevrotain';
-import type { Expr } from './ast.js';
-import { LParen, Not, RParen } from './markup-lexer.js';
+import type { Expr } from '../ast.js';
+import { LParen, Not, RParen } from '../markup/markup-lexer.js';
 
 /**
  * How deep an expression may nest: parentheses, `!` and the left-leaning chains of `&&`, `||` and

@@ -2,9 +2,9 @@
 // actions build the `Expr` nodes. Only expressions the common-shape reader (expr-common.ts) cannot
 // read get here; expr-parser.ts runs it and turns its errors into messages.
 import type { IToken } from 'chevrotain';
-import { tokenMatcher } from './chevrotain.js';
-import { LazyAnalysedParser } from './lazy-setup.js';
-import type { Expr, ForExpr, Range } from './ast.js';
+import { tokenMatcher } from '../common/chevrotain.js';
+import { LazyAnalysedParser } from '../common/lazy-setup.js';
+import type { Expr, ForExpr, Range } from '../ast.js';
 import {
   AndAnd,
   EqEq,
@@ -26,9 +26,9 @@ import {
   RParen,
   True,
   Dot,
-} from './markup-lexer.js';
-import { resolveString } from './string-literal.js';
-import type { PosMaker } from './text-lines.js';
+} from '../markup/markup-lexer.js';
+import { resolveString } from '../common/string-literal.js';
+import type { PosMaker } from '../common/text-lines.js';
 
 type BinaryOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 

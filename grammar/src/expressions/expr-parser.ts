@@ -4,11 +4,11 @@
 // (expr-grammar.ts) within the nesting limit (expr-depth.ts); anything it cannot read becomes an
 // error the caller reports with an `InvalidExpr`.
 import type { IToken } from 'chevrotain';
-import { EOF, tokenMatcher } from './chevrotain.js';
-import type { Expr } from './ast.js';
-import { Ident, LParen } from './markup-lexer.js';
-import { markupLexer } from './markup-scanner.js';
-import type { PosMaker } from './text-lines.js';
+import { EOF, tokenMatcher } from '../common/chevrotain.js';
+import type { Expr } from '../ast.js';
+import { Ident, LParen } from '../markup/markup-lexer.js';
+import { markupLexer } from '../markup/markup-scanner.js';
+import type { PosMaker } from '../common/text-lines.js';
 import { plainPath, readCommonExpr } from './expr-common.js';
 import { deepestCrossing, MAX_EXPRESSION_DEPTH, unaryDepthCrossing } from './expr-depth.js';
 import { exprParser, type ExprParser } from './expr-grammar.js';

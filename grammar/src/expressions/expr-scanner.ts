@@ -25,8 +25,8 @@ import {
   RParen,
   Spread,
   True,
-} from './markup-lexer.js';
-import { found, isLetter, isSpace, isWord, QUOTE, quotedStringEnd, scanTokens } from './scan-chars.js';
+} from '../markup/markup-lexer.js';
+import { found, isLetter, isSpace, isWord, QUOTE, quotedStringEnd, scanTokens } from '../common/scan-chars.js';
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;

@@ -3,15 +3,15 @@
 // interpolations), each problem reported at the piece at fault. A layer of the markup parser
 // (markup-parser.ts), which keeps the body's text and positions in the fields below.
 import type { IToken } from 'chevrotain';
-import type { Attribute, Expr, Range, SyntaxDiagnostic, TextOrInterpolation } from './ast.js';
-import { diag } from './diagnostics.js';
-import { parseExprText } from './expr-parser.js';
+import type { Attribute, Expr, Range, SyntaxDiagnostic, TextOrInterpolation } from '../ast.js';
+import { diag } from '../common/diagnostics.js';
+import { parseExprText } from '../expressions/expr-parser.js';
 import { blockSyntaxMessage } from './markup-block-syntax.js';
 import { MarkupGrammar, type AttrPiece } from './markup-grammar.js';
 import { AttrEq, AttrString, AttrText, BlockSyntax, Interp, SingleQuoted } from './markup-lexer.js';
 import { markupLexer } from './markup-scanner.js';
-import { resolveEscapes } from './string-literal.js';
-import { exact, type PosMaker } from './text-lines.js';
+import { resolveEscapes } from '../common/string-literal.js';
+import { exact, type PosMaker } from '../common/text-lines.js';
 
 export abstract class MarkupAttributes extends MarkupGrammar {
   /** The document, and the offset in it of the lexed body text. */

@@ -12,7 +12,7 @@
 // and calls the same actions, in the same order. Declarations and expressions, which do need
 // lookahead and recovery, stay Chevrotain parsers (decl-parser.ts, expr-grammar.ts).
 import type { IToken, TokenType } from 'chevrotain';
-import type { Interpolation, MarkupNode } from './ast.js';
+import type { Interpolation, MarkupNode } from '../ast.js';
 import {
   AttrEq,
   AttrString,

@@ -2,9 +2,9 @@
 // `{interpolations}`), `tag` (inside `<...>`), `expr` (the inside of one `{...}`, lexed on demand) and
 // `attr` (the resolved value of a quoted attribute, where only `{...}` is special).
 import type { TokenType } from 'chevrotain';
-import { createToken, Lexer } from './chevrotain.js';
-import { startCharsExcept } from './char-hints.js';
-import { lazyLexer } from './lazy-setup.js';
+import { createToken, Lexer } from '../common/chevrotain.js';
+import { startCharsExcept } from '../common/char-hints.js';
+import { lazyLexer } from '../common/lazy-setup.js';
 
 const anyButSpace = startCharsExcept(' \t\f\v\r\n');
 

@@ -4,15 +4,15 @@
 // The grammar is MarkupGrammar (markup-grammar.ts); attributes and expressions are read by
 // MarkupAttributes (markup-attributes.ts); this class, on both, builds the element tree.
 import type { IToken } from 'chevrotain';
-import type { Element, Interpolation, MarkupNode, SyntaxDiagnostic } from './ast.js';
-import { diag } from './diagnostics.js';
-import { VOID_ELEMENTS } from './keywords.js';
+import type { Element, Interpolation, MarkupNode, SyntaxDiagnostic } from '../ast.js';
+import { diag } from '../common/diagnostics.js';
+import { VOID_ELEMENTS } from '../declarations/keywords.js';
 import { blockSyntaxMessage } from './markup-block-syntax.js';
 import type { AttrPiece } from './markup-grammar.js';
 import { MarkupAttributes } from './markup-attributes.js';
 import { Interp, SelfClose } from './markup-lexer.js';
 import { markupLexer } from './markup-scanner.js';
-import { exact, type PosMaker } from './text-lines.js';
+import { exact, type PosMaker } from '../common/text-lines.js';
 
 /** `[a-z][a-z0-9-]*`: an element's name (a loop: tested once per tag, the commonest case). */
 function isElementName(name: string): boolean {

@@ -3,12 +3,12 @@
 // typing in a long view costs the element, not the view. Whenever the result could differ from a
 // full parse of the block (the edit touches an element boundary, the element parses to anything but
 // one closed element, structural markup errors appear), the caller parses the whole block instead.
-import type { Element, MarkupNode, SyntaxDiagnostic } from './ast.js';
-import type { ChunkResult } from './declarations.js';
-import { VOID_ELEMENTS } from './keywords.js';
+import type { Element, MarkupNode, SyntaxDiagnostic } from '../ast.js';
+import type { ChunkResult } from '../declarations/declarations.js';
+import { VOID_ELEMENTS } from '../declarations/keywords.js';
 import { parseMarkup } from './markup-parser.js';
-import { Shifter } from './shift.js';
-import type { PosMaker } from './text-lines.js';
+import { Shifter } from '../chunking/shift.js';
+import type { PosMaker } from '../common/text-lines.js';
 
 /** The edit, in previous-text offsets [from, to), and how everything after it moves. */
 export interface EditSpan {

@@ -29,7 +29,7 @@ import {
   Text,
   AttrText,
 } from './markup-lexer.js';
-import { scanExpr } from './expr-scanner.js';
+import { scanExpr } from '../expressions/expr-scanner.js';
 import {
   BACKSLASH,
   found,
@@ -41,7 +41,7 @@ import {
   QUOTE,
   quotedStringEnd,
   scanned,
-} from './scan-chars.js';
+} from '../common/scan-chars.js';
 
 const LT = 60;
 const GT = 62;

@@ -1,11 +1,11 @@
 // The command line's use of the generated page types (`core/build/page-types.ts`): `kit check` and
 // `kit build` keep them current, `kit init` writes the starter's. A types directory that cannot be
 // written is a warning: it never fails a command.
-import { writePageTypes } from '../core/build/page-types.js';
-import { readProjectConfig } from '../core/project/config.js';
-import { displayPath } from '../core/project/discover.js';
-import { loadProjectAsync, threadSettings } from '../core/project/load.js';
-import type { Workspace } from '../core/workspace/workspace.js';
+import { writePageTypes } from '#core/build/page-types.js';
+import { readProjectConfig } from '#core/project/config.js';
+import { displayPath } from '#core/project/discover.js';
+import { loadProjectAsync, threadSettings } from '#core/project/load.js';
+import type { Workspace } from '#core/workspace/workspace.js';
 import type { CliIO } from './io.js';
 
 export function writeTypes(ws: Workspace, io: CliIO, command: string, cwd: string = io.cwd): void {

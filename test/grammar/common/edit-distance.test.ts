@@ -1,7 +1,7 @@
 // `editDistance` (bounded, banded, common ends stripped) against the textbook Levenshtein table.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { editDistance } from '../../grammar/src/index.js';
+import { editDistance } from '#grammar/index.js';
 
 function levenshtein(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { IToken } from 'chevrotain';
-import { declLexer } from '../../grammar/src/decl-scanner.js';
-import { declParser } from '../../grammar/src/decl-parser.js';
+import { declLexer } from '#grammar/declarations/decl-scanner.js';
+import { declParser } from '#grammar/declarations/decl-parser.js';
 import {
   plainBlockHeader,
   plainEndpointLine,
@@ -14,7 +14,7 @@ import {
   plainRecordLine,
   plainUseLine,
   plainWordList,
-} from '../../grammar/src/decl-shortcuts.js';
+} from '#grammar/declarations/decl-shortcuts.js';
 
 const RULES = {
   oneArg: { plain: plainOneArg, rule: () => declParser.oneArg() },

@@ -1,9 +1,9 @@
 // The expression reader's shortcut for common shapes must build exactly what the grammar builds.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { readCommonExpr } from '../../grammar/src/expr-common.js';
-import { parseExprWithGrammar } from '../../grammar/src/expr-parser.js';
-import { PosMaker, computeLineStarts } from '../../grammar/src/text-lines.js';
+import { readCommonExpr } from '#grammar/expressions/expr-common.js';
+import { parseExprWithGrammar } from '#grammar/expressions/expr-parser.js';
+import { PosMaker, computeLineStarts } from '#grammar/common/text-lines.js';
 
 function both(inner: string, offsets?: number[]) {
   const doc = `  {${inner}}  `;

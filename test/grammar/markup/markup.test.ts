@@ -8,8 +8,8 @@ import {
   type Element,
   type Expr,
   type MarkupNode,
-} from '../../grammar/src/index.js';
-import { assertRangesConsistent, decl, elements, slice } from './helpers.js';
+} from '#grammar/index.js';
+import { assertRangesConsistent, decl, elements, slice } from '../helpers.js';
 
 function view(markup: string): { source: string; body: MarkupNode[]; codes: string[] } {
   const source = `view {\n${markup}\n}\n`;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { attach, runKit, tempDir, type RunningApp } from '../../server/core/app/built-app.js';
 import { fixture } from '../../helpers/repo.js';
 import { launchChromium } from '../trace/helpers.js';
-import type { RoutesReport, SpanSnapshot } from '../../../shared/trace/index.js';
+import type { RoutesReport, SpanSnapshot } from '#shared/trace/index.js';
 
 const SECRET = 'trace-secret-0123456789-abcdefghijklmnop';
 const FIXTURE = fixture('trace', 'site');

@@ -12,7 +12,7 @@ import {
   withSink,
   type Collector,
   type SpanSnapshot,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { SseClient, close, delay, http, listen } from './helpers.js';
 
 const MOUNT = '/_kit/traces';

@@ -7,7 +7,7 @@ import {
   newTracer,
   traceRequest,
   withSink,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { close, delay, http, listen } from './helpers.js';
 
 describe('trace: request helpers', () => {

@@ -14,7 +14,7 @@ import {
   withExportQueueSize,
   withSink,
   type Collector,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { close, delay, listen } from './helpers.js';
 
 const MOUNT = '/_kit/traces';

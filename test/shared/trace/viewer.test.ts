@@ -14,7 +14,7 @@ import {
   withSurface,
   type Collector,
   type Tracer,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { close, http, launchChromium, listen } from './helpers.js';
 
 const MOUNT = '/_kit/traces';

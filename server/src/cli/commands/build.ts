@@ -1,16 +1,10 @@
 // `kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [<files or directories>]`
 import { relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
-import {
-  compileSite,
-  OutputError,
-  SiteErrors,
-  writeStaticSiteAsync,
-  type CompiledSite,
-} from '../../core/build/index.js';
-import { buildReportModel, endpointRows, routeInfo, type ReportModel } from '../../core/report/rows.js';
-import type { Workspace } from '../../core/workspace/workspace.js';
+import { loadProjectAsync, threadSettings } from '#core/project/load.js';
+import { compileSite, OutputError, SiteErrors, writeStaticSiteAsync, type CompiledSite } from '#core/build/index.js';
+import { buildReportModel, endpointRows, routeInfo, type ReportModel } from '#core/report/rows.js';
+import type { Workspace } from '#core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor, type CliIO } from '../io.js';
@@ -130,7 +124,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     if (flags.trace && !appDir && !binFile)
       throw new UsageError('kit build: --trace needs --app <dir> or --bin <file>');
     // The app modules load only when asked for: a static build does not pay for them.
-    const app = appDir || binFile ? await import('../../core/app/index.js') : undefined;
+    const app = appDir || binFile ? await import('#core/app/index.js') : undefined;
     const appProblem = app?.appPreflight(io.cwd, appDir, binFile);
     if (appProblem) throw new UsageError(`kit build: ${appProblem}`);
     const project = await loadProjectAsync(

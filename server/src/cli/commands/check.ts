@@ -1,5 +1,5 @@
 // `kit check [--ssr] [--json | --format human|json|github|sarif] [<files or directories>]`
-import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
+import { loadProjectAsync, threadSettings } from '#core/project/load.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';

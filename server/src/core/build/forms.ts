@@ -6,8 +6,8 @@
 // where a request can need it: a form that may post to this origin, a control inside one, an
 // element a `g:target` names, none of them inside raw text. Every other one becomes the plain
 // chunks it stands for, so a template without such forms renders as fast as before.
-import type { Element } from '../../../../grammar/src/index.js';
-import { isSameOriginAction, type Template, writtenValue } from '../../../../shared/render/index.js';
+import type { Element } from '#grammar/index.js';
+import { isSameOriginAction, type Template, writtenValue } from '#shared/render/index.js';
 import { walkElements } from '../model/markup-memo.js';
 import type { FileSummary } from '../model/summary.js';
 import { attr, literalValue, type OwnerContext } from './owner-context.js';

@@ -6,7 +6,7 @@
 // keeping no page once written; `writeStaticSite` writes one file at a time on this thread.
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { renderTemplate } from '../../../../shared/render/index.js';
+import { renderTemplate } from '#shared/render/index.js';
 import { sha256Hex, type SiteAsset } from './assets.js';
 import type { CompiledPage, CompiledSite, PrerenderPath } from './compiled.js';
 import { FileWriter } from './file-writer.js';

@@ -1,5 +1,5 @@
 // What cross-file rules may read: the entries of the workspace, in the global declaration order.
-import type { KitFile } from '../../../../grammar/src/index.js';
+import type { KitFile } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ConfigSettings } from './app-config.js';
 import type { HandlerModuleSummary } from './handler-modules.js';

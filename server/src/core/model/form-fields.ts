@@ -1,8 +1,8 @@
 // The controls of a view's forms as written: which named inputs, textareas and selects a form holds
 // and their literal constraint attributes. `kit check` reads it to check `g:error` names; the app
 // build reads it for the constraints the server checks before an action runs.
-import type { Attribute, Element, MarkupNode } from '../../../../grammar/src/index.js';
-import type { FieldConstraint } from '../../../../shared/app/manifest.js';
+import type { Attribute, Element, MarkupNode } from '#grammar/index.js';
+import type { FieldConstraint } from '#shared/app/manifest.js';
 import { decodeEntities } from './url-safety.js';
 
 const CONTROLS = new Set(['input', 'textarea', 'select']);

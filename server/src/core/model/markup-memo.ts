@@ -1,7 +1,7 @@
 // Walks over the markup of a view, and folds over it remembered per element (`MarkupMemo`): what
 // the summary and the view rules collect from a body, recomputed after an edit for the elements
 // the edit touched only.
-import type { Element, MarkupNode } from '../../../../grammar/src/index.js';
+import type { Element, MarkupNode } from '#grammar/index.js';
 
 /** Visits every element of `nodes`, parents before children, in document order. */
 export function walkElements(nodes: MarkupNode[], visit: (el: Element) => void): void {

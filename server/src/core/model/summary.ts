@@ -27,8 +27,8 @@ import type {
   Word,
   PackageDecl,
   MetaDecl,
-} from '../../../../grammar/src/index.js';
-import type { ParsedRoute } from '../../../../shared/route/index.js';
+} from '#grammar/index.js';
+import type { ParsedRoute } from '#shared/route/index.js';
 import { parsedRoute } from './route-cache.js';
 import { MarkupMemo, type MarkupVisitor } from './markup-memo.js';
 import { baseName, dirName, ownerIdFromPath } from './names.js';

@@ -4,7 +4,7 @@
 // of those gets a one-line refusal instead of a hang or an exhausted heap. Bytes that are not
 // UTF-8 are kept as U+FFFD, as a decoder would, and reported where they stand.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import type { Range } from '../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { linkProblem, SourceError } from './discover.js';

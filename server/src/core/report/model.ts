@@ -1,8 +1,8 @@
 // The report model: every page route and every endpoint of a workspace, with the values all
 // reports share (rows, records, graphs, tree, hover). Built once per report from the workspace;
 // each output is a projection of these objects, so `kit routes` and `kit endpoints` cannot drift.
-import type { Range } from '../../../../grammar/src/index.js';
-import type { ParsedRoute } from '../../../../shared/route/index.js';
+import type { Range } from '#grammar/index.js';
+import type { ParsedRoute } from '#shared/route/index.js';
 import { parsedRoute } from '../model/route-cache.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary, ContractRef } from '../model/summary.js';

@@ -8,7 +8,7 @@
 // compiled over only the routes whose shape can match the path (found through the `reg:` buckets
 // that `broken_internal_link` reads), so a question costs a few bucket lookups whatever the size
 // of the site, and the router's precedence among those routes is the whole router's.
-import type { PathRecord } from '../../../../grammar/src/index.js';
+import type { PathRecord } from '#grammar/index.js';
 import {
   checkRequestTarget,
   compileRouter,
@@ -16,7 +16,7 @@ import {
   matchRoute,
   splitPath,
   toOriginForm,
-} from '../../../../shared/route/index.js';
+} from '#shared/route/index.js';
 import { limitedActionPaths, prerenderedPaths } from '../model/concrete-paths.js';
 import { compareRegistrations, type KitEntry, type WorkspaceView } from '../model/entries.js';
 import type { Registration } from '../model/registrations.js';

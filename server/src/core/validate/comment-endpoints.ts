@@ -1,8 +1,8 @@
 // `//kit:act|api METHOD /path` endpoints of handler modules get the checks of their `.kit`
 // counterparts: the method per endpoint kind, the path pattern (no rest
 // params: those belong to page routes and fragments), and a guard line (default deny).
-import type { Range } from '../../../../grammar/src/index.js';
-import { parseRoutePattern, type Span } from '../../../../shared/route/index.js';
+import type { Range } from '#grammar/index.js';
+import { parseRoutePattern, type Span } from '#shared/route/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import type { CommentEndpoint } from '../model/handler-modules.js';

@@ -1,6 +1,6 @@
 // Inline endpoint declarations: methods per endpoint kind, handler symbol names, fragment targets,
 // CORS options.
-import type { ApiDecl } from '../../../../grammar/src/index.js';
+import type { ApiDecl } from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import { isExportedSymbol } from '../model/names.js';
 import type { RuleContext } from './context.js';
@@ -59,12 +59,7 @@ export function endpointsRule(ctx: RuleContext): void {
   }
 }
 
-function symbol(
-  ctx: RuleContext,
-  name: string,
-  range: import('../../../../grammar/src/index.js').Range,
-  kind: string,
-): void {
+function symbol(ctx: RuleContext, name: string, range: import('#grammar/index.js').Range, kind: string): void {
   if (!isExportedSymbol(name)) {
     ctx.report(
       diag(
@@ -80,7 +75,7 @@ function symbol(
 
 function cors(ctx: RuleContext, a: ApiDecl): void {
   const c = a.cors!;
-  const bad = (range: import('../../../../grammar/src/index.js').Range, msg: string) =>
+  const bad = (range: import('#grammar/index.js').Range, msg: string) =>
     ctx.report(
       diag('invalid_cors_option', ctx.file.path, range, `${ctx.summary.ownerId}: api ${a.symbol.text} cors ${msg}`),
     );

@@ -1,6 +1,6 @@
 // Structure of one file: required and unique declarations, declarations valid per file kind,
 // render mode, page identity and `use` aliases.
-import type { Declaration, DeclarationKind, FileKind } from '../../../../grammar/src/index.js';
+import type { Declaration, DeclarationKind, FileKind } from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import { PAGE_ID_PATTERN } from '../model/names.js';
 import type { RuleContext } from './context.js';

@@ -1,8 +1,8 @@
 // The closed set of `g:` directives: which exist, what value each takes, which combine on one
 // element (g:if and g:for need g:lane="server"; a form posts with g:post or calls a contract), and
 // the endpoint paths of g:command forms.
-import type { Attribute, Element } from '../../../../grammar/src/index.js';
-import { validateContractPath } from '../../../../shared/route/index.js';
+import type { Attribute, Element } from '#grammar/index.js';
+import { validateContractPath } from '#shared/route/index.js';
 import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { attrText } from '../model/summary.js';

@@ -9,7 +9,7 @@ import {
   parseKit,
   reparseKit,
   type ParseOptions,
-} from '../../../../grammar/src/index.js';
+} from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CheckOptions } from '../model/options.js';
 import { analyseKit, type KitAnalysis } from './analyse-kit.js';

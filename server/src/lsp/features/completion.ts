@@ -1,14 +1,14 @@
 // Completion by context: the text before the cursor on its line decides what is offered, the
 // workspace model supplies the names (guards in use, layouts, components, sibling handler exports).
 import { CompletionItemKind, type CompletionItem, type Position } from 'vscode-languageserver';
-import type { DeclarationKind, FileKind } from '../../../../grammar/src/index.js';
-import { PARAM_TYPES } from '../../../../shared/route/index.js';
-import { dirName } from '../../core/model/names.js';
-import { packageOfUse } from '../../core/resolve/names.js';
-import type { KitEntry } from '../../core/model/entries.js';
-import { API_METHODS } from '../../core/validate/endpoints.js';
-import { ALLOWED_DECLARATIONS, UNIQUE_DECLARATIONS } from '../../core/validate/structure.js';
-import { DIRECTIVES } from '../../core/validate/view-directives.js';
+import type { DeclarationKind, FileKind } from '#grammar/index.js';
+import { PARAM_TYPES } from '#shared/route/index.js';
+import { dirName } from '#core/model/names.js';
+import { packageOfUse } from '#core/resolve/names.js';
+import type { KitEntry } from '#core/model/entries.js';
+import { API_METHODS } from '#core/validate/endpoints.js';
+import { ALLOWED_DECLARATIONS, UNIQUE_DECLARATIONS } from '#core/validate/structure.js';
+import { DIRECTIVES } from '#core/validate/view-directives.js';
 import { offsetOf, rangeOfOffsets } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { declarationAt } from './locate.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ReadAhead } from '../../../../server/src/core/project/read-ahead.js';
+import { ReadAhead } from '#core/project/read-ahead.js';
 
 describe('core/project: read-ahead', () => {
   let dir: string;

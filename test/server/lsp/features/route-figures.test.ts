@@ -16,8 +16,8 @@ import {
   withSink,
   type Collector,
   type Tracer,
-} from '../../../../shared/trace/index.js';
-import { close, listen } from '../../../shared/trace/helpers.js';
+} from '#shared/trace/index.js';
+import { close, listen } from '#test/shared/trace/helpers.js';
 import { fileUri, FULL_CAPABILITIES, LspClient } from '../helpers/lsp-client.js';
 
 const PAGE = `package site

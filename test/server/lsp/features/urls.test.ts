@@ -16,7 +16,7 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import { fixture } from '../../../helpers/repo.js';
+import { fixture } from '#test/helpers/repo.js';
 import { fileUri, FULL_CAPABILITIES, LspClient } from '../helpers/lsp-client.js';
 
 const CAPABILITIES = {
