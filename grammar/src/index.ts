@@ -3,13 +3,6 @@ export * from './ast.js';
 export { parseKit, reparseKit, isReparseable, lexOnly, fileKindFromPath, type ParseOptions } from './parse-file.js';
 export { positionAt, offsetAt, Span } from './common/text-lines.js';
 export { valueOffset } from './common/string-literal.js';
-export {
-  closestOf,
-  DECLARATION_KEYWORDS,
-  editDistance,
-  typoBound,
-  typoDistance,
-  VOID_ELEMENTS,
-} from './declarations/keywords.js';
+export { closestOf, editDistance, typoBound, typoDistance } from './common/typos.js';
 export { SYNTAX_CODES, type SyntaxCode } from './common/diagnostics.js';
 export { MAX_MARKUP_DEPTH } from './markup/markup-parser.js';

@@ -1,7 +1,7 @@
 // Top-level splitting: the file is cut, line by line and without a lexer, into chunks that start at
 // line starts. Each chunk is parsed on its own, which keeps errors local (a broken line never hides
 // the next declaration) and lets an edit re-parse only the chunks it touches.
-import { DECLARATION_KEYWORD_SET } from '../declarations/keywords.js';
+import { DECLARATION_KEYWORD_SET } from '#shared/language/facts.js';
 
 /**
  * `line`: a one-line declaration (or anything else outside blocks); `comment`: a `//` line;

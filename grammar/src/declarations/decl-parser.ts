@@ -19,8 +19,7 @@ import {
   StringTok,
   Word,
 } from './decl-lexer.js';
-
-const CORS_OPTIONS = new Set(['origins', 'methods', 'headers', 'expose', 'credentials', 'maxAge']);
+import { CORS_OPTIONS, isOneOf } from '#shared/language/facts.js';
 
 export interface OneArg {
   kw: IToken;
@@ -168,7 +167,7 @@ export class DeclParser extends LazyAnalysedParser {
   private readonly corsValueAlts: IOrAlt<IToken>[] = [
     { ALT: () => this.CONSUME3(StringTok) },
     {
-      GATE: () => !CORS_OPTIONS.has(this.LA(1).image) && !isKeywordTail(this.LA(1)),
+      GATE: () => !isOneOf(CORS_OPTIONS, this.LA(1).image) && !isKeywordTail(this.LA(1)),
       ALT: () => this.CONSUME5(Word),
     },
   ];

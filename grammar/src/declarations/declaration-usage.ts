@@ -60,8 +60,6 @@ export function usageOf(kw: string): string {
   return USAGE.get(kw) ?? USAGE.get('server')!;
 }
 
-export const BLOCK_KEYWORDS = new Set(['paths', 'server', 'go', 'props', 'style', 'view', 'fragment']);
-export const CORS_STRING_OPTIONS = new Set(['origins', 'methods', 'headers', 'expose']);
 export const FIELD_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 export const NUMBER = /^-?\d+(?:\.\d+)?$/;
 

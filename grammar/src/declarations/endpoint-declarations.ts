@@ -7,8 +7,12 @@ import type { ActDecl, ApiDecl, CorsOptions, StringLit } from '../ast.js';
 import { declParser, type EndpointLine } from './decl-parser.js';
 import { plainEndpointLine } from './decl-shortcuts.js';
 import { LCurly, StringTok, Word } from './decl-lexer.js';
-import { usageOf, CORS_STRING_OPTIONS } from './declaration-usage.js';
+import { CORS_OPTIONS, CORS_STRING_OPTIONS, type CorsStringOption, isOneOf } from '#shared/language/facts.js';
+import { usageOf } from './declaration-usage.js';
 import { RecordBlocks } from './record-blocks.js';
+
+/** The options a `cors` may name, as its diagnostic lists them. */
+const CORS_OPTIONS_SHOWN = `${CORS_OPTIONS.slice(0, -1).join(', ')} or ${CORS_OPTIONS.at(-1)}`;
 
 export abstract class EndpointDeclarations extends RecordBlocks {
   protected endpoint(kw: 'act' | 'api', toks: IToken[], lineEnd: number): void {
@@ -51,12 +55,8 @@ export abstract class EndpointDeclarations extends RecordBlocks {
           );
         for (const o of c.options) {
           const name = o.name.image;
-          const known = CORS_STRING_OPTIONS.has(name) || name === 'credentials' || name === 'maxAge';
-          if (!known) {
-            problemAt(
-              `unknown cors option \`${name}\`; expected origins, methods, headers, expose, credentials or maxAge`,
-              o.name,
-            );
+          if (!isOneOf(CORS_OPTIONS, name)) {
+            problemAt(`unknown cors option \`${name}\`; expected ${CORS_OPTIONS_SHOWN}`, o.name);
             continue;
           }
           if ((cors as unknown as Record<string, unknown>)[name] !== undefined) {
@@ -64,12 +64,12 @@ export abstract class EndpointDeclarations extends RecordBlocks {
             continue;
           }
           const v = o.value;
-          if (CORS_STRING_OPTIONS.has(name)) {
+          if (isOneOf(CORS_STRING_OPTIONS, name)) {
             if (v === undefined || v.tokenType !== StringTok) {
               problemAt(`cors option \`${name}\` needs a quoted comma-separated list: ${name} "a, b"`, v ?? o.name);
               continue;
             }
-            (cors as Record<'origins' | 'methods' | 'headers' | 'expose', StringLit>)[name as 'origins'] = this.str(v);
+            (cors as Record<CorsStringOption, StringLit>)[name] = this.str(v);
           } else if (name === 'credentials') {
             // Only the form is checked here; the core's invalid_cors_option judges the word.
             if (v === undefined || v.tokenType === StringTok) {

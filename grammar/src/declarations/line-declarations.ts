@@ -8,8 +8,9 @@ import type { Word as WordNode } from '../ast.js';
 import { declParser } from './decl-parser.js';
 import { plainOneArg, plainUseLine, plainWordList } from './decl-shortcuts.js';
 import { Comma, Junk, LCurly, RCurly, StringTok, Word } from './decl-lexer.js';
-import { closestKeyword, DECLARATION_KEYWORD_SET, FOREIGN_DECLARATIONS, UNSUPPORTED_BLOCKS } from './keywords.js';
-import { usageOf, isSpaceCode, trimEnd, describe, ONE_ARG, BLOCK_KEYWORDS } from './declaration-usage.js';
+import { BLOCK_KEYWORDS, DECLARATION_KEYWORD_SET } from '#shared/language/facts.js';
+import { closestKeyword, FOREIGN_DECLARATIONS, UNSUPPORTED_BLOCKS } from './keywords.js';
+import { usageOf, isSpaceCode, trimEnd, describe, ONE_ARG } from './declaration-usage.js';
 import { EndpointDeclarations } from './endpoint-declarations.js';
 
 export abstract class LineDeclarations extends EndpointDeclarations {

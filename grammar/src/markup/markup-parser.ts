@@ -6,7 +6,7 @@
 import type { IToken } from 'chevrotain';
 import type { Element, Interpolation, MarkupNode, SyntaxDiagnostic } from '../ast.js';
 import { diag } from '../common/diagnostics.js';
-import { VOID_ELEMENTS } from '../declarations/keywords.js';
+import { VOID_ELEMENTS } from '#shared/language/facts.js';
 import { blockSyntaxMessage } from './markup-block-syntax.js';
 import type { AttrPiece } from './markup-grammar.js';
 import { MarkupAttributes } from './markup-attributes.js';

@@ -5,7 +5,7 @@
 // one closed element, structural markup errors appear), the caller parses the whole block instead.
 import type { Element, MarkupNode, SyntaxDiagnostic } from '../ast.js';
 import type { ChunkResult } from '../declarations/declarations.js';
-import { VOID_ELEMENTS } from '../declarations/keywords.js';
+import { VOID_ELEMENTS } from '#shared/language/facts.js';
 import { parseMarkup } from './markup-parser.js';
 import { Shifter } from '../chunking/shift.js';
 import type { PosMaker } from '../common/text-lines.js';

@@ -6,7 +6,7 @@ import type { Command } from './command.js';
 import { COMMANDS, loadAllCommands } from './commands/index.js';
 import type { CliIO } from './io.js';
 import { asksVersion, version } from './version.js';
-import { closestOf } from '#grammar/declarations/keywords.js';
+import { closestOf } from '#grammar/common/typos.js';
 
 async function mainHelp(): Promise<string> {
   const commands = await loadAllCommands();

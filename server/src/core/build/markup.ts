@@ -3,7 +3,8 @@
 // forms need them (`forms.ts`); interpolations become escaped holes; `g:for`, `g:if` and `g:error`
 // wrap an element in a loop or a condition; component calls are instantiated from their
 // once-compiled form.
-import { type Element, type MarkupNode, VOID_ELEMENTS } from '#grammar/index.js';
+import type { Element, MarkupNode } from '#grammar/index.js';
+import { VOID_ELEMENTS } from '#shared/language/facts.js';
 import { staticHtml } from '#shared/render/index.js';
 import { type CompiledAttribute, compileAttributeList } from './markup-attributes.js';
 import { formMark } from './forms.js';

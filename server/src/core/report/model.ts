@@ -2,6 +2,7 @@
 // reports share (rows, records, graphs, tree, hover). Built once per report from the workspace;
 // each output is a projection of these objects, so `kit routes` and `kit endpoints` cannot drift.
 import type { Range } from '#grammar/index.js';
+import { SAFE_METHODS } from '#shared/language/facts.js';
 import type { ParsedRoute } from '#shared/route/index.js';
 import { parsedRoute } from '../model/route-cache.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -72,8 +73,6 @@ export interface ReportModel {
   pages: PageInfo[];
   endpoints: EndpointInfo[];
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 function pageInfo(ws: Workspace, s: FileSummary): PageInfo | undefined {
   if (s.kind !== 'page' || !s.route) return undefined;
