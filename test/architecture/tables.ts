@@ -6,6 +6,14 @@
 /** Where the sources the rules cover live. */
 export const SOURCE_DIRS = ['grammar/src', 'shared', 'server/src', 'client/src'] as const;
 
+/**
+ * Where the rule of import paths (no import climbs more than two folders) holds: the sources, and
+ * the tests, benchmarks and tools that import them; not the fixtures (sites of users' code) or the
+ * Astro peer benchmark (a project of its own).
+ */
+export const IMPORT_PATH_DIRS = [...SOURCE_DIRS, 'client/scripts', 'test', 'bench', 'docs/tools', 'scripts'] as const;
+export const IMPORT_PATH_SKIPPED = ['test/fixtures', 'bench/astro'] as const;
+
 export interface Layer {
   layer: string;
   /** Layers of one rank are siblings: neither imports the other. */
