@@ -51,6 +51,9 @@ export async function bundleCli(outdir = bundleDir) {
     sourcesContent: false,
     logLevel: 'warning',
     legalComments: 'none',
+    // kit's own `#grammar/*`, `#core/*`... imports (package.json `imports`) resolve to the TypeScript
+    // sources, the files this bundle is made of, rather than to their compiled copies under out/.
+    conditions: ['kit-source'],
     // Less for V8 to parse at every start; names stay (stack traces, `constructor.name`).
     minifyWhitespace: true,
     minifySyntax: true,

@@ -22,7 +22,7 @@ export const bundledTypeScript = {
 };
 
 /**
- * The grammar loads Chevrotain's pre-built module with a top-level `await` (grammar/src/chevrotain.ts),
+ * The grammar loads Chevrotain's pre-built module with a top-level `await` (grammar/src/common/chevrotain.ts),
  * which a bundler cannot follow (a computed URL) and a CommonJS bundle cannot hold. In a bundle the
  * module re-exports the same names from the package's minified pre-built module (same version, same
  * code, less than half the bytes to parse at start-up than bundling its sources), or from its entry
@@ -31,7 +31,7 @@ export const bundledTypeScript = {
 export const bundledChevrotain = {
   name: 'bundled-chevrotain',
   setup(b) {
-    b.onLoad({ filter: /[\\/]grammar[\\/]src[\\/]chevrotain\.ts$/ }, (args) => {
+    b.onLoad({ filter: /[\\/]grammar[\\/]src[\\/]common[\\/]chevrotain\.ts$/ }, (args) => {
       const names = /export const \{([^}]*)\} = await load\(\);/.exec(readFileSync(args.path, 'utf8'))?.[1];
       if (!names) throw new Error(`${args.path}: the export line the bundler rewrites was not found`);
       const prebuilt = join(dirname(createRequire(args.path).resolve('chevrotain')), '..', 'chevrotain.min.mjs');

@@ -18,9 +18,25 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Lifecycle scripts an installed package runs; every other script is the repository's own. */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall'];
 
+/**
+ * The package's own `#...` imports as an installed package resolves them: each to its compiled target
+ * (`default`; the `kit-source` condition names the sources, which only kit's bundler reads), and only
+ * those whose files ship (`#test/*` does not).
+ */
+function shippedImports(imports, files) {
+  const shipped = files.filter((f) => !f.startsWith('!')).map((f) => f.replace(/\*.*$/, ''));
+  const kept = Object.entries(imports).flatMap(([key, target]) => {
+    const to = typeof target === 'string' ? target : target.default;
+    const dir = to.replace(/^\.\//, '').replace(/\*.*$/, '');
+    return shipped.some((s) => dir.startsWith(s)) ? [[key, to]] : [];
+  });
+  return Object.fromEntries(kept);
+}
+
 /** The package.json the kit package ships: the repository's, without what only the repository uses. */
 export function installedManifest(pkg) {
   const { scripts = {}, devDependencies: _dev, overrides: _overrides, ...kept } = pkg;
+  if (kept.imports) kept.imports = shippedImports(kept.imports, kept.files ?? []);
   const install = Object.fromEntries(Object.entries(scripts).filter(([name]) => INSTALL_SCRIPTS.includes(name)));
   return Object.keys(install).length ? { ...kept, scripts: install } : kept;
 }

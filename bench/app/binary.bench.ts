@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildApp, median, SECRET, workDir, writeFiles } from './http-harness.js';
-import { SEA_FUSE } from '../../server/src/core/app/index.js';
+import { SEA_FUSE } from '#core/app/index.js';
 
 const STARTS = Number(process.env.KIT_BENCH_STARTS ?? 11);
 

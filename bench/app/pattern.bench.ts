@@ -7,7 +7,7 @@
 // character, so it is measured from 20 to 28 characters; 32 and 100 KB are out of its reach.
 import { join } from 'node:path';
 import { buildApp, SECRET, startServer, workDir, writeFiles } from './http-harness.js';
-import { csrfKeys, newToken } from '../../shared/app/csrf.js';
+import { csrfKeys, newToken } from '#shared/app/csrf.js';
 
 const PATTERN = '(a+)+b';
 const SITE: Record<string, string> = {

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { buildApp, OUT_ROOT, SECRET, startServer, workDir, writeFiles } from './http-harness.js';
-import { csrfKeys, newToken } from '../../shared/app/csrf.js';
+import { csrfKeys, newToken } from '#shared/app/csrf.js';
 
 const REQUESTS = Number(process.env.KIT_BENCH_REQUESTS ?? 20_000);
 const CONNECTIONS = 20;

@@ -13,7 +13,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SUMMARIES, Workspace } from '../../server/src/core/workspace/workspace.js';
+import { SUMMARIES, Workspace } from '#core/workspace/workspace.js';
 import { generateSite } from '../fixtures/site-generator.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

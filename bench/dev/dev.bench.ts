@@ -319,8 +319,8 @@ function ratio(kit: number, other: number | undefined): string {
 async function retainedHeap(dir: string, warm: number): Promise<[number, number] | undefined> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined || memoryEdits === 0) return undefined;
-  const { DevSession } = await import('../../server/src/cli/dev/session.js');
-  const { newCollector, newTracer, withSink } = await import('../../shared/trace/index.js');
+  const { DevSession } = await import('#cli/dev/session.js');
+  const { newCollector, newTracer, withSink } = await import('#shared/trace/index.js');
   const collector = newCollector(1024);
   const { session } = await DevSession.start({
     root: dir,

@@ -1,8 +1,8 @@
 // Grammar throughput and incremental re-parse, each with its baseline measured in the same run:
 // lexing only (the same scanners `parseKit` uses, over the same text) vs full parse with AST; full parse of a
 // 10,000-line file vs re-parse after a one-character edit in its middle.
-import { lexOnly, parseKit, reparseKit } from '../../grammar/src/index.js';
-import { generateGiantView, generateLargeFile, generatePage } from '../../test/grammar/kit-sources.js';
+import { lexOnly, parseKit, reparseKit } from '#grammar/index.js';
+import { generateGiantView, generateLargeFile, generatePage } from '#test/grammar/kit-sources.js';
 import { median } from '../fixtures/measure.js';
 
 const FILES = 10_000;

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallHierarchyItem, DocumentDiagnosticReport, Position } from 'vscode-languageserver-protocol';
-import { FULL_CAPABILITIES, fileUri, LspClient } from '../../test/server/lsp/helpers/lsp-client.js';
+import { FULL_CAPABILITIES, fileUri, LspClient } from '#test/server/lsp/helpers/lsp-client.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
 import { percentile } from '../fixtures/measure.js';
 

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Message } from 'vscode-languageserver-protocol';
-import { FramedMessageReader, type FramingOptions } from '../../server/src/lsp/framing.js';
-import { ConcatFrameReader } from '../../test/server/lsp/helpers/concat-frame-reader.js';
-import { fileUri, LspClient } from '../../test/server/lsp/helpers/lsp-client.js';
+import { FramedMessageReader, type FramingOptions } from '#lsp/framing.js';
+import { ConcatFrameReader } from '#test/server/lsp/helpers/concat-frame-reader.js';
+import { fileUri, LspClient } from '#test/server/lsp/helpers/lsp-client.js';
 
 const SIZES_MIB = [9, 25, 50];
 const CHUNK = 64 * 1024;

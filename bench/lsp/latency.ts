@@ -2,7 +2,7 @@
 // time from a `didChange` to its `publishDiagnostics` (the small-edit figure other benchmarks of
 // the server compare their requests with, measured the same way in the same run).
 import { readFileSync } from 'node:fs';
-import type { LspClient } from '../../test/server/lsp/helpers/lsp-client.js';
+import type { LspClient } from '#test/server/lsp/helpers/lsp-client.js';
 
 export function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);

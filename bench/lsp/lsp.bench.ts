@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseKit, reparseKit } from '../../grammar/src/index.js';
-import { fileUri, LspClient } from '../../test/server/lsp/helpers/lsp-client.js';
+import { parseKit, reparseKit } from '#grammar/index.js';
+import { fileUri, LspClient } from '#test/server/lsp/helpers/lsp-client.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
 import { editLatency, fmt, pct, timeInProcess } from './latency.js';
 

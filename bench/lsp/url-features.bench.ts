@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InlayHint, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { fileUri, LspClient } from '../../test/server/lsp/helpers/lsp-client.js';
+import { fileUri, LspClient } from '#test/server/lsp/helpers/lsp-client.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
 import { cpuMs, editLatency, fmt, pct } from './latency.js';
 

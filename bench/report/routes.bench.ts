@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseKit } from '../../grammar/src/index.js';
-import { loadProject } from '../../server/src/core/project/load.js';
-import { SUMMARIES } from '../../server/src/core/workspace/workspace.js';
-import { routeReport } from '../../server/src/core/report/rows.js';
-import { typescript } from '../../server/src/core/bind/ts.js';
+import { parseKit } from '#grammar/index.js';
+import { loadProject } from '#core/project/load.js';
+import { SUMMARIES } from '#core/workspace/workspace.js';
+import { routeReport } from '#core/report/rows.js';
+import { typescript } from '#core/bind/ts.js';
 import { generateSite, writeSite } from '../fixtures/site-generator.js';
 import { median, time } from '../fixtures/measure.js';
 

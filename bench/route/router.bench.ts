@@ -8,7 +8,7 @@
 //                 comparable to find-my-way, which parses the raw URL itself;
 //   find-my-way   router.find(method, rawTarget).
 import FindMyWay from 'find-my-way';
-import { checkRequestTarget, compileRouter } from '../../shared/route/index.js';
+import { checkRequestTarget, compileRouter } from '#shared/route/index.js';
 import { median } from '../fixtures/measure.js';
 
 type Kind = 'static' | 'slug' | 'typed' | 'rest' | 'multi';

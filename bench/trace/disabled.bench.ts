@@ -5,7 +5,7 @@ import { caseArg, loadNote, measure, printComparison, report, runCases, type Fig
 let sink: unknown;
 
 async function kitCase(): Promise<Figure> {
-  const { alwaysOff, background, newTracer, withSampler } = await import('../../shared/trace/index.js');
+  const { alwaysOff, background, newTracer, withSampler } = await import('#shared/trace/index.js');
   const tracer = newTracer(withSampler(alwaysOff()));
   const bg = background();
   return measure(

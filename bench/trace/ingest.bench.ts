@@ -103,7 +103,7 @@ async function serve(
 }
 
 async function main(): Promise<void> {
-  const { newCollector } = await import('../../shared/trace/index.js');
+  const { newCollector } = await import('#shared/trace/index.js');
   console.log(
     `collector ingest, batches of ${BATCH}, ${CONCURRENCY} keep-alive connections, client in its own process (${await loadNote()})`,
   );

@@ -7,7 +7,7 @@ const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 let sink: unknown;
 
 async function kitCase(fromSpan: boolean): Promise<Figure> {
-  const { background, extract, inject, newTracer } = await import('../../shared/trace/index.js');
+  const { background, extract, inject, newTracer } = await import('#shared/trace/index.js');
   const bg = background();
   const tracer = newTracer();
   const spans = Array.from({ length: 1024 }, () => tracer.start(bg, 'client')[0]);

@@ -6,7 +6,7 @@ import { caseArg, loadNote, measure, printComparison, report, runCases, type Fig
 const CHUNK = 256; // one export-queue's worth, then yield so the queue drains (as between requests)
 
 async function kitCase(style: 'options' | 'set'): Promise<Figure> {
-  const { background, newRingSink, newTracer, withAttributes, withSink } = await import('../../shared/trace/index.js');
+  const { background, newRingSink, newTracer, withAttributes, withSink } = await import('#shared/trace/index.js');
   const tracer = newTracer(withSink(newRingSink(1024)));
   const bg = background();
   const batch =

@@ -19,7 +19,7 @@ async function serve(outDir: string): Promise<void> {
   const { readFileSync } = await import('node:fs');
   const trace = (await import(
     pathToFileURL(join(outDir, 'shared', 'trace', 'index.js')).href
-  )) as typeof import('../../shared/trace/index.js');
+  )) as typeof import('#shared/trace/index.js');
   const collector = trace.newCollector(SPANS);
   const handler = collector.handler({ prefix: MOUNT });
   const server = createServer((req, res) => {

@@ -29,6 +29,8 @@ export async function bundle(dist = join(clientDir, 'dist'), { minify = false } 
     minify,
     logLevel: 'warning',
     legalComments: 'none',
+    // kit's `#grammar/*`, `#core/*`... imports resolve to the sources (package.json `imports`).
+    conditions: ['kit-source'],
   };
   await build({
     ...common,

@@ -13,8 +13,8 @@
 // code: a block stands alone, without the handler modules a project would have.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeInfo, type Diagnostic, Workspace } from '../../server/src/core/index.js';
-import { starterDir } from '../../server/src/cli/init/scaffold.js';
+import { codeInfo, type Diagnostic, Workspace } from '#core/index.js';
+import { starterDir } from '#cli/init/scaffold.js';
 import type { Block } from './markdown.js';
 import { codeBlocks } from './markdown.js';
 import type { Page } from './pages.js';

@@ -2,8 +2,8 @@
 // list of `kit --help`, then each command's flags (read from its usage line and its Options
 // section) and its whole help text. A flag added to a command's help and not to the page fails
 // the doc tests until `npm run docs` is run.
-import { loadAllCommands } from '../../server/src/cli/commands/index.js';
-import { runCli } from '../../server/src/cli/run.js';
+import { loadAllCommands } from '#cli/commands/index.js';
+import { runCli } from '#cli/run.js';
 
 export interface Flag {
   flag: string;

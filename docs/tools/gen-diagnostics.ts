@@ -6,8 +6,8 @@
 // registry's suggestion or a note's), stops the generator: a new code cannot ship undocumented.
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { type CodeInfo, REGISTRY } from '../../server/src/core/diagnostics/registry.js';
-import { type Case, CORPUS_ROOT, loadCases } from '../../test/conformance/corpus.js';
+import { type CodeInfo, REGISTRY } from '#core/diagnostics/registry.js';
+import { type Case, CORPUS_ROOT, loadCases } from '#test/conformance/corpus.js';
 import { checkKitBlock } from './check-kit.js';
 import { DIAGNOSTIC_NOTES, type Note } from './diagnostic-notes.js';
 import { parseInfo } from './markdown.js';

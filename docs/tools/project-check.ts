@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
-import { writePageTypes } from '../../server/src/core/build/page-types.js';
-import { loadProjectAsync } from '../../server/src/core/project/load.js';
-import { writeStarter } from '../../server/src/cli/init/scaffold.js';
+import { writePageTypes } from '#core/build/page-types.js';
+import { loadProjectAsync } from '#core/project/load.js';
+import { writeStarter } from '#cli/init/scaffold.js';
 import { cachingHost } from './check-ts.js';
 import { codeBlocks, headingText } from './markdown.js';
 import type { Page } from './pages.js';

@@ -1,11 +1,14 @@
 // The typed syntax tree of a `.kit` file. Plain data (no methods) so that the core, the language
 // server and tests can compare and serialise it freely. One exception keeps it small: the parser's
-// ranges are `Span` objects (grammar/src/text-lines.ts) that present the `Range` shape through
+// ranges are `Span` objects (grammar/src/common/text-lines.ts) that present the `Range` shape through
 // getters and serialise to it; a structured clone of a tree therefore drops their positions.
 //
 // Positions: `line` and `column` are 0-based; `column` and `offset` count UTF-16 code units, the
 // unit of JavaScript strings and of the LSP. Ranges are end-exclusive. Every part a diagnostic may
 // point at (keyword, symbol, method, path string, each route param) has a range of its own.
+import type { FileKind, MetaKeyword } from '#shared/language/facts.js';
+
+export type { FileKind } from '#shared/language/facts.js';
 
 export interface Pos {
   offset: number;
@@ -40,8 +43,6 @@ export interface StringLit {
   /** False when the closing quote is missing (a diagnostic was reported). */
   terminated: boolean;
 }
-
-export type FileKind = 'page' | 'component' | 'layout';
 
 export interface KitFile {
   /** Path as given by the caller (a file system path in the CLI, a path from a URI in the LSP). */
@@ -116,7 +117,7 @@ export interface RevalidateDecl extends DeclBase {
 }
 export interface MetaDecl extends DeclBase {
   kind: 'meta';
-  name: 'title' | 'description' | 'canonical';
+  name: MetaKeyword;
   value: StringLit;
 }
 /** `css default`, `css page, extra` (names) or `css "./file.css"` (components). */

@@ -9,8 +9,8 @@ export {
   fileKindFromPath,
   type ParseOptions,
 } from './parse-file.js';
-export { positionAt, offsetAt, Span } from './text-lines.js';
-export { valueOffset } from './string-literal.js';
-export { closestOf, DECLARATION_KEYWORDS, editDistance, typoBound, typoDistance, VOID_ELEMENTS } from './keywords.js';
-export { SYNTAX_CODES, type SyntaxCode } from './diagnostics.js';
-export { MAX_MARKUP_DEPTH } from './markup-parser.js';
+export { positionAt, offsetAt, Span } from './common/text-lines.js';
+export { valueOffset } from './common/string-literal.js';
+export { closestOf, editDistance, typoBound, typoDistance } from './common/typos.js';
+export { SYNTAX_CODES, type SyntaxCode } from './common/diagnostics.js';
+export { MAX_MARKUP_DEPTH } from './markup/markup-parser.js';

@@ -2,12 +2,12 @@
 // the chunks of the last parse are remembered on the KitFile so that `reparseKit` can keep the
 // chunks an edit did not touch.
 import type { Declaration, FileKind, KitFile, LineComment, SyntaxDiagnostic } from './ast.js';
-import { lexChunks, lexRuns, parseChunk, trimEnd, type ChunkResult } from './declarations.js';
-import { diag } from './diagnostics.js';
-import { reparseInsideMarkup } from './markup-reuse.js';
-import { Shifter } from './shift.js';
-import { nextChunk, splitAll, type Chunk, type SplitSource } from './split.js';
-import { computeLineStarts, lineIndexAt, PosMaker } from './text-lines.js';
+import { lexChunks, lexRuns, parseChunk, trimEnd, type ChunkResult } from './declarations/declarations.js';
+import { diag } from './common/diagnostics.js';
+import { reparseInsideMarkup } from './markup/markup-reuse.js';
+import { Shifter } from './chunking/shift.js';
+import { nextChunk, splitAll, type Chunk, type SplitSource } from './chunking/split.js';
+import { computeLineStarts, lineIndexAt, PosMaker } from './common/text-lines.js';
 
 interface ParsedChunk {
   chunk: Chunk;

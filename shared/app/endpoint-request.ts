@@ -3,6 +3,7 @@
 // what the executor of its kind then reads. Made once per request, so each header is read once and
 // no step has to be handed seven values.
 import type { IncomingMessage } from 'node:http';
+import { SAFE_METHODS } from '../language/facts.js';
 import type { RequestPathResult } from '../route/index.js';
 import type { Context } from '../trace/index.js';
 import type { RequestState } from './context.js';
@@ -16,8 +17,6 @@ import type { AppServices } from './services.js';
 
 /** The checked request target (`checkRequestTarget`): the path as sent and decoded, the query. */
 export type RequestTarget = Extract<RequestPathResult, { ok: true }>;
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 export class EndpointRequest {
   /** The CORS headers of every answer, when the endpoint allows the request's `Origin`. */

@@ -1,11 +1,13 @@
 // The generated app's route table: plain data that `kit build --app` writes into `<appdir>/routes.js`
 // and hands to the runtime. Nothing here is code; the runtime turns it into routers and handlers at
 // start-up. Field names follow the route report (`schemas/routes.schema.json`) where the two overlap.
+import type { RenderMode } from '../language/facts.js';
 import type { Template } from '../render/index.js';
+
+export type { RenderMode };
 
 export const MANIFEST_VERSION = 1;
 
-export type RenderMode = 'spa' | 'ssr' | 'hybrid';
 export type EndpointKind = 'action' | 'api' | 'fragment' | 'command' | 'query';
 export type BindingStatus = 'bound' | 'missing' | 'unsupported_signature';
 export type SignatureKind =

@@ -13,6 +13,7 @@
 // a repeated name kept, an empty value written bare, the changed attributes last. Attribute values
 // are read as written (`"` never occurs unescaped in them); names and URLs are compared after
 // decoding the basic character references.
+import { FORM_CONTROLS } from '../language/facts.js';
 import { escapeHtml } from './escape.js';
 import type { ElementNode, Node, Template } from './ir.js';
 
@@ -172,7 +173,6 @@ export interface FormScope {
 
 type Emit<S> = (s: S) => string;
 
-const CONTROLS = new Set(['input', 'textarea', 'select']);
 const NO_VALUE_BACK = new Set(['password', 'file', 'hidden', 'submit', 'button', 'reset', 'image']);
 
 /** Attribute changes of a control written again: a value, or null to leave the attribute out. */
@@ -230,7 +230,7 @@ class ElementSite<S extends FormScope> {
   render(s: S, f: FormRender): string {
     const tag = this.tag;
     const isForm = tag === 'form';
-    const isControl = CONTROLS.has(tag) || tag === 'option';
+    const isControl = FORM_CONTROLS.has(tag) || tag === 'option';
     const wanted = f.options.capture;
     const region = !f.capturing && wanted !== undefined && 'id' in wanted && wanted.id === this.id;
     if (!isForm && !region && !(isControl && (f.filling !== undefined || f.open.length > 0))) return this.plain(s);

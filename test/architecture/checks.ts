@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { type TS, typescript } from '../../server/src/core/bind/ts.js';
+import { type TS, typescript } from '#core/bind/ts.js';
 import {
   ALLOWED_IMPORTS,
   GRAMMAR_SIDE_DOORS,
@@ -26,37 +26,67 @@ export interface SourceTree {
   /** Repository paths, `/`-separated. */
   files: readonly string[];
   text(file: string): string;
+  /** The package's own imports (package.json `imports`): `#grammar/` → `grammar/src/`, by prefix. */
+  aliases: ReadonlyMap<string, string>;
 }
 
 const SOURCE_FILE = /\.(ts|mts|js|mjs)$/;
 
-function walk(root: string, dir: string, out: string[]): void {
+function walk(root: string, dir: string, out: string[], skipped: readonly string[]): void {
   for (const name of readdirSync(join(root, dir)).sort()) {
     if (name === 'node_modules' || name === 'test' || name === 'out' || name === 'dist') continue;
     const path = `${dir}/${name}`;
-    if (statSync(join(root, path)).isDirectory()) walk(root, path, out);
+    if (skipped.includes(path)) continue;
+    if (statSync(join(root, path)).isDirectory()) walk(root, path, out, skipped);
     else if (SOURCE_FILE.test(name) && !name.endsWith('.d.ts')) out.push(path);
   }
+}
+
+type ImportTarget = string | { [condition: string]: ImportTarget };
+
+/**
+ * The `#...` imports of the package.json at `root`, as folder prefixes: each pattern's source
+ * (the `kit-source` condition), or its compiled target with the leading `out/` taken off.
+ */
+export function packageAliases(root: string): Map<string, string> {
+  const aliases = new Map<string, string>();
+  const manifest = join(root, 'package.json');
+  if (!existsSync(manifest)) return aliases;
+  const imports = (JSON.parse(readFileSync(manifest, 'utf8')) as { imports?: Record<string, ImportTarget> }).imports;
+  for (const [key, target] of Object.entries(imports ?? {})) {
+    const to = typeof target === 'string' ? target : (target['kit-source'] ?? target.default);
+    if (typeof to !== 'string' || !key.endsWith('*') || !to.endsWith('*')) continue;
+    aliases.set(key.slice(0, -1), to.slice(0, -1).replace(/^\.\/(?:out\/)?/, ''));
+  }
+  return aliases;
 }
 
 /** Trees read so far, by root and folders: the architecture tests share one reading of the repository. */
 const trees = new Map<string, SourceTree>();
 
-/** The sources under `dirs` of the tree at `root` (folders that do not exist are skipped). */
-export function readSourceTree(root: string, dirs: readonly string[] = SOURCE_DIRS): SourceTree {
-  const key = [root, ...dirs].join('\0');
+/**
+ * The sources under `dirs` of the tree at `root` (folders that do not exist are skipped, and so are
+ * the folders `skipped` names).
+ */
+export function readSourceTree(
+  root: string,
+  dirs: readonly string[] = SOURCE_DIRS,
+  skipped: readonly string[] = [],
+): SourceTree {
+  const key = [root, ...dirs, '\0', ...skipped].join('\0');
   let tree = trees.get(key);
-  if (!tree) trees.set(key, (tree = readTree(root, dirs)));
+  if (!tree) trees.set(key, (tree = readTree(root, dirs, skipped)));
   return tree;
 }
 
-function readTree(root: string, dirs: readonly string[]): SourceTree {
+function readTree(root: string, dirs: readonly string[], skipped: readonly string[]): SourceTree {
   const files: string[] = [];
-  for (const d of dirs) if (existsSync(join(root, d))) walk(root, d, files);
+  for (const d of dirs) if (existsSync(join(root, d))) walk(root, d, files, skipped);
   const texts = new Map<string, string>();
   return {
     root,
     files,
+    aliases: packageAliases(root),
     text(file) {
       let t = texts.get(file);
       if (t === undefined) texts.set(file, (t = readFileSync(join(root, file), 'utf8')));
@@ -70,8 +100,23 @@ export interface ImportRef {
   line: number;
   /** The specifier as written. */
   spec: string;
-  /** A relative import's target, as the repository path of its source (`.js` read as `.ts`). */
+  /**
+   * The target of an import of our own (relative, or `#...` through package.json `imports`), as
+   * the repository path of its source (`.js` read as `.ts`).
+   */
   to?: string;
+}
+
+/** A repository path's source: `.js` read as `.ts`, `.mjs` as `.mts`. */
+function sourceOf(path: string): string {
+  return path.replace(/\.m?js$/, (x) => (x === '.mjs' ? '.mts' : '.ts'));
+}
+
+/** The repository path a `#...` specifier names, if one of the package's imports maps it. */
+export function aliasTarget(tree: SourceTree, spec: string): string | undefined {
+  for (const [prefix, dir] of tree.aliases)
+    if (spec.startsWith(prefix)) return sourceOf(dir + spec.slice(prefix.length));
+  return undefined;
 }
 
 function lineAt(text: string, offset: number): number {
@@ -95,8 +140,8 @@ export function importsOf(tree: SourceTree, file: string): ImportRef[] {
       const target = relative(tree.root, resolve(tree.root, dirname(file), f.fileName))
         .split(sep)
         .join('/');
-      ref.to = target.replace(/\.m?js$/, (x) => (x === '.mjs' ? '.mts' : '.ts'));
-    }
+      ref.to = sourceOf(target);
+    } else if (f.fileName.startsWith('#')) ref.to = aliasTarget(tree, f.fileName);
     return ref;
   });
   byFile.set(file, refs);
@@ -188,6 +233,10 @@ export function packageViolations(tree: SourceTree): string[] {
     const allowed = ALLOWED_IMPORTS[layer.layer] ?? { packages: [], node: [], why: 'no row in the table' };
     for (const i of importsOf(tree, file)) {
       if (i.to !== undefined) continue;
+      if (i.spec.startsWith('#')) {
+        wrong.push(`${file}:${i.line}: imports ${i.spec}, which no entry of package.json's imports maps`);
+        continue;
+      }
       const isNode = i.spec.startsWith('node:');
       if (isNode ? allowed.node.includes(i.spec) : allowed.packages.includes(packageOf(i.spec))) continue;
       const what = isNode ? i.spec : `npm package ${packageOf(i.spec)}`;
@@ -316,5 +365,99 @@ export function protocolViolations(tree: SourceTree): string[] {
     };
     visit(source);
   }
+  return wrong;
+}
+
+/** The module of the language's closed sets of words (`shared/language/facts.ts`). */
+export const FACTS_MODULE = 'shared/language/facts.ts';
+/** Words a literal list must have to count as spelling a fact set (two could agree by chance). */
+const FACT_MIN_WORDS = 3;
+
+/**
+ * The sets of words the facts module exports, by name: each exported array or Set of strings, and
+ * each such value of an exported record (`ALLOWED_DECLARATIONS.page`).
+ */
+export function factSets(facts: Readonly<Record<string, unknown>>): Map<string, ReadonlySet<string>> {
+  const sets = new Map<string, ReadonlySet<string>>();
+  const add = (name: string, value: unknown): void => {
+    const words = Array.isArray(value) ? value : value instanceof Set ? [...value] : undefined;
+    if (words?.every((w) => typeof w === 'string') && new Set(words).size >= FACT_MIN_WORDS)
+      sets.set(name, new Set(words as string[]));
+  };
+  for (const [name, value] of Object.entries(facts)) {
+    add(name, value);
+    if (value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Set))
+      for (const [key, inner] of Object.entries(value)) add(`${name}.${key}`, inner);
+  }
+  return sets;
+}
+
+/** The literal lists of words of a file: arrays of strings, unions of string types, regex alternations. */
+function wordLists(source: TS.SourceFile): { line: number; words: string[] }[] {
+  const found: { line: number; words: string[] }[] = [];
+  const at = (node: TS.Node, words: string[]) =>
+    found.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, words });
+  const text = (e: TS.Node): string | undefined =>
+    ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) ? e.text : undefined;
+  const visit = (node: TS.Node): void => {
+    if (ts.isArrayLiteralExpression(node)) {
+      const words = node.elements.map(text);
+      if (words.every((w) => w !== undefined)) at(node, words as string[]);
+    } else if (ts.isUnionTypeNode(node)) {
+      const words = node.types.map((t) => (ts.isLiteralTypeNode(t) ? text(t.literal) : undefined));
+      if (words.every((w) => w !== undefined)) at(node, words as string[]);
+    } else if (ts.isRegularExpressionLiteral(node)) {
+      for (const m of node.text.matchAll(/\((?:\?:)?([\w:-]+(?:\|[\w:-]+)+)\)/g)) at(node, m[1].split('|'));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * Literal lists outside the facts module that spell one of its sets whole (the same words, in any
+ * order): a second spelling, which the next change of the language would miss.
+ */
+export function factViolations(tree: SourceTree, facts: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const wrong: string[] = [];
+  for (const file of tree.files) {
+    if (file === FACTS_MODULE || !/\.m?ts$/.test(file)) continue;
+    for (const list of wordLists(parse(tree, file))) {
+      const words = new Set(list.words);
+      if (words.size < FACT_MIN_WORDS) continue;
+      for (const [name, set] of facts)
+        if (set.size === words.size && [...words].every((w) => set.has(w)))
+          wrong.push(`${file}:${list.line}: spells ${name} again; the language's facts are named in ${FACTS_MODULE}`);
+    }
+  }
+  return wrong;
+}
+
+/** The most folders a relative import may climb (`../../x`); further, it goes through package.json `imports`. */
+export const MAX_CLIMB = 2;
+/** Folders whose files import relatively only: shared/ is copied as it is into generated apps. */
+export const RELATIVE_ONLY = ['shared/'] as const;
+
+/**
+ * Relative imports that climb more than `MAX_CLIMB` folders (the area's `#...` import names the
+ * target instead), and `#...` imports in a folder that must import relatively.
+ */
+export function importPathViolations(tree: SourceTree): string[] {
+  const wrong: string[] = [];
+  for (const file of tree.files)
+    for (const i of importsOf(tree, file)) {
+      const climb = /^(?:\.\.\/)*/.exec(i.spec)![0].length / 3;
+      if (climb > MAX_CLIMB)
+        wrong.push(
+          `${file}:${i.line}: imports ${i.spec}, climbing ${climb} folders; ` +
+            `past ${MAX_CLIMB}, import through package.json's imports (#grammar/..., #core/..., #shared/...)`,
+        );
+      else if (i.spec.startsWith('#') && RELATIVE_ONLY.some((d) => file.startsWith(d)))
+        wrong.push(
+          `${file}:${i.line}: imports ${i.spec}; shared/ imports relatively, as generated apps ` +
+            'hold a copy of it without package.json imports',
+        );
+    }
   return wrong;
 }

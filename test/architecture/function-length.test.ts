@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type TS, typescript } from '../../server/src/core/bind/ts.js';
+import { type TS, typescript } from '#core/bind/ts.js';
 
 // The compiler as kit loads it (once, through V8's code cache): an ES import of the package would
 // load a second copy, after scanning its 9 MB for named exports.

@@ -7,9 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
+  factViolations,
   grammarEntryViolations,
   headerViolations,
   importCycles,
+  importPathViolations,
   layerViolations,
   looseFiles,
   packageViolations,
@@ -18,20 +20,35 @@ import {
   type SourceTree,
   settingsViolations,
 } from './checks.js';
+import { IMPORT_PATH_DIRS, IMPORT_PATH_SKIPPED } from './tables.js';
 
 const HEADER = '// A module of the injected tree: it exists to break one rule, and nothing else.\n';
 
 let dirs: string[] = [];
 
-/** A tree of the given files (repository paths → text; each gets the opening comment unless it has one). */
-function tree(files: Record<string, string>): SourceTree {
+/** The package.json `imports` of the repository, for trees whose files import through them. */
+const IMPORTS = JSON.stringify({
+  imports: {
+    '#grammar/*': { 'kit-source': './grammar/src/*', default: './out/grammar/src/*' },
+    '#shared/*': { 'kit-source': './shared/*', default: './out/shared/*' },
+    '#core/*': { 'kit-source': './server/src/core/*', default: './out/server/src/core/*' },
+    '#test/*': { 'kit-source': './test/*', default: './out/test/*' },
+  },
+});
+
+/**
+ * A tree of the given files (repository paths → text; each source gets the opening comment unless it
+ * has one), read as the sources, or with `everything` as the tree the import-path rule reads.
+ */
+function tree(files: Record<string, string>, everything = false): SourceTree {
   const root = mkdtempSync(join(tmpdir(), 'kit-architecture-'));
   dirs.push(root);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, dirname(path)), { recursive: true });
-    writeFileSync(join(root, path), text.startsWith('//') || text.startsWith('/*') ? text : HEADER + text);
+    const commented = !/\.m?ts$/.test(path) || text.startsWith('//') || text.startsWith('/*');
+    writeFileSync(join(root, path), commented ? text : HEADER + text);
   }
-  return readSourceTree(root);
+  return everything ? readSourceTree(root, IMPORT_PATH_DIRS, IMPORT_PATH_SKIPPED) : readSourceTree(root);
 }
 
 /** Exactly one violation, at `where` (`file:line`), saying `what`. */
@@ -183,5 +200,70 @@ describe('architecture: each check fails on an injected violation', () => {
       'client/src/ask.ts:2',
       /names the method 'kit\/routes'; .*shared\/protocol\/protocol\.ts/,
     );
+  });
+
+  it('#... imports resolved through package.json: one up the layer list, one that nothing maps', () => {
+    const t = tree({
+      'package.json': IMPORTS,
+      'shared/route/up.ts': "import { x } from '#core/model/m.js';\nexport const y = x;\n",
+      'server/src/core/model/m.ts': "import { z } from '#nowhere/z.js';\nexport const x = z;\n",
+      'server/src/core/model/ok.ts': "import type { Node } from '#grammar/index.js';\nexport type N = Node;\n",
+      'grammar/src/index.ts': 'export interface Node { kind: string }\n',
+    });
+    one(
+      layerViolations(t),
+      'shared/route/up.ts:2 → server/src/core/model/m.ts',
+      /shared\/route may not import core\/model \(upwards\)/,
+    );
+    one(packageViolations(t), 'server/src/core/model/m.ts:2', /imports #nowhere\/z\.js, which no entry .* maps/);
+  });
+
+  it('an import climbing three folders, in a source and in a test; a #... import in shared/', () => {
+    const t = tree(
+      {
+        'package.json': IMPORTS,
+        'server/src/core/validate/cross/deep.ts':
+          "import { x } from '../../../model/m.js';\nimport { y } from '../../model/m.js';\nexport const z = x + y;\n",
+        'server/src/core/model/m.ts': 'export const x = 1;\nexport const y = 2;\n',
+        'test/server/core/model/m.test.ts': "\nimport { x } from '../../../../server/src/core/model/m.js';\n",
+        'test/server/core/model/fine.test.ts': "import { x } from '#core/model/m.js';\nexport const y = x;\n",
+        'shared/app/a.ts': "import { r } from '#shared/route/r.js';\nexport const b = r;\n",
+        'shared/route/r.ts': 'export const r = 1;\n',
+        'test/fixtures/site/handlers.ts': "import { x } from '../../../../far/away.js';\n",
+      },
+      true,
+    );
+    const wrong = importPathViolations(t).sort();
+    assert.equal(wrong.length, 3, wrong.join('\n'));
+    assert.match(
+      wrong[0],
+      /^server\/src\/core\/validate\/cross\/deep\.ts:2: imports \.\.\/\.\.\/\.\.\/model\/m\.js, climbing 3/,
+    );
+    assert.match(wrong[1], /^shared\/app\/a\.ts:2: imports #shared\/route\/r\.js; shared\/ imports relatively/);
+    assert.match(wrong[2], /^test\/server\/core\/model\/m\.test\.ts:3: imports .*, climbing 4 folders/);
+  });
+
+  it('a language fact spelled again: an array, a union type, a regex; subsets and the facts module pass', () => {
+    const facts = new Map<string, ReadonlySet<string>>([
+      ['API_METHODS', new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])],
+      ['RENDER_MODES', new Set(['spa', 'ssr', 'hybrid'])],
+      ['MESSAGE_CONSTRAINTS', new Set(['required', 'minlength', 'maxlength', 'pattern'])],
+    ]);
+    const t = tree({
+      'shared/language/facts.ts': "export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];\n",
+      'server/src/core/report/methods.ts': "export const M = new Set(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);\n",
+      'shared/app/mode.ts': "\nexport type Mode = 'spa' | 'ssr' | 'hybrid';\n",
+      'server/src/lsp/m.ts': 'export const MESSAGE = /^g:message:(required|minlength|maxlength|pattern)$/;\n',
+      'server/src/core/model/safe.ts':
+        "export const READS = ['GET', 'POST'];\nexport const MORE = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];\n",
+    });
+    const wrong = factViolations(t, facts).sort();
+    assert.equal(wrong.length, 3, wrong.join('\n'));
+    assert.match(
+      wrong[0],
+      /^server\/src\/core\/report\/methods\.ts:2: spells API_METHODS again; .*shared\/language\/facts\.ts/,
+    );
+    assert.match(wrong[1], /^server\/src\/lsp\/m\.ts:2: spells MESSAGE_CONSTRAINTS again/);
+    assert.match(wrong[2], /^shared\/app\/mode\.ts:3: spells RENDER_MODES again/);
   });
 });

@@ -6,6 +6,14 @@
 /** Where the sources the rules cover live. */
 export const SOURCE_DIRS = ['grammar/src', 'shared', 'server/src', 'client/src'] as const;
 
+/**
+ * Where the rule of import paths (no import climbs more than two folders) holds: the sources, and
+ * the tests, benchmarks and tools that import them; not the fixtures (sites of users' code) or the
+ * Astro peer benchmark (a project of its own).
+ */
+export const IMPORT_PATH_DIRS = [...SOURCE_DIRS, 'client/scripts', 'test', 'bench', 'docs/tools', 'scripts'] as const;
+export const IMPORT_PATH_SKIPPED = ['test/fixtures', 'bench/astro'] as const;
+
 export interface Layer {
   layer: string;
   /** Layers of one rank are siblings: neither imports the other. */
@@ -15,28 +23,29 @@ export interface Layer {
 
 /** Layers from the bottom up. The first matching prefix names a file's layer. */
 export const LAYERS: readonly Layer[] = [
-  { layer: 'grammar', rank: 0, prefix: 'grammar/src/' },
-  { layer: 'shared/route', rank: 0, prefix: 'shared/route/' },
-  { layer: 'shared/trace', rank: 0, prefix: 'shared/trace/' },
-  { layer: 'shared/protocol', rank: 0, prefix: 'shared/protocol/' },
-  { layer: 'shared/client', rank: 0, prefix: 'shared/client/' },
-  { layer: 'shared/render', rank: 1, prefix: 'shared/render/' },
-  { layer: 'shared/app', rank: 2, prefix: 'shared/app/' },
-  { layer: 'core/diagnostics', rank: 3, prefix: 'server/src/core/diagnostics/' },
-  { layer: 'core/format', rank: 3, prefix: 'server/src/core/format/' },
-  { layer: 'core/model', rank: 4, prefix: 'server/src/core/model/' },
-  { layer: 'core/resolve', rank: 5, prefix: 'server/src/core/resolve/' },
-  { layer: 'core/validate', rank: 6, prefix: 'server/src/core/validate/' },
-  { layer: 'core/bind', rank: 6, prefix: 'server/src/core/bind/' },
-  { layer: 'core/workspace', rank: 7, prefix: 'server/src/core/workspace/' },
-  { layer: 'core/project', rank: 8, prefix: 'server/src/core/project/' },
-  { layer: 'core/report', rank: 9, prefix: 'server/src/core/report/' },
-  { layer: 'core/build', rank: 9, prefix: 'server/src/core/build/' },
-  { layer: 'core/app', rank: 10, prefix: 'server/src/core/app/' },
-  { layer: 'core', rank: 11, prefix: 'server/src/core/' },
-  { layer: 'lsp', rank: 12, prefix: 'server/src/lsp/' },
-  { layer: 'client', rank: 12, prefix: 'client/src/' },
-  { layer: 'cli', rank: 13, prefix: 'server/src/cli/' },
+  { layer: 'shared/language', rank: 0, prefix: 'shared/language/' },
+  { layer: 'grammar', rank: 1, prefix: 'grammar/src/' },
+  { layer: 'shared/route', rank: 1, prefix: 'shared/route/' },
+  { layer: 'shared/trace', rank: 1, prefix: 'shared/trace/' },
+  { layer: 'shared/protocol', rank: 1, prefix: 'shared/protocol/' },
+  { layer: 'shared/client', rank: 1, prefix: 'shared/client/' },
+  { layer: 'shared/render', rank: 2, prefix: 'shared/render/' },
+  { layer: 'shared/app', rank: 3, prefix: 'shared/app/' },
+  { layer: 'core/diagnostics', rank: 4, prefix: 'server/src/core/diagnostics/' },
+  { layer: 'core/format', rank: 4, prefix: 'server/src/core/format/' },
+  { layer: 'core/model', rank: 5, prefix: 'server/src/core/model/' },
+  { layer: 'core/resolve', rank: 6, prefix: 'server/src/core/resolve/' },
+  { layer: 'core/validate', rank: 7, prefix: 'server/src/core/validate/' },
+  { layer: 'core/bind', rank: 7, prefix: 'server/src/core/bind/' },
+  { layer: 'core/workspace', rank: 8, prefix: 'server/src/core/workspace/' },
+  { layer: 'core/project', rank: 9, prefix: 'server/src/core/project/' },
+  { layer: 'core/report', rank: 10, prefix: 'server/src/core/report/' },
+  { layer: 'core/build', rank: 10, prefix: 'server/src/core/build/' },
+  { layer: 'core/app', rank: 11, prefix: 'server/src/core/app/' },
+  { layer: 'core', rank: 12, prefix: 'server/src/core/' },
+  { layer: 'lsp', rank: 13, prefix: 'server/src/lsp/' },
+  { layer: 'client', rank: 13, prefix: 'client/src/' },
+  { layer: 'cli', rank: 14, prefix: 'server/src/cli/' },
 ];
 
 export interface AllowedImports {
@@ -59,6 +68,11 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, AllowedImports>> = {
     packages: ['chevrotain'],
     node: [],
     why: 'text in, tree out: Chevrotain and nothing that does I/O, so any editor buffer may be fed to it',
+  },
+  'shared/language': {
+    packages: [],
+    node: [],
+    why: 'the language facts: data every layer reads, so it may import nothing, not even the grammar',
   },
   'shared/route': { packages: [], node: [], why: PURE },
   'shared/render': { packages: [], node: [], why: PURE },
@@ -156,7 +170,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, AllowedImports>> = {
  */
 export const GRAMMAR_SIDE_DOORS: Readonly<Record<string, { module: string; why: string }>> = {
   'server/src/cli/run.ts': {
-    module: 'grammar/src/keywords.ts',
+    module: 'grammar/src/common/typos.ts',
     why:
       "the start path: an unknown command's did-you-mean runs no parser code " +
       '(the index loads Chevrotain and every parser; test/bin/code-cache.e2e.test.ts holds it)',
@@ -171,6 +185,7 @@ export const GRAMMAR_SIDE_DOORS: Readonly<Record<string, { module: string; why: 
 export const SETTINGS_SCANNED = [
   'server/src/core/',
   'grammar/src/',
+  'shared/language/',
   'shared/route/',
   'shared/render/',
   'shared/protocol/',

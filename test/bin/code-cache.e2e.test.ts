@@ -171,7 +171,7 @@ describe('bin/kit.js: the code cache', function () {
     };
     assert.equal(calls(['--version']).loaded, false, 'kit --version answers before loading the bundle');
     // esbuild names each lazily initialised module's function after its source file.
-    const grammar = ['grammar/src/chevrotain.ts', 'grammar/src/index.ts'];
+    const grammar = ['grammar/src/common/chevrotain.ts', 'grammar/src/index.ts'];
     const unknown = calls(['chekc']);
     const check = calls(['check', errors]);
     assert.ok(unknown.loaded && check.loaded);

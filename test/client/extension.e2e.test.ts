@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { runCli } from '../../server/src/cli/run.js';
+import { runCli } from '#cli/run.js';
 import { release } from '../helpers/release.js';
 import { fixture, repoRoot } from '../helpers/repo.js';
 import { zipEntries, zipRead } from '../helpers/zip.js';
 import { fileUri, LspClient } from '../server/lsp/helpers/lsp-client.js';
-import { INLAY_HINT_KINDS } from '../../server/src/lsp/features/inlay-hints.js';
+import { INLAY_HINT_KINDS } from '#lsp/features/inlay-hints.js';
 
 const client = join(repoRoot, 'client');
 const manifest = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));

@@ -4,9 +4,9 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { SYNTAX_CODES } from '../../grammar/src/index.js';
+import { SYNTAX_CODES } from '#grammar/index.js';
 import { repoRoot } from '../helpers/repo.js';
-import { REGISTRY, type CodeInfo } from '../../server/src/core/diagnostics/registry.js';
+import { REGISTRY, type CodeInfo } from '#core/diagnostics/registry.js';
 import { compareCase, FOLDERS, loadCases, pool, runCheck, type Case, type CheckRun } from './corpus.js';
 
 const cases: Case[] = loadCases();

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { codeInfo } from '../../server/src/core/diagnostics/registry.js';
+import { codeInfo } from '#core/diagnostics/registry.js';
 import { fixture, outDir } from '../helpers/repo.js';
 import { parseExpectations, type FileExpectations } from './expectations.js';
 

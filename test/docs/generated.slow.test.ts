@@ -3,14 +3,14 @@
 // and compared, so a flag, an export or a code cannot change without the page. The drift cases
 // compare a changed copy against the same fresh text, and feed the generators what they must refuse.
 import { strict as assert } from 'node:assert';
-import { REGISTRY, type CodeInfo } from '../../server/src/core/diagnostics/registry.js';
+import { REGISTRY, type CodeInfo } from '#core/diagnostics/registry.js';
 import { exampleProblems } from '../../docs/tools/gen-app-api.js';
 import { helpFlags } from '../../docs/tools/gen-cli.js';
 import { diagnosticsReference } from '../../docs/tools/gen-diagnostics.js';
 import { GENERATED, regenerate } from '../../docs/tools/generate.js';
 import { firstDifference } from '../../docs/tools/regions.js';
 import { APP_EXAMPLES } from '../../docs/tools/app-api-examples.js';
-import { loadAllCommands } from '../../server/src/cli/commands/index.js';
+import { loadAllCommands } from '#cli/commands/index.js';
 
 describe('docs: generated pages', function () {
   // TypeDoc reads the declarations anew: the slowest of the doc checks.

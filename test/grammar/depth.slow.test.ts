@@ -3,8 +3,8 @@
 // MAX_EXPRESSION_DEPTH; incremental re-parsing agrees with a fresh parse around the limit.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MAX_EXPRESSION_DEPTH } from '../../grammar/src/expr-depth.js';
-import { MAX_MARKUP_DEPTH, type MarkupNode, parseKit, reparseKit } from '../../grammar/src/index.js';
+import { MAX_EXPRESSION_DEPTH } from '#grammar/expressions/expr-depth.js';
+import { MAX_MARKUP_DEPTH, type MarkupNode, parseKit, reparseKit } from '#grammar/index.js';
 
 /** The deepest element of a tree, measured without recursion. */
 function treeDepth(nodes: readonly MarkupNode[]): number {

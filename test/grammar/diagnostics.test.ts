@@ -1,7 +1,7 @@
 // One row per syntax diagnostic: the code, the exact range, the message where it matters, and
 // recovery (the declaration after the broken one is still parsed).
 import assert from 'node:assert/strict';
-import { parseKit, type Element, type Interpolation } from '../../grammar/src/index.js';
+import { parseKit, type Element, type Interpolation } from '#grammar/index.js';
 import { assertRangesConsistent, decl, elements, lc, slice } from './helpers.js';
 
 interface Row {

@@ -1,12 +1,6 @@
 // The representative files of the language, parsed into the AST the core uses.
 import assert from 'node:assert/strict';
-import {
-  valueOffset,
-  type Element,
-  type Interpolation,
-  type StringLit,
-  type TextNode,
-} from '../../grammar/src/index.js';
+import { valueOffset, type Element, type Interpolation, type StringLit, type TextNode } from '#grammar/index.js';
 import { assertRangesConsistent, decl, elements, lc, loadFixture, outline, slice } from './helpers.js';
 
 function attr(el: Element, name: string) {

@@ -1,8 +1,8 @@
 // Shared helpers for the grammar tests: fixture loading and range checks.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Declaration, DeclarationKind, Element, KitFile, MarkupNode, Range } from '../../grammar/src/index.js';
-import { parseKit } from '../../grammar/src/index.js';
+import type { Declaration, DeclarationKind, Element, KitFile, MarkupNode, Range } from '#grammar/index.js';
+import { parseKit } from '#grammar/index.js';
 import { fixture } from '../helpers/repo.js';
 
 export function loadFixture(name: string): { text: string; file: KitFile } {

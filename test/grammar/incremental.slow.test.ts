@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { parseKit, reparseKit } from '../../grammar/src/index.js';
+import { parseKit, reparseKit } from '#grammar/index.js';
 import { fixture } from '../helpers/repo.js';
 import { applyEdit, editArb } from './edits.js';
 import { generateLargeFile, generatePage } from './kit-sources.js';

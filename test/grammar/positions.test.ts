@@ -1,17 +1,16 @@
 // Positions count UTF-16 code units (as JavaScript and the LSP do); line breaks are \n, \r\n and \r.
 import assert from 'node:assert/strict';
 import {
-  DECLARATION_KEYWORDS,
   fileKindFromPath,
   lexOnly,
   offsetAt,
   parseKit,
   valueOffset,
   positionAt,
-  VOID_ELEMENTS,
   type Element,
   type TextNode,
-} from '../../grammar/src/index.js';
+} from '#grammar/index.js';
+import { DECLARATION_KEYWORDS, VOID_ELEMENTS } from '#shared/language/facts.js';
 import { assertRangesConsistent, decl, elements, lc, slice } from './helpers.js';
 
 describe('grammar: positions', () => {
@@ -102,7 +101,7 @@ describe('grammar: positions', () => {
       'server',
       'props',
     ]) {
-      assert.ok(DECLARATION_KEYWORDS.includes(k), k);
+      assert.ok((DECLARATION_KEYWORDS as readonly string[]).includes(k), k);
     }
     assert.ok(VOID_ELEMENTS.has('br') && VOID_ELEMENTS.has('input') && !VOID_ELEMENTS.has('div'));
   });

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { lexOnly, parseKit } from '../../grammar/src/index.js';
+import { lexOnly, parseKit } from '#grammar/index.js';
 import { fixture, outDir } from '../helpers/repo.js';
 import { applyEdit, editArb } from './edits.js';
 import { allRanges, assertRangesConsistent } from './helpers.js';
@@ -103,10 +103,10 @@ describe('grammar: properties', () => {
 });
 
 describe('grammar: markup depth limit (property)', () => {
-  function depthOf(nodes: readonly import('../../grammar/src/ast.js').MarkupNode[]): number {
+  function depthOf(nodes: readonly import('#grammar/ast.js').MarkupNode[]): number {
     // Iterative on purpose: the property is about trees a recursive walk can take.
     let max = 0;
-    const stack: [readonly import('../../grammar/src/ast.js').MarkupNode[], number][] = [[nodes, 1]];
+    const stack: [readonly import('#grammar/ast.js').MarkupNode[], number][] = [[nodes, 1]];
     while (stack.length) {
       const [list, d] = stack.pop()!;
       for (const n of list) {

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import type { ILexingResult } from 'chevrotain';
-import { chevrotainDeclLexer } from '../../grammar/src/decl-lexer.js';
-import { scanDecl } from '../../grammar/src/decl-scanner.js';
-import { chevrotainMarkupLexer } from '../../grammar/src/markup-lexer.js';
-import { markupLexer, scanMarkup } from '../../grammar/src/markup-scanner.js';
+import { chevrotainDeclLexer } from '#grammar/declarations/decl-lexer.js';
+import { scanDecl } from '#grammar/declarations/decl-scanner.js';
+import { chevrotainMarkupLexer } from '#grammar/markup/markup-lexer.js';
+import { markupLexer, scanMarkup } from '#grammar/markup/markup-scanner.js';
 import { fixture } from '../helpers/repo.js';
 
 function shape(r: ILexingResult): unknown {

@@ -4,8 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isReparseable, parseKit, parseKitDeclarations } from '../../grammar/src/index.js';
-import type { KitFile, Range, ViewBlock } from '../../grammar/src/ast.js';
+import { isReparseable, parseKit, parseKitDeclarations } from '#grammar/index.js';
+import type { KitFile, Range, ViewBlock } from '#grammar/ast.js';
 import { fixturesDir } from '../helpers/repo.js';
 
 const json = (x: unknown) => JSON.stringify(x);

@@ -55,6 +55,24 @@ describe('package: npm run pack', function () {
     assert.ok(repo.scripts.prepare, 'the checkout keeps its own scripts (npm ci there builds)');
   });
 
+  it("ships its own #imports resolved to compiled files it holds, without the sources' condition", () => {
+    const shipped = JSON.parse(fromTarball(rel.kit, 'package.json')).imports as Record<string, string>;
+    const repo = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).imports as Record<
+      string,
+      { default: string }
+    >;
+    const expected = Object.entries(repo).filter(([key]) => key !== '#test/*');
+    assert.deepEqual(shipped, Object.fromEntries(expected.map(([key, t]) => [key, t.default])));
+    const listed = spawnSync('tar', ['-tzf', rel.kit], { encoding: 'utf8' }).stdout.split('\n');
+    for (const target of Object.values(shipped)) {
+      const dir = `package/${target.replace(/^\.\//, '').replace(/\*$/, '')}`;
+      assert.ok(
+        listed.some((p) => p.startsWith(dir) && p.endsWith('.js')),
+        `${target} ships`,
+      );
+    }
+  });
+
   it('ships the bundle, the compiled output, schemas and browser scripts, and no tests, fixtures or benches', () => {
     const listed = spawnSync('tar', ['-tvzf', rel.kit], { encoding: 'utf8' });
     assert.equal(listed.status, 0, listed.stderr);

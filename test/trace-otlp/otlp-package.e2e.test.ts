@@ -14,7 +14,7 @@ import {
   withLane,
   withSink,
   type SpanExporter,
-} from '../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { repoRoot } from '../helpers/repo.js';
 import { close, listen } from '../shared/trace/helpers.js';
 

@@ -3,7 +3,7 @@
 // unknown flag gets a did-you-mean, a flag's misuse names the flag. Known flags only: a typo is an
 // error, never a positional.
 import { parseArgs as nodeParseArgs } from 'node:util';
-import { closestOf } from '../../../grammar/src/index.js';
+import { closestOf } from '#grammar/index.js';
 import { UsageError } from './usage-error.js';
 
 export { UsageError } from './usage-error.js';

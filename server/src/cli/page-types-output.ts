@@ -1,10 +1,10 @@
 // The command line's use of the generated page types (`core/build/page-types.ts`): `kit check` and
 // `kit build` keep them current, `kit init` writes the starter's. A types directory that cannot be
 // written is a warning: it never fails a command.
-import { pageTypesByDir, PageTypesWriter } from '../core/build/page-types.js';
-import { readProjectConfig } from '../core/project/config.js';
-import { displayPath } from '../core/project/discover.js';
-import type { Workspace } from '../core/workspace/workspace.js';
+import { pageTypesByDir, PageTypesWriter } from '#core/build/page-types.js';
+import { readProjectConfig } from '#core/project/config.js';
+import { displayPath } from '#core/project/discover.js';
+import type { Workspace } from '#core/workspace/workspace.js';
 import type { CliIO } from './io.js';
 
 export function writeTypes(ws: Workspace, io: CliIO, command: string, cwd: string = io.cwd): void {
@@ -26,8 +26,8 @@ export function writeTypeTexts(
 export async function writeProjectTypes(dir: string, io: CliIO, command: string): Promise<void> {
   const config = readProjectConfig(dir, dir);
   if (!config) return;
-  const { loadProjectAsync, threadSettings } = await import('../core/project/load.js');
-  const { SUMMARIES } = await import('../core/workspace/workspace.js');
+  const { loadProjectAsync, threadSettings } = await import('#core/project/load.js');
+  const { SUMMARIES } = await import('#core/workspace/workspace.js');
   const project = await loadProjectAsync([displayPath(config.sources, dir) || '.'], { ssr: config.ssr }, dir, {
     policy: SUMMARIES,
     ...threadSettings(io.env),

@@ -3,8 +3,8 @@
 // found for the first path given, else for the current directory, so that `kit check` in a project
 // and `kit check <that project>` from elsewhere agree.
 import { dirname, resolve } from 'node:path';
-import { displayPath } from '../core/project/discover.js';
-import { isDirectory, readProjectConfig, type ProjectConfig } from '../core/project/config.js';
+import { displayPath } from '#core/project/discover.js';
+import { isDirectory, readProjectConfig, type ProjectConfig } from '#core/project/config.js';
 import { UsageError } from './usage-error.js';
 import type { CliIO } from './io.js';
 

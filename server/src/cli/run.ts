@@ -1,12 +1,12 @@
 // The `kit` command line: a thin door onto the core. Usage and I/O errors exit 2 with one clear
 // line; anything unexpected is an internal error, reported without a stack unless KIT_DEBUG is set.
-import { SourceError } from '../core/project/discover.js';
+import { SourceError } from '#core/project/discover.js';
 import { UsageError } from './usage-error.js';
 import type { Command } from './command.js';
 import { COMMANDS, loadAllCommands } from './commands/index.js';
 import type { CliIO } from './io.js';
 import { asksVersion, version } from './version.js';
-import { closestOf } from '../../../grammar/src/keywords.js';
+import { closestOf } from '#grammar/common/typos.js';
 
 async function mainHelp(): Promise<string> {
   const commands = await loadAllCommands();

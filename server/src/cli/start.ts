@@ -14,7 +14,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { codeCacheName, loadWithCodeCache, shortHash } from '../core/bind/code-cache.js';
+import { codeCacheName, loadWithCodeCache, shortHash } from '#core/bind/code-cache.js';
 import { COMMAND_NAMES } from './commands/names.js';
 import { processIO } from './io.js';
 import { asksVersion, version } from './version.js';

@@ -8,9 +8,9 @@ import {
   type Position,
   type Range as LspRange,
 } from 'vscode-languageserver';
-import { type Pos, type Range, offsetAt, positionAt } from '../../../grammar/src/index.js';
+import { type Pos, type Range, offsetAt, positionAt } from '#grammar/index.js';
 import { URI } from 'vscode-uri';
-import type { Diagnostic, Severity } from '../core/diagnostics/diagnostic.js';
+import type { Diagnostic, Severity } from '#core/diagnostics/diagnostic.js';
 
 /** Keys of documents that are not files are their URIs (`untitled:Untitled-1`), never a drive path. */
 export function isUriKey(key: string): boolean {

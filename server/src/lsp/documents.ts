@@ -4,7 +4,7 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 
-import { MAX_SOURCE_BYTES } from '../core/project/read-source.js';
+import { MAX_SOURCE_BYTES } from '#core/project/read-source.js';
 
 /** Documents above this size (UTF-8 bytes) are not analysed: the cap of files read from disk. */
 export const MAX_DOCUMENT_BYTES = MAX_SOURCE_BYTES;

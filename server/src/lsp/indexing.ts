@@ -4,17 +4,17 @@
 // published (`kit/status` ready), then binding, the TypeScript compiler's part (`kit/status` bound).
 import type { Connection } from 'vscode-languageserver/node';
 import { growYoungGenerationAtOnce, reduceMemory } from './memory.js';
-import { discoverSources } from '../core/project/discover.js';
-import { ParsePool } from '../core/project/parse-pool.js';
-import { threadSettings } from '../core/project/load.js';
-import { ReadAhead } from '../core/project/read-ahead.js';
-import { BindWorker, useBindWorker } from '../core/bind/bind-host.js';
+import { discoverSources } from '#core/project/discover.js';
+import { ParsePool } from '#core/project/parse-pool.js';
+import { threadSettings } from '#core/project/load.js';
+import { ReadAhead } from '#core/project/read-ahead.js';
+import { BindWorker, useBindWorker } from '#core/bind/bind-host.js';
 import type { OpenDocuments } from './documents.js';
 import type { KitProject, ProjectSet } from './projects.js';
 import { readText } from './projects.js';
 import type { Publisher } from './publishing.js';
 import { isKitPath, syncDocument } from './sync.js';
-import { KIT_NOTIFICATIONS, type StatusParams } from '../../../shared/protocol/protocol.js';
+import { KIT_NOTIFICATIONS, type StatusParams } from '#shared/protocol/protocol.js';
 
 /** Files read from disk per event-loop turn while indexing, so requests are answered meanwhile. */
 const INDEX_BATCH = 250;

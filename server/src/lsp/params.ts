@@ -5,7 +5,7 @@
 // with a line in the log, so that no handler meets `null` where the protocol promises an object,
 // and no document is edited by a change that is not one. Only the fields the protocol requires and
 // the server reads are checked; others pass as they are.
-import { KIT_REQUESTS } from '../../../shared/protocol/protocol.js';
+import { KIT_REQUESTS } from '#shared/protocol/protocol.js';
 
 /** Why `value` (at `path`) does not fit, or undefined. */
 type Check = (value: unknown, path: string) => string | undefined;

@@ -8,15 +8,15 @@
 // disk as it changes); an editor setting or `kit lsp --ssr` overrides `ssr` for every folder.
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { SUMMARIES, Workspace } from '../core/workspace/workspace.js';
-import { CONFIG_FILE_NAMES } from '../core/model/app-config.js';
-import type { ModuleEntry } from '../core/model/entries.js';
-import { isHandlerModulePath } from '../core/model/handler-modules.js';
-import type { CheckOptions } from '../core/model/options.js';
-import { PageTypesWriter, type TypesWrite } from '../core/build/page-types.js';
-import { readProjectConfig } from '../core/project/config.js';
-import { readSourceFile, type SourceText } from '../core/project/read-source.js';
-import { diskFiles } from '../core/project/disk-files.js';
+import { SUMMARIES, Workspace } from '#core/workspace/workspace.js';
+import { CONFIG_FILE_NAMES } from '#core/model/app-config.js';
+import type { ModuleEntry } from '#core/model/entries.js';
+import { isHandlerModulePath } from '#core/model/handler-modules.js';
+import type { CheckOptions } from '#core/model/options.js';
+import { PageTypesWriter, type TypesWrite } from '#core/build/page-types.js';
+import { readProjectConfig } from '#core/project/config.js';
+import { readSourceFile, type SourceText } from '#core/project/read-source.js';
+import { diskFiles } from '#core/project/disk-files.js';
 import { featureContext, type FeatureContext } from './features/context.js';
 
 export class KitProject {

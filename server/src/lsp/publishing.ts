@@ -3,8 +3,8 @@
 // diagnostics with the last ones would cost as much as sending them. Files whose diagnostics the
 // client pulls (`features/pull-diagnostics.ts`) are only marked for it: push sends them nothing.
 import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
-import { diag } from '../core/diagnostics/registry.js';
-import type { Diagnostic } from '../core/diagnostics/diagnostic.js';
+import { diag } from '#core/diagnostics/registry.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
 import { toLspDiagnostic } from './convert.js';
 import type { OpenDocument, OpenDocuments } from './documents.js';
 import type { PullDiagnostics } from './features/pull-diagnostics.js';

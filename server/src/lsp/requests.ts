@@ -49,7 +49,7 @@ import { documentSymbols, foldingRanges, workspaceSymbols } from './features/sym
 import type { KitProject, ProjectSet } from './projects.js';
 import { annotationSupport } from './client-capabilities.js';
 import { registerUrlRequests, warn, type UrlHost } from './url-requests.js';
-import { KIT_REQUESTS, type KitRequest, type NoParams } from '../../../shared/protocol/protocol.js';
+import { KIT_REQUESTS, type KitRequest, type NoParams } from '#shared/protocol/protocol.js';
 
 export interface RequestHost {
   projects: ProjectSet;

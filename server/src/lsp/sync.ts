@@ -5,9 +5,9 @@
 // workspace tracks what its changes affect, and the server publishes that when it settles.
 import { basename, dirname } from 'node:path';
 import { FileChangeType } from 'vscode-languageserver/node';
-import { discoverSources } from '../core/project/discover.js';
-import { isAppConfigPath } from '../core/model/app-config.js';
-import { isHandlerModulePath } from '../core/model/handler-modules.js';
+import { discoverSources } from '#core/project/discover.js';
+import { isAppConfigPath } from '#core/model/app-config.js';
+import { isHandlerModulePath } from '#core/model/handler-modules.js';
 import type { OpenDocuments } from './documents.js';
 import { handlerModulesIn, type KitProject, readText } from './projects.js';
 

@@ -19,7 +19,7 @@ import {
   type TextEdit,
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
-import { KIT_REQUESTS, type ResolveUrlAnswer, type ResolveUrlParams } from '../../../shared/protocol/protocol.js';
+import { KIT_REQUESTS, type ResolveUrlAnswer, type ResolveUrlParams } from '#shared/protocol/protocol.js';
 import { fsPathOf } from './convert.js';
 import { fileRenameEdits, type FileRename } from './features/file-rename.js';
 import { resolveUrl } from './features/go-to-url.js';

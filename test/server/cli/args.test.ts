@@ -2,7 +2,7 @@
 // arguments, kit's checks word the errors. The commands' own tests run it end to end; these hold
 // the cases they do not reach.
 import { strict as assert } from 'node:assert';
-import { parseArgs, UsageError } from '../../../server/src/cli/args.js';
+import { parseArgs, UsageError } from '#cli/args.js';
 
 const SPEC = { ssr: 'boolean', json: 'boolean', format: 'string', h: 'boolean' } as const;
 

@@ -3,8 +3,8 @@
 // long lines are clipped around the range with the caret still under its character, and the
 // JSON, github and sarif outputs stay complete.
 import { strict as assert } from 'node:assert';
-import { codeFrame, FRAME_WIDTH } from '../../../server/src/cli/format/code-frame.js';
-import { SHOWN_PER_FILE_CODE } from '../../../server/src/cli/format/check-output.js';
+import { codeFrame, FRAME_WIDTH } from '#cli/format/code-frame.js';
+import { SHOWN_PER_FILE_CODE } from '#cli/format/check-output.js';
 import { runProcess, TempTree } from './cli-harness.js';
 
 const DIVS = 10_000;

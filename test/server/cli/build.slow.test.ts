@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../../../server/src/cli/run.js';
-import type { CliIO } from '../../../server/src/cli/io.js';
-import { kitRuntimeSource } from '../../../server/src/core/build/index.js';
+import { runCli } from '#cli/run.js';
+import type { CliIO } from '#cli/io.js';
+import { kitRuntimeSource } from '#core/build/index.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { buildFixture, EXAMPLE_SITE, listFiles, readTree, removeDir, tempDir } from '../core/build/helpers.js';
 

@@ -1,7 +1,7 @@
 // `kit check`: exit status, the human and JSON formats, colour, I/O errors and source discovery.
 import { strict as assert } from 'node:assert';
 import { chmodSync, readdirSync } from 'node:fs';
-import { useColor, type CliIO } from '../../../server/src/cli/io.js';
+import { useColor, type CliIO } from '#cli/io.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { page, runInProcess, runProcess, runUnprivileged, TempTree } from './cli-harness.js';
 

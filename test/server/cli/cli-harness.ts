@@ -4,8 +4,8 @@ import { spawn, type SpawnOptions } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runCli } from '../../../server/src/cli/run.js';
-import type { CliIO } from '../../../server/src/cli/io.js';
+import { runCli } from '#cli/run.js';
+import type { CliIO } from '#cli/io.js';
 import { outDir } from '../../helpers/repo.js';
 
 export const CLI_MAIN = join(outDir, 'server', 'src', 'cli', 'main.js');

@@ -3,8 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeFrame } from '../../../server/src/cli/format/code-frame.js';
-import { Workspace } from '../../../server/src/core/workspace/workspace.js';
+import { codeFrame } from '#cli/format/code-frame.js';
+import { Workspace } from '#core/workspace/workspace.js';
 import { fixture } from '../../helpers/repo.js';
 import { runInProcess } from './cli-harness.js';
 

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAllCommands } from '../../../server/src/cli/commands/index.js';
+import { loadAllCommands } from '#cli/commands/index.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { runInProcess, runProcess } from './cli-harness.js';
 

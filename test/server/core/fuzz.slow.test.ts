@@ -5,9 +5,9 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { Workspace } from '../../../server/src/core/workspace/workspace.js';
-import type { Diagnostic } from '../../../server/src/core/diagnostics/diagnostic.js';
-import type { Range } from '../../../grammar/src/index.js';
+import { Workspace } from '#core/workspace/workspace.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
+import type { Range } from '#grammar/index.js';
 import { fixture, repoRoot } from '../../helpers/repo.js';
 
 function sources(dir: string, ext: RegExp, out: string[] = []): string[] {

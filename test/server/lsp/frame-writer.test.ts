@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { StreamMessageWriter, type Message } from 'vscode-languageserver/node';
-import { FrameWriter } from '../../../server/src/lsp/frame-writer.js';
+import { FrameWriter } from '#lsp/frame-writer.js';
 
 /** A stream that keeps each write apart; `fail` makes every write fail. */
 function sink(fail?: Error): { stream: Writable; writes: Buffer[] } {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import type { Message } from 'vscode-languageserver-protocol';
-import { FramedMessageReader, type FramingOptions } from '../../../server/src/lsp/framing.js';
+import { FramedMessageReader, type FramingOptions } from '#lsp/framing.js';
 import { ConcatFrameReader } from './helpers/concat-frame-reader.js';
 import { fileUri, LspClient } from './helpers/lsp-client.js';
 

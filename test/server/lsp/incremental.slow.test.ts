@@ -5,8 +5,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { parseKit, reparseKit } from '../../../grammar/src/index.js';
-import { Workspace } from '../../../server/src/core/workspace/workspace.js';
+import { parseKit, reparseKit } from '#grammar/index.js';
+import { Workspace } from '#core/workspace/workspace.js';
 import { fixture } from '../../helpers/repo.js';
 import { setup } from './helpers/features.js';
 

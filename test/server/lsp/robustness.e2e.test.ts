@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { DocumentSymbol, Message } from 'vscode-languageserver-protocol';
-import { FramedMessageReader } from '../../../server/src/lsp/framing.js';
+import { FramedMessageReader } from '#lsp/framing.js';
 import { fixture } from '../../helpers/repo.js';
 import { waitFor } from '../../helpers/wait.js';
 import { runInProcess } from '../cli/cli-harness.js';

@@ -5,10 +5,10 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { type Element, parseKit, reparseKit } from '../../../grammar/src/index.js';
-import { MEMO_MIN_BODY_CHARS } from '../../../server/src/core/model/markup-memo.js';
-import type { FileSummary } from '../../../server/src/core/model/summary.js';
-import { Workspace } from '../../../server/src/core/workspace/workspace.js';
+import { type Element, parseKit, reparseKit } from '#grammar/index.js';
+import { MEMO_MIN_BODY_CHARS } from '#core/model/markup-memo.js';
+import type { FileSummary } from '#core/model/summary.js';
+import { Workspace } from '#core/workspace/workspace.js';
 
 const CARD =
   'package site\n\ncomponent Card\n\nprops {\n  heading: string\n}\n\nview {\n  <div class="card"><h3>{heading}</h3><slot /></div>\n}\n';

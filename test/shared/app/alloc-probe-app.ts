@@ -3,9 +3,9 @@
 // `KitApp.handle` with request and response objects that do nothing (so that what is counted is
 // the app's own work, not Node's sockets), and whether any collection ran meanwhile.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { KitApp } from '../../../shared/app/app.js';
+import { KitApp } from '#shared/app/app.js';
 import { bytesPerCall } from '../../helpers/alloc.js';
-import type { AppManifest } from '../../../shared/app/manifest.js';
+import type { AppManifest } from '#shared/app/manifest.js';
 
 const manifest: AppManifest = {
   version: 1,

@@ -1,8 +1,8 @@
 // The tracer an app config exports: taken from `tracer` (or a default export's), refused when it is
 // anything but a kit Tracer, so a typo in kit.config stops the app at start rather than losing spans.
 import { strict as assert } from 'node:assert';
-import { ConfigError, configTracer } from '../../../shared/app/server.js';
-import { newTracer } from '../../../shared/trace/index.js';
+import { ConfigError, configTracer } from '#shared/app/server.js';
+import { newTracer } from '#shared/trace/index.js';
 
 describe('app config tracer', () => {
   it('is the exported tracer, from a named or a default export', () => {

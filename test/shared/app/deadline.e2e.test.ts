@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { app, createApp, createHttpServer, dirSource, type AppManifest } from '../../../shared/app/index.js';
+import { app, createApp, createHttpServer, dirSource, type AppManifest } from '#shared/app/index.js';
 
 describe('app runtime: request deadline', () => {
   let server: Server;

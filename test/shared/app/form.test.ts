@@ -1,8 +1,8 @@
 // Form decoding into a handler's input type, and the listen-address options of the server.
 import { strict as assert } from 'node:assert';
-import { decodeForm, FormDecodeError, FormValues, formFromData, formFromQuery } from '../../../shared/app/form.js';
-import { listenAddress, parseAddr, ConfigError } from '../../../shared/app/server.js';
-import type { InputField } from '../../../shared/app/manifest.js';
+import { decodeForm, FormDecodeError, FormValues, formFromData, formFromQuery } from '#shared/app/form.js';
+import { listenAddress, parseAddr, ConfigError } from '#shared/app/server.js';
+import type { InputField } from '#shared/app/manifest.js';
 
 const FIELDS: InputField[] = [
   { name: 'name', type: 'string', optional: false },

@@ -16,7 +16,7 @@ import {
   UploadLimitError,
   UploadScope,
   type UploadLimits,
-} from '../../../shared/app/multipart.js';
+} from '#shared/app/multipart.js';
 
 /** What one part reads as, for both parsers. */
 type Entry = ['field', string, string] | ['file', string, string, string, string];

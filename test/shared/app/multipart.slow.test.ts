@@ -3,9 +3,9 @@
 import { strict as assert } from 'node:assert';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import { checkConstraints, UnsafePatternError } from '../../../shared/app/constraints.js';
-import { createApp, dirSource, type AppManifest } from '../../../shared/app/index.js';
-import { FormValues } from '../../../shared/app/form.js';
+import { checkConstraints, UnsafePatternError } from '#shared/app/constraints.js';
+import { createApp, dirSource, type AppManifest } from '#shared/app/index.js';
+import { FormValues } from '#shared/app/form.js';
 import {
   DEFAULT_UPLOAD_LIMITS,
   MultipartError,
@@ -13,7 +13,7 @@ import {
   UploadLimitError,
   UploadScope,
   uploadLimits,
-} from '../../../shared/app/multipart.js';
+} from '#shared/app/multipart.js';
 
 /** A request that emits `chunks` one by one, honouring pause/resume as a socket would. */
 function fakeRequest(chunks: Buffer[], headers: Record<string, string> = {}): IncomingMessage {

@@ -5,12 +5,7 @@
 // `unsupported`; and values that make a backtracker run for minutes are answered in one pass.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import {
-  compilePattern,
-  MATCH_STEP_BUDGET,
-  MAX_PATTERN_STATES,
-  type LinearPattern,
-} from '../../../shared/app/pattern.js';
+import { compilePattern, MATCH_STEP_BUDGET, MAX_PATTERN_STATES, type LinearPattern } from '#shared/app/pattern.js';
 
 function linear(source: string): LinearPattern {
   const c = compilePattern(source);

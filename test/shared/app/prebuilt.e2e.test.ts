@@ -4,8 +4,8 @@
 // other spellings of the path, tracing) must keep going through it.
 import { strict as assert } from 'node:assert';
 import type { AddressInfo } from 'node:net';
-import { createApp, createHttpServer, type AppManifest, type StaticSource } from '../../../shared/app/index.js';
-import { newCollector, newTracer, withSink } from '../../../shared/trace/index.js';
+import { createApp, createHttpServer, type AppManifest, type StaticSource } from '#shared/app/index.js';
+import { newCollector, newTracer, withSink } from '#shared/trace/index.js';
 import { rawGet, type RawResponse } from '../../server/core/app/built-app.js';
 import { waitFor } from '../../helpers/wait.js';
 

@@ -7,8 +7,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { decodeTypedParams, parseRoutePattern } from '../../../shared/route/index.js';
-import { app as kitApp, createApp, createHttpServer, dirSource, type AppManifest } from '../../../shared/app/index.js';
+import { decodeTypedParams, parseRoutePattern } from '#shared/route/index.js';
+import { app as kitApp, createApp, createHttpServer, dirSource, type AppManifest } from '#shared/app/index.js';
 import { fixture } from '../../helpers/repo.js';
 import { rawGet } from '../../server/core/app/built-app.js';
 

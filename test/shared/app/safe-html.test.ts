@@ -1,10 +1,10 @@
 // The `html` tag, `raw()` and the HTML answers built from them: every interpolated value is escaped
 // once, nested results are not escaped again, and the old call form `html(body, init)` still answers.
 import { strict as assert } from 'node:assert';
-import { fragment, html, htmlResponse, toResponse, contractResponse } from '../../../shared/app/responses.js';
-import { raw, SafeHtml } from '../../../shared/app/safe-html.js';
-import * as kitApp from '../../../shared/app/index.js';
-import { UNSAFE_URL } from '../../../shared/render/index.js';
+import { fragment, html, htmlResponse, toResponse, contractResponse } from '#shared/app/responses.js';
+import { raw, SafeHtml } from '#shared/app/safe-html.js';
+import * as kitApp from '#shared/app/index.js';
+import { UNSAFE_URL } from '#shared/render/index.js';
 
 const text = (v: SafeHtml): string => v.toString();
 

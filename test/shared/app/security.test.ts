@@ -10,11 +10,11 @@ import {
   setCookieValue,
   validSubmission,
   verifyToken,
-} from '../../../shared/app/csrf.js';
-import { isLocalPath, redirect, fragment, reload, json, html, toResponse } from '../../../shared/app/responses.js';
-import { preflight, originAllowed } from '../../../shared/app/cors.js';
-import { guardRegistry, runGuards, allow, deny, redirectTo } from '../../../shared/app/guards.js';
-import { background } from '../../../shared/trace/index.js';
+} from '#shared/app/csrf.js';
+import { isLocalPath, redirect, fragment, reload, json, html, toResponse } from '#shared/app/responses.js';
+import { preflight, originAllowed } from '#shared/app/cors.js';
+import { guardRegistry, runGuards, allow, deny, redirectTo } from '#shared/app/guards.js';
+import { background } from '#shared/trace/index.js';
 
 const S1 = 'a'.repeat(32);
 const S2 = 'b'.repeat(40);

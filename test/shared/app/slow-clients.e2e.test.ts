@@ -13,9 +13,9 @@ import {
   SERVER_LIMITS,
   type AppManifest,
   type EndpointEntry,
-} from '../../../shared/app/index.js';
-import { WRITE_SLICE_BYTES } from '../../../shared/app/responses.js';
-import { newToken, csrfKeys } from '../../../shared/app/csrf.js';
+} from '#shared/app/index.js';
+import { WRITE_SLICE_BYTES } from '#shared/app/responses.js';
+import { newToken, csrfKeys } from '#shared/app/csrf.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const SECRET = 'x'.repeat(32);

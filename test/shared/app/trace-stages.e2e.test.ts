@@ -10,7 +10,7 @@ import { attach, runKit, tempDir, type RunningApp } from '../../server/core/app/
 import { fixture } from '../../helpers/repo.js';
 import { waitFor } from '../../helpers/wait.js';
 import { launchChromium } from '../trace/helpers.js';
-import type { RoutesReport, SpanSnapshot } from '../../../shared/trace/index.js';
+import type { RoutesReport, SpanSnapshot } from '#shared/trace/index.js';
 
 const SECRET = 'trace-secret-0123456789-abcdefghijklmnop';
 const FIXTURE = fixture('trace', 'site');

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/chromium.js';
-import { runCli } from '../../../server/src/cli/run.js';
+import { runCli } from '#cli/run.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { waitFor as until } from '../../helpers/wait.js';
 import { buildFixture, EXAMPLE_SITE, removeDir, tempDir } from '../../server/core/build/helpers.js';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { transform } from 'esbuild';
-import { clientSourceDir, kitRuntimeSource } from '../../../server/src/core/build/index.js';
+import { clientSourceDir, kitRuntimeSource } from '#core/build/index.js';
 import { repoRoot } from '../../helpers/repo.js';
 
 const navPath = join(repoRoot, 'shared', 'client', 'kit-nav.js');

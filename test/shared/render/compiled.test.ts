@@ -15,7 +15,7 @@ import {
   type Expr,
   type Node,
   type Template,
-} from '../../../shared/render/index.js';
+} from '#shared/render/index.js';
 
 const t = (...nodes: Node[]): Template => ({ v: 1, locals: 2, nodes });
 const data = (...p: string[]): Expr => ({ k: 'data', p });

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { encodeUrlValue, escapeHtml, safeUrl, staticHtml, UNSAFE_URL } from '../../../shared/render/index.js';
-import { isUnsafeUrl as checkerIsUnsafeUrl } from '../../../server/src/core/model/url-safety.js';
-import { isUnsafeUrl } from '../../../shared/render/url-safety.js';
+import { encodeUrlValue, escapeHtml, safeUrl, staticHtml, UNSAFE_URL } from '#shared/render/index.js';
+import { isUnsafeUrl as checkerIsUnsafeUrl } from '#core/model/url-safety.js';
+import { isUnsafeUrl } from '#shared/render/url-safety.js';
 
 describe('shared/render escaping helpers', () => {
   it('escapeHtml escapes the five special characters and nothing else', () => {

@@ -1,12 +1,5 @@
 import { strict as assert } from 'node:assert';
-import {
-  escapeHtml,
-  renderTemplate,
-  UNSAFE_URL,
-  type Expr,
-  type Node,
-  type Template,
-} from '../../../shared/render/index.js';
+import { escapeHtml, renderTemplate, UNSAFE_URL, type Expr, type Node, type Template } from '#shared/render/index.js';
 
 const t = (...nodes: Node[]): Template => ({ v: 1, locals: 4, nodes });
 const data = (...p: string[]): Expr => ({ k: 'data', p });

@@ -5,7 +5,7 @@ import {
   matchRoute,
   parseRoutePattern,
   validateContractPath,
-} from '../../../shared/route/index.js';
+} from '#shared/route/index.js';
 
 describe('shared/route validateContractPath (2.5 #62-#65)', () => {
   it('#63 accepts local absolute concrete paths', () => {

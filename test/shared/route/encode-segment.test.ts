@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { checkRequestTarget, encodePathSegment } from '../../../shared/route/index.js';
+import { checkRequestTarget, encodePathSegment } from '#shared/route/index.js';
 
 describe('shared/route encodePathSegment', () => {
   it('leaves unreserved characters and path sub-delimiters as they are, and escapes every other ASCII character', () => {

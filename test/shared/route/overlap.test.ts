@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { parseRoutePattern, routesOverlap, ambiguousOverlap } from '../../../shared/route/index.js';
+import { parseRoutePattern, routesOverlap, ambiguousOverlap } from '#shared/route/index.js';
 
 const p = parseRoutePattern;
 

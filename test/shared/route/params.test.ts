@@ -6,8 +6,8 @@ import {
   route,
   MissingParamError,
   RouteParamError,
-} from '../../../shared/route/index.js';
-import type { ParamType, Params } from '../../../shared/route/index.js';
+} from '#shared/route/index.js';
+import type { ParamType, Params } from '#shared/route/index.js';
 
 type Row = [raw: string, expected: string | number | bigint | boolean | null];
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { parseRoutePattern, routeShapeKey, PARAM_TYPES } from '../../../shared/route/index.js';
-import type { RouteIssue } from '../../../shared/route/index.js';
+import { parseRoutePattern, routeShapeKey, PARAM_TYPES } from '#shared/route/index.js';
+import type { RouteIssue } from '#shared/route/index.js';
 
 type Expected = {
   kind: RouteIssue['kind'];

@@ -7,8 +7,8 @@ import {
   matchRoute,
   parseRoutePattern,
   routesOverlap,
-} from '../../../shared/route/index.js';
-import type { RequestPathResult } from '../../../shared/route/index.js';
+} from '#shared/route/index.js';
+import type { RequestPathResult } from '#shared/route/index.js';
 
 const RUNS = { numRuns: 400 };
 // Any UTF-16 code unit, lone surrogates included (fast to generate, unlike unit: 'binary').

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { fixture } from '../../helpers/repo.js';
-import { checkRequestTarget } from '../../../shared/route/index.js';
-import type { RequestPathResult } from '../../../shared/route/index.js';
+import { checkRequestTarget } from '#shared/route/index.js';
+import type { RequestPathResult } from '#shared/route/index.js';
 
 interface Vector {
   target: string;

@@ -1,13 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { fixture } from '../../helpers/repo.js';
-import {
-  checkRequestTarget,
-  compileRouter,
-  matchRoute,
-  parseRoutePattern,
-  splitPath,
-} from '../../../shared/route/index.js';
+import { checkRequestTarget, compileRouter, matchRoute, parseRoutePattern, splitPath } from '#shared/route/index.js';
 
 interface Conformance {
   routes: { method: string; pattern: string }[];

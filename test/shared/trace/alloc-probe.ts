@@ -1,7 +1,7 @@
 // Run by alloc.e2e.test.ts in a child process with --expose-gc and a large young generation: measures the heap
 // allocated per disabled start/end pair over a million calls and whether any collection ran meanwhile.
 import { type Allocation, bytesPerCall } from '../../helpers/alloc.js';
-import { alwaysOff, background, newTracer, withSampler, withValue, type Context } from '../../../shared/trace/index.js';
+import { alwaysOff, background, newTracer, withSampler, withValue, type Context } from '#shared/trace/index.js';
 
 const tracer = newTracer(withSampler(alwaysOff()));
 const CALLS = 1_000_000;

@@ -12,7 +12,7 @@ import {
   withSink,
   type Collector,
   type SpanSnapshot,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { waitFor } from '../../helpers/wait.js';
 import { SseClient, close, http, listen } from './helpers.js';
 

@@ -1,7 +1,7 @@
 // Shared helpers of the trace tests: a collecting sink, HTTP requests and a small server-sent-events client.
 import { request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FinishedSpan, Sink } from '../../../shared/trace/index.js';
+import type { FinishedSpan, Sink } from '#shared/trace/index.js';
 
 /** A sink that keeps every span it receives. */
 export function collectingSink(): Sink & { spans: FinishedSpan[] } {

@@ -5,8 +5,8 @@
 // on the socket, else the first `X-Forwarded-Proto` value, else `Forwarded: proto=`, else http.
 import { strict as assert } from 'node:assert';
 import type { IncomingMessage } from 'node:http';
-import { isSecureRequest } from '../../../shared/app/context.js';
-import { isAllowedHost, parseAllowedHosts, requestScheme, type HostRule } from '../../../shared/trace/http-origin.js';
+import { isSecureRequest } from '#shared/app/context.js';
+import { isAllowedHost, parseAllowedHosts, requestScheme, type HostRule } from '#shared/trace/http-origin.js';
 
 const loopback: HostRule = { bound: '127.0.0.1', port: 3000, allowed: [] };
 

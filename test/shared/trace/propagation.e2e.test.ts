@@ -2,7 +2,7 @@
 // (the rest of propagation, in process: propagation.test.ts).
 import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage } from 'node:http';
-import { background, extract, inject, newTracer, spanIdentity } from '../../../shared/trace/index.js';
+import { background, extract, inject, newTracer, spanIdentity } from '#shared/trace/index.js';
 import { close, listen } from './helpers.js';
 
 const TRACE = '12345678901234567890123456789012';

@@ -13,7 +13,7 @@ import {
   spanIdentity,
   withSink,
   type Carrier,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { collectingSink } from './helpers.js';
 
 const TRACE = '12345678901234567890123456789012';

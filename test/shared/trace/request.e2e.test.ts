@@ -7,7 +7,7 @@ import {
   newTracer,
   traceRequest,
   withSink,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { waitFor } from '../../helpers/wait.js';
 import { close, http, listen } from './helpers.js';
 

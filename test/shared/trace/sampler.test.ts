@@ -17,7 +17,7 @@ import {
   withSink,
   type Sampler,
   type SamplingParameters,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { collectingSink } from './helpers.js';
 
 function params(traceId: string, sampledParent?: boolean): SamplingParameters {

@@ -19,7 +19,7 @@ import {
   type ExportSpan,
   type FinishedSpan,
   type Sink,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { waitFor } from '../../helpers/wait.js';
 import { collectingSink } from './helpers.js';
 

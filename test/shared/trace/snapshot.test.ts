@@ -7,8 +7,8 @@ import {
   rfc3339Nano,
   truncateUtf8,
   withSink,
-} from '../../../shared/trace/index.js';
-import { parseRfc3339 } from '../../../shared/trace/clock.js';
+} from '#shared/trace/index.js';
+import { parseRfc3339 } from '#shared/trace/clock.js';
 import { collectingSink } from './helpers.js';
 
 const base = {

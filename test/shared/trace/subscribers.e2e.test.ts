@@ -14,7 +14,7 @@ import {
   withExportQueueSize,
   withSink,
   type Collector,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { waitFor } from '../../helpers/wait.js';
 import { close, listen } from './helpers.js';
 

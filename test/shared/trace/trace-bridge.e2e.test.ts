@@ -13,7 +13,7 @@ import {
   type Collector,
   type SpanSnapshot,
   type Tracer,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { repoRoot } from '../../helpers/repo.js';
 import { waitFor } from '../../helpers/wait.js';
 import { close, launchChromium, listen } from './helpers.js';

@@ -30,7 +30,7 @@ import {
   withValue,
   LIMITS,
   type Span,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { collectingSink } from './helpers.js';
 
 async function record(fn: (tracer: ReturnType<typeof newTracer>) => void, ...extra: Parameters<typeof newTracer>) {

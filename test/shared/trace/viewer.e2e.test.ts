@@ -15,7 +15,7 @@ import {
   withSurface,
   type Collector,
   type Tracer,
-} from '../../../shared/trace/index.js';
+} from '#shared/trace/index.js';
 import { close, http, launchChromium, listen } from './helpers.js';
 
 /** Now, as an epoch time in milliseconds with the monotonic clock's precision (spans' start times). */

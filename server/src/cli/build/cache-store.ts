@@ -14,16 +14,17 @@
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { FileKind } from '../../../../grammar/src/index.js';
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import type { RenderMode } from '../../core/model/summary.js';
+import type { FileKind } from '#grammar/index.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
+import type { RenderMode } from '#core/model/summary.js';
+import { FILE_KINDS, RENDER_MODES } from '#shared/language/facts.js';
 import {
   BUILD_CACHE_FORMAT,
   sha256,
   type AssetRecord,
   type PageRecord,
   type SourceRecord,
-} from '../../core/build/cache-records.js';
+} from '#core/build/cache-records.js';
 import { privateDir, PrivateFileWriter, readPrivateBytes, writePrivateFile } from '../dev/private-file.js';
 import { stateDir } from '../dev/project-state.js';
 
@@ -324,8 +325,8 @@ function oneOf<T extends string>(s: string, values: readonly T[]): T {
   return (values as readonly string[]).includes(s) ? (s as T) : bad(`a value out of ${values.join('|')}`);
 }
 
-const KINDS: readonly FileKind[] = ['page', 'component', 'layout'];
-const RENDERS: readonly RenderMode[] = ['spa', 'ssr', 'hybrid'];
+const KINDS: readonly FileKind[] = FILE_KINDS;
+const RENDERS: readonly RenderMode[] = RENDER_MODES;
 
 function json<T>(s: string): T {
   try {

@@ -21,8 +21,8 @@ import {
   type AssetRecord,
   type PageRecord,
   type SourceRecord,
-} from '../../core/build/cache-records.js';
-import type { CachedSite } from '../../core/build/cached-site.js';
+} from '#core/build/cache-records.js';
+import type { CachedSite } from '#core/build/cached-site.js';
 import type {
   CompiledPage,
   CompiledSite,
@@ -30,18 +30,18 @@ import type {
   PreviousOutput,
   WrittenFile,
   WriteStats,
-} from '../../core/build/index.js';
-import { kitRuntimeSource } from '../../core/build/runtime-script.js';
-import { typesRootOf } from '../../core/build/page-types.js';
-import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import { isAppConfigPath } from '../../core/model/app-config.js';
-import { declaredFiles } from '../../core/model/asset-files.js';
-import type { KitEntry } from '../../core/model/entries.js';
-import type { CheckOptions } from '../../core/model/options.js';
-import type { DiscoveredSources } from '../../core/project/discover.js';
-import { diskFiles } from '../../core/project/disk-files.js';
-import { readSourceFile, sourceBytesHash, type SourceText } from '../../core/project/read-source.js';
-import type { Workspace } from '../../core/workspace/workspace.js';
+} from '#core/build/index.js';
+import { kitRuntimeSource } from '#core/build/runtime-script.js';
+import { typesRootOf } from '#core/build/page-types.js';
+import { compareDiagnostics, type Diagnostic } from '#core/diagnostics/diagnostic.js';
+import { isAppConfigPath } from '#core/model/app-config.js';
+import { declaredFiles } from '#core/model/asset-files.js';
+import type { KitEntry } from '#core/model/entries.js';
+import type { CheckOptions } from '#core/model/options.js';
+import type { DiscoveredSources } from '#core/project/discover.js';
+import { diskFiles } from '#core/project/disk-files.js';
+import { readSourceFile, sourceBytesHash, type SourceText } from '#core/project/read-source.js';
+import type { Workspace } from '#core/workspace/workspace.js';
 import type { CliIO } from '../io.js';
 import { BuildCache, CacheProblem, CACHE_DIR, pageOf, pagesOf, type BuildIndex } from './cache-store.js';
 import { kitIdentity } from './identity.js';
@@ -57,11 +57,11 @@ const ASSETS_MANIFEST = 'kit-assets.json';
  */
 async function compiler() {
   const [workspace, build, cached, shape, render] = await Promise.all([
-    import('../../core/workspace/workspace.js'),
-    import('../../core/build/index.js'),
-    import('../../core/build/cached-site.js'),
-    import('../../core/model/cross-shape.js'),
-    import('../../../../shared/render/index.js'),
+    import('#core/workspace/workspace.js'),
+    import('#core/build/index.js'),
+    import('#core/build/cached-site.js'),
+    import('#core/model/cross-shape.js'),
+    import('#shared/render/index.js'),
   ]);
   return { ...workspace, ...build, ...cached, ...shape, renderTemplate: render.renderTemplate };
 }

@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { sep } from 'node:path';
-import { parentOf } from '../../core/build/file-writer.js';
+import { parentOf } from '#core/build/file-writer.js';
 
 /** What the file system says of each file and directory of an output, by output-relative path ('' the root). */
 export type OutputEntries = Map<string, string>;

@@ -1,16 +1,16 @@
 // `kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [--no-cache] [<files or directories>]`
 import { dirname, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { CompiledSite, WriteStats } from '../../core/build/index.js';
-import { pageTypesByDir } from '../../core/build/page-types.js';
-import type { ReportModel } from '../../core/report/rows.js';
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import { isAppConfigPath } from '../../core/model/app-config.js';
-import type { CheckOptions } from '../../core/model/options.js';
-import type { SourceLookup } from '../../core/model/report-positions.js';
-import { discoverSources, projectRootOf, type DiscoveredSources } from '../../core/project/discover.js';
-import { isDirectory } from '../../core/project/config.js';
-import type { Workspace } from '../../core/workspace/workspace.js';
+import type { CompiledSite, WriteStats } from '#core/build/index.js';
+import { pageTypesByDir } from '#core/build/page-types.js';
+import type { ReportModel } from '#core/report/rows.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
+import { isAppConfigPath } from '#core/model/app-config.js';
+import type { CheckOptions } from '#core/model/options.js';
+import type { SourceLookup } from '#core/model/report-positions.js';
+import { discoverSources, projectRootOf, type DiscoveredSources } from '#core/project/discover.js';
+import { isDirectory } from '#core/project/config.js';
+import type { Workspace } from '#core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor, type CliIO } from '../io.js';
@@ -95,9 +95,9 @@ function hasEndpoints(ws: Workspace): boolean {
  */
 async function buildModules() {
   const [load, build, rows] = await Promise.all([
-    import('../../core/project/load.js'),
-    import('../../core/build/index.js'),
-    import('../../core/report/rows.js'),
+    import('#core/project/load.js'),
+    import('#core/build/index.js'),
+    import('#core/report/rows.js'),
   ]);
   return { ...load, ...build, ...rows };
 }
@@ -160,7 +160,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     if (flags.trace && !appDir && !binFile)
       throw new UsageError('kit build: --trace needs --app <dir> or --bin <file>');
     // The app modules load only when asked for: a static build does not pay for them.
-    const app = appDir || binFile ? await import('../../core/app/index.js') : undefined;
+    const app = appDir || binFile ? await import('#core/app/index.js') : undefined;
     const appProblem = app?.appPreflight(io.cwd, appDir, binFile);
     if (appProblem) throw new UsageError(`kit build: ${appProblem}`);
     const options: CheckOptions = { ssr: sources.ssr, strictBindings: Boolean(flags['strict-bindings']) };
@@ -302,7 +302,7 @@ async function fastBuild(b: StaticBuild, fast: FastPlan): Promise<number | undef
     return 0;
   }
   if (fast.pagesOnly) {
-    const { OutputError } = await import('../../core/build/index.js');
+    const { OutputError } = await import('#core/build/index.js');
     showWarnings(b, fast.diagnostics, lookup);
     let done;
     try {
@@ -316,7 +316,7 @@ async function fastBuild(b: StaticBuild, fast: FastPlan): Promise<number | undef
     return 0;
   }
   const plan = fast.plan!;
-  const { writeSiteAsync, OutputError, SiteErrors } = await import('../../core/build/index.js');
+  const { writeSiteAsync, OutputError, SiteErrors } = await import('#core/build/index.js');
   const progress = progressOf(b);
   let stats: WriteStats;
   try {

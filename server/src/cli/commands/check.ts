@@ -1,6 +1,6 @@
 // `kit check [--ssr] [--json | --format human|json|github|sarif] [<files or directories>]`
-import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
-import { SUMMARIES } from '../../core/workspace/workspace.js';
+import { loadProjectAsync, threadSettings } from '#core/project/load.js';
+import { SUMMARIES } from '#core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';

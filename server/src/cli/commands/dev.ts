@@ -6,10 +6,10 @@ import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { useColor } from '../io.js';
-import { SourceError } from '../../core/project/discover.js';
+import { SourceError } from '#core/project/discover.js';
 import { DEFAULT_EDITOR_URL } from '../dev/overlay.js';
 import { commandSources } from '../project-sources.js';
-import { parseAllowedHosts } from '../../../../shared/trace/http-origin.js';
+import { parseAllowedHosts } from '#shared/trace/http-origin.js';
 
 const FLAGS = {
   ssr: 'boolean',

@@ -1,5 +1,5 @@
 // `kit endpoints [--ssr] [--format json|table] [<files or directories>]`: endpoint records only.
-import { endpointReport } from '../../core/report/rows.js';
+import { endpointReport } from '#core/report/rows.js';
 import type { Command } from '../command.js';
 import { runReport } from './routes.js';
 

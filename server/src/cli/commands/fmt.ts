@@ -1,12 +1,12 @@
 // `kit fmt [--check | --write] <files or directories>`
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatKit } from '../../core/format/format-kit.js';
-import { discoverSources, SourceError } from '../../core/project/discover.js';
-import { readSourceFile } from '../../core/project/read-source.js';
+import { formatKit } from '#core/format/format-kit.js';
+import { discoverSources, SourceError } from '#core/project/discover.js';
+import { readSourceFile } from '#core/project/read-source.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
-import { reportPos } from '../../core/model/report-positions.js';
+import { reportPos } from '#core/model/report-positions.js';
 
 export const fmtCommand: Command = {
   name: 'fmt',

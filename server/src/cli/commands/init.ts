@@ -6,7 +6,7 @@ import { parseArgs, UsageError } from '../args.js';
 import { givenKitSpec, installedKitSpec, type KitSpec, kitPackageRoot } from '../init/kit-spec.js';
 import { occupants, packageNameFor, writeStarter } from '../init/scaffold.js';
 import { version } from '../version.js';
-import { KIT_PACKAGE } from '../../core/app/package-name.js';
+import { KIT_PACKAGE } from '#core/app/package-name.js';
 import { writeProjectTypes } from '../page-types-output.js';
 
 /** What the `kit:` line says about the spec written. */

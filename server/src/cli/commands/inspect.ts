@@ -1,11 +1,11 @@
 // `kit inspect <ir|endpoint-graph|asset-graph|tree> [--json] [--ssr] [<files or directories>]`
 // Debugging views of the workspace. They describe sources as they are, errors included.
-import { loadProjectAsync, threadSettings } from '../../core/project/load.js';
-import { assetGraph } from '../../core/report/asset-graph.js';
-import { endpointGraph } from '../../core/report/endpoint-graph.js';
-import { inspectIr } from '../../core/report/ir.js';
-import { sourceTree } from '../../core/report/tree.js';
-import type { Workspace } from '../../core/workspace/workspace.js';
+import { loadProjectAsync, threadSettings } from '#core/project/load.js';
+import { assetGraph } from '#core/report/asset-graph.js';
+import { endpointGraph } from '#core/report/endpoint-graph.js';
+import { inspectIr } from '#core/report/ir.js';
+import { sourceTree } from '#core/report/tree.js';
+import type { Workspace } from '#core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { writeJson } from './routes.js';

@@ -1,6 +1,6 @@
 // `kit lsp [--stdio | --node-ipc] [--ssr] [--frame-timeout <ms>]`: the language server, as editors start it.
-import { DEFAULT_PARTIAL_TIMEOUT_MS } from '../../lsp/framing.js';
-import { runLanguageServer } from '../../lsp/main.js';
+import { DEFAULT_PARTIAL_TIMEOUT_MS } from '#lsp/framing.js';
+import { runLanguageServer } from '#lsp/main.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
 import { version } from '../version.js';

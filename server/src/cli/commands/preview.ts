@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
-import { APP_MARKER } from '../../core/app/write-app.js';
+import { APP_MARKER } from '#core/app/write-app.js';
 import { configFor, shownPath } from '../project-sources.js';
-import { parseAllowedHosts } from '../../../../shared/trace/http-origin.js';
+import { parseAllowedHosts } from '#shared/trace/http-origin.js';
 
 export const previewCommand: Command = {
   name: 'preview',

@@ -1,16 +1,16 @@
 // `kit routes [--ssr] [--format json|table] [<files or directories>]`: the versioned route table.
 // Also holds what the report commands share: argument handling and loading with error gating.
 import { performance } from 'node:perf_hooks';
-import { loadProjectAsync, type LoadedProject, threadSettings } from '../../core/project/load.js';
-import { routeReport } from '../../core/report/rows.js';
-import { formatTable } from '../../core/report/table.js';
+import { loadProjectAsync, type LoadedProject, threadSettings } from '#core/project/load.js';
+import { routeReport } from '#core/report/rows.js';
+import { formatTable } from '#core/report/table.js';
 import type { Command } from '../command.js';
-import { SUMMARIES, type Workspace } from '../../core/workspace/workspace.js';
-import type { EndpointRecord, RouteRow } from '../../core/report/types.js';
+import { SUMMARIES, type Workspace } from '#core/workspace/workspace.js';
+import type { EndpointRecord, RouteRow } from '#core/report/types.js';
 import { parseArgs, UsageError, type FlagSpec } from '../args.js';
 import type { CliIO } from '../io.js';
 import { commandSources } from '../project-sources.js';
-import { reportPos } from '../../core/model/report-positions.js';
+import { reportPos } from '#core/model/report-positions.js';
 import { sourceLookup } from '../sources.js';
 
 export type ReportFormat = 'json' | 'table';

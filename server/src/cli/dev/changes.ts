@@ -1,9 +1,9 @@
 // What one rebuild of `kit dev` changed, for the browser: the pages whose HTML differs (their open
 // tabs reload), those whose only change is their stylesheets (swapped in place), and whether the
 // routes stayed the same (then the running app takes the new content and keeps its routers).
-import type { RouteTable } from '../../core/app/route-table.js';
-import type { CompiledPage, CompiledSite } from '../../core/build/index.js';
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
+import type { RouteTable } from '#core/app/route-table.js';
+import type { CompiledPage, CompiledSite } from '#core/build/index.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
 import type { CompileProblem } from './handler-loader.js';
 
 /** What one batch of file changes did. */

@@ -5,15 +5,16 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { watch, type FSWatcher } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createHttpServer, refuseMisdirected } from '../../../../shared/app/server.js';
-import { originAllowed } from '../../../../shared/app/cors.js';
-import { isSameOriginRequest, type HostRule } from '../../../../shared/trace/http-origin.js';
-import { resolvePage } from '../../../../shared/app/pages.js';
-import { checkRequestTarget } from '../../../../shared/route/index.js';
-import { newCollector, newTracer, withSink, type Collector } from '../../../../shared/trace/index.js';
-import type { KitApp } from '../../../../shared/app/app.js';
-import { projectRootOf } from '../../core/project/discover.js';
-import { describeThrown } from '../../../../shared/app/steps.js';
+import { createHttpServer, refuseMisdirected } from '#shared/app/server.js';
+import { originAllowed } from '#shared/app/cors.js';
+import { isSameOriginRequest, type HostRule } from '#shared/trace/http-origin.js';
+import { resolvePage } from '#shared/app/pages.js';
+import { checkRequestTarget } from '#shared/route/index.js';
+import { SAFE_METHODS } from '#shared/language/facts.js';
+import { newCollector, newTracer, withSink, type Collector } from '#shared/trace/index.js';
+import type { KitApp } from '#shared/app/app.js';
+import { projectRootOf } from '#core/project/discover.js';
+import { describeThrown } from '#shared/app/steps.js';
 import type { ChangeReport } from './changes.js';
 import { DevSession } from './session.js';
 import { CLIENT_TAG, DEV_PREFIX, LiveReload } from './live.js';
@@ -100,8 +101,6 @@ function isNavigation(req: IncomingMessage): boolean {
   if (req.headers['x-kit-partial'] !== undefined || req.headers['x-kit-navigate'] !== undefined) return false;
   return (req.headers.accept ?? '').includes('text/html');
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Whether a state-changing request may come from where its `Origin` says: this server's own origin,

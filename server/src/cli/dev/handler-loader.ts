@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuildContext, Message, OutputFile, Plugin } from 'esbuild';
-import * as appRuntime from '../../../../shared/app/index.js';
-import * as routeRuntime from '../../../../shared/route/index.js';
-import * as traceRuntime from '../../../../shared/trace/index.js';
-import { loadEsbuild } from '../../core/app/write-app.js';
-import type { Diagnostic, RelatedLocation } from '../../core/diagnostics/diagnostic.js';
-import type { Pos } from '../../../../grammar/src/index.js';
+import * as appRuntime from '#shared/app/index.js';
+import * as routeRuntime from '#shared/route/index.js';
+import * as traceRuntime from '#shared/trace/index.js';
+import { loadEsbuild } from '#core/app/write-app.js';
+import type { Diagnostic, RelatedLocation } from '#core/diagnostics/diagnostic.js';
+import type { Pos } from '#grammar/index.js';
 
 /** What handler code imports from kit (`@kit-lang/kit/<name>`): the very runtime `kit dev` serves with. */
 const RUNTIME: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {

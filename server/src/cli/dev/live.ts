@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientSourceDir } from '../../core/build/index.js';
+import { clientSourceDir } from '#core/build/index.js';
 
 export const DEV_PREFIX = '/_kit/dev/';
 export const CLIENT_PATH = '/_kit/dev/client.js';

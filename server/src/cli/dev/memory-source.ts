@@ -1,10 +1,10 @@
 // The dev server's output directory that is not one: the files a build would write, served from
 // memory, page bodies rendered only when the app first asks for them. A lazy compile's asset files
 // (the first app of `kit dev`, before every page compiled) are looked up as they are asked for.
-import type { StaticFile } from '../../../../shared/app/manifest.js';
-import type { StaticSource } from '../../../../shared/app/static-files.js';
-import { servedFile } from '../../core/app/route-table.js';
-import { plannedAsset, plannedFiles, type CompiledSite, type PlannedFile } from '../../core/build/index.js';
+import type { StaticFile } from '#shared/app/manifest.js';
+import type { StaticSource } from '#shared/app/static-files.js';
+import { servedFile } from '#core/app/route-table.js';
+import { plannedAsset, plannedFiles, type CompiledSite, type PlannedFile } from '#core/build/index.js';
 
 /** Page bodies rendered when the app first asks for them; assets as compiled. */
 export function memorySource(site: CompiledSite): {

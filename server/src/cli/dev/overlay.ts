@@ -6,7 +6,7 @@
 // does not override): an opaque backdrop, and text and links with a contrast of at least 4.5:1
 // against it (WCAG AA; test/server/cli/dev/dev.browser.test.ts measures them).
 import { isAbsolute, resolve } from 'node:path';
-import { escapeHtml } from '../../../../shared/render/index.js';
+import { escapeHtml } from '#shared/render/index.js';
 
 export const OVERLAY_ID = 'kit-dev-overlay';
 

@@ -21,7 +21,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { SourceError } from '../../core/project/discover.js';
+import { SourceError } from '#core/project/discover.js';
 
 const PRIVATE = 0o600;
 // Windows has no O_NOFOLLOW; there an lstat before the open stands in for it.

@@ -3,8 +3,8 @@
 // person reads at once, and told once: a change prints the problems it brought and one line for
 // those it took away. The terminal never repeats a warning a later save did not touch, and a file
 // with ten thousand errors prints a screenful, not the ten thousand (`kit check` lists them all).
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import type { SourceLookup } from '../../core/model/report-positions.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
+import type { SourceLookup } from '#core/model/report-positions.js';
 import { checkHuman } from '../format/check-output.js';
 
 /** Problems of one code shown in full at once (as `kit build` shows warnings); the rest are counted. */

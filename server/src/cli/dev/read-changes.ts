@@ -3,10 +3,10 @@
 // file the workspace holds), and other files pages or handlers read. The session rebuilds from it.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { crossShape } from '../../core/model/cross-shape.js';
-import { discoverSources, displayPath, SourceError } from '../../core/project/discover.js';
-import { readSourceFile } from '../../core/project/read-source.js';
-import type { Workspace } from '../../core/workspace/workspace.js';
+import { crossShape } from '#core/model/cross-shape.js';
+import { discoverSources, displayPath, SourceError } from '#core/project/discover.js';
+import { readSourceFile } from '#core/project/read-source.js';
+import type { Workspace } from '#core/workspace/workspace.js';
 
 export interface ReadChanges {
   /** Display paths of the files that changed, came or went. */

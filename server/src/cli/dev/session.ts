@@ -5,15 +5,15 @@
 // leaves errors keeps the last good app serving; the errors are shown beside it.
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { KitApp } from '../../../../shared/app/app.js';
-import type { Collector, Tracer } from '../../../../shared/trace/index.js';
-import { buildRouteTable, type RouteTable } from '../../core/app/route-table.js';
-import { compileSite, type CompiledSite } from '../../core/build/index.js';
-import { PageTypesWriter, type TypesWrite } from '../../core/build/page-types.js';
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import { discoverSources, displayPath } from '../../core/project/discover.js';
-import { loadProject } from '../../core/project/load.js';
-import { DEV_START, type Workspace } from '../../core/workspace/workspace.js';
+import { KitApp } from '#shared/app/app.js';
+import type { Collector, Tracer } from '#shared/trace/index.js';
+import { buildRouteTable, type RouteTable } from '#core/app/route-table.js';
+import { compileSite, type CompiledSite } from '#core/build/index.js';
+import { PageTypesWriter, type TypesWrite } from '#core/build/page-types.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
+import { discoverSources, displayPath } from '#core/project/discover.js';
+import { loadProject } from '#core/project/load.js';
+import { DEV_START, type Workspace } from '#core/workspace/workspace.js';
 import { HandlerLoader, type CompileProblem } from './handler-loader.js';
 import { pageChanges, sameRoutes, type ChangeReport } from './changes.js';
 import { memorySource } from './memory-source.js';

@@ -1,5 +1,5 @@
 // `kit check` output: the JSON report (schema version 1, `schemas/check.schema.json`) and the human lines.
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
 import { paint } from '../io.js';
 import { codeFrame } from './code-frame.js';
 import {
@@ -8,7 +8,7 @@ import {
   type ReportPos,
   type ReportRange,
   type SourceLookup,
-} from '../../core/model/report-positions.js';
+} from '#core/model/report-positions.js';
 
 export interface JsonDiagnostic {
   file: string;

@@ -1,9 +1,9 @@
 // `kit check --format github|sarif`: diagnostics for CI systems. `github` prints GitHub Actions
 // workflow commands (annotations on the pull request's lines); `sarif` prints a SARIF 2.1.0 log
 // (code scanning, and every SARIF viewer). Both carry the same positions as the JSON report.
-import type { Diagnostic, Severity } from '../../core/diagnostics/diagnostic.js';
-import { REGISTRY, type CodeInfo } from '../../core/diagnostics/registry.js';
-import type { SourceLookup } from '../../core/model/report-positions.js';
+import type { Diagnostic, Severity } from '#core/diagnostics/diagnostic.js';
+import { REGISTRY, type CodeInfo } from '#core/diagnostics/registry.js';
+import type { SourceLookup } from '#core/model/report-positions.js';
 import { toJsonDiagnostic } from './check-output.js';
 
 const GITHUB_COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };

@@ -3,7 +3,7 @@
 // columns: a tab is 4 columns, East Asian wide characters and emoji 2, combining marks 0, so the
 // underline sits under the characters on a terminal. A line wider than the frame is clipped to a
 // window around the range, `…` on the clipped side. A pure function of the range and the text.
-import type { Pos, Range } from '../../../../grammar/src/index.js';
+import type { Pos, Range } from '#grammar/index.js';
 import { paint } from '../io.js';
 
 const TAB = '    ';

@@ -3,7 +3,7 @@
 // the compiled site (template IR, prerendered files) and the static output's asset manifest.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { Element, Range } from '../../../../grammar/src/index.js';
+import type { Element, Range } from '#grammar/index.js';
 import type {
   AppManifest,
   CorsPolicy,
@@ -11,9 +11,9 @@ import type {
   HandlerRef,
   PageEntry,
   StaticFile,
-} from '../../../../shared/app/manifest.js';
-import { MANIFEST_VERSION } from '../../../../shared/app/manifest.js';
-import { hasTokenForms, type Template } from '../../../../shared/render/index.js';
+} from '#shared/app/manifest.js';
+import { MANIFEST_VERSION } from '#shared/app/manifest.js';
+import { hasTokenForms, type Template } from '#shared/render/index.js';
 import type { CompiledPage, CompiledSite } from '../build/index.js';
 import { ASSETS_MANIFEST, clientSourceDir } from '../build/index.js';
 import type { HandlerBinding } from '../bind/types.js';

@@ -11,7 +11,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { AppBuildError, type RouteTable } from './route-table.js';
 import { loadEsbuild } from './write-app.js';
-import { seaAssetKey } from '../../../../shared/app/static-files.js';
+import { seaAssetKey } from '#shared/app/static-files.js';
 
 /** The fuse `postject` flips so the binary runs its injected script. */
 export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';

@@ -25,7 +25,7 @@ import {
 
 export const APP_MARKER = 'kit-app.json';
 /** The runtime directories copied into `node_modules/@kit-lang/kit` (everything the app's runtime imports). */
-export const RUNTIME_DIRS = ['shared/app', 'shared/route', 'shared/render', 'shared/trace'] as const;
+export const RUNTIME_DIRS = ['shared/app', 'shared/route', 'shared/render', 'shared/trace', 'shared/language'] as const;
 
 /** kit's compiled output root (`out/`), found from this module's own location. */
 export function kitOutRoot(): string {
@@ -119,13 +119,11 @@ function copyRuntime(target: string): void {
   const root = kitOutRoot();
   for (const dir of RUNTIME_DIRS) {
     const from = join(root, dir);
-    if (!existsSync(join(from, 'index.js')))
-      throw new AppBuildError(`the kit runtime is missing from ${from} (build kit first)`);
+    const files = existsSync(from) ? readdirSync(from).filter((name) => name.endsWith('.js')) : [];
+    if (files.length === 0) throw new AppBuildError(`the kit runtime is missing from ${from} (build kit first)`);
     const to = join(target, 'node_modules', KIT_PACKAGE, dir);
     mkdirSync(to, { recursive: true });
-    for (const name of readdirSync(from)) {
-      if (name.endsWith('.js')) copyFileSync(join(from, name), join(to, name));
-    }
+    for (const name of files) copyFileSync(join(from, name), join(to, name));
   }
   writeFileSync(join(target, 'node_modules', KIT_PACKAGE, 'package.json'), runtimePackage());
 }

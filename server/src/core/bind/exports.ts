@@ -4,7 +4,7 @@
 // (re-exports, default exports, classes, other values), so a lookup can say why it did not bind.
 // A `const` keeps the type it is declared with (annotation, `satisfies`, JSDoc `@type`), which
 // types its parameters and may name a kit handler type (kit-types.ts).
-import type { Range } from '../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 import { typescript, type TS } from './ts.js';
 
 export type ExportForm =

@@ -1,6 +1,6 @@
 // The fields a load declares (`server { => { ... } }`) checked against its result type: a question
 // for the type checker, asked once a load is bound.
-import type { FieldPath } from '../../../../grammar/src/index.js';
+import type { FieldPath } from '#grammar/index.js';
 import type { BindingProgram } from './program.js';
 import type { ModuleExport } from './exports.js';
 import { typescript, type TS } from './ts.js';

@@ -5,7 +5,7 @@ import type { KitEntry } from '../model/entries.js';
 import type { CommentEndpoint } from '../model/handler-modules.js';
 import { loadFunctionName } from '../model/names.js';
 import { packageOfUse } from '../resolve/names.js';
-import type { FieldPath, Range } from '../../../../grammar/src/index.js';
+import type { FieldPath, Range } from '#grammar/index.js';
 import type { BindSubject } from './types.js';
 
 export interface BindTarget extends BindSubject {

@@ -1,7 +1,7 @@
 // Handler binding results: which exported function of a directory's modules serves each endpoint,
 // load and contract, and whether kit can call it. Plain data shared by the reports, the language
 // server, the static build and the generated app (which decodes forms with `inputFields`).
-import type { Range } from '../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 
 /**
  * `bound`: kit calls it; `missing`: nothing to call (501); `unsupported_signature`: found but not
@@ -21,8 +21,8 @@ export type BindTargetKind = 'action' | 'api' | 'fragment' | 'load' | 'command' 
  * - `command0` `(ctx)`, `command_input` `(ctx, input: T)`, `query0` `(ctx)`, `query_input` `(ctx, input: T)`
  */
 // The runtime consumes signature kinds too; they are defined once, in the zero-dependency manifest.
-export type { SignatureKind } from '../../../../shared/app/manifest.js';
-import type { SignatureKind } from '../../../../shared/app/manifest.js';
+export type { SignatureKind } from '#shared/app/manifest.js';
+import type { SignatureKind } from '#shared/app/manifest.js';
 
 export const SIGNATURE_KINDS: readonly SignatureKind[] = [
   'action0',

@@ -8,7 +8,7 @@
 // contents and paths relative to the project root only, never absolute paths or times, so a cache
 // restored elsewhere (CI) keeps its keys.
 import { createHash } from 'node:crypto';
-import type { FileKind } from '../../../../grammar/src/index.js';
+import type { FileKind } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RenderMode } from '../model/summary.js';
 

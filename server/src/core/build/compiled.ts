@@ -1,7 +1,7 @@
 // What `compileSite` makes of a workspace: pages and fragments as template IR, the asset files they
 // link and the error pages; what the static writer, the generated app and `kit dev` read.
-import type { ParsedRoute } from '../../../../shared/route/index.js';
-import type { Template } from '../../../../shared/render/index.js';
+import type { ParsedRoute } from '#shared/route/index.js';
+import type { Template } from '#shared/render/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RenderMode } from '../model/summary.js';
 import type { SiteAsset } from './assets.js';

@@ -6,8 +6,9 @@
 // where a request can need it: a form that may post to this origin, a control inside one, an
 // element a `g:target` names, none of them inside raw text. Every other one becomes the plain
 // chunks it stands for, so a template without such forms renders as fast as before.
-import type { Element } from '../../../../grammar/src/index.js';
-import { isSameOriginAction, type Template, writtenValue } from '../../../../shared/render/index.js';
+import type { Element } from '#grammar/index.js';
+import { FORM_CONTROLS } from '#shared/language/facts.js';
+import { isSameOriginAction, type Template, writtenValue } from '#shared/render/index.js';
 import { walkElements } from '../model/markup-memo.js';
 import type { FileSummary } from '../model/summary.js';
 import { attr, literalValue, type OwnerContext } from './owner-context.js';
@@ -15,8 +16,8 @@ import { push, type PNode, toTemplate } from './proto.js';
 
 type ElementPNode = Extract<PNode, { t: 'el' }>;
 
-const FORM_TAGS = new Set(['form', 'input', 'textarea', 'select', 'option']);
-const CONTROL_TAGS = new Set(['input', 'textarea', 'select', 'option']);
+const CONTROL_TAGS: ReadonlySet<string> = new Set([...FORM_CONTROLS, 'option']);
+const FORM_TAGS: ReadonlySet<string> = new Set(['form', ...CONTROL_TAGS]);
 /** Elements whose content browsers read as text (`style`'s is compiled as text already). */
 const RAW_TEXT = new Set(['script', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript']);
 

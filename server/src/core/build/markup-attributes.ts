@@ -1,9 +1,9 @@
 // The attributes of one element → proto IR: static chunks and escaped holes, URL attributes
 // rewritten to content-hashed asset URLs, internal links and `g:post`/`g:command` forms pointed at
 // their routes, and the `g:` directives lowered or dropped.
-import type { ActDecl, Attribute, Element, Expr, TextOrInterpolation } from '../../../../grammar/src/index.js';
-import { concretePath, type ParsedRoute, parseRoutePattern } from '../../../../shared/route/index.js';
-import { escapeHtml, staticHtml, URL_ATTRIBUTES } from '../../../../shared/render/index.js';
+import type { ActDecl, Attribute, Element, Expr, TextOrInterpolation } from '#grammar/index.js';
+import { concretePath, type ParsedRoute, parseRoutePattern } from '#shared/route/index.js';
+import { escapeHtml, staticHtml, URL_ATTRIBUTES } from '#shared/render/index.js';
 import { attr, convertExpr, literalValue, type OwnerContext, type Scope } from './owner-context.js';
 import { fold, push, type PExpr, type PNode } from './proto.js';
 

@@ -3,8 +3,9 @@
 // forms need them (`forms.ts`); interpolations become escaped holes; `g:for`, `g:if` and `g:error`
 // wrap an element in a loop or a condition; component calls are instantiated from their
 // once-compiled form.
-import { type Element, type MarkupNode, VOID_ELEMENTS } from '../../../../grammar/src/index.js';
-import { staticHtml } from '../../../../shared/render/index.js';
+import type { Element, MarkupNode } from '#grammar/index.js';
+import { VOID_ELEMENTS } from '#shared/language/facts.js';
+import { staticHtml } from '#shared/render/index.js';
 import { type CompiledAttribute, compileAttributeList } from './markup-attributes.js';
 import { formMark } from './forms.js';
 import { attr, attributeExpr, convertExpr, literalValue, type OwnerContext, type Scope } from './owner-context.js';

@@ -10,7 +10,7 @@
 // (`patchInto`), and a build that changes nothing touches nothing.
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { renderTemplate, type Template } from '../../../../shared/render/index.js';
+import { renderTemplate, type Template } from '#shared/render/index.js';
 import { sha256Hex, type SiteAsset } from './assets.js';
 import type { CompiledPage, CompiledSite, PrerenderPath } from './compiled.js';
 import { FileWriter } from './file-writer.js';

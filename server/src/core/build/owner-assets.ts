@@ -6,7 +6,7 @@
 // diagnostic at its declaration, and the build writes nothing.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CssDecl, JsDecl, Range } from '../../../../grammar/src/index.js';
+import type { CssDecl, JsDecl, Range } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { typescript } from '../bind/ts.js';

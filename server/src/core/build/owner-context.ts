@@ -2,9 +2,9 @@
 // the expressions it holds turned into proto expressions: shared by the node compiler (`markup.ts`)
 // and the attribute compiler (`markup-attributes.ts`), and by the site compiler, which instantiates
 // components with it.
-import type { Attribute, Element, Expr } from '../../../../grammar/src/index.js';
-import type { ParsedRoute } from '../../../../shared/route/index.js';
-import { decodeEntities } from '../../../../shared/render/index.js';
+import type { Attribute, Element, Expr } from '#grammar/index.js';
+import type { ParsedRoute } from '#shared/route/index.js';
+import { decodeEntities } from '#shared/render/index.js';
 import type { FileSummary } from '../model/summary.js';
 import type { PExpr, PNode } from './proto.js';
 

@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { ParamType } from '../../../../shared/route/index.js';
+import type { ParamType } from '#shared/route/index.js';
 import type { KitEntry } from '../model/entries.js';
 import { dirName, exportedIdentifier, loadFunctionName } from '../model/names.js';
 import type { FileSummary } from '../model/summary.js';

@@ -1,14 +1,8 @@
 // Layouts and components compiled once each into proto nodes (`Part`s), and a component call
 // instantiated from its part with the caller's props and slot content; the layout chain of a page.
 // Pages (`site.ts`) are compiled against these.
-import {
-  type Element,
-  type MarkupNode,
-  type PropDecl,
-  letBinding,
-  MAX_MARKUP_DEPTH,
-} from '../../../../grammar/src/index.js';
-import type { ParsedRoute } from '../../../../shared/route/index.js';
+import { type Element, type MarkupNode, type PropDecl, letBinding, MAX_MARKUP_DEPTH } from '#grammar/index.js';
+import type { ParsedRoute } from '#shared/route/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import type { FileSummary } from '../model/summary.js';

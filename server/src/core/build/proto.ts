@@ -5,8 +5,8 @@
 // mostly static chunks. Slot content compiled in the caller's scope may hold `let` expressions (the
 // values a scoped `<slot>` passes): they are replaced where the content lands, by the values that
 // `<slot>` passes, in the component's scope.
-import type { BinaryOp, Expr, Node, PathSegment, Template } from '../../../../shared/render/index.js';
-import { escapeHtml, renderStaticUrl, renderTemplate, toText } from '../../../../shared/render/index.js';
+import type { BinaryOp, Expr, Node, PathSegment, Template } from '#shared/render/index.js';
+import { escapeHtml, renderStaticUrl, renderTemplate, toText } from '#shared/render/index.js';
 
 export type PExpr =
   | { k: 'lit'; v: string | number | boolean | null }

@@ -3,10 +3,10 @@
 // The static build renders the result to files; the generated app embeds the same IR and renders
 // SSR and hybrid pages per request with the same renderer.
 import { resolve } from 'node:path';
-import { MAX_MARKUP_DEPTH, type ViewBlock } from '../../../../grammar/src/index.js';
-import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
+import { MAX_MARKUP_DEPTH, type ViewBlock } from '#grammar/index.js';
+import { parseRoutePattern, type ParsedRoute } from '#shared/route/index.js';
 import { prerenderedPaths } from '../model/concrete-paths.js';
-import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '../../../../shared/render/index.js';
+import { decodeEntities, escapeHtml, isUnsafeUrl, type Template } from '#shared/render/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { effectiveCachePolicy } from '../model/cache-policy.js';

@@ -1,5 +1,5 @@
 // Diagnostics are plain data: the CLI prints them, the language server converts them, tests compare them.
-import type { Range } from '../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -1,7 +1,7 @@
 // The single registry of diagnostic codes: every code kit can emit, with its default severity,
 // a one-line summary and, where one exists, a suggestion and a machine fix the editor can offer.
 // Rules refer to codes through the `DiagnosticCode` type, so an unregistered code does not compile.
-import type { Range } from '../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 import type { Diagnostic, RelatedLocation, Severity } from './diagnostic.js';
 
 export type Area =

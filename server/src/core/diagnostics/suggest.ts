@@ -1,6 +1,6 @@
 // "Did you mean": the one way a diagnostic names the closest known name to a misspelt one.
 // The keywords module alone: the grammar's barrel would load Chevrotain (a binding worker needs none).
-import { closestOf } from '../../../../grammar/src/index.js';
+import { closestOf } from '#grammar/index.js';
 
 /** `; did you mean "x"?` when a candidate is close enough to be a typo of `word`, else ''. */
 export function didYouMean(word: string, candidates: Iterable<string>, quote = (s: string) => `"${s}"`): string {

@@ -2,7 +2,7 @@
 // steps) or that its leading whitespace must stay as written, and marks the offsets whose whitespace
 // is content (inside `<pre>`, `<textarea>`, comments, multi-line attribute values, interpolations,
 // CSS strings and comments). Only whitespace that HTML and CSS collapse is ever changed.
-import type { Element, MarkupNode } from '../../../../grammar/src/index.js';
+import type { Element, MarkupNode } from '#grammar/index.js';
 
 /** Offsets [a, b) whose whitespace is content (`b` is also no place to insert any). */
 export interface Frozen {

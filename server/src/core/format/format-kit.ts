@@ -4,7 +4,7 @@
 // one; the file ends with exactly one line break. It is idempotent and never changes meaning: a file
 // with syntax errors is left untouched, and every result is re-parsed and compared, modulo positions
 // and collapsible whitespace, with the input before it is returned.
-import { type Declaration, type KitFile, type SyntaxDiagnostic, parseKit } from '../../../../grammar/src/index.js';
+import { type Declaration, type KitFile, type SyntaxDiagnostic, parseKit } from '#grammar/index.js';
 import { cssPlan, markupPlan, type BlockPlan, type LineTable } from './block-layout.js';
 import { normalizeLine } from './line-tokens.js';
 import { meaningOf } from './meaning.js';

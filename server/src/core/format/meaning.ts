@@ -1,7 +1,7 @@
 // What a `.kit` file means, as a comparable string: the AST without positions, with the whitespace
 // HTML and CSS collapse collapsed. The formatter compares its input and output with it and refuses
 // any output that would mean something else.
-import type { Declaration, KitFile, MarkupNode } from '../../../../grammar/src/index.js';
+import type { Declaration, KitFile, MarkupNode } from '#grammar/index.js';
 import { PRESERVE_WHITESPACE } from './block-layout.js';
 
 const POSITION_KEYS = new Set([

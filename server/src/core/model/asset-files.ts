@@ -2,7 +2,7 @@
 // `error "./error.html"`. Their paths are relative to the declaring file's directory; the checker
 // asks whether each exists (`missing_asset`), the build copies it into the output under a content
 // hash. One reading of a declared path for both, so they never disagree on which file is meant.
-import type { Range } from '../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 import { dirName } from './names.js';
 import type { FileSummary } from './summary.js';
 

@@ -3,8 +3,8 @@
 // the checker reports them). Shared by the build (which writes a file per path), the reports (a
 // path-less action of a dynamic SPA page answers on exactly these paths) and the editor's answer to
 // "what serves this URL" (`report/url-routing.ts`), so that the three never disagree.
-import type { PathRecord } from '../../../../grammar/src/index.js';
-import { concretePath, type ParsedRoute } from '../../../../shared/route/index.js';
+import type { PathRecord } from '#grammar/index.js';
+import { concretePath, type ParsedRoute } from '#shared/route/index.js';
 import type { FileSummary } from './summary.js';
 
 export interface ConcretePath {

@@ -7,7 +7,7 @@
 //
 // The shape is taken lazily, after an incremental re-parse may have shifted the old tree's
 // positions: it reads names only, and those never change in a reused node.
-import type { Element, Range } from '../../../../grammar/src/index.js';
+import type { Element, Range } from '#grammar/index.js';
 import type { KitEntry } from './entries.js';
 import { slotOutlet, slotUses, slotValueKind, type SlotValueKind } from './slots.js';
 

@@ -1,6 +1,6 @@
 // What cross-file rules may read: the entries of the workspace, in the global declaration order,
 // and how far each `.kit` entry has been computed (its stage).
-import type { KitFile } from '../../../../grammar/src/index.js';
+import type { KitFile } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ConfigSettings } from './app-config.js';
 import type { HandlerModuleSummary } from './handler-modules.js';

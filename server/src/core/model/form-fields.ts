@@ -1,13 +1,12 @@
 // The controls of a view's forms as written: which named inputs, textareas and selects a form holds
 // and their literal constraint attributes. `kit check` reads it to check `g:error` names; the app
 // build reads it for the constraints the server checks before an action runs.
-import type { Attribute, Element, MarkupNode } from '../../../../grammar/src/index.js';
-import type { FieldConstraint } from '../../../../shared/app/manifest.js';
+import type { Attribute, Element, MarkupNode } from '#grammar/index.js';
+import type { FieldConstraint } from '#shared/app/manifest.js';
+import { FORM_CONTROLS, messageConstraint } from '#shared/language/facts.js';
 import { decodeEntities } from './url-safety.js';
 
-const CONTROLS = new Set(['input', 'textarea', 'select']);
 const CHECKED_TYPES = new Set(['email', 'url', 'number', 'range']);
-const MESSAGE = /^g:message:(required|minlength|maxlength|pattern)$/;
 
 function literal(a: Attribute | undefined): string | undefined {
   if (!a) return undefined;
@@ -32,7 +31,7 @@ export function postSymbol(el: Element): string | undefined {
 export function formControls(nodes: readonly MarkupNode[], out: Element[] = []): Element[] {
   for (const n of nodes) {
     if (n.type !== 'element' || n.name === 'form') continue;
-    if (CONTROLS.has(n.name) && literal(attr(n, 'name'))) out.push(n);
+    if (FORM_CONTROLS.has(n.name) && literal(attr(n, 'name'))) out.push(n);
     formControls(n.children, out);
   }
   return out;
@@ -63,9 +62,9 @@ export function controlConstraint(el: Element): FieldConstraint {
   const pattern = literal(attr(el, 'pattern'));
   if (pattern) c.pattern = pattern;
   for (const a of el.attrs) {
-    const m = MESSAGE.exec(a.name);
-    const text = m ? literal(a) : undefined;
-    if (m && text) (c.messages ??= {})[m[1]] = text;
+    const constraint = messageConstraint(a.name);
+    const text = constraint ? literal(a) : undefined;
+    if (constraint && text) (c.messages ??= {})[constraint] = text;
   }
   return c;
 }

@@ -1,7 +1,7 @@
 // Handler modules are the `.ts`/`.mts`/`.js`/`.mjs` files beside `.kit` files. The checker reads
 // two things from them without a compiler: the exported names, and the `//kit:act|api METHOD /path`
 // endpoint comments (with an optional `//kit:guard ids` line) that sit directly above an export.
-import type { Pos, Range } from '../../../../grammar/src/index.js';
+import type { Pos, Range } from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { baseName } from './names.js';

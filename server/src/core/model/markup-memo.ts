@@ -1,7 +1,7 @@
 // Walks over the markup of a view, and folds over it remembered per element (`MarkupMemo`): what
 // the summary and the view rules collect from a body, recomputed after an edit for the elements
 // the edit touched only.
-import type { Element, MarkupNode } from '../../../../grammar/src/index.js';
+import type { Element, MarkupNode } from '#grammar/index.js';
 
 /** Visits every element of `nodes`, parents before children, in document order. */
 export function walkElements(nodes: MarkupNode[], visit: (el: Element) => void): void {
@@ -19,7 +19,7 @@ export function walkElements(nodes: MarkupNode[], visit: (el: Element) => void):
 // (`node`); in a large body each element's result, its subtree included, is remembered by element
 // identity. That is sound because an element object never changes after parsing except for its
 // positions, which the incremental parser shifts in place (ancestors of a re-parsed element are
-// copied, not mutated: grammar/src/markup-reuse.ts): results that point at the element's own range
+// copied, not mutated: grammar/src/markup/markup-reuse.ts): results that point at the element's own range
 // objects move with it. Anything else a contribution depends on goes into the memo's context key.
 
 /** A remembered subtree: its contributions are `items`, then those of `kids`, in that order. */

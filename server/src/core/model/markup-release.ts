@@ -5,13 +5,7 @@
 // them from the young to the old generation on the way. A released body is re-parsed from the
 // file's text on first access, so a consumer that does need it (an inspect graph, say) still gets
 // the right markup: the parse is deterministic, only the node objects are new.
-import {
-  parseKit,
-  type FragmentDecl,
-  type KitFile,
-  type MarkupNode,
-  type ViewBlock,
-} from '../../../../grammar/src/index.js';
+import { parseKit, type FragmentDecl, type KitFile, type MarkupNode, type ViewBlock } from '#grammar/index.js';
 
 type MarkupOwner = ViewBlock | FragmentDecl;
 

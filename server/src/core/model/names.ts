@@ -1,5 +1,5 @@
 // Naming conventions shared by the checker, the reports, the build and the generated app.
-import type { FileKind } from '../../../../grammar/src/index.js';
+import type { FileKind } from '#grammar/index.js';
 
 /** Base name of a path, without directories (both separators accepted). */
 export function baseName(path: string): string {

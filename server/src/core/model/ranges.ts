@@ -1,6 +1,6 @@
 // Maps spans inside string literals (route segments, attribute values) to document ranges.
-import { type KitFile, type Range, type StringLit, positionAt, valueOffset } from '../../../../grammar/src/index.js';
-import type { Span } from '../../../../shared/route/index.js';
+import { type KitFile, type Range, type StringLit, positionAt, valueOffset } from '#grammar/index.js';
+import type { Span } from '#shared/route/index.js';
 
 /** Document range of `span` (offsets into `lit.value`). Falls back to the literal's range. */
 export function stringSpanRange(file: Pick<KitFile, 'lineStarts'>, lit: StringLit, span: Span | undefined): Range {

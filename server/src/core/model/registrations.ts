@@ -1,8 +1,8 @@
 // Route registrations: every (method, route) a file claims — its page route, its actions, APIs,
 // fragments and command/query contracts, and the `//kit:` comment endpoints of handler modules.
 // Conflict, duplicate and ambiguity rules compare registrations, never raw declarations.
-import type { Range } from '../../../../grammar/src/index.js';
-import type { ParsedRoute } from '../../../../shared/route/index.js';
+import type { Range } from '#grammar/index.js';
+import type { ParsedRoute } from '#shared/route/index.js';
 import { parsedRoute } from './route-cache.js';
 import type { FileSummary } from './summary.js';
 import type { CommentEndpoint } from './handler-modules.js';

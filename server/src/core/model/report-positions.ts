@@ -1,6 +1,6 @@
 // Report positions: 1-based lines and columns, columns counted in Unicode code points (the LSP
 // converts to UTF-16 itself; the AST counts UTF-16 units).
-import type { Pos, Range } from '../../../../grammar/src/index.js';
+import type { Pos, Range } from '#grammar/index.js';
 
 export interface ReportPos {
   line: number;

@@ -1,6 +1,6 @@
 // Route patterns repeat across a workspace (a page route is read by the summary, the rules and the
 // registrations; actions inherit it), and a ParsedRoute is immutable data: parse each once.
-import { parseRoutePattern, type ParsedRoute } from '../../../../shared/route/index.js';
+import { parseRoutePattern, type ParsedRoute } from '#shared/route/index.js';
 
 const cache = new Map<string, ParsedRoute>();
 const LIMIT = 100_000;

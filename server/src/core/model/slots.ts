@@ -1,14 +1,7 @@
 // Slots as other files see them: the `<slot>` outlets a component declares (their names and the
 // values they pass) and the slot content a component call gives (which slot, which `let:` names).
 // Both read one element only, so they are remembered per element object, which never changes.
-import {
-  letBinding,
-  type Attribute,
-  type Element,
-  type Expr,
-  type MarkupNode,
-  type Range,
-} from '../../../../grammar/src/index.js';
+import { letBinding, type Attribute, type Element, type Expr, type MarkupNode, type Range } from '#grammar/index.js';
 import { attrText } from './summary.js';
 
 /** A `<slot>` of a component's view: `name` is '' for the default slot. */

@@ -27,13 +27,14 @@ import type {
   Word,
   PackageDecl,
   MetaDecl,
-} from '../../../../grammar/src/index.js';
-import type { ParsedRoute } from '../../../../shared/route/index.js';
+} from '#grammar/index.js';
+import { isOneOf, RENDER_MODES, type RenderMode } from '#shared/language/facts.js';
+import type { ParsedRoute } from '#shared/route/index.js';
 import { parsedRoute } from './route-cache.js';
 import { MarkupMemo, type MarkupVisitor } from './markup-memo.js';
 import { baseName, dirName, ownerIdFromPath } from './names.js';
 
-export type RenderMode = 'spa' | 'ssr' | 'hybrid';
+export type { RenderMode } from '#shared/language/facts.js';
 
 export interface ComponentCall {
   name: string;
@@ -203,7 +204,7 @@ export function summarize(file: KitFile): FileSummary {
   s.guards = s.guardDecl ? s.guardDecl.guards.map((g: Word) => g.text) : [];
   s.layouts = s.layoutDecl ? s.layoutDecl.layouts.map((l: Word) => l.text) : [];
   const mode = s.renderDecl?.mode.text;
-  s.render = mode === 'ssr' || mode === 'hybrid' || mode === 'spa' ? mode : s.server ? 'ssr' : 'spa';
+  s.render = mode !== undefined && isOneOf(RENDER_MODES, mode) ? mode : s.server ? 'ssr' : 'spa';
 
   const bodies: MarkupNode[][] = [];
   if (s.view) bodies.push(s.view.body);

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { parseKit } from '../../../../grammar/src/index.js';
+import { parseKit } from '#grammar/index.js';
 import type { CheckOptions } from '../model/options.js';
 import { analyseKit } from '../workspace/analyse-kit.js';
 import {

@@ -1,6 +1,6 @@
 // What the main thread and the loading threads of `parse-pool.ts` share: the slots of their state
 // (an Int32Array over a SharedArrayBuffer) and the result for one file.
-import type { KitFile } from '../../../../grammar/src/index.js';
+import type { KitFile } from '#grammar/index.js';
 import { fileRegistrations } from '../model/registrations.js';
 import { parsedRoute } from '../model/route-cache.js';
 import type { KitAnalysis } from '../workspace/analyse-kit.js';

@@ -4,7 +4,7 @@
 // re-parses that from the text if anything reads it). A file it cannot read, or one with a decoding
 // problem, is left to the main thread, which reports it in its own words.
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { parseKit } from '../../../../grammar/src/index.js';
+import { parseKit } from '#grammar/index.js';
 import { analyseKit } from '../workspace/analyse-kit.js';
 import type { CheckOptions } from '../model/options.js';
 import { diskFiles } from './disk-files.js';

@@ -5,7 +5,7 @@
 // UTF-8 are kept as U+FFFD, as a decoder would, and reported where they stand.
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import type { Range } from '../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { linkProblem, SourceError } from './discover.js';

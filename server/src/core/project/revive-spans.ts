@@ -3,7 +3,7 @@
 // are `Span` objects (their `start`/`end` are getters, JSON shows them through `toJSON`), so every
 // cloned range is given back its prototype; nothing else in a tree, summary, registration or
 // diagnostic is a class instance (a round-trip test holds every fixture to that).
-import { Span } from '../../../../grammar/src/index.js';
+import { Span } from '#grammar/index.js';
 
 function isClonedSpan(o: object): boolean {
   return 'so' in o && 'ec' in o && Object.getPrototypeOf(o) === Object.prototype;

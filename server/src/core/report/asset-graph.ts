@@ -1,6 +1,6 @@
 // `kit inspect asset-graph --json`: which owner (page, component, layout) introduced which CSS,
 // JavaScript, file asset or WASM declaration.
-import type { Declaration } from '../../../../grammar/src/index.js';
+import type { Declaration } from '#grammar/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary } from '../model/summary.js';
 import { GraphBuilder, makeNode, nodeId, type Graph } from './graph.js';
@@ -14,7 +14,7 @@ interface AssetDecl {
   inline: boolean;
   decl: Declaration;
   /** Where the span points when not the whole declaration (the `style` keyword of a block). */
-  at?: import('../../../../grammar/src/index.js').Range;
+  at?: import('#grammar/index.js').Range;
 }
 
 function fileName(p: string): string {

@@ -1,6 +1,6 @@
 // `kit inspect endpoint-graph --json`: pages, routes, endpoints, handlers, guards, contracts and
 // the view elements that dispatch to endpoints.
-import type { Element } from '../../../../grammar/src/index.js';
+import type { Element } from '#grammar/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary } from '../model/summary.js';
 import { GraphBuilder, makeNode, type Graph } from './graph.js';
@@ -83,7 +83,7 @@ function structural(
     ];
     for (const t of targets) g.edge(id, t, 'dispatches');
   };
-  const walk = (nodes: import('../../../../grammar/src/index.js').MarkupNode[], parent: string) => {
+  const walk = (nodes: import('#grammar/index.js').MarkupNode[], parent: string) => {
     viewChildren(nodes, source).forEach((c, i) => {
       if (c.kind === 'text') return;
       const id = `${parent}:${i}`;

@@ -1,7 +1,7 @@
 // `kit inspect ir`: the core's typed model as JSON, for compiler debugging and snapshots — every
 // `.kit` file's syntax tree, summary, registrations, bindings and diagnostics, and every handler
 // module's scan. Explicitly not a report schema: its shape follows the code and may change.
-import type { KitFile } from '../../../../grammar/src/index.js';
+import type { KitFile } from '#grammar/index.js';
 import type { Registration } from '../model/registrations.js';
 import type { FileSummary } from '../model/summary.js';
 import type { Workspace } from '../workspace/workspace.js';

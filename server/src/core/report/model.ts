@@ -1,8 +1,9 @@
 // The report model: every page route and every endpoint of a workspace, with the values all
 // reports share (rows, records, graphs, tree, hover). Built once per report from the workspace;
 // each output is a projection of these objects, so `kit routes` and `kit endpoints` cannot drift.
-import type { Range } from '../../../../grammar/src/index.js';
-import type { ParsedRoute } from '../../../../shared/route/index.js';
+import type { Range } from '#grammar/index.js';
+import { SAFE_METHODS } from '#shared/language/facts.js';
+import type { ParsedRoute } from '#shared/route/index.js';
 import { parsedRoute } from '../model/route-cache.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary, ContractRef } from '../model/summary.js';
@@ -72,8 +73,6 @@ export interface ReportModel {
   pages: PageInfo[];
   endpoints: EndpointInfo[];
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 function pageInfo(ws: Workspace, s: FileSummary): PageInfo | undefined {
   if (s.kind !== 'page' || !s.route) return undefined;

@@ -4,9 +4,9 @@
 // would answer the rewritten link with the renamed route and nothing new would match it. Every
 // other link that reaches the route is left as it is, with the reason: the editor reports those
 // instead of guessing. Plain data in, plain data out; the language server makes the edit.
-import type { Range } from '../../../../grammar/src/index.js';
-import type { ParsedRoute } from '../../../../shared/route/index.js';
-import { decodeParam, matchRoute } from '../../../../shared/route/index.js';
+import type { Range } from '#grammar/index.js';
+import type { ParsedRoute } from '#shared/route/index.js';
+import { decodeParam, matchRoute } from '#shared/route/index.js';
 import type { KitEntry, WorkspaceView } from '../model/entries.js';
 import { unquotedRange } from '../model/ranges.js';
 import { compareRegistrations } from '../model/entries.js';

@@ -1,8 +1,8 @@
 // Row projections of the report model: `kit routes` rows (page rows, then endpoint rows),
 // `kit endpoints` records, and the `info` notes. Consumed by the CLI reports, the static build's
 // `kit-routes.json`, the language server's hover and the generated app's route table.
-import type { Range } from '../../../../grammar/src/index.js';
-import type { RouteParam } from '../../../../shared/route/index.js';
+import type { Range } from '#grammar/index.js';
+import type { RouteParam } from '#shared/route/index.js';
 import { reportRange } from '../model/report-positions.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { HandlerBinding } from '../bind/types.js';

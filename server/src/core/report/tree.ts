@@ -2,7 +2,7 @@
 // their route, endpoints, contract references and view; components; layouts; comment endpoints —
 // with stable IDs, sources, spans and ordered children, plus `renders_component` edges and
 // component composition cycles as tree diagnostics.
-import type { MarkupNode } from '../../../../grammar/src/index.js';
+import type { MarkupNode } from '#grammar/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { FileSummary } from '../model/summary.js';
 import type { KitEntry } from '../model/entries.js';

@@ -8,7 +8,8 @@
 // compiled over only the routes whose shape can match the path (found through the `reg:` buckets
 // that `broken_internal_link` reads), so a question costs a few bucket lookups whatever the size
 // of the site, and the router's precedence among those routes is the whole router's.
-import type { PathRecord } from '../../../../grammar/src/index.js';
+import { API_METHODS } from '#shared/language/facts.js';
+import type { PathRecord } from '#grammar/index.js';
 import {
   checkRequestTarget,
   compileRouter,
@@ -16,16 +17,13 @@ import {
   matchRoute,
   splitPath,
   toOriginForm,
-} from '../../../../shared/route/index.js';
+} from '#shared/route/index.js';
 import { limitedActionPaths, prerenderedPaths } from '../model/concrete-paths.js';
 import { compareRegistrations, type KitEntry, type WorkspaceView } from '../model/entries.js';
 import type { Registration } from '../model/registrations.js';
 import type { FileSummary, InternalLink } from '../model/summary.js';
 import { linkSegments, visitMatchingRoutes } from '../validate/cross/links.js';
 import { bucket } from '../validate/cross/rule.js';
-
-/** The methods a route can be declared with (pages and fragments GET; actions POST; APIs any of these). */
-export const ROUTE_METHODS: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 const HEALTH_PATH = '/_kit/health';
 const TRACE_MOUNT = '/_kit/traces';
@@ -167,10 +165,13 @@ function pageAnswer(view: WorkspaceView, candidates: readonly Registration[], se
   return none('GET', 404, 'no page or GET endpoint answers');
 }
 
-/** Every method something answers with at `segs` (pages count for GET), in the order of `ROUTE_METHODS`. */
+/**
+ * Every method something answers with at `segs` (pages count for GET), in the order of `API_METHODS`
+ * (the methods a route can be declared with: pages and fragments GET, actions POST, APIs any of them).
+ */
 function allowedAt(view: WorkspaceView, routes: RouteSource, segs: readonly string[]): string[] {
   const out: string[] = [];
-  for (const m of ROUTE_METHODS) {
+  for (const m of API_METHODS) {
     const candidates = routes(m, segs);
     if (endpointAnswer(view, candidates, m, segs, false)) out.push(m);
     else if (m === 'GET' && pageAnswer(view, candidates, segs).outcome === 'route') out.push(m);
@@ -255,7 +256,7 @@ export function answersAt(view: WorkspaceView, target: string, routes = workspac
   const json = endpointAnswer(view, routes('GET', t.segments), 'GET', t.segments, true);
   if (json?.registration?.kind === 'query') out.push({ ...json, note: 'for requests that ask for JSON' });
   // Only endpoints answer other methods.
-  for (const m of ROUTE_METHODS) {
+  for (const m of API_METHODS) {
     if (m === 'GET') continue;
     const a = endpointAnswer(view, routes(m, t.segments), m, t.segments, false);
     if (a) out.push(a);

@@ -1,7 +1,7 @@
 // The children of view markup as the tree and the endpoint graph number them: elements,
 // component calls and text runs (adjacent text and interpolations merged, blank runs and comments
 // dropped). Child IDs are `<parent id>:<index>` over this list, so both outputs agree.
-import type { Attribute, Element, MarkupNode, Range } from '../../../../grammar/src/index.js';
+import type { Attribute, Element, MarkupNode, Range } from '#grammar/index.js';
 
 export type ViewChild =
   | { kind: 'element' | 'component-call'; el: Element }

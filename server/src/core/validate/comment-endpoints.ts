@@ -1,12 +1,12 @@
 // `//kit:act|api METHOD /path` endpoints of handler modules get the checks of their `.kit`
 // counterparts: the method per endpoint kind, the path pattern (no rest
 // params: those belong to page routes and fragments), and a guard line (default deny).
-import type { Range } from '../../../../grammar/src/index.js';
-import { parseRoutePattern, type Span } from '../../../../shared/route/index.js';
+import type { Range } from '#grammar/index.js';
+import { API_METHODS, isOneOf } from '#shared/language/facts.js';
+import { parseRoutePattern, type Span } from '#shared/route/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import type { CommentEndpoint } from '../model/handler-modules.js';
-import { API_METHODS } from './endpoints.js';
 
 /** Range of `span` (offsets into the path) inside the one-line comment that declares it. */
 function pathRange(text: string, ep: CommentEndpoint, span: Span | undefined): Range {
@@ -44,7 +44,7 @@ export function commentEndpointDiagnostics(
         ),
       );
     }
-    if (ep.kind === 'api' && !API_METHODS.has(ep.method)) {
+    if (ep.kind === 'api' && !isOneOf(API_METHODS, ep.method)) {
       out.push(
         diag(
           'unsupported_api_method',

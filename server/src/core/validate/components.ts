@@ -1,8 +1,7 @@
 // Component declarations of one file: name and props.
+import { isOneOf, PROP_TYPES } from '#shared/language/facts.js';
 import { diag } from '../diagnostics/registry.js';
 import type { RuleContext } from './context.js';
-
-export const PROP_TYPES: ReadonlySet<string> = new Set(['string', 'int', 'float', 'bool']);
 
 export function componentsRule(ctx: RuleContext): void {
   const { file, summary: s } = ctx;
@@ -34,7 +33,7 @@ export function componentsRule(ctx: RuleContext): void {
   }
   const seen = new Set<string>();
   for (const p of s.props?.props ?? []) {
-    if (!PROP_TYPES.has(p.type.text))
+    if (!isOneOf(PROP_TYPES, p.type.text))
       ctx.report(
         diag(
           'invalid_prop_type',
@@ -47,7 +46,7 @@ export function componentsRule(ctx: RuleContext): void {
       ctx.report(diag('duplicate_declaration', file.path, p.name.range, `prop ${p.name.text} is declared twice`));
     seen.add(p.name.text);
     const d = p.default;
-    if (!d || !PROP_TYPES.has(p.type.text)) continue;
+    if (!d || !isOneOf(PROP_TYPES, p.type.text)) continue;
     const ok =
       p.type.text === 'string'
         ? typeof d.value === 'string'

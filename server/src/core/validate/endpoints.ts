@@ -1,11 +1,10 @@
 // Inline endpoint declarations: methods per endpoint kind, handler symbol names, fragment targets,
 // CORS options.
-import type { ApiDecl } from '../../../../grammar/src/index.js';
+import type { ApiDecl } from '#grammar/index.js';
+import { API_METHODS, isOneOf } from '#shared/language/facts.js';
 import { diag } from '../diagnostics/registry.js';
 import { isExportedSymbol } from '../model/names.js';
 import type { RuleContext } from './context.js';
-
-export const API_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function endpointsRule(ctx: RuleContext): void {
   const { file, summary: s } = ctx;
@@ -23,7 +22,7 @@ export function endpointsRule(ctx: RuleContext): void {
     symbol(ctx, a.symbol.text, a.symbol.range, 'action');
   }
   for (const a of s.apis) {
-    if (!API_METHODS.has(a.method.text))
+    if (!isOneOf(API_METHODS, a.method.text))
       ctx.report(
         diag(
           'unsupported_api_method',
@@ -59,12 +58,7 @@ export function endpointsRule(ctx: RuleContext): void {
   }
 }
 
-function symbol(
-  ctx: RuleContext,
-  name: string,
-  range: import('../../../../grammar/src/index.js').Range,
-  kind: string,
-): void {
+function symbol(ctx: RuleContext, name: string, range: import('#grammar/index.js').Range, kind: string): void {
   if (!isExportedSymbol(name)) {
     ctx.report(
       diag(
@@ -80,7 +74,7 @@ function symbol(
 
 function cors(ctx: RuleContext, a: ApiDecl): void {
   const c = a.cors!;
-  const bad = (range: import('../../../../grammar/src/index.js').Range, msg: string) =>
+  const bad = (range: import('#grammar/index.js').Range, msg: string) =>
     ctx.report(
       diag('invalid_cors_option', ctx.file.path, range, `${ctx.summary.ownerId}: api ${a.symbol.text} cors ${msg}`),
     );

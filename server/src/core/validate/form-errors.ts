@@ -1,7 +1,7 @@
 // `g:error="field"`: where a failed submission's message for a field shows. The name must be a
 // field of the form the element sits in (a named input, textarea or select of it), or, outside any
 // form, of a form of the view posting to an action; otherwise the message could never show.
-import type { Attribute, Element } from '../../../../grammar/src/index.js';
+import type { Attribute, Element } from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 import { controlName, formControls, postSymbol } from '../model/form-fields.js';

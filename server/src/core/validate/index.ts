@@ -1,6 +1,6 @@
 // The local rules (one file at a time) in the order their diagnostics are produced.
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { KitFile } from '../../../../grammar/src/index.js';
+import type { KitFile } from '#grammar/index.js';
 import type { FileSummary } from '../model/summary.js';
 import type { CheckOptions } from '../model/options.js';
 import type { LocalRule } from './context.js';

@@ -9,14 +9,7 @@
 // Layouts are not checked: their markup reads the data of whichever page they wrap. Components read
 // the data of the page they are rendered in too, so there a name that is not a prop is only
 // reported when it is a near miss of one (`{lable}` for the prop `label`).
-import {
-  type Element,
-  type Expr,
-  type FileKind,
-  type MarkupNode,
-  type PathExpr,
-  letBinding,
-} from '../../../../grammar/src/index.js';
+import { type Element, type Expr, type FileKind, type MarkupNode, type PathExpr, letBinding } from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 import { MarkupMemo, type MarkupVisitor } from '../model/markup-memo.js';

@@ -1,8 +1,8 @@
 // Route rules of one file: pattern validity of the page route and of every endpoint path, rest
 // params only where request-time rendering allows them, `paths {}` records and `param()` references.
-import type { MarkupNode, StringLit, Expr, TextOrInterpolation, PathRecord } from '../../../../grammar/src/index.js';
-import { concretePath, type ParsedRoute } from '../../../../shared/route/index.js';
-import { decodesAs } from '../../../../shared/route/params.js';
+import type { MarkupNode, StringLit, Expr, TextOrInterpolation, PathRecord } from '#grammar/index.js';
+import { concretePath, type ParsedRoute } from '#shared/route/index.js';
+import { decodesAs } from '#shared/route/params.js';
 import { parsedRoute } from '../model/route-cache.js';
 import { MarkupMemo, type MarkupVisitor } from '../model/markup-memo.js';
 import { diag } from '../diagnostics/registry.js';
@@ -78,7 +78,7 @@ function endpointPath(
   page: ParsedRoute | undefined,
   path: StringLit | undefined,
   label: string,
-  declRange: import('../../../../grammar/src/index.js').Range,
+  declRange: import('#grammar/index.js').Range,
 ): void {
   const id = ctx.summary.ownerId;
   if (path && path.value !== '') {

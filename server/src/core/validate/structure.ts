@@ -1,68 +1,10 @@
 // Structure of one file: required and unique declarations, declarations valid per file kind,
 // render mode, page identity and `use` aliases.
-import type { Declaration, DeclarationKind, FileKind } from '../../../../grammar/src/index.js';
+import type { Declaration } from '#grammar/index.js';
+import { ALLOWED_DECLARATIONS, isOneOf, RENDER_MODES, UNIQUE_DECLARATIONS } from '#shared/language/facts.js';
 import { diag } from '../diagnostics/registry.js';
 import { PAGE_ID_PATTERN } from '../model/names.js';
 import type { RuleContext } from './context.js';
-
-export const ALLOWED_DECLARATIONS: Record<FileKind, ReadonlySet<DeclarationKind>> = {
-  page: new Set<DeclarationKind>([
-    'package',
-    'page',
-    'route',
-    'render',
-    'guard',
-    'layout',
-    'cache',
-    'revalidate',
-    'meta',
-    'css',
-    'js',
-    'asset',
-    'wasm',
-    'error',
-    'use',
-    'paths',
-    'server',
-    'act',
-    'api',
-    'fragment',
-    'view',
-    'style',
-  ]),
-  component: new Set<DeclarationKind>([
-    'package',
-    'component',
-    'props',
-    'css',
-    'js',
-    'asset',
-    'wasm',
-    'use',
-    'view',
-    'style',
-  ]),
-  layout: new Set<DeclarationKind>(['package', 'layout', 'error', 'meta', 'css', 'js', 'asset', 'view', 'style']),
-};
-
-/** Declarations that may appear at most once per file (meta is unique per name). */
-export const UNIQUE_DECLARATIONS = new Set<DeclarationKind>([
-  'package',
-  'page',
-  'route',
-  'render',
-  'guard',
-  'layout',
-  'cache',
-  'revalidate',
-  'paths',
-  'server',
-  'view',
-  'component',
-  'props',
-  'error',
-  'style',
-]);
 
 function declLabel(d: Declaration): string {
   if (d.kind === 'meta') return d.name;
@@ -122,7 +64,7 @@ export function structureRule(ctx: RuleContext): void {
       );
     }
     const mode = s.renderDecl?.mode;
-    if (mode && mode.text !== 'spa' && mode.text !== 'ssr' && mode.text !== 'hybrid') {
+    if (mode && !isOneOf(RENDER_MODES, mode.text)) {
       ctx.report(
         diag(
           'invalid_render_mode',

@@ -1,28 +1,14 @@
 // The closed set of `g:` directives: which exist, what value each takes, which combine on one
 // element (g:if and g:for need g:lane="server"; a form posts with g:post or calls a contract), and
 // the endpoint paths of g:command forms.
-import type { Attribute, Element } from '../../../../grammar/src/index.js';
-import { validateContractPath } from '../../../../shared/route/index.js';
+import type { Attribute, Element } from '#grammar/index.js';
+import { DIRECTIVES, messageConstraint } from '#shared/language/facts.js';
+import { validateContractPath } from '#shared/route/index.js';
 import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { attrText } from '../model/summary.js';
 import type { RuleContext } from './context.js';
 import { staticText, type ElementScope, type ViewItem } from './view-scope.js';
-
-export const DIRECTIVES = new Set([
-  'g:post',
-  'g:target',
-  'g:swap',
-  'g:command',
-  'g:query',
-  'g:if',
-  'g:for',
-  'g:key',
-  'g:lane',
-  'g:slot',
-  'g:error',
-]);
-export const MESSAGE_DIRECTIVES = /^g:message:(required|minlength|maxlength|pattern)$/;
 
 /** One `g:` attribute on its own: a known directive with the value it takes; a g:target is queued in `out`. */
 export function directiveAttribute(scope: ElementScope, el: Element, a: Attribute, out: ViewItem[]): void {
@@ -32,7 +18,7 @@ export function directiveAttribute(scope: ElementScope, el: Element, a: Attribut
   const report = (d: Diagnostic) => {
     out.push({ k: 'diag', d });
   };
-  if (!DIRECTIVES.has(a.name) && !MESSAGE_DIRECTIVES.test(a.name)) {
+  if (!DIRECTIVES.has(a.name) && messageConstraint(a.name) === undefined) {
     const hint =
       a.name.startsWith('g:on:') || a.name.startsWith('g:bind:') || a.name === 'g:island'
         ? ' (client island directives are not supported by kit)'

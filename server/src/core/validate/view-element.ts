@@ -1,6 +1,6 @@
 // The checks of one element of a view and of each of its attributes, in the order they report:
 // markup safety, the `use` alias of a component call, `let:` slot bindings, then the directives.
-import { letBinding, type Attribute, type Element } from '../../../../grammar/src/index.js';
+import { letBinding, type Attribute, type Element } from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { directiveAttribute, elementDirectives } from './view-directives.js';

@@ -1,6 +1,6 @@
 // misplaced_path_value: where a `{x...}` value may stand. The view rules read it at two levels:
 // per element (memoised with the element checks) and in the text at the top of a body.
-import type { Element, MarkupNode, Range } from '../../../../grammar/src/index.js';
+import type { Element, MarkupNode, Range } from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { URL_ATTRIBUTES } from '../model/url-safety.js';

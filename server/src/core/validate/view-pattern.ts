@@ -2,8 +2,8 @@
 // that fails, so an invalid pattern silently checks nothing; the app checks it with the linear
 // matcher (`shared/app/pattern.ts`), which refuses what it cannot match in time linear in the value
 // (backreferences, repetitions past its state budget): such a pattern would stop the app starting.
-import type { Attribute, Element } from '../../../../grammar/src/index.js';
-import { compilePattern, type PatternCheck } from '../../../../shared/app/pattern.js';
+import type { Attribute, Element } from '#grammar/index.js';
+import { compilePattern, type PatternCheck } from '#shared/app/pattern.js';
 import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { decodeEntities } from '../model/url-safety.js';

@@ -2,7 +2,7 @@
 // place the page does not control: `<script>`, inline event handlers, `srcdoc`, and URL attributes
 // with javascript:, data:, vbscript: or protocol-relative values, or with dynamic values that do
 // not follow a literal root-relative prefix.
-import type { Attribute, Element } from '../../../../grammar/src/index.js';
+import type { Attribute, Element } from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { decodeEntities, isUnsafeUrl, URL_ATTRIBUTES } from '../model/url-safety.js';

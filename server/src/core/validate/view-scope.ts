@@ -1,6 +1,6 @@
 // What the element checks of the view rules share: what they read besides the element
 // (`ElementScope`), what they yield (`ViewItem`) and an attribute's static text.
-import type { Attribute, Range } from '../../../../grammar/src/index.js';
+import type { Attribute, Range } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RuleContext } from './context.js';
 

@@ -2,7 +2,7 @@
 // across revisions) with the element checks (view-element.ts: markup safety, the closed set of `g:`
 // directives, lanes, slots) and the `{x...}` placement (view-path-values.ts), then checked as a
 // whole: duplicate ids and the ids g:target names. A layout holds exactly one default slot.
-import type { Element, MarkupNode, Range } from '../../../../grammar/src/index.js';
+import type { Element, MarkupNode, Range } from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import { MarkupMemo } from '../model/markup-memo.js';
 import type { RuleContext } from './context.js';

@@ -2,7 +2,7 @@
 // diagnostics. The workspace computes it for each file it parses, and loading threads
 // (`core/project/parse-pool.ts`) for the files they parse, with this one function, so that an
 // entry reads the same whichever thread made it.
-import type { KitFile } from '../../../../grammar/src/index.js';
+import type { KitFile } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CheckOptions } from '../model/options.js';
 import { fileRegistrations, type Registration } from '../model/registrations.js';

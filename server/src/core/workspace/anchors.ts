@@ -3,7 +3,7 @@
 // (`model/cross-shape.ts`), and turned back into a range against the file's current version when
 // read. Two versions of a file with the same shape have the same visible items in the same order,
 // so an edit that only moves positions leaves every anchor valid and re-validates nothing.
-import { type Range, isReparseable } from '../../../../grammar/src/index.js';
+import { type Range, isReparseable } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { KitEntry } from '../model/entries.js';
 import { visibleRanges } from '../model/cross-shape.js';

@@ -1,7 +1,7 @@
 // Which files a re-evaluated bucket changed. A bucket's facts are compared with what they were, per
 // file and as a reader sees them (code, severity, message, places, related locations): a directory
 // re-bound because one page changed must not have every file of it re-published.
-import type { Range } from '../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { type Fact, type KitOf, resolveFact } from './anchors.js';
 

@@ -6,7 +6,7 @@
 // leaves its buckets, the new one joins, and only the buckets touched by either are re-validated,
 // here (their facts: `fact-store.ts`). The CLI loads everything once; the language server and the
 // dev server feed edits. The rules of this engine are in docs/architecture.md.
-import type { KitFile } from '../../../../grammar/src/index.js';
+import type { KitFile } from '#grammar/index.js';
 import {
   fileKindFromPath,
   isReparseable,
@@ -14,7 +14,7 @@ import {
   parseKitDeclarations,
   reparseKit,
   type ParseOptions,
-} from '../../../../grammar/src/index.js';
+} from '#grammar/index.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { KitStage, type KitEntry, type ModuleEntry, type WorkspaceView } from '../model/entries.js';
 import { releaseMarkup } from '../model/markup-release.js';

@@ -13,12 +13,12 @@ import {
   type Position,
   type Range as LspRange,
 } from 'vscode-languageserver';
-import type { Range } from '../../../../grammar/src/index.js';
-import { isAppConfigPath } from '../../core/model/app-config.js';
-import type { BindTargetKind } from '../../core/bind/types.js';
-import type { KitEntry, ModuleEntry } from '../../core/model/entries.js';
-import type { CommentEndpoint } from '../../core/model/handler-modules.js';
-import { dirName, loadFunctionName } from '../../core/model/names.js';
+import type { Range } from '#grammar/index.js';
+import { isAppConfigPath } from '#core/model/app-config.js';
+import type { BindTargetKind } from '#core/bind/types.js';
+import type { KitEntry, ModuleEntry } from '#core/model/entries.js';
+import type { CommentEndpoint } from '#core/model/handler-modules.js';
+import { dirName, loadFunctionName } from '#core/model/names.js';
 import { offsetOf, rangeOfOffsets, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { locate } from './locate.js';

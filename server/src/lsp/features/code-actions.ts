@@ -9,12 +9,12 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver';
-import type { Declaration, Range, StringLit } from '../../../../grammar/src/index.js';
-import { parseRoutePattern, type RouteIssueKind } from '../../../../shared/route/index.js';
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import { baseName, dirName } from '../../core/model/names.js';
-import { stringSpanRange } from '../../core/model/ranges.js';
-import type { KitEntry } from '../../core/model/entries.js';
+import type { Declaration, Range, StringLit } from '#grammar/index.js';
+import { parseRoutePattern, type RouteIssueKind } from '#shared/route/index.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
+import { baseName, dirName } from '#core/model/names.js';
+import { stringSpanRange } from '#core/model/ranges.js';
+import type { KitEntry } from '#core/model/entries.js';
 import { toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { cursorStub, missingHandler } from './handler-stubs.js';

@@ -2,7 +2,7 @@
 // file (`12 req · p95 4 ms · 1 error`), and the same figures in hover on those lines, with the last
 // error's message and a link to its trace in the viewer. Silent when no server is running.
 import type { CodeLens, Position } from 'vscode-languageserver';
-import type { Range } from '../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 import { toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { type DeclFigures, figuresOf, formatMs, lensTitle, type LiveReport } from './route-figures.js';

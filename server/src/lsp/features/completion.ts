@@ -1,53 +1,43 @@
 // Completion by context: the text before the cursor on its line decides what is offered, the
 // workspace model supplies the names (guards in use, layouts, components, sibling handler exports).
 import { CompletionItemKind, type CompletionItem, type Position } from 'vscode-languageserver';
-import type { DeclarationKind, FileKind } from '../../../../grammar/src/index.js';
-import { PARAM_TYPES } from '../../../../shared/route/index.js';
-import { dirName } from '../../core/model/names.js';
-import { packageOfUse } from '../../core/resolve/names.js';
-import type { KitEntry } from '../../core/model/entries.js';
-import { API_METHODS } from '../../core/validate/endpoints.js';
-import { ALLOWED_DECLARATIONS, UNIQUE_DECLARATIONS } from '../../core/validate/structure.js';
-import { DIRECTIVES } from '../../core/validate/view-directives.js';
+import type { DeclarationKind, FileKind } from '#grammar/index.js';
+import {
+  ALLOWED_DECLARATIONS,
+  API_METHODS,
+  BLOCK_KEYWORDS,
+  DECLARATION_KEYWORDS,
+  DIRECTIVES,
+  KEYWORD_KINDS,
+  MESSAGE_CONSTRAINTS,
+  messageDirective,
+  PROP_TYPES,
+  RENDER_MODES,
+  UNIQUE_DECLARATIONS,
+} from '#shared/language/facts.js';
+import { PARAM_TYPES } from '#shared/route/index.js';
+import { dirName } from '#core/model/names.js';
+import { packageOfUse } from '#core/resolve/names.js';
+import type { KitEntry } from '#core/model/entries.js';
 import { offsetOf, rangeOfOffsets } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { declarationAt } from './locate.js';
 
-const KEYWORDS_OF: Record<DeclarationKind, string[]> = {
-  package: ['package'],
-  page: ['page'],
-  route: ['route'],
-  render: ['render'],
-  guard: ['guard'],
-  layout: ['layout'],
-  cache: ['cache'],
-  revalidate: ['revalidate'],
-  meta: ['title', 'description', 'canonical'],
-  css: ['css'],
-  js: ['js'],
-  asset: ['asset'],
-  wasm: ['wasm'],
-  error: ['error'],
-  use: ['use'],
-  component: ['component'],
-  props: ['props'],
-  paths: ['paths'],
-  server: ['server', 'go server'],
-  act: ['act'],
-  api: ['api'],
-  fragment: ['fragment'],
-  view: ['view'],
-  style: ['style'],
-};
+/** A keyword as completion offers it: `go` as `go server`, the only declaration it starts. */
+function keywordLabel(k: string): string {
+  return k === 'go' ? 'go server' : k;
+}
 
-const BLOCKS = new Set(['props', 'paths', 'server', 'go server', 'view', 'style']);
-const MESSAGE_DIRECTIVE_NAMES = [
-  'g:message:required',
-  'g:message:minlength',
-  'g:message:maxlength',
-  'g:message:pattern',
-];
-const PROP_TYPES = ['string', 'int', 'float', 'bool'];
+/** The labels of each kind of declaration (the meta kind has three keywords, `server` two). */
+const KEYWORDS_OF = new Map<DeclarationKind, string[]>();
+for (const k of DECLARATION_KEYWORDS) {
+  const labels = KEYWORDS_OF.get(KEYWORD_KINDS[k]) ?? [];
+  labels.push(keywordLabel(k));
+  KEYWORDS_OF.set(KEYWORD_KINDS[k], labels);
+}
+/** Labels written with their ` {` (a fragment's brace comes after its name, method, route and target). */
+const BLOCKS = new Set([...BLOCK_KEYWORDS].filter((k) => k !== 'fragment').map(keywordLabel));
+const MESSAGE_DIRECTIVE_NAMES = MESSAGE_CONSTRAINTS.map(messageDirective);
 
 interface Ctx {
   ctx: FeatureContext;
@@ -83,7 +73,7 @@ function keywordItems(c: Ctx, kind: FileKind): CompletionItem[] {
   const labels: string[] = [];
   for (const k of ALLOWED_DECLARATIONS[kind]) {
     if (UNIQUE_DECLARATIONS.has(k) && present.has(k)) continue;
-    labels.push(...KEYWORDS_OF[k]);
+    labels.push(...(KEYWORDS_OF.get(k) ?? []));
   }
   return items(
     c,
@@ -213,7 +203,7 @@ function lineCompletion(
   m = /^\s*layout\s+(?:[^,]*,\s*)*([\w.-]*)$/.exec(before);
   if (m) return items({ ...c, from: c.to - m[1].length }, layoutIds(c), CompletionItemKind.Module, () => 'layout');
   m = /^\s*render\s+(\w*)$/.exec(before);
-  if (m) return items({ ...c, from: c.to - m[1].length }, ['spa', 'ssr', 'hybrid'], CompletionItemKind.EnumMember);
+  if (m) return items({ ...c, from: c.to - m[1].length }, RENDER_MODES, CompletionItemKind.EnumMember);
   m = /^\s*(act|api)\s+([A-Za-z_$][\w$]*)?$/.exec(before);
   if (m)
     return items(

@@ -1,7 +1,7 @@
 // What every IDE feature receives: the workspace model that owns the document and a way to name
 // files to the client. Features are plain functions over this context, so tests call them directly.
-import type { Workspace } from '../../core/workspace/workspace.js';
-import { buildReportModel, type ReportModel } from '../../core/report/rows.js';
+import type { Workspace } from '#core/workspace/workspace.js';
+import { buildReportModel, type ReportModel } from '#core/report/rows.js';
 import type { UriOf } from '../convert.js';
 
 export interface FeatureContext {

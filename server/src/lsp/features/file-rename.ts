@@ -5,12 +5,12 @@
 // a folder whose name is its package's keeps the `use` lines naming it. What cannot follow (a file
 // moved into another package) is reported, not guessed.
 import type { TextEdit } from 'vscode-languageserver';
-import type { Range } from '../../../../grammar/src/index.js';
-import { fileKindFromPath } from '../../../../grammar/src/index.js';
-import type { KitEntry } from '../../core/model/entries.js';
-import { baseName, dirName, layoutIdFromPath, loadFunctionName, pageIdFromPath } from '../../core/model/names.js';
-import { stringSpanRange } from '../../core/model/ranges.js';
-import { layoutKey, packageOfUse } from '../../core/resolve/names.js';
+import type { Range } from '#grammar/index.js';
+import { fileKindFromPath } from '#grammar/index.js';
+import type { KitEntry } from '#core/model/entries.js';
+import { baseName, dirName, layoutIdFromPath, loadFunctionName, pageIdFromPath } from '#core/model/names.js';
+import { stringSpanRange } from '#core/model/ranges.js';
+import { layoutKey, packageOfUse } from '#core/resolve/names.js';
 import { toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { handlerExport, symbolChanges } from './navigation.js';

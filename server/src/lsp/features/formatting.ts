@@ -1,7 +1,7 @@
 // Document formatting: the `kit fmt` formatter, answered as one edit over the whole document (or no
 // edit when the file is formatted already or has syntax errors, which are left untouched).
 import type { TextEdit } from 'vscode-languageserver';
-import { formatKit } from '../../core/format/format-kit.js';
+import { formatKit } from '#core/format/format-kit.js';
 import { rangeOfOffsets } from '../convert.js';
 import type { FeatureContext } from './context.js';
 

@@ -3,9 +3,9 @@
 // workspace-symbol query starting with `/` lists the answers first, with the matched params; the
 // `kit/resolveUrl` request gives them to clients as data (the VS Code command "kit: Go to URL…").
 import { SymbolKind, type SymbolInformation } from 'vscode-languageserver';
-import { answersAt, finalAnswer, type RequestAnswer } from '../../core/report/url-routing.js';
+import { answersAt, finalAnswer, type RequestAnswer } from '#core/report/url-routing.js';
 import { toRange } from '../convert.js';
-import type { ResolvedUrl, ResolveUrlAnswer } from '../../../../shared/protocol/protocol.js';
+import type { ResolvedUrl, ResolveUrlAnswer } from '#shared/protocol/protocol.js';
 import type { FeatureContext } from './context.js';
 import { answerPlace, paramsText } from './url-links.js';
 

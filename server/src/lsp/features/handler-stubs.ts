@@ -3,10 +3,10 @@
 // on a `missing_backend_handler` diagnostic and, without one, on an endpoint symbol or `server`
 // block whose function does not exist yet.
 import type { CodeAction, Diagnostic as LspDiagnostic, Range as LspRange } from 'vscode-languageserver';
-import { findBinding, type BindTargetKind, type HandlerBinding } from '../../core/bind/types.js';
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
-import type { KitEntry } from '../../core/model/entries.js';
-import { baseName, dirName, loadFunctionName } from '../../core/model/names.js';
+import { findBinding, type BindTargetKind, type HandlerBinding } from '#core/bind/types.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
+import type { KitEntry } from '#core/model/entries.js';
+import { baseName, dirName, loadFunctionName } from '#core/model/names.js';
 import { offsetOf } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { locate } from './locate.js';

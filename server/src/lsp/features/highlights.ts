@@ -5,11 +5,11 @@
 // `unknown_name` rule scopes them (`validate/names.ts`): a declaration is a write, a read a read,
 // and an inner `g:for` that declares the same name hides the outer one.
 import { DocumentHighlightKind, type DocumentHighlight, type Position } from 'vscode-languageserver';
-import { letBinding, type Expr, type MarkupNode, type Range, type StringLit } from '../../../../grammar/src/index.js';
-import { parseRoutePattern } from '../../../../shared/route/index.js';
-import type { KitEntry } from '../../core/model/entries.js';
-import { stringSpanRange } from '../../core/model/ranges.js';
-import { ownerScope, readsData } from '../../core/validate/names.js';
+import { letBinding, type Expr, type MarkupNode, type Range, type StringLit } from '#grammar/index.js';
+import { parseRoutePattern } from '#shared/route/index.js';
+import type { KitEntry } from '#core/model/entries.js';
+import { stringSpanRange } from '#core/model/ranges.js';
+import { ownerScope, readsData } from '#core/validate/names.js';
 import { contains, offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { locate } from './locate.js';

@@ -2,13 +2,13 @@
 // the cursor is on, as markdown. Values come from the report model (the same projection `kit routes`
 // prints), so the editor and the report never disagree.
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
-import type { HandlerBinding } from '../../core/bind/types.js';
-import { findBinding } from '../../core/bind/types.js';
-import { componentKey, layoutKey } from '../../core/resolve/names.js';
-import { loadFunctionName } from '../../core/model/names.js';
-import type { EndpointInfo, PageInfo } from '../../core/report/rows.js';
-import type { KitEntry } from '../../core/model/entries.js';
-import type { Range } from '../../../../grammar/src/index.js';
+import type { HandlerBinding } from '#core/bind/types.js';
+import { findBinding } from '#core/bind/types.js';
+import { componentKey, layoutKey } from '#core/resolve/names.js';
+import { loadFunctionName } from '#core/model/names.js';
+import type { EndpointInfo, PageInfo } from '#core/report/rows.js';
+import type { KitEntry } from '#core/model/entries.js';
+import type { Range } from '#grammar/index.js';
 import { offsetOf, toRange } from '../convert.js';
 import { figuresHover } from './code-lens.js';
 import type { FeatureContext } from './context.js';

@@ -5,11 +5,11 @@
 // pages only: layouts cannot declare them). Each kind is a client setting, `kit.inlayHints.<kind>`
 // (default on). Hints are computed from the file alone, and only for the range asked for.
 import { InlayHintKind, type InlayHint, type Range as LspRange } from 'vscode-languageserver';
-import type { Expr, MarkupNode, Pos, Range } from '../../../../grammar/src/index.js';
-import type { ParamType, ParsedRoute } from '../../../../shared/route/index.js';
-import { effectiveCachePolicy } from '../../core/model/cache-policy.js';
-import { limitedActionPaths } from '../../core/model/concrete-paths.js';
-import { parsedRoute } from '../../core/model/route-cache.js';
+import type { Expr, MarkupNode, Pos, Range } from '#grammar/index.js';
+import type { ParamType, ParsedRoute } from '#shared/route/index.js';
+import { effectiveCachePolicy } from '#core/model/cache-policy.js';
+import { limitedActionPaths } from '#core/model/concrete-paths.js';
+import { parsedRoute } from '#core/model/route-cache.js';
 import { offsetOf, toPosition } from '../convert.js';
 import type { FeatureContext } from './context.js';
 

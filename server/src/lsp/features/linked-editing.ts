@@ -8,7 +8,7 @@ import { markupPathAt } from './markup-path.js';
 
 /**
  * What a tag name may become while it is edited together: the markup lexer's tag names
- * (`grammar/src/markup-lexer.ts`, `TagStart`): `div`, `ui.Button`, `my-element`.
+ * (`grammar/src/markup/markup-lexer.ts`, `TagStart`): `div`, `ui.Button`, `my-element`.
  */
 export const TAG_NAME_PATTERN = '[A-Za-z][\\w.:@$-]*';
 

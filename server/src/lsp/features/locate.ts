@@ -18,11 +18,11 @@ import type {
   Expr,
   MarkupNode,
   LayoutDecl,
-} from '../../../../grammar/src/index.js';
-import { parseRoutePattern, type ParamType } from '../../../../shared/route/index.js';
-import { stringSpanRange } from '../../core/model/ranges.js';
-import type { ComponentCall, ContractRef } from '../../core/model/summary.js';
-import type { KitEntry } from '../../core/model/entries.js';
+} from '#grammar/index.js';
+import { parseRoutePattern, type ParamType } from '#shared/route/index.js';
+import { stringSpanRange } from '#core/model/ranges.js';
+import type { ComponentCall, ContractRef } from '#core/model/summary.js';
+import type { KitEntry } from '#core/model/entries.js';
 import { contains } from '../convert.js';
 
 export type EndpointDecl = ActDecl | ApiDecl | FragmentDecl;

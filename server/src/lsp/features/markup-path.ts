@@ -1,8 +1,8 @@
 // The markup under a position: the markup block that holds it and the elements that contain it,
 // outermost first, down to the innermost node. Highlights, linked editing, selection ranges and
 // signature help read a view through it, the way `locate.ts` finds the declaration first.
-import type { Element, Expr, FragmentDecl, MarkupNode, Range, ViewBlock } from '../../../../grammar/src/index.js';
-import type { KitEntry } from '../../core/model/entries.js';
+import type { Element, Expr, FragmentDecl, MarkupNode, Range, ViewBlock } from '#grammar/index.js';
+import type { KitEntry } from '#core/model/entries.js';
 import { contains } from '../convert.js';
 import { declarationAt } from './locate.js';
 

@@ -3,11 +3,11 @@
 // never through text search. Links and route strings go through the URL features
 // (`url-links.ts`, `route-rename.ts`): what the generated app answers a URL with.
 import type { Location, Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import type { Range } from '../../../../grammar/src/index.js';
-import { findBinding, type BindTargetKind } from '../../core/bind/types.js';
-import { dirName, isExportedSymbol, loadFunctionName } from '../../core/model/names.js';
-import { componentKey, layoutKey } from '../../core/resolve/names.js';
-import type { KitEntry } from '../../core/model/entries.js';
+import type { Range } from '#grammar/index.js';
+import { findBinding, type BindTargetKind } from '#core/bind/types.js';
+import { dirName, isExportedSymbol, loadFunctionName } from '#core/model/names.js';
+import { componentKey, layoutKey } from '#core/resolve/names.js';
+import type { KitEntry } from '#core/model/entries.js';
 import { contains, offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { localNameRange, locate, type Target } from './locate.js';
@@ -164,7 +164,7 @@ export function usePlaces(ctx: FeatureContext, ref: SymbolRef, inFile?: KitEntry
 /** Every `g:post={Name}` reference of a file. */
 export function postForms(e: KitEntry): { name: string; range: Range }[] {
   const out: { name: string; range: Range }[] = [];
-  const visit = (nodes: import('../../../../grammar/src/index.js').MarkupNode[]) => {
+  const visit = (nodes: import('#grammar/index.js').MarkupNode[]) => {
     for (const n of nodes) {
       if (n.type !== 'element') continue;
       for (const a of n.attrs) {

@@ -7,7 +7,7 @@ import {
   type Range as LspRange,
   type WorkspaceEdit,
 } from 'vscode-languageserver';
-import type { Diagnostic } from '../../core/diagnostics/diagnostic.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
 import { toRange } from '../convert.js';
 
 export interface CodeActionOptions {

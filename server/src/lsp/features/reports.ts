@@ -1,10 +1,10 @@
 // The answers of two of kit's own requests (`shared/protocol`): `kit/routes` (the routes report of
 // each workspace folder) and `kit/tree` (the source tree of `kit inspect tree`), both projections of
 // the report model.
-import { routeInfo, routeRows } from '../../core/report/rows.js';
-import { sourceTree } from '../../core/report/tree.js';
+import { routeInfo, routeRows } from '#core/report/rows.js';
+import { sourceTree } from '#core/report/tree.js';
 import type { FeatureContext } from './context.js';
-import type { RoutesAnswer, TreeAnswer } from '../../../../shared/protocol/protocol.js';
+import type { RoutesAnswer, TreeAnswer } from '#shared/protocol/protocol.js';
 
 export interface NamedContext {
   root: string;

@@ -6,8 +6,8 @@
 // any other failure just means no figures.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { RouteFigures, RoutesReport } from '../../../../shared/trace/index.js';
-import { isLoopbackHost } from '../../../../shared/trace/http-origin.js';
+import type { RouteFigures, RoutesReport } from '#shared/trace/index.js';
+import { isLoopbackHost } from '#shared/trace/http-origin.js';
 
 export const DEV_ANNOUNCEMENT = join('.kit', 'dev.json');
 const REFRESH_MS = 1000;

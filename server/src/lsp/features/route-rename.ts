@@ -13,11 +13,11 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver';
-import type { Range, StringLit } from '../../../../grammar/src/index.js';
-import { parseRoutePattern, type Span } from '../../../../shared/route/index.js';
-import type { KitEntry } from '../../core/model/entries.js';
-import { stringSpanRange } from '../../core/model/ranges.js';
-import { planRouteRename, renamedRegistrations, type LinkLeft } from '../../core/report/route-rename.js';
+import type { Range, StringLit } from '#grammar/index.js';
+import { parseRoutePattern, type Span } from '#shared/route/index.js';
+import type { KitEntry } from '#core/model/entries.js';
+import { stringSpanRange } from '#core/model/ranges.js';
+import { planRouteRename, renamedRegistrations, type LinkLeft } from '#core/report/route-rename.js';
 import { contains, offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import type { Target } from './locate.js';

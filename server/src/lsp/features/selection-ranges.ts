@@ -4,10 +4,10 @@
 // (a route param inside its pattern), its line in a block (a prop, a `paths {}` record and field),
 // the declaration, the file. Each range holds the one before it; equal ranges are given once.
 import type { Position, SelectionRange } from 'vscode-languageserver';
-import type { Declaration, Element, Range, StringLit } from '../../../../grammar/src/index.js';
-import { parseRoutePattern } from '../../../../shared/route/index.js';
-import type { KitEntry } from '../../core/model/entries.js';
-import { stringSpanRange } from '../../core/model/ranges.js';
+import type { Declaration, Element, Range, StringLit } from '#grammar/index.js';
+import { parseRoutePattern } from '#shared/route/index.js';
+import type { KitEntry } from '#core/model/entries.js';
+import { stringSpanRange } from '#core/model/ranges.js';
 import { contains, offsetOf, rangeOfOffsets } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { declarationAt } from './locate.js';

@@ -1,10 +1,10 @@
 // Semantic tokens: declaration keywords, route params (and their types), HTTP methods, guard IDs,
 // component tags, handler symbols, page IDs and layout references, straight from the AST.
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver';
-import type { MarkupNode, Range, StringLit } from '../../../../grammar/src/index.js';
-import { parseRoutePattern } from '../../../../shared/route/index.js';
-import { stringSpanRange } from '../../core/model/ranges.js';
-import type { KitEntry } from '../../core/model/entries.js';
+import type { MarkupNode, Range, StringLit } from '#grammar/index.js';
+import { parseRoutePattern } from '#shared/route/index.js';
+import { stringSpanRange } from '#core/model/ranges.js';
+import type { KitEntry } from '#core/model/entries.js';
 import type { FeatureContext } from './context.js';
 
 export const TOKEN_TYPES = [

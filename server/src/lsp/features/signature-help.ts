@@ -3,8 +3,8 @@
 // the prop being typed (or the first required one not given yet) active. The component is found
 // the way validation finds it (`componentKey`, the `cdef:` bucket), so an alias `ui.Button` works.
 import { MarkupKind, type ParameterInformation, type Position, type SignatureHelp } from 'vscode-languageserver';
-import type { Attribute, Element, PropDecl } from '../../../../grammar/src/index.js';
-import { componentKey } from '../../core/resolve/names.js';
+import type { Attribute, Element, PropDecl } from '#grammar/index.js';
+import { componentKey } from '#core/resolve/names.js';
 import { contains, offsetOf } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { inAttributes, markupPathAt } from './markup-path.js';

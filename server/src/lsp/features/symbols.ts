@@ -7,8 +7,8 @@ import {
   type FoldingRange,
   type SymbolInformation,
 } from 'vscode-languageserver';
-import type { Declaration, MarkupNode, Range } from '../../../../grammar/src/index.js';
-import type { KitEntry } from '../../core/model/entries.js';
+import type { Declaration, MarkupNode, Range } from '#grammar/index.js';
+import type { KitEntry } from '#core/model/entries.js';
 import { toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import { urlSymbols } from './go-to-url.js';

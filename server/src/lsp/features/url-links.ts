@@ -4,14 +4,14 @@
 // Document links, definition on a link and the references of a route all ask
 // `core/report/url-routing.ts`, through one memo of answers kept while the routes stay the same.
 import type { DocumentLink, Location, Position } from 'vscode-languageserver';
-import type { Element, Range } from '../../../../grammar/src/index.js';
-import { assetSpellings, declaredFiles } from '../../core/model/asset-files.js';
-import type { KitEntry, ModuleEntry } from '../../core/model/entries.js';
-import { walkElements } from '../../core/model/markup-memo.js';
-import { unquotedRange } from '../../core/model/ranges.js';
-import { attrText, type InternalLink } from '../../core/model/summary.js';
-import { URL_ATTRIBUTES } from '../../core/model/url-safety.js';
-import { linkValueRange, renamedRegistrations } from '../../core/report/route-rename.js';
+import type { Element, Range } from '#grammar/index.js';
+import { assetSpellings, declaredFiles } from '#core/model/asset-files.js';
+import type { KitEntry, ModuleEntry } from '#core/model/entries.js';
+import { walkElements } from '#core/model/markup-memo.js';
+import { unquotedRange } from '#core/model/ranges.js';
+import { attrText, type InternalLink } from '#core/model/summary.js';
+import { URL_ATTRIBUTES } from '#core/model/url-safety.js';
+import { linkValueRange, renamedRegistrations } from '#core/report/route-rename.js';
 import {
   answerKey,
   linkAnswer,
@@ -19,7 +19,7 @@ import {
   urlShape,
   type AnswerMemo,
   type RequestAnswer,
-} from '../../core/report/url-routing.js';
+} from '#core/report/url-routing.js';
 import { contains, offsetOf, toRange } from '../convert.js';
 import type { FeatureContext } from './context.js';
 import type { Target } from './locate.js';

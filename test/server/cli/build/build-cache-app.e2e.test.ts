@@ -4,8 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../../../../server/src/cli/run.js';
-import type { CliIO } from '../../../../server/src/cli/io.js';
+import { runCli } from '#cli/run.js';
+import type { CliIO } from '#cli/io.js';
 import { readTree, removeDir, tempDir } from '../../core/build/helpers.js';
 import { addPage, initialModel, writeSite, type PageModel } from './cache-site.js';
 

@@ -9,8 +9,8 @@ import { strict as assert } from 'node:assert';
 import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { runCli } from '../../../../server/src/cli/run.js';
-import type { CliIO } from '../../../../server/src/cli/io.js';
+import { runCli } from '#cli/run.js';
+import type { CliIO } from '#cli/io.js';
 import { listFiles, readTree, removeDir, tempDir } from '../../core/build/helpers.js';
 import { addPage, initialModel, writeSite, type PageModel, type SiteModel } from './cache-site.js';
 

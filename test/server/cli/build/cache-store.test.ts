@@ -3,15 +3,8 @@
 // output (an absolute or `..` path) or does not parse is refused with a reason. Unit tier.
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import {
-  blobsOf,
-  CacheProblem,
-  decodeIndex,
-  encodeIndex,
-  pagesOf,
-  type BuildIndex,
-} from '../../../../server/src/cli/build/cache-store.js';
-import type { PageRecord } from '../../../../server/src/core/build/cache-records.js';
+import { blobsOf, CacheProblem, decodeIndex, encodeIndex, pagesOf, type BuildIndex } from '#cli/build/cache-store.js';
+import type { PageRecord } from '#core/build/cache-records.js';
 
 const KIT = '9.9.9+test';
 const h = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -5,8 +5,8 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixture, repoRoot } from '../../../helpers/repo.js';
-import { waitFor } from '../../../helpers/wait.js';
+import { fixture, repoRoot } from '#test/helpers/repo.js';
+import { waitFor } from '#test/helpers/wait.js';
 
 /** The installed command (the bundle), as users run it. */
 export const CLI = join(repoRoot, 'bin', 'kit.js');

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { starterProject, typeErrors } from '../../../helpers/starter.js';
+import { starterProject, typeErrors } from '#test/helpers/starter.js';
 import { eventually, startDev } from './dev-harness.js';
 
 const PAGE =

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../../helpers/chromium.js';
+import { launchChromium } from '#test/helpers/chromium.js';
 import { CLI, copyFixture, startDev, type DevProcess } from './dev-harness.js';
 
 function edit(file: string, from: string, to: string): void {

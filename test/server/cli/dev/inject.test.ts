@@ -1,6 +1,6 @@
 // Which HTML answers kit dev adds its client and overlay to: whole documents only.
 import { strict as assert } from 'node:assert';
-import { isFullDocument } from '../../../../server/src/cli/dev/inject.js';
+import { isFullDocument } from '#cli/dev/inject.js';
 
 describe('isFullDocument', () => {
   it('a doctype or <html> first, after white space and comments', () => {

@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DevSession } from '../../../../server/src/cli/dev/session.js';
+import { DevSession } from '#cli/dev/session.js';
 import { copyFixture } from './dev-harness.js';
 
 interface Answer {

@@ -1,7 +1,7 @@
 // Stacks as kit dev shows them: the user's frames first, kit's, Node's and packages' folded into a
 // count, whatever order they came in.
 import { strict as assert } from 'node:assert';
-import { foldStack } from '../../../../server/src/cli/dev/stack.js';
+import { foldStack } from '#cli/dev/stack.js';
 
 describe('foldStack', () => {
   const project = '/home/ada/site';

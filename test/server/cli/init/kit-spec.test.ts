@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { givenKitSpec, installedKitSpec } from '../../../../server/src/cli/init/kit-spec.js';
+import { givenKitSpec, installedKitSpec } from '#cli/init/kit-spec.js';
 
 const NAME = '@kit-lang/kit';
 

@@ -6,8 +6,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtApp, rawGet, rawRequest, SECRET, startApp, type RunningApp } from './built-app.js';
 import { csrfSession, NO_STORE, ROWS, runRow, type Session } from './http-rows.js';
-import { repoRoot } from '../../../helpers/repo.js';
-import { waitFor } from '../../../helpers/wait.js';
+import { repoRoot } from '#test/helpers/repo.js';
+import { waitFor } from '#test/helpers/wait.js';
 
 describe('generated app over HTTP', function () {
   this.timeout(240000);

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixture, outDir, repoRoot } from '../../../helpers/repo.js';
+import { fixture, outDir, repoRoot } from '#test/helpers/repo.js';
 
 export const SECRET = 'test-secret-0123456789-abcdefghijklmnop';
 export const FIXTURE = fixture('app', 'site');

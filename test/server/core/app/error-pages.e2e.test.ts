@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixture, repoRoot } from '../../../helpers/repo.js';
+import { fixture, repoRoot } from '#test/helpers/repo.js';
 import { attach, runKit, SECRET, tempDir, type RunningApp } from './built-app.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml;q=0.9' };

@@ -1,8 +1,8 @@
 // The app config module's guard registrations, read statically, and the `unknown_guard` rule.
 import { strict as assert } from 'node:assert';
-import { readConfigSettings } from '../../../../server/src/core/bind/config-reader.js';
-import { isAppConfigPath } from '../../../../server/src/core/model/app-config.js';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { readConfigSettings } from '#core/bind/config-reader.js';
+import { isAppConfigPath } from '#core/model/app-config.js';
+import { Workspace } from '#core/workspace/workspace.js';
 
 describe('app config: registered guard IDs', () => {
   const cases: { name: string; text: string; ids: string[]; complete: boolean }[] = [

@@ -3,7 +3,7 @@
 // app-specific vectors aimed at the files a generated app keeps beside its output.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { fixture } from '../../../helpers/repo.js';
+import { fixture } from '#test/helpers/repo.js';
 import { rawGet, startApp, type RunningApp } from './built-app.js';
 
 interface RouteVector {

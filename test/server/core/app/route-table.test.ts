@@ -1,12 +1,12 @@
 // The generated route table as a projection of the checked fixture workspace.
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { loadProject } from '../../../../server/src/core/project/load.js';
-import { compileSite, writeStaticSite } from '../../../../server/src/core/build/index.js';
-import { endpointRows } from '../../../../server/src/core/report/rows.js';
-import { buildRouteTable, AppBuildError } from '../../../../server/src/core/app/index.js';
-import type { RouteTable } from '../../../../server/src/core/app/index.js';
-import { repoRoot } from '../../../helpers/repo.js';
+import { loadProject } from '#core/project/load.js';
+import { compileSite, writeStaticSite } from '#core/build/index.js';
+import { endpointRows } from '#core/report/rows.js';
+import { buildRouteTable, AppBuildError } from '#core/app/index.js';
+import type { RouteTable } from '#core/app/index.js';
+import { repoRoot } from '#test/helpers/repo.js';
 import { tempDir } from './built-app.js';
 
 describe('app route table', function () {

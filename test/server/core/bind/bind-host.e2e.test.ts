@@ -3,7 +3,7 @@
 // whose files changed after the worker was asked binds again here; a worker that dies answers
 // nothing and the load binds in its own thread.
 import assert from 'node:assert/strict';
-import { loadProject, loadProjectAsync } from '../../../../server/src/core/project/load.js';
+import { loadProject, loadProjectAsync } from '#core/project/load.js';
 import {
   BIND_WORKER_MIN_FILES,
   BIND_WORKER_MIN_FILES_TWO_CORES,
@@ -11,12 +11,12 @@ import {
   bindWorkerSettings,
   loadBindWorkerMinFiles,
   useBindWorker,
-} from '../../../../server/src/core/bind/bind-host.js';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
-import type { LoadedProject } from '../../../../server/src/core/project/load.js';
-import { fixture } from '../../../helpers/repo.js';
+} from '#core/bind/bind-host.js';
+import { Workspace } from '#core/workspace/workspace.js';
+import type { LoadedProject } from '#core/project/load.js';
+import { fixture } from '#test/helpers/repo.js';
 import { runProcess, TempTree } from '../../cli/cli-harness.js';
-import { treeHashes } from '../../../helpers/tree-hashes.js';
+import { treeHashes } from '#test/helpers/tree-hashes.js';
 
 /** Everything binding decides, as text: every diagnostic, and each file's bindings. */
 function bindingView(p: LoadedProject): string {

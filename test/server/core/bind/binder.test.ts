@@ -2,12 +2,12 @@
 // re-exports, default exports, overloads, `export const` arrows, ambiguity, loads, fragments,
 // comment endpoints, strict bindings, and incremental re-binding per directory.
 import assert from 'node:assert/strict';
-import { loadProject } from '../../../../server/src/core/project/load.js';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
-import { importPathFrom } from '../../../../server/src/core/bind/binder.js';
-import { findBinding, type BindTargetKind, type HandlerBinding } from '../../../../server/src/core/bind/types.js';
-import type { Diagnostic } from '../../../../server/src/core/diagnostics/diagnostic.js';
-import { fixture } from '../../../helpers/repo.js';
+import { loadProject } from '#core/project/load.js';
+import { Workspace } from '#core/workspace/workspace.js';
+import { importPathFrom } from '#core/bind/binder.js';
+import { findBinding, type BindTargetKind, type HandlerBinding } from '#core/bind/types.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
+import { fixture } from '#test/helpers/repo.js';
 
 const root = fixture('bind');
 const project = loadProject(['.'], { ssr: true }, root);

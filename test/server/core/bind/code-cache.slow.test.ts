@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { codeCacheName, loadWithCodeCache } from '../../../../server/src/core/bind/code-cache.js';
-import { codeCacheFile, typescript } from '../../../../server/src/core/bind/ts.js';
+import { codeCacheName, loadWithCodeCache } from '#core/bind/code-cache.js';
+import { codeCacheFile, typescript } from '#core/bind/ts.js';
 
 interface Probe {
   base: string;

@@ -1,7 +1,7 @@
 // kit.config settings read from the module's syntax tree: the forms a config may write them in,
 // and a diagnostic on the value of a setting that is no literal or not of its type.
 import { strict as assert } from 'node:assert';
-import { readConfigSettings } from '../../../../server/src/core/bind/config-reader.js';
+import { readConfigSettings } from '#core/bind/config-reader.js';
 
 const read = (text: string, path = 'kit.config.ts') => readConfigSettings(path, text);
 const settings = (text: string, path?: string) => {

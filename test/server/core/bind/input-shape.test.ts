@@ -1,11 +1,11 @@
 // The syntactic reading of `input: T` must agree with the type checker wherever it answers, and
 // leave to the checker every declaration it cannot settle from the syntax alone.
 import assert from 'node:assert/strict';
-import { BindingProgram } from '../../../../server/src/core/bind/program.js';
-import { checkedInputShape, syntacticInputShape } from '../../../../server/src/core/bind/input-shape.js';
-import { typescript, type TS } from '../../../../server/src/core/bind/ts.js';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
-import { findBinding } from '../../../../server/src/core/bind/types.js';
+import { BindingProgram } from '#core/bind/program.js';
+import { checkedInputShape, syntacticInputShape } from '#core/bind/input-shape.js';
+import { typescript, type TS } from '#core/bind/ts.js';
+import { Workspace } from '#core/workspace/workspace.js';
+import { findBinding } from '#core/bind/types.js';
 
 /** Module text → [the handler's declaration, its second parameter, that parameter's type node]. */
 function handler(

@@ -5,14 +5,9 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import {
-  ARGUMENTS_PASSED,
-  KIND_OF_TYPE,
-  kitHandlerType,
-  type KitHandlerType,
-} from '../../../../server/src/core/bind/kit-types.js';
-import { MINI_LIB_TEXT } from '../../../../server/src/core/bind/mini-lib.js';
-import { repoRoot } from '../../../helpers/repo.js';
+import { ARGUMENTS_PASSED, KIND_OF_TYPE, kitHandlerType, type KitHandlerType } from '#core/bind/kit-types.js';
+import { MINI_LIB_TEXT } from '#core/bind/mini-lib.js';
+import { repoRoot } from '#test/helpers/repo.js';
 
 interface FunctionTypeShape {
   typeParameters: string[];

@@ -2,7 +2,7 @@
 // binder reads the awaited return type with the TypeScript checker and reports a missing field at
 // the field, and follows edits of either side.
 import { strict as assert } from 'node:assert';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { Workspace } from '#core/workspace/workspace.js';
 
 const PAGE =
   'package docs\n\npage docs\nroute "/docs"\nguard public\n\nserver {\n  => { chapters, editor.name }\n}\n\nview {\n  <main>{editor.name}</main>\n}\n';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { scopeClassFor, scopeCss, scopeSelector } from '../../../../server/src/core/build/index.js';
+import { scopeClassFor, scopeCss, scopeSelector } from '#core/build/index.js';
 
 describe('build: scoped CSS', () => {
   describe('scopeSelector adds the class to the last compound, before pseudo-elements', () => {

@@ -12,10 +12,10 @@ import {
   isSameOriginAction,
   renderTemplate,
   type Template,
-} from '../../../../shared/render/index.js';
-import { compileSite } from '../../../../server/src/core/build/index.js';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
-import { repoRoot } from '../../../helpers/repo.js';
+} from '#shared/render/index.js';
+import { compileSite } from '#core/build/index.js';
+import { Workspace } from '#core/workspace/workspace.js';
+import { repoRoot } from '#test/helpers/repo.js';
 
 const FIELD = csrfInput('TOK');
 

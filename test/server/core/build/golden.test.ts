@@ -4,8 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { KIT_JS_PATH, writeStaticSite } from '../../../../server/src/core/build/index.js';
-import { fixture } from '../../../helpers/repo.js';
+import { KIT_JS_PATH, writeStaticSite } from '#core/build/index.js';
+import { fixture } from '#test/helpers/repo.js';
 import { buildFixture, compileFixture, EXAMPLE_SITE, listFiles, removeDir, tempDir } from './helpers.js';
 
 const CASES: [string, string[]][] = [

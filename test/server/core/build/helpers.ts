@@ -2,10 +2,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { loadProject } from '../../../../server/src/core/project/load.js';
-import { compileSite, type CompiledSite } from '../../../../server/src/core/build/index.js';
-import type { Workspace } from '../../../../server/src/core/workspace/workspace.js';
-import { fixture, repoRoot } from '../../../helpers/repo.js';
+import { loadProject } from '#core/project/load.js';
+import { compileSite, type CompiledSite } from '#core/build/index.js';
+import type { Workspace } from '#core/workspace/workspace.js';
+import { fixture, repoRoot } from '#test/helpers/repo.js';
 
 /** A build fixture directory (`test/fixtures/build/<name>`), as a repository-relative path. */
 export function buildFixture(name: string): string {

@@ -3,10 +3,10 @@
 // asset files are found as pages register them, and the whole site, once compiled, is exactly the
 // eager compile.
 import { strict as assert } from 'node:assert';
-import { compileSite, type CompiledSite } from '../../../../server/src/core/build/index.js';
-import { loadProject } from '../../../../server/src/core/project/load.js';
-import { DEV_START } from '../../../../server/src/core/workspace/workspace.js';
-import { repoRoot } from '../../../helpers/repo.js';
+import { compileSite, type CompiledSite } from '#core/build/index.js';
+import { loadProject } from '#core/project/load.js';
+import { DEV_START } from '#core/workspace/workspace.js';
+import { repoRoot } from '#test/helpers/repo.js';
 import { buildFixture, EXAMPLE_SITE } from './helpers.js';
 
 const json = (x: unknown) => JSON.stringify(x);

@@ -6,15 +6,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  compileSite,
-  OutputError,
-  removeTreeAsync,
-  writeStaticSite,
-  writeStaticSiteAsync,
-} from '../../../../server/src/core/build/index.js';
-import { loadProject } from '../../../../server/src/core/project/load.js';
-import { repoRoot } from '../../../helpers/repo.js';
+import { compileSite, OutputError, removeTreeAsync, writeStaticSite, writeStaticSiteAsync } from '#core/build/index.js';
+import { loadProject } from '#core/project/load.js';
+import { repoRoot } from '#test/helpers/repo.js';
 import { writeGeneratedSite } from '../project/generated-site.js';
 import { compileFixture, EXAMPLE_SITE, readTree, removeDir, tempDir } from './helpers.js';
 

@@ -1,7 +1,7 @@
 // Constant folding at build time must spell a hole exactly as the renderer would at request time.
 import assert from 'node:assert/strict';
-import { fold, type PNode } from '../../../../server/src/core/build/proto.js';
-import { renderTemplate, type Node } from '../../../../shared/render/index.js';
+import { fold, type PNode } from '#core/build/proto.js';
+import { renderTemplate, type Node } from '#shared/render/index.js';
 
 const VALUES: (string | number | boolean | null)[] = [
   'plain',

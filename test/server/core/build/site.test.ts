@@ -1,15 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { renderTemplate, type Template } from '../../../../shared/render/index.js';
-import {
-  compileSite,
-  KIT_JS_PATH,
-  KIT_JS_TAG,
-  type CompiledPage,
-  type CompiledSite,
-} from '../../../../server/src/core/build/index.js';
-import { loadProject } from '../../../../server/src/core/project/load.js';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
-import { repoRoot } from '../../../helpers/repo.js';
+import { renderTemplate, type Template } from '#shared/render/index.js';
+import { compileSite, KIT_JS_PATH, KIT_JS_TAG, type CompiledPage, type CompiledSite } from '#core/build/index.js';
+import { loadProject } from '#core/project/load.js';
+import { Workspace } from '#core/workspace/workspace.js';
+import { repoRoot } from '#test/helpers/repo.js';
 import { buildFixture, compileFixture, EXAMPLE_SITE } from './helpers.js';
 
 function page(site: CompiledSite, id: string): CompiledPage {

@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../../../server/src/cli/run.js';
-import { fixture } from '../../../helpers/repo.js';
+import { runCli } from '#cli/run.js';
+import { fixture } from '#test/helpers/repo.js';
 
 function io(cwd: string) {
   let out = '';

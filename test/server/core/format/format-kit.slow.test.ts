@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { parseKit } from '../../../../grammar/src/index.js';
-import { formatKit } from '../../../../server/src/core/format/format-kit.js';
-import { meaningOf } from '../../../../server/src/core/format/meaning.js';
-import { fixture, repoRoot } from '../../../helpers/repo.js';
+import { parseKit } from '#grammar/index.js';
+import { formatKit } from '#core/format/format-kit.js';
+import { meaningOf } from '#core/format/meaning.js';
+import { fixture, repoRoot } from '#test/helpers/repo.js';
 
 function kitFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {

@@ -1,6 +1,6 @@
 // Revalidation windows and the effective Cache-Control of a page.
 import { strict as assert } from 'node:assert';
-import { effectiveCachePolicy, parseRevalidate } from '../../../../server/src/core/model/cache-policy.js';
+import { effectiveCachePolicy, parseRevalidate } from '#core/model/cache-policy.js';
 
 describe('core/model/cache-policy', () => {
   it('parses whole seconds and any Go duration that is a whole number of seconds', () => {

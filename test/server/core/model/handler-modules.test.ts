@@ -1,7 +1,7 @@
 // The light scan of handler modules: exports and `//kit:` endpoint comments with their guards.
 import { strict as assert } from 'node:assert';
-import { isHandlerModulePath, scanHandlerModule } from '../../../../server/src/core/model/handler-modules.js';
-import { commentEndpointDiagnostics } from '../../../../server/src/core/validate/comment-endpoints.js';
+import { isHandlerModulePath, scanHandlerModule } from '#core/model/handler-modules.js';
+import { commentEndpointDiagnostics } from '#core/validate/comment-endpoints.js';
 
 describe('core/model/handler-modules', () => {
   it('knows which files are handler modules', () => {

@@ -2,11 +2,11 @@
 // a released view or fragment body reads back (re-parsed) equal to the one a full load keeps.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { loadProject } from '../../../../server/src/core/project/load.js';
-import { SUMMARIES } from '../../../../server/src/core/workspace/workspace.js';
-import { parseKit } from '../../../../grammar/src/index.js';
-import { releaseMarkup } from '../../../../server/src/core/model/markup-release.js';
-import { repoRoot } from '../../../helpers/repo.js';
+import { loadProject } from '#core/project/load.js';
+import { SUMMARIES } from '#core/workspace/workspace.js';
+import { parseKit } from '#grammar/index.js';
+import { releaseMarkup } from '#core/model/markup-release.js';
+import { repoRoot } from '#test/helpers/repo.js';
 
 describe('core/model: markup release', () => {
   const inputs = [join('examples', 'site'), join('test', 'fixtures', 'app', 'site')];

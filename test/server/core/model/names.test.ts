@@ -9,7 +9,7 @@ import {
   ownerIdFromPath,
   pageIdFromPath,
   PAGE_ID_PATTERN,
-} from '../../../../server/src/core/model/names.js';
+} from '#core/model/names.js';
 
 describe('core/model/names', () => {
   it('derives page IDs from file names', () => {

@@ -7,17 +7,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { parseKit, type ViewBlock } from '../../../../grammar/src/index.js';
-import { loadProject } from '../../../../server/src/core/project/load.js';
-import { SUMMARIES } from '../../../../server/src/core/workspace/workspace.js';
-import { analyseInPool, poolSettings } from '../../../../server/src/core/project/parse-pool.js';
-import { dropMarkup, packAnalysis, unpackAnalysis } from '../../../../server/src/core/project/parse-shared.js';
-import { reviveSpans } from '../../../../server/src/core/project/revive-spans.js';
-import { analyseKit } from '../../../../server/src/core/workspace/analyse-kit.js';
-import { fixturesDir } from '../../../helpers/repo.js';
+import { parseKit, type ViewBlock } from '#grammar/index.js';
+import { loadProject } from '#core/project/load.js';
+import { SUMMARIES } from '#core/workspace/workspace.js';
+import { analyseInPool, poolSettings } from '#core/project/parse-pool.js';
+import { dropMarkup, packAnalysis, unpackAnalysis } from '#core/project/parse-shared.js';
+import { reviveSpans } from '#core/project/revive-spans.js';
+import { analyseKit } from '#core/workspace/analyse-kit.js';
+import { fixturesDir } from '#test/helpers/repo.js';
 import { runProcess, type CliResult } from '../../cli/cli-harness.js';
 import { writeGeneratedSite } from './generated-site.js';
-import { treeHashes } from '../../../helpers/tree-hashes.js';
+import { treeHashes } from '#test/helpers/tree-hashes.js';
 
 /** Every `.kit` file under `dir`. */
 function kitFilesUnder(dir: string): string[] {

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { ReadAhead } from '../../../../server/src/core/project/read-ahead.js';
+import { ReadAhead } from '#core/project/read-ahead.js';
 
 /**
  * Until the worker has read every file and stopped (it closes its port and exits then), so that the

@@ -1,7 +1,7 @@
 // Golden outputs of every report on the example site and the focused fixtures, each validated
 // against its published JSON Schema. Regenerate with KIT_UPDATE_GOLDENS=1 npm test, then review.
 import assert from 'node:assert/strict';
-import { fixture, repoRoot } from '../../../helpers/repo.js';
+import { fixture, repoRoot } from '#test/helpers/repo.js';
 import { assertValid, expectGolden, runKit } from './helpers.js';
 
 interface Case {

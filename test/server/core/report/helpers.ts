@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { runCli } from '../../../../server/src/cli/run.js';
-import { fixture, repoRoot } from '../../../helpers/repo.js';
+import { runCli } from '#cli/run.js';
+import { fixture, repoRoot } from '#test/helpers/repo.js';
 
 export interface CliResult {
   code: number;

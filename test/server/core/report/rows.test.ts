@@ -2,7 +2,7 @@
 // inherited guards, CSRF, comment endpoint guards, handler labels) and the identity of the
 // endpoint fields shared by `kit routes` rows and `kit endpoints` records.
 import assert from 'node:assert/strict';
-import { loadProject } from '../../../../server/src/core/project/load.js';
+import { loadProject } from '#core/project/load.js';
 import {
   endpointRecords,
   endpointRows,
@@ -11,10 +11,10 @@ import {
   routeRows,
   type EndpointRow,
   type PageRow,
-} from '../../../../server/src/core/report/rows.js';
-import { endpointHandlerLabel, pageHandlerLabel } from '../../../../server/src/core/report/handler-labels.js';
-import { formatTable } from '../../../../server/src/core/report/table.js';
-import { fixture, repoRoot } from '../../../helpers/repo.js';
+} from '#core/report/rows.js';
+import { endpointHandlerLabel, pageHandlerLabel } from '#core/report/handler-labels.js';
+import { formatTable } from '#core/report/table.js';
+import { fixture, repoRoot } from '#test/helpers/repo.js';
 
 function load(cwd: string, input = '.') {
   return loadProject([input], { ssr: true }, cwd).workspace;

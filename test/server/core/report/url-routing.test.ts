@@ -4,10 +4,10 @@
 // path-less actions of dynamic pages limited to their built paths, and long paths past the
 // bucket enumeration. And which links follow a renamed route (`route-rename.ts`).
 import assert from 'node:assert/strict';
-import { parseRoutePattern } from '../../../../shared/route/index.js';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
-import { answerRequest, answersAt, linksReaching } from '../../../../server/src/core/report/url-routing.js';
-import { planRouteRename, renamedRegistrations } from '../../../../server/src/core/report/route-rename.js';
+import { parseRoutePattern } from '#shared/route/index.js';
+import { Workspace } from '#core/workspace/workspace.js';
+import { answerRequest, answersAt, linksReaching } from '#core/report/url-routing.js';
+import { planRouteRename, renamedRegistrations } from '#core/report/route-rename.js';
 
 function workspace(files: Record<string, string>): Workspace {
   const ws = new Workspace({ ssr: true });

@@ -4,7 +4,7 @@
 // names follow the same file-path order. The order the files were opened or edited in (the editor)
 // never moves a diagnostic.
 import { strict as assert } from 'node:assert';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { Workspace } from '#core/workspace/workspace.js';
 
 const page = (route: string, extra = '') => `${extra}route "${route}"\nguard public\n\nview {\n  <main>x</main>\n}\n`;
 

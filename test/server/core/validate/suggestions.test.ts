@@ -1,7 +1,7 @@
 // Did-you-mean suggestions that name other files' declarations follow edits: adding, renaming or
 // removing the declaration re-evaluates the unresolved uses, exactly as a fresh load would see them.
 import { strict as assert } from 'node:assert';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { Workspace } from '#core/workspace/workspace.js';
 
 const PAGE = 'site/page.kit';
 

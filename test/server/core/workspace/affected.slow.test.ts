@@ -3,7 +3,7 @@
 // the same (a directory re-bound because one page changed) affects the edited file alone, and the
 // files it now affects are still exactly those whose diagnostics changed.
 import { strict as assert } from 'node:assert';
-import { SUMMARIES, Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { SUMMARIES, Workspace } from '#core/workspace/workspace.js';
 
 const page = (i: number, extra = '') =>
   `package site\n\npage p${i}\nroute "/p${i}"\nguard public\n${extra}\nact Save${i} POST "/p${i}/save"\n\nview {\n  <main>${i}</main>\n}\n`;

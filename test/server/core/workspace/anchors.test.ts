@@ -2,9 +2,9 @@
 // (a line inserted above a declaration) re-evaluates no bucket, yet every diagnostic and binding
 // reads the new positions, exactly as a fresh load of the same texts would.
 import { strict as assert } from 'node:assert';
-import { EDITING, SUMMARIES, Workspace, type StagePolicy } from '../../../../server/src/core/workspace/workspace.js';
-import { findBinding } from '../../../../server/src/core/bind/types.js';
-import { CROSS_RULES, FAMILIES } from '../../../../server/src/core/validate/cross/index.js';
+import { EDITING, SUMMARIES, Workspace, type StagePolicy } from '#core/workspace/workspace.js';
+import { findBinding } from '#core/bind/types.js';
+import { CROSS_RULES, FAMILIES } from '#core/validate/cross/index.js';
 
 const A = 'site/a.kit';
 const B = 'site/b.kit';

@@ -1,7 +1,7 @@
 // `Workspace.changedSince`: the files added, replaced or removed after a revision, so a cache kept
 // under that revision looks at those alone; too old a revision answers undefined (compare all).
 import { strict as assert } from 'node:assert';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { Workspace } from '#core/workspace/workspace.js';
 
 const page = (n: number) => `package site\n\npage p${n}\nroute "/p${n}"\nguard public\n\nview {\n  <main></main>\n}\n`;
 

@@ -5,9 +5,9 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadProject } from '../../../../server/src/core/project/load.js';
-import { EDITING, ONE_SHOT, Workspace, type StagePolicy } from '../../../../server/src/core/workspace/workspace.js';
-import { fixturesDir } from '../../../helpers/repo.js';
+import { loadProject } from '#core/project/load.js';
+import { EDITING, ONE_SHOT, Workspace, type StagePolicy } from '#core/workspace/workspace.js';
+import { fixturesDir } from '#test/helpers/repo.js';
 
 const json = (x: unknown) => JSON.stringify(x);
 const conformance = (name: string) => join(fixturesDir, 'conformance', name);

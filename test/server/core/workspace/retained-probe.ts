@@ -3,7 +3,7 @@
 // writing it), beside its component. Each of its 700 calls passes a prop the component does not
 // declare: cross-file diagnostics pointing into the file, which the workspace anchors to its visible
 // ranges. Prints the retained heap after 2 and after 70 reads, in MB.
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
+import { Workspace } from '#core/workspace/workspace.js';
 
 function bigPage(sections: number, mark: string): string {
   const lines = ['package site', '', 'page big', 'route "/big"', 'guard public', '', 'view {', '  <main>'];

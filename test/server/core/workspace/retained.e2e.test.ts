@@ -4,7 +4,7 @@
 // server benchmark's 10,000-line one.
 import { strict as assert } from 'node:assert';
 import { fileURLToPath } from 'node:url';
-import { runProbe } from '../../../helpers/alloc.js';
+import { runProbe } from '#test/helpers/alloc.js';
 
 describe('workspace: earlier versions of a file re-read whole', function () {
   this.timeout(60000);

@@ -2,9 +2,9 @@
 // inside a view touches no other file, and any sequence of updates ends where a fresh load would.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { reparseKit } from '../../../../grammar/src/index.js';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
-import type { Diagnostic } from '../../../../server/src/core/diagnostics/diagnostic.js';
+import { reparseKit } from '#grammar/index.js';
+import { Workspace } from '#core/workspace/workspace.js';
+import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
 
 const A = 'site/a.kit';
 const B = 'site/b.kit';

@@ -3,9 +3,9 @@
 // left alone (the first reported), a folder whose package name another folder shares is reported
 // rather than guessed. The stdio test (`urls.e2e.test.ts`) covers the renames that follow.
 import { strict as assert } from 'node:assert';
-import { fixture } from '../../../helpers/repo.js';
+import { fixture } from '#test/helpers/repo.js';
 import { pathOf, setup } from '../helpers/features.js';
-import { fileRenameEdits } from '../../../../server/src/lsp/features/file-rename.js';
+import { fileRenameEdits } from '#lsp/features/file-rename.js';
 
 const base = fixture('lsp', 'site');
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { fixture } from '../../../helpers/repo.js';
+import { fixture } from '#test/helpers/repo.js';
 import { hoverAt } from '../helpers/features.js';
 
 const base = fixture('lsp', 'site');

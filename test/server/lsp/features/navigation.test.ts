@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { fixture } from '../../../helpers/repo.js';
+import { fixture } from '#test/helpers/repo.js';
 import { definitionAt, referencesAt, renameAt } from '../helpers/features.js';
-import { RenameError } from '../../../../server/src/lsp/features/navigation.js';
+import { RenameError } from '#lsp/features/navigation.js';
 
 const base = fixture('lsp', 'site');
 function marked(name: string, before: string, shift = 1, dir = base): string {

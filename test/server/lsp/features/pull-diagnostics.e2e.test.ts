@@ -10,7 +10,7 @@ import type {
   InitializeResult,
   WorkspaceDiagnosticReport,
 } from 'vscode-languageserver-protocol';
-import { waitFor } from '../../../helpers/wait.js';
+import { waitFor } from '#test/helpers/wait.js';
 import { FULL_CAPABILITIES, LspClient } from '../helpers/lsp-client.js';
 import { StdioSession } from '../helpers/stdio-session.js';
 

@@ -3,7 +3,7 @@
 // push is told to withdraw, and when the client is asked to pull again.
 import { strict as assert } from 'node:assert';
 import type { Diagnostic } from 'vscode-languageserver';
-import { PullDiagnostics, type PullSource } from '../../../../server/src/lsp/features/pull-diagnostics.js';
+import { PullDiagnostics, type PullSource } from '#lsp/features/pull-diagnostics.js';
 
 function diagnostic(message: string, line = 0): Diagnostic {
   return { range: { start: { line, character: 0 }, end: { line, character: 1 } }, message, source: 'kit' };

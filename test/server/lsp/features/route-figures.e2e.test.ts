@@ -17,9 +17,9 @@ import {
   withSink,
   type Collector,
   type Tracer,
-} from '../../../../shared/trace/index.js';
-import { close, listen } from '../../../shared/trace/helpers.js';
-import { waitFor } from '../../../helpers/wait.js';
+} from '#shared/trace/index.js';
+import { close, listen } from '#test/shared/trace/helpers.js';
+import { waitFor } from '#test/helpers/wait.js';
 import { fileUri, FULL_CAPABILITIES, LspClient } from '../helpers/lsp-client.js';
 
 const PAGE = `package site

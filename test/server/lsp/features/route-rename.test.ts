@@ -3,9 +3,9 @@
 // static segment can be renamed alone, and what is not a pattern is refused with its reason.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { fixture } from '../../../helpers/repo.js';
+import { fixture } from '#test/helpers/repo.js';
 import { renameAt } from '../helpers/features.js';
-import { RenameError } from '../../../../server/src/lsp/features/navigation.js';
+import { RenameError } from '#lsp/features/navigation.js';
 
 const base = fixture('lsp', 'urls');
 function marked(name: string, before: string, shift = 1): string {

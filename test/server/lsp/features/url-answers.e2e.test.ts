@@ -8,10 +8,10 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixture } from '../../../helpers/repo.js';
+import { fixture } from '#test/helpers/repo.js';
 import { attach, rawGet, runKit, SECRET, type RunningApp } from '../../core/app/built-app.js';
 import { LspClient } from '../helpers/lsp-client.js';
-import { KIT_REQUESTS, type ResolveUrlAnswer, type ResolvedUrl } from '../../../../shared/protocol/protocol.js';
+import { KIT_REQUESTS, type ResolveUrlAnswer, type ResolvedUrl } from '#shared/protocol/protocol.js';
 
 const GETS = [
   '/',

@@ -3,7 +3,7 @@
 // href changes; an edit above the links moves their ranges without answering them again.
 import { strict as assert } from 'node:assert';
 import type { DocumentLink } from 'vscode-languageserver';
-import { documentLinks } from '../../../../server/src/lsp/features/url-links.js';
+import { documentLinks } from '#lsp/features/url-links.js';
 import { setup, type Setup } from '../helpers/features.js';
 
 function page(id: string, route: string, view = '<main></main>'): string {

@@ -16,10 +16,10 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import { fixture } from '../../../helpers/repo.js';
-import { waitFor } from '../../../helpers/wait.js';
+import { fixture } from '#test/helpers/repo.js';
+import { waitFor } from '#test/helpers/wait.js';
 import { fileUri, FULL_CAPABILITIES, LspClient } from '../helpers/lsp-client.js';
-import { KIT_REQUESTS, type ResolveUrlAnswer } from '../../../../shared/protocol/protocol.js';
+import { KIT_REQUESTS, type ResolveUrlAnswer } from '#shared/protocol/protocol.js';
 
 const CAPABILITIES = {
   ...FULL_CAPABILITIES,

@@ -5,11 +5,7 @@
 // same-run baseline.
 import { AbstractMessageReader, type DataCallback, type Disposable } from 'vscode-languageserver/node';
 
-import {
-  DEFAULT_PARTIAL_TIMEOUT_MS,
-  type FramingOptions,
-  MAX_FRAME_BYTES,
-} from '../../../../server/src/lsp/framing.js';
+import { DEFAULT_PARTIAL_TIMEOUT_MS, type FramingOptions, MAX_FRAME_BYTES } from '#lsp/framing.js';
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 const NEXT_HEADER = /content-length[ \t]*:[ \t]*\d+\r\n/i;

@@ -15,16 +15,16 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver';
-import { Workspace } from '../../../../server/src/core/workspace/workspace.js';
-import { isHandlerModulePath } from '../../../../server/src/core/model/handler-modules.js';
-import { featureContext, type FeatureContext } from '../../../../server/src/lsp/features/context.js';
-import { codeActions } from '../../../../server/src/lsp/features/code-actions.js';
-import { completion } from '../../../../server/src/lsp/features/completion.js';
-import { formatDocument } from '../../../../server/src/lsp/features/formatting.js';
-import { hover } from '../../../../server/src/lsp/features/hover.js';
-import { definition, prepareRename, references, rename } from '../../../../server/src/lsp/features/navigation.js';
-import { collectTokens, TOKEN_TYPES } from '../../../../server/src/lsp/features/semantic-tokens.js';
-import { documentSymbols, foldingRanges, workspaceSymbols } from '../../../../server/src/lsp/features/symbols.js';
+import { Workspace } from '#core/workspace/workspace.js';
+import { isHandlerModulePath } from '#core/model/handler-modules.js';
+import { featureContext, type FeatureContext } from '#lsp/features/context.js';
+import { codeActions } from '#lsp/features/code-actions.js';
+import { completion } from '#lsp/features/completion.js';
+import { formatDocument } from '#lsp/features/formatting.js';
+import { hover } from '#lsp/features/hover.js';
+import { definition, prepareRename, references, rename } from '#lsp/features/navigation.js';
+import { collectTokens, TOKEN_TYPES } from '#lsp/features/semantic-tokens.js';
+import { documentSymbols, foldingRanges, workspaceSymbols } from '#lsp/features/symbols.js';
 
 export const MARKER = '<|>';
 const BASE_URI = 'file:///ws/';

@@ -13,7 +13,7 @@ import {
   type ClientCapabilities,
   type TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
-import { outDir } from '../../../helpers/repo.js';
+import { outDir } from '#test/helpers/repo.js';
 
 export interface ReceivedDiagnostics extends PublishDiagnosticsParams {
   /** performance.now() when the notification arrived. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientCapabilities, Position, Range } from 'vscode-languageserver-protocol';
-import { fixture } from '../../../helpers/repo.js';
+import { fixture } from '#test/helpers/repo.js';
 import { fileUri, FULL_CAPABILITIES, LspClient } from './lsp-client.js';
 
 export class StdioSession {

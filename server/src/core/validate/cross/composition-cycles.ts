@@ -1,7 +1,7 @@
 // Cycles of composition across files: components that call each other round (`cgraph`) and layouts
 // that nest in each other (`lgraph`, a layout naming itself included). Each family is one bucket
 // holding every component (layout), walked as a graph.
-import type { Range } from '../../../../../grammar/src/index.js';
+import type { Range } from '#grammar/index.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { KitEntry, WorkspaceView } from '../../model/entries.js';

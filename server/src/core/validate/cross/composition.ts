@@ -7,7 +7,7 @@ import { didYouMean } from '../../diagnostics/suggest.js';
 import { componentKey, layoutKey } from '../../resolve/names.js';
 import type { ComponentCall } from '../../model/summary.js';
 import { slotOutlet, slotUses, slotValueKind, type SlotOutlet, type SlotUse } from '../../model/slots.js';
-import { letBinding, typoDistance, type Attribute } from '../../../../../grammar/src/index.js';
+import { letBinding, typoDistance, type Attribute } from '#grammar/index.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule, type Family } from './rule.js';
 
 /** The names a package declares in a definition family (`cdef`, `ldef`): keys `<family>:<pkg>.<name>`. */

@@ -1,7 +1,7 @@
 // Cross-file route rules: duplicate page routes, method/path conflicts
 // and ambiguous dynamic routes. Each works on one index bucket so an edit re-runs only the buckets
 // its old and new registrations touch.
-import { ambiguousOverlap } from '../../../../../shared/route/index.js';
+import { ambiguousOverlap } from '#shared/route/index.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { Registration } from '../../model/registrations.js';

@@ -9,13 +9,13 @@
 // re-evaluates the links of its segment only. A route registration (`reg:<METHOD> <shape>`) joining
 // or leaving re-evaluates the link buckets it may answer or be suggested for
 // (`methodConflictRule.touches`); an edit inside a view that leaves the routes alone never does.
-import { matchRoute, PARAM_SHAPE, REST_SHAPE } from '../../../../../shared/route/index.js';
+import { matchRoute, PARAM_SHAPE, REST_SHAPE } from '#shared/route/index.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/registry.js';
 import type { InternalLink } from '../../model/summary.js';
 import type { Registration } from '../../model/registrations.js';
 import type { WorkspaceView } from '../../model/entries.js';
-import { typoDistance } from '../../../../../grammar/src/index.js';
+import { typoDistance } from '#grammar/index.js';
 import { NearRoutes } from './near-route.js';
 import { registrationsByReg, registrationsOfReg, regKeyParts } from './reg-bucket.js';
 import { bucket, idOf, type BucketKey, type CrossContext, type CrossRule } from './rule.js';

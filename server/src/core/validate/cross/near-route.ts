@@ -9,8 +9,8 @@
 // The index is kept per workspace and updated one `reg:` bucket at a time (`links.ts` tells it
 // which buckets changed), so a keystroke in a route string re-indexes that route, not all of them.
 // A position of the routes of one method and length is indexed when a link first asks there.
-import { editDistance, typoBound, typoDistance } from '../../../../../grammar/src/index.js';
-import { PARAM_SHAPE } from '../../../../../shared/route/index.js';
+import { editDistance, typoBound, typoDistance } from '#grammar/index.js';
+import { PARAM_SHAPE } from '#shared/route/index.js';
 import { compareRegistrations } from '../../model/entries.js';
 import type { Registration } from '../../model/registrations.js';
 

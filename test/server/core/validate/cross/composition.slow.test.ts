@@ -2,7 +2,7 @@
 // comes or goes re-checks only the calls it can change: its own, and the unresolved calls whose name
 // is a typo of it. The diagnostics stay those of a fresh load.
 import { strict as assert } from 'node:assert';
-import { Workspace } from '../../../../../server/src/core/workspace/workspace.js';
+import { Workspace } from '#core/workspace/workspace.js';
 
 const component = (name: string) =>
   `component ${name}\n\nprops {\n  title string\n}\n\nview {\n  <div>{title}</div>\n}\n`;

@@ -1,11 +1,11 @@
 // `ambiguous_dynamic_route` pairs each registration only with the earlier ones that could overlap it
 // (same length, or a rest route): the same diagnostics, in the same order, as every pair.
 import { strict as assert } from 'node:assert';
-import { ambiguousOverlap } from '../../../../../shared/route/index.js';
-import { ambiguities, ambiguityBucket } from '../../../../../server/src/core/validate/cross/conflicts.js';
-import { parsedRoute } from '../../../../../server/src/core/model/route-cache.js';
-import { compareRegistrations, type WorkspaceView } from '../../../../../server/src/core/model/entries.js';
-import type { Registration } from '../../../../../server/src/core/model/registrations.js';
+import { ambiguousOverlap } from '#shared/route/index.js';
+import { ambiguities, ambiguityBucket } from '#core/validate/cross/conflicts.js';
+import { parsedRoute } from '#core/model/route-cache.js';
+import { compareRegistrations, type WorkspaceView } from '#core/model/entries.js';
+import type { Registration } from '#core/model/registrations.js';
 
 /** A small deterministic generator, so a failure names its seed. */
 function random(seed: number): () => number {

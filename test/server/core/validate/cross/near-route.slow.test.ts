@@ -3,14 +3,14 @@
 // broken links among thousands of routes compares each link with a handful of routes, not all.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { editDistance, typoBound } from '../../../../../grammar/src/index.js';
-import { compareRegistrations } from '../../../../../server/src/core/model/entries.js';
-import { NearRoutes } from '../../../../../server/src/core/validate/cross/near-route.js';
-import { regKey } from '../../../../../server/src/core/validate/cross/reg-bucket.js';
-import { linkSegments } from '../../../../../server/src/core/validate/cross/links.js';
-import { parsedRoute } from '../../../../../server/src/core/model/route-cache.js';
-import type { Registration } from '../../../../../server/src/core/model/registrations.js';
-import { Workspace } from '../../../../../server/src/core/workspace/workspace.js';
+import { editDistance, typoBound } from '#grammar/index.js';
+import { compareRegistrations } from '#core/model/entries.js';
+import { NearRoutes } from '#core/validate/cross/near-route.js';
+import { regKey } from '#core/validate/cross/reg-bucket.js';
+import { linkSegments } from '#core/validate/cross/links.js';
+import { parsedRoute } from '#core/model/route-cache.js';
+import type { Registration } from '#core/model/registrations.js';
+import { Workspace } from '#core/workspace/workspace.js';
 
 function regs(patterns: string[], method = 'GET'): Registration[] {
   return patterns.map((p, order) => ({
