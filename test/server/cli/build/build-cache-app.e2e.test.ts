@@ -4,23 +4,12 @@
 import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '#cli/run.js';
-import type { CliIO } from '#cli/io.js';
+import { type CliResult, runInProcess } from '../cli-harness.js';
 import { readTree, removeDir, tempDir } from '../../core/build/helpers.js';
 import { addPage, initialModel, writeSite, type PageModel } from './cache-site.js';
 
-async function kit(cwd: string, ...argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: {},
-    cwd,
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+/** `kit <argv>` run in this process, from `cwd`. */
+const kit = (cwd: string, ...argv: string[]): Promise<CliResult> => runInProcess(argv, { cwd });
 
 /** The files of a tree, without the app's installed runtime (a copy of kit's own, the same in both). */
 function files(dir: string): Map<string, string> {

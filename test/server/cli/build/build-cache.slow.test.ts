@@ -9,29 +9,14 @@ import { strict as assert } from 'node:assert';
 import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { runCli } from '#cli/run.js';
-import type { CliIO } from '#cli/io.js';
+import { type CliResult, runInProcess } from '../cli-harness.js';
 import { listFiles, readTree, removeDir, tempDir } from '../../core/build/helpers.js';
 import { addPage, initialModel, writeSite, type PageModel, type SiteModel } from './cache-site.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliResult;
 
-async function kit(cwd: string, ...argv: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: {},
-    cwd,
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+/** `kit <argv>` run in this process, from `cwd`. */
+const kit = (cwd: string, ...argv: string[]): Promise<CliResult> => runInProcess(argv, { cwd });
 
 /** Every file under `dir` with its bytes (a missing directory is empty). */
 function tree(dir: string): Map<string, string> {
