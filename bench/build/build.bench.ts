@@ -32,6 +32,7 @@ import { runTree } from '../fixtures/usage.js';
 import { compareTexts, pageTexts } from './page-text.js';
 import type { Tool } from './peer-sites.js';
 import { type BuildCommand, ensureGnuTime, type PeerTool, setUpTools } from './peer-tools.js';
+import { option } from './options.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..', '..');
@@ -39,10 +40,6 @@ const root = join(here, '..', '..', '..');
 const cli = join(root, 'bin', 'kit.js');
 const work = join(root, '.bench-work', 'build');
 
-function option(name: string, env: string): string | undefined {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : process.env[env];
-}
 const sizes = (option('sizes', 'KIT_BENCH_SIZES') ?? '1000,4000,10000').split(',').map(Number);
 const rounds = Number(option('rounds', 'KIT_BENCH_ROUNDS') ?? 5);
 const astroMax = Number(option('astro-max', 'KIT_BENCH_ASTRO_MAX') ?? Number.POSITIVE_INFINITY);

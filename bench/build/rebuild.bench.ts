@@ -39,16 +39,13 @@ import { fileURLToPath } from 'node:url';
 import { median } from '../fixtures/measure.js';
 import { runMeasured, type Usage } from '../fixtures/usage.js';
 import { writePeerSite } from './peer-sites.js';
+import { option } from './options.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..', '..');
 const cli = join(root, 'bin', 'kit.js');
 const work = join(root, '.bench-work', 'rebuild');
 
-function option(name: string, env: string): string | undefined {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return arg ? arg.slice(name.length + 3) : process.env[env];
-}
 const sizes = (option('sizes', 'KIT_BENCH_REBUILD_SIZES') ?? '10000').split(',').map(Number);
 const rounds = Number(option('rounds', 'KIT_BENCH_ROUNDS') ?? 5);
 const dropCaches = (() => {
