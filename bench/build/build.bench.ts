@@ -32,7 +32,7 @@ import { runTree } from '../fixtures/usage.js';
 import { compareTexts, pageTexts } from './page-text.js';
 import type { Tool } from './peer-sites.js';
 import { type BuildCommand, ensureGnuTime, type PeerTool, setUpTools } from './peer-tools.js';
-import { option } from './options.js';
+import { formatter, loadNow, option } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..', '..');
@@ -98,14 +98,7 @@ function settle(build: BuildCommand, tiny: BuildCommand): void {
   for (const f of filesUnder(build.site)) if (!f.startsWith(build.out)) readFileSync(f);
 }
 
-const fmt = (n: number | undefined, d = 0) =>
-  n === undefined || Number.isNaN(n)
-    ? '—'
-    : n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const loadNow = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
+const fmt = formatter(0);
 
 // ---- set-up
 const timed = ensureGnuTime();

@@ -39,7 +39,7 @@ import { fileURLToPath } from 'node:url';
 import { median } from '../fixtures/measure.js';
 import { runMeasured, type Usage } from '../fixtures/usage.js';
 import { writePeerSite } from './peer-sites.js';
-import { option } from './options.js';
+import { formatter, loadNow, option } from './common.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..', '..');
@@ -67,14 +67,7 @@ interface Sample extends Usage {
   summary: string;
 }
 
-const fmt = (n: number | undefined, d = 2) =>
-  n === undefined || Number.isNaN(n)
-    ? '—'
-    : n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const loadNow = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
+const fmt = formatter(2);
 
 /** Reads every file under `dir` (stats only, with `statOnly`): the kernel's caches warm again. */
 function warm(dir: string, statOnly = false): void {
