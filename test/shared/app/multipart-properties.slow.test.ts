@@ -5,8 +5,6 @@
 // searched for as text, a CRLF inside a quoted file name, a header block over 16 KiB in one chunk,
 // and empty files that did not count toward `maxFiles`.
 import { strict as assert } from 'node:assert';
-import { EventEmitter } from 'node:events';
-import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import fc from 'fast-check';
 import {
@@ -17,32 +15,10 @@ import {
   UploadScope,
   type UploadLimits,
 } from '#shared/app/multipart.js';
+import { fakeRequest } from './fake-request.js';
 
 /** What one part reads as, for both parsers. */
 type Entry = ['field', string, string] | ['file', string, string, string, string];
-
-function fakeRequest(chunks: Buffer[]): IncomingMessage {
-  const req = new EventEmitter() as EventEmitter & { headers: Record<string, string>; paused: boolean };
-  req.headers = {};
-  req.paused = false;
-  let i = 0;
-  const pump = (): void => {
-    while (!req.paused && i < chunks.length) req.emit('data', chunks[i++]);
-    if (!req.paused && i === chunks.length) {
-      i++;
-      req.emit('end');
-    }
-  };
-  Object.assign(req, {
-    pause: () => (req.paused = true),
-    resume: () => {
-      req.paused = false;
-      setImmediate(pump);
-    },
-  });
-  setImmediate(pump);
-  return req as unknown as IncomingMessage;
-}
 
 const contentType = (boundary: string) => `multipart/form-data; boundary="${boundary}"`;
 

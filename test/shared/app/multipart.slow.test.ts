@@ -1,8 +1,6 @@
 // The streaming multipart parser and the constraint checks, below the HTTP tests: a body split at
 // every byte parses the same, text fields are capped, and constraints follow the browser's rules.
 import { strict as assert } from 'node:assert';
-import { EventEmitter } from 'node:events';
-import type { IncomingMessage } from 'node:http';
 import { checkConstraints, UnsafePatternError } from '#shared/app/constraints.js';
 import { createApp, dirSource, type AppManifest } from '#shared/app/index.js';
 import { FormValues } from '#shared/app/form.js';
@@ -14,30 +12,7 @@ import {
   UploadScope,
   uploadLimits,
 } from '#shared/app/multipart.js';
-
-/** A request that emits `chunks` one by one, honouring pause/resume as a socket would. */
-function fakeRequest(chunks: Buffer[], headers: Record<string, string> = {}): IncomingMessage {
-  const req = new EventEmitter() as EventEmitter & { headers: Record<string, string>; paused: boolean };
-  req.headers = headers;
-  req.paused = false;
-  let i = 0;
-  const pump = (): void => {
-    while (!req.paused && i < chunks.length) req.emit('data', chunks[i++]);
-    if (!req.paused && i === chunks.length) {
-      i++;
-      req.emit('end');
-    }
-  };
-  Object.assign(req, {
-    pause: () => (req.paused = true),
-    resume: () => {
-      req.paused = false;
-      setImmediate(pump);
-    },
-  });
-  setImmediate(pump);
-  return req as unknown as IncomingMessage;
-}
+import { fakeRequest } from './fake-request.js';
 
 const BOUNDARY = '----kitTestBoundary';
 const TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
