@@ -52,7 +52,10 @@ export const bundledChevrotain = {
  * has no `import.meta`: its own location is `__filename`. And code compiled by `vm.Script` cannot
  * call `import()` in Node 20 without its experimental module API, so the `import()`s esbuild leaves
  * in place (of packages and of computed URLs: the user's handler modules) call `__kit_import`, which
- * the loader passes in, instead; the `import()`s of bundled modules esbuild turns into functions.
+ * the loader passes in, instead; the `import()`s of bundled modules (relative, or kit's own `#core/...`
+ * package imports, which resolve into the bundle) esbuild turns into functions. Left to
+ * `__kit_import`, a `#` specifier would load the unbundled ES module copy under out/ beside the
+ * bundle: the same code twice, and hundreds of modules compiled at every start.
  */
 export function unbundledModuleUrls(root, outdir, format = 'esm') {
   const base = format === 'cjs' ? 'require("node:url").pathToFileURL(__filename)' : 'import.meta.url';
@@ -66,7 +69,7 @@ export function unbundledModuleUrls(root, outdir, format = 'esm') {
     format === 'cjs' &&
     ts.isCallExpression(node) &&
     node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-    !(ts.isStringLiteral(node.arguments[0]) && node.arguments[0].text.startsWith('.'));
+    !(ts.isStringLiteral(node.arguments[0]) && /^[.#]/.test(node.arguments[0].text));
   return {
     name: 'unbundled-module-urls',
     setup(b) {
