@@ -77,7 +77,7 @@ function filesUnder(dir: string): string[] {
 }
 
 function run(b: BuildCommand): Sample {
-  rmSync(b.out, { recursive: true, force: true });
+  for (const dir of [b.out, ...b.caches]) rmSync(dir, { recursive: true, force: true });
   const load = loadavg()[0];
   const r = runTree(b.cmd, b.args, { cwd: b.cwd, env: b.env ?? process.env, timeout: 1_800_000 });
   if (r.status !== 0) throw new Error(`${b.cmd} ${b.args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);

@@ -3,7 +3,7 @@
 // and Astro (installed once from the npm registry into `.bench-work/<tool>` from `bench/<tool>/`).
 // A tool that cannot be set up is skipped with the reason; nothing here runs in CI.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GNU_TIME } from '../fixtures/usage.js';
 import { type Tool, writePeerSite } from './peer-sites.js';
@@ -18,6 +18,12 @@ export interface BuildCommand {
   site: string;
   /** The output directory (removed before each build). */
   out: string;
+  /**
+   * What the tool keeps between builds to skip work (removed before each timed build, so every
+   * build compared is a clean one: kit's `.kit` cache, Hugo's `resources`, Eleventy's `.cache`,
+   * Astro's `.astro` and `node_modules/.astro`).
+   */
+  caches: string[];
 }
 
 export interface PeerTool {
@@ -100,7 +106,11 @@ function setUp(root: string, work: string, cli: string, tool: Tool): PeerTool | 
           const dir = dirOf(pages, name);
           writePeerSite(tool, dir, pages);
           const out = `${dir}-out`;
-          return { cmd: process.execPath, args: [cli, 'build', '--out', out, dir], cwd: work, site: dir, out };
+          // A project of its own (kit's cache lives at the project root, the nearest package.json),
+          // so no two sites and no tiny warm-up build share one cache.
+          writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+          const args = [cli, 'build', '--out', out, '.'];
+          return { cmd: process.execPath, args, cwd: dir, site: dir, out, caches: [join(dir, '.kit')] };
         },
       };
     case 'hugo': {
@@ -118,6 +128,7 @@ function setUp(root: string, work: string, cli: string, tool: Tool): PeerTool | 
             cwd: dir,
             site: dir,
             out,
+            caches: [join(dir, 'resources'), join(dir, '.hugo_build.lock')],
           };
         },
       };
@@ -131,7 +142,8 @@ function setUp(root: string, work: string, cli: string, tool: Tool): PeerTool | 
           const dir = dirOf(pages, name);
           writePeerSite(tool, dir, pages);
           const args = [r.bin!, '--quiet', '--config=eleventy.config.mjs'];
-          return { cmd: process.execPath, args, cwd: dir, site: dir, out: join(dir, '_site') };
+          const caches = [join(dir, '.cache')];
+          return { cmd: process.execPath, args, cwd: dir, site: dir, out: join(dir, '_site'), caches };
         },
       };
     }
@@ -151,7 +163,8 @@ function setUp(root: string, work: string, cli: string, tool: Tool): PeerTool | 
           writePeerSite(tool, dir, pages);
           const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
           const args = [r.bin!, 'build', '--silent'];
-          return { cmd: process.execPath, args, cwd: dir, env, site: dir, out: join(dir, 'dist') };
+          const caches = [join(dir, '.astro'), join(r.dir, 'node_modules', '.astro')];
+          return { cmd: process.execPath, args, cwd: dir, env, site: dir, out: join(dir, 'dist'), caches };
         },
       };
     }
