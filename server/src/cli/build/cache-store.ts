@@ -653,8 +653,9 @@ export class BuildCache {
   private unwritable: string | undefined;
 
   /**
-   * Keeps the bytes of a file this build made, by hash (once). Never throws: a cache that cannot be
-   * written must not fail the build; `commit` says why.
+   * Keeps the bytes of a file this build made, by hash (once), copied: `content` may be a buffer
+   * its caller fills again. Never throws: a cache that cannot be written must not fail the build;
+   * `commit` says why.
    */
   keep(hashHex: string, content: string | Uint8Array): void {
     if (this.unwritable !== undefined || (this.index && blobOf(this.index, hashHex) !== undefined)) return;
@@ -800,12 +801,19 @@ export function cacheDirOf(root: string): string {
   return privateDir(join(privateDir(join(kit, 'cache')), BUILD_DIR));
 }
 
+/** Bytes a pack is written in at a time. */
+const CHUNK_BYTES = 1 << 20;
+
 /** This build's pack: files appended as they come, a chunk at a time; renamed into place when done. */
 class PackWriter {
   readonly name = randomBytes(8).toString('hex');
   readonly refs = new Map<string, BlobRef>();
   private readonly file: PrivateFileWriter;
-  private chunk: (string | Uint8Array)[] = [];
+  /**
+   * The chunk being filled: files are copied in as they come, so a page's bytes die young (kept
+   * in a list until the chunk was written, they outlived a scavenge or two and kept the RSS up).
+   */
+  private readonly chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   private chunkBytes = 0;
   private offset = 0;
 
@@ -815,18 +823,21 @@ class PackWriter {
 
   add(hashHex: string, content: string | Uint8Array): void {
     if (this.refs.has(hashHex)) return;
-    const size = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    const size = bytes.byteLength;
     this.refs.set(hashHex, { pack: this.name, offset: this.offset, size });
     this.offset += size;
-    this.chunk.push(content);
-    this.chunkBytes += size;
-    if (this.chunkBytes >= 1 << 20) this.flush();
+    if (this.chunkBytes + size > CHUNK_BYTES) this.flush();
+    if (size > CHUNK_BYTES) this.file.write(bytes);
+    else {
+      this.chunk.set(bytes, this.chunkBytes);
+      this.chunkBytes += size;
+    }
   }
 
   private flush(): void {
-    if (this.chunk.length === 0) return;
-    this.file.write(Buffer.concat(this.chunk.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))));
-    this.chunk = [];
+    if (this.chunkBytes === 0) return;
+    this.file.write(this.chunk.subarray(0, this.chunkBytes));
     this.chunkBytes = 0;
   }
 

@@ -608,7 +608,7 @@ export class IncrementalBuild {
         if (m === undefined) byPage.set(f.page.source, (m = new Map()));
         m.set(f.rel, [h, f.size]);
       }
-      if (f.rel !== ROUTES_MANIFEST && f.rel !== ASSETS_MANIFEST) cache.keep(h, f.content);
+      if (f.rel !== ROUTES_MANIFEST && f.rel !== ASSETS_MANIFEST) cache.keep(h, f.bytes ?? f.content);
     };
     const plan: CachedPlan = {
       source,

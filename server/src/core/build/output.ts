@@ -51,6 +51,8 @@ export interface WrittenFile {
   rel: string;
   /** Absent for a file taken from an earlier build (`KeptFile`). */
   content?: string | Uint8Array;
+  /** `content`'s bytes: valid during the `written` call only (a shared buffer); copy what is kept. */
+  bytes?: Uint8Array;
   hash: string;
   size: number;
   /** The page a prerendered file belongs to. */
@@ -134,14 +136,35 @@ class Written {
 
   add(f: OutFile): WrittenFile {
     const c = f.content;
-    const size = c === undefined ? f.kept!.size : typeof c === 'string' ? Buffer.byteLength(c) : c.byteLength;
-    const hash = f.hash ?? f.kept?.sha256 ?? `sha256-${sha256Hex(c!)}`;
+    const bytes = typeof c === 'string' ? utf8.encode(c) : c;
+    const size = bytes === undefined ? f.kept!.size : bytes.byteLength;
+    const hash = f.hash ?? f.kept?.sha256 ?? `sha256-${sha256Hex(bytes!)}`;
     this.hashes.set(f.rel, hash);
     this.sizes.set(f.rel, size);
     this.bytes += size;
-    return { rel: f.rel, ...(c !== undefined ? { content: c } : {}), hash, size, ...(f.page ? { page: f.page } : {}) };
+    const page = f.page ? { page: f.page } : {};
+    return { rel: f.rel, ...(c !== undefined ? { content: c, bytes } : {}), hash, size, ...page };
   }
 }
+
+/**
+ * A page's text encoded once, for its size, its hash and the build cache, into one buffer used
+ * again for the next (a buffer per page, outliving its scavenge while the cache held it, kept
+ * the process's RSS higher). The writing thread takes the string: it encodes it there.
+ */
+class Utf8Scratch {
+  private buf = new Uint8Array(1 << 16);
+  private readonly encoder = new TextEncoder();
+
+  /** The bytes of `s`, valid until the next call. */
+  encode(s: string): Uint8Array {
+    // UTF-16 units → at most 3 bytes each.
+    if (s.length * 3 > this.buf.length) this.buf = new Uint8Array(s.length * 3);
+    return this.buf.subarray(0, this.encoder.encodeInto(s, this.buf).written);
+  }
+}
+
+const utf8 = new Utf8Scratch();
 
 function writeError(rel: string, e: unknown): OutputError {
   return new OutputError(`cannot write ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

@@ -3,7 +3,18 @@
 // output (an absolute or `..` path) or does not parse is refused with a reason. Unit tier.
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { blobsOf, CacheProblem, decodeIndex, encodeIndex, pagesOf, type BuildIndex } from '#cli/build/cache-store.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BuildCache,
+  blobsOf,
+  CacheProblem,
+  decodeIndex,
+  encodeIndex,
+  pagesOf,
+  type BuildIndex,
+} from '#cli/build/cache-store.js';
 import type { PageRecord } from '#core/build/cache-records.js';
 
 const KIT = '9.9.9+test';
@@ -124,5 +135,40 @@ describe('build cache: the index format', () => {
     const x = sample('x');
     x.assets.set('../up.css', { path: '../up.css', hash: h('u'), size: 1, immutable: true });
     assert.throws(() => decodeIndex(KIT, encodeIndex(KIT, x)), /an output path/);
+  });
+});
+
+describe('build cache: the kept bytes', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'kit-cache-store-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('copies what it keeps: the caller may fill its buffer again (small files and one over a chunk)', () => {
+    const files = [
+      { name: 'small', text: 'é'.repeat(3000) },
+      { name: 'big', text: 'x'.repeat(3 << 20) },
+      { name: 'after', text: 'after the big one' },
+    ];
+    const cache = new BuildCache(root, KIT);
+    const shared = new Uint8Array(4 << 20);
+    const hashes: string[] = [];
+    for (const f of files) {
+      const bytes = shared.subarray(0, new TextEncoder().encodeInto(f.text, shared).written);
+      const hash = createHash('sha256').update(bytes).digest('hex');
+      hashes.push(hash);
+      cache.keep(hash, bytes);
+      shared.fill(0);
+    }
+    const x = sample('x');
+    const page = [...x.pages.values()][0];
+    page.files = new Map(files.map((f, i) => [`${f.name}/index.html`, [hashes[i], Buffer.byteLength(f.text)]]));
+    x.blobs = new Map();
+    x.assets = new Map();
+    page.notFound = undefined;
+    cache.commit(x);
+    const again = new BuildCache(root, KIT);
+    files.forEach((f, i) => assert.equal(Buffer.from(again.bytes(hashes[i])).toString(), f.text, f.name));
   });
 });
