@@ -45,7 +45,7 @@ import type { Workspace } from '#core/workspace/workspace.js';
 import type { CliIO } from '../io.js';
 import { BuildCache, CacheProblem, CACHE_DIR, pageOf, pagesOf, type BuildIndex } from './cache-store.js';
 import { kitIdentity } from './identity.js';
-import { fingerprintOf, outputEntries, patchedEntries, type OutputEntries } from './output-state.js';
+import { fingerprintOf, outputEntries, patchedEntries, withRootEntry, type OutputEntries } from './output-state.js';
 
 /** The output's manifests (`core/build/output.ts`), named here without loading the writer. */
 const ROUTES_MANIFEST = 'kit-routes.json';
@@ -650,7 +650,11 @@ export class IncrementalBuild {
       const fingerprint = () => {
         const p = stats.patched;
         const entries =
-          p && this.entries ? patchedEntries(outAbs, this.entries, p.written, p.removed) : outputEntries(outAbs, files);
+          p && this.entries
+            ? patchedEntries(outAbs, this.entries, p.written, p.removed)
+            : stats.entries
+              ? withRootEntry(outAbs, stats.entries)
+              : outputEntries(outAbs, files);
         return entries ? fingerprintOf(entries, files) : '0'.repeat(64);
       };
       const assets = new Map<string, AssetRecord>();

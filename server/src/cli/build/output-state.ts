@@ -7,23 +7,23 @@
 import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { sep } from 'node:path';
-import { parentOf } from '#core/build/file-writer.js';
+import { directoriesOf, entryOf, type OutputEntries } from '#core/build/file-writer.js';
 
-/** What the file system says of each file and directory of an output, by output-relative path ('' the root). */
-export type OutputEntries = Map<string, string>;
-
-/** The directories of `files`, the root (''), and each one's parents. */
-function directoriesOf(files: Iterable<string>): Set<string> {
-  const dirs = new Set<string>(['']);
-  for (const f of files) for (let d = parentOf(f); d !== '' && !dirs.has(d); d = parentOf(d)) dirs.add(d);
-  return dirs;
-}
+export type { OutputEntries } from '#core/build/file-writer.js';
 
 /** One entry, or undefined when it is missing or not of its kind (`rel`: a plain output path, or '' the root). */
 function entry(root: string, rel: string, dir: boolean): string | undefined {
   const st = statSync(rel === '' ? root : `${root}${sep}${rel}`, { throwIfNoEntry: false });
-  if (st === undefined || st.isDirectory() !== dir || (!dir && !st.isFile())) return undefined;
-  return `${dir ? 'd' : 'f'}\0${st.ino}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}`;
+  return st && entryOf(st, dir);
+}
+
+/**
+ * The entries a writer took of everything it wrote (`WriteStats.entries`, completed in place),
+ * with the root's taken now (moving the tree into place changed it); undefined when it is missing.
+ */
+export function withRootEntry(root: string, written: OutputEntries): OutputEntries | undefined {
+  const e = entry(root, '', true);
+  return e === undefined ? undefined : written.set('', e);
 }
 
 /** The entries of the files `files` of the tree at `root` and of their directories; undefined when one is missing. */

@@ -325,6 +325,8 @@ async function fastBuild(b: StaticBuild, fast: FastPlan): Promise<number | undef
       progress: progress.update,
       written: plan.written,
       previous: plan.previous,
+      // The cache's fingerprint of the output, taken by the writing thread.
+      entries: true,
     });
   } catch (e) {
     progress.clear();
@@ -365,6 +367,7 @@ async function writeFull(
               progress: progress.update,
               written: plan.written,
               previous: plan.previous,
+              entries: true,
             })
           : await m.writeStaticSiteAsync(site, b.outAbs, { endpoints, progress: progress.update });
         b.cached?.remember(stats);

@@ -13,7 +13,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { renderTemplate, type Template } from '#shared/render/index.js';
 import { sha256Hex, type SiteAsset } from './assets.js';
 import type { CompiledPage, CompiledSite, PrerenderPath } from './compiled.js';
-import { FileWriter } from './file-writer.js';
+import { FileWriter, type OutputEntries } from './file-writer.js';
 import { WriteFailed, WriteThread } from './write-thread.js';
 import {
   checkReplaceable as checkTarget,
@@ -62,6 +62,8 @@ export interface WrittenFile {
 export interface WriteOptions {
   /** Endpoint rows of the routes report (`kit-routes.json` `endpoints`). */
   endpoints: readonly unknown[];
+  /** Whether to take each written file's and directory's entry as it is written (`WriteStats.entries`). */
+  entries?: boolean;
   /** Called now and then while pages render: done so far, total. */
   progress?: (done: number, total: number) => void;
   /** Told of every file of the site as it is written, the manifests last (the build cache keeps them). */
@@ -81,6 +83,11 @@ export interface WriteStats {
   manifest: string;
   /** Set when the output in place was patched (`PreviousOutput`), not replaced: the files written and removed. */
   patched?: { written: readonly string[]; removed: readonly string[] };
+  /**
+   * With `WriteOptions.entries`, for an output written whole: what the file system said of each
+   * file and directory written (`FileWriter.entries`; the root's is not there), when it could be had.
+   */
+  entries?: OutputEntries;
 }
 
 function sortKeys<T>(m: ReadonlyMap<string, T>): Record<string, T> {
@@ -385,7 +392,7 @@ export class SiteErrors extends Error {
 
 interface Tree {
   write(f: OutFile, hash: string): void | Promise<void>;
-  finish(): void | Promise<void>;
+  finish(): void | Promise<OutputEntries | undefined>;
 }
 
 /**
@@ -410,8 +417,9 @@ function* writeTree(site: SiteSource, tree: Tree, opts: WriteOptions): Generator
   const hash = `sha256-${sha256Hex(manifest.content!)}`;
   yield tree.write(manifest, hash);
   opts.written?.({ rel: manifest.rel, content: manifest.content, hash, size: Buffer.byteLength(manifest.content!) });
-  yield tree.finish();
+  const entries = (yield tree.finish()) as OutputEntries | undefined;
   return {
+    ...(entries ? { entries } : {}),
     pages: state.pages,
     kept: state.kept,
     files: w.hashes.size,
@@ -446,15 +454,15 @@ class SyncTree implements Tree {
 /** `kit build`'s writer: the files written on a thread of their own (`write-thread.ts`). */
 class ThreadTree implements Tree {
   private readonly thread: WriteThread;
-  constructor(root: string) {
-    this.thread = new WriteThread(root);
+  constructor(root: string, withEntries = false) {
+    this.thread = new WriteThread(root, withEntries);
   }
 
   write(f: OutFile): Promise<void> {
     return this.thread.write(f.rel, bytesOf(f)).catch(threadError);
   }
 
-  finish(): Promise<void> {
+  finish(): Promise<OutputEntries | undefined> {
     return this.thread.finish().catch(threadError);
   }
 }
@@ -494,8 +502,10 @@ class PatchTree implements Tree {
     return this.thread.write(f);
   }
 
-  finish(): Promise<void> {
-    return this.thread.finish();
+  async finish(): Promise<undefined> {
+    // Its entries would be those of the staged files only.
+    await this.thread.finish();
+    return undefined;
   }
 
   /** The files of the previous output that this one does not have. */
@@ -561,7 +571,7 @@ export async function writeSiteAsync(
   const target = outTarget(outDir);
   checkTarget(out, target);
   const { tmp, suffix } = makeTemp(out, 'build', target);
-  const tree = opts.previous ? new PatchTree(tmp, opts.previous) : new ThreadTree(tmp);
+  const tree = opts.previous ? new PatchTree(tmp, opts.previous) : new ThreadTree(tmp, opts.entries);
   let stats: WriteStats;
   try {
     const steps = writeTree(site, tree, opts);

@@ -7,8 +7,8 @@
 // in batches (one message each); at most a few batches are on their way at once, so rendered pages
 // never pile up. Without a thread (one cannot be started), the files are written here.
 import { Worker } from 'node:worker_threads';
-import { FileWriter } from './file-writer.js';
-import type { WriteAnswer, WriteBatch, WriteThreadData } from './write-worker.js';
+import { FileWriter, type OutputEntries } from './file-writer.js';
+import type { WriteAnswer, WriteBatch, WriteMessage, WriteThreadData } from './write-worker.js';
 
 /** Files per message. */
 const BATCH = 32;
@@ -28,18 +28,24 @@ export class WriteThread {
   private wake: (() => void) | undefined;
   private failure: WriteFailure | undefined;
   private exited: Error | undefined;
+  private entries: OutputEntries | undefined;
 
-  constructor(root: string) {
+  /** `withEntries`: `finish` answers what the file system says of what was written (`FileWriter.entries`). */
+  constructor(
+    root: string,
+    private readonly withEntries = false,
+  ) {
     try {
-      const data: WriteThreadData = { root };
+      const data: WriteThreadData = { root, entries: withEntries };
       this.worker = new Worker(new URL('./write-worker.js', import.meta.url), { workerData: data });
     } catch {
-      this.here = new FileWriter(root);
+      this.here = new FileWriter(root, withEntries);
       return;
     }
     this.worker.on('message', (a: WriteAnswer) => {
       this.inFlight--;
       if (a.failed && !this.failure) this.failure = a.failed;
+      if (a.entries) this.entries = a.entries;
       this.notify();
     });
     const lost = (e: Error) => {
@@ -67,24 +73,41 @@ export class WriteThread {
     if (this.batch.rels.length >= BATCH) await this.send();
   }
 
-  /** Waits until every file is written; throws the first failure. Stops the thread. */
-  async finish(): Promise<void> {
+  /**
+   * Waits until every file is written; throws the first failure. Stops the thread. Answers the
+   * entries when asked for at the start and the thread could take them (undefined otherwise: the
+   * caller takes them itself).
+   */
+  async finish(): Promise<OutputEntries | undefined> {
     try {
+      if (this.here) return this.hereEntries();
       if (this.batch.rels.length > 0) await this.send();
+      if (this.withEntries) await this.send({ entries: true });
       while (this.inFlight > 0 && !this.exited) await this.next();
       this.check();
+      return this.entries;
     } finally {
       await this.worker?.terminate();
     }
   }
 
-  private async send(): Promise<void> {
+  private hereEntries(): OutputEntries | undefined {
+    try {
+      return this.here!.entries();
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async send(message?: WriteMessage): Promise<void> {
     while (this.inFlight >= IN_FLIGHT && !this.exited) await this.next();
     this.check();
-    const batch = this.batch;
-    this.batch = { rels: [], contents: [] };
+    if (message === undefined) {
+      message = this.batch;
+      this.batch = { rels: [], contents: [] };
+    }
     this.inFlight++;
-    this.worker!.postMessage(batch);
+    this.worker!.postMessage(message);
   }
 
   private next(): Promise<void> {

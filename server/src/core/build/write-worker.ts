@@ -1,36 +1,54 @@
 // The thread of `write-thread.ts`: writes the batches of files it is sent, in order, with
 // `FileWriter`, and answers each batch once written. After the first failure it writes nothing more
-// and says which file failed and why.
+// and says which file failed and why. Asked for the entries at the end, it answers what the file
+// system says of every file and directory it wrote (`FileWriter.entries`).
 import { parentPort, workerData } from 'node:worker_threads';
-import { FileWriter } from './file-writer.js';
+import { FileWriter, type OutputEntries } from './file-writer.js';
 
 /** What the thread is started with. */
 export interface WriteThreadData {
   root: string;
+  /** Whether to keep each file's entry for `entries`. */
+  entries: boolean;
 }
 
-/** Files to write: `rels[i]` gets `contents[i]`. */
+/** Files to write: `rels[i]` gets `contents[i]`; or, once all are sent, a request for the entries. */
+export type WriteMessage = WriteBatch | { entries: true };
+
 export interface WriteBatch {
   rels: string[];
   contents: (string | Uint8Array)[];
 }
 
-/** The answer to a batch: written, or the first file that failed and the system's error code. */
+/** The answer to a batch: written, or the first file that failed and the system's error code; or the entries. */
 export interface WriteAnswer {
   failed?: { rel: string; code: string };
+  entries?: OutputEntries;
 }
 
 const port = parentPort!;
-const writer = new FileWriter((workerData as WriteThreadData).root);
+const data = workerData as WriteThreadData;
+const writer = new FileWriter(data.root, data.entries);
 let failed = false;
-port.on('message', (batch: WriteBatch) => {
+port.on('message', (m: WriteMessage) => {
   const answer: WriteAnswer = {};
-  for (let i = 0; i < batch.rels.length && !failed; i++) {
+  if ('entries' in m) {
+    if (!failed) {
+      try {
+        answer.entries = writer.entries();
+      } catch {
+        // A file gone meanwhile: the caller takes the entries itself.
+      }
+    }
+    port.postMessage(answer);
+    return;
+  }
+  for (let i = 0; i < m.rels.length && !failed; i++) {
     try {
-      writer.write(batch.rels[i], batch.contents[i]);
+      writer.write(m.rels[i], m.contents[i]);
     } catch (e) {
       failed = true;
-      answer.failed = { rel: batch.rels[i], code: (e as NodeJS.ErrnoException).code ?? String(e) };
+      answer.failed = { rel: m.rels[i], code: (e as NodeJS.ErrnoException).code ?? String(e) };
     }
   }
   port.postMessage(answer);
