@@ -245,7 +245,7 @@ function finalExpr(e: PExpr, where: string): Expr {
 /**
  * The string with its characters in one piece. `push` joins a template's static chunks with `+`,
  * which makes a rope: a tree of every piece joined, layouts' and components' included, that a
- * compiled page would keep (a third of a 4,000-page build's heap) and the renderer would walk at
+ * compiled page would keep (a fifth of a 4,000-page build's heap) and the renderer would walk at
  * every render. A slice of a rope is cut from a flat copy of it (made once, here), and the pieces
  * are garbage; the space before it makes sure the slice is not the rope itself.
  */
