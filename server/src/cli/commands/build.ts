@@ -186,9 +186,13 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       if (done !== undefined) return done;
     }
     const m = await buildModules();
+    // A static build compiles each page as its file is read and lets go of its tree then; the app
+    // reads the trees after the load.
+    const early = app ? undefined : new m.EarlyBodies(io.cwd);
     const project = await m.loadProjectAsync(sources.inputs, options, io.cwd, {
       sources: found,
       texts: build.cached?.sourceTexts,
+      hooks: early,
       ...m.threadSettings(io.env),
     });
     const ws = project.workspace;
@@ -203,7 +207,7 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     }
     checkInside(build);
     // A static build compiles each page as it writes it, and lets go of it then; the app embeds them all.
-    const site: CompiledSite = m.compileSite(ws, { cwd: io.cwd, lazy: !app });
+    const site: CompiledSite = m.compileSite(ws, { cwd: io.cwd, lazy: !app }, early);
     if (site.diagnostics.length) {
       io.stderr.write(human([...diags, ...site.diagnostics]));
       return 1;

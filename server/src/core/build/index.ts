@@ -2,6 +2,7 @@
 // it (`writeStaticSite`). The generated app (server/src/core/app/) calls `compileSite` too and renders
 // SSR and hybrid pages per request with shared/render's `renderTemplate`.
 export { compileSite, outputFile } from './site.js';
+export { EarlyBodies } from './early-bodies.js';
 export type {
   CompiledSite,
   CompiledPage,

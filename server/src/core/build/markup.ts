@@ -154,16 +154,13 @@ function compileBare(el: Element, ctx: OwnerContext, scope: Scope, out: PNode[],
     else pushStartTag(el.name, attrs, out);
     return;
   }
-  const body: PNode[] = [];
+  // A plain element's content goes straight after its start tag (no list of its own to copy).
+  const body: PNode[] = mark ? [] : out;
+  if (!mark) pushStartTag(el.name, attrs, out);
   if (content !== undefined) for (const c of content) push(body, c);
   else compileContent(el, ctx, scope, body, pre);
-  if (mark) {
-    out.push({ t: 'el', n: el.name, a: attrs, b: body, ...mark });
-    return;
-  }
-  pushStartTag(el.name, attrs, out);
-  for (const c of body) push(out, c);
-  push(out, '</' + el.name + '>');
+  if (mark) out.push({ t: 'el', n: el.name, a: attrs, b: body, ...mark });
+  else push(out, '</' + el.name + '>');
 }
 
 function pushStartTag(name: string, attrs: readonly CompiledAttribute[], out: PNode[]): void {

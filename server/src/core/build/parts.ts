@@ -65,11 +65,53 @@ export class PartCompiler {
     private readonly owned: OwnerAssets,
     private readonly diagnostics: Diagnostic[],
   ) {
-    for (const e of kits) {
-      const key = `${e.summary.packageName}.${e.summary.ownerId}`;
-      if (e.summary.kind === 'component' && !this.components.has(key)) this.components.set(key, e);
-      if (e.summary.kind === 'layout' && !this.layouts.has(key)) this.layouts.set(key, e);
+    for (const e of kits) this.add(e);
+  }
+
+  /**
+   * Makes a component or layout known (other entries are ignored); the first of a name wins.
+   * Answers false when another entry already holds its name.
+   */
+  add(e: KitEntry): boolean {
+    const s = e.summary;
+    const parts = s.kind === 'component' ? this.components : s.kind === 'layout' ? this.layouts : undefined;
+    if (!parts) return true;
+    const key = `${s.packageName}.${s.ownerId}`;
+    const had = parts.get(key);
+    if (had === undefined) parts.set(key, e);
+    return had === undefined || had === e;
+  }
+
+  /** Owners whose layouts and components, all the way down, are known (`ready`). */
+  private readonly complete = new WeakSet<FileSummary>();
+
+  /**
+   * Whether every layout and component the file of `s` renders, all the way down, is known: then
+   * compiling it now gives what compiling it once every file is known gives (when no name is
+   * declared twice). A walk with its own stack, each owner found complete remembered.
+   */
+  ready(s: FileSummary): boolean {
+    const seen = new Set<FileSummary>();
+    const todo = [s];
+    while (todo.length) {
+      const x = todo.pop()!;
+      if (this.complete.has(x) || seen.has(x)) continue;
+      seen.add(x);
+      for (const id of x.layouts) {
+        const key = layoutKey(x, id);
+        const l = key === undefined ? undefined : this.layouts.get(key);
+        if (!l) return false;
+        todo.push(l.summary);
+      }
+      for (const c of x.componentCalls) {
+        const key = componentKey(x, c);
+        const d = key === undefined ? undefined : this.components.get(key);
+        if (!d) return false;
+        todo.push(d.summary);
+      }
     }
+    for (const x of seen) if (x !== s) this.complete.add(x);
+    return true;
   }
 
   /** The layout of a key (`<package>.<id>`). */

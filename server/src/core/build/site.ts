@@ -51,7 +51,25 @@ const BODY_FIELDS = [
 ] as const satisfies readonly (keyof PageBody)[];
 type PageHead = Omit<CompiledPage, (typeof BODY_FIELDS)[number]>;
 
-class SiteCompiler {
+/** A page compiled as its file was read (`early-bodies.ts`): what `compileSite` would make of it. */
+export interface EarlyPage {
+  /** The entry it was compiled from. */
+  entry: KitEntry;
+  head: PageHead;
+  body: PageBody;
+  fragments: CompiledFragment[];
+}
+
+/** Pages compiled before `compileSite` runs, by the compiler it then goes on with (`early-bodies.ts`). */
+export interface EarlyPages {
+  /** The compiler of those pages, when they are what `compileSite` would make of `ws`. */
+  adopt(ws: Workspace): SiteCompiler | undefined;
+  /** The page compiled from the entry `e` (once). */
+  take(e: KitEntry): EarlyPage | undefined;
+}
+
+/** The compiler of one site: its assets, error pages, diagnostics and compiled layouts and components. */
+export class SiteCompiler {
   readonly diagnostics: Diagnostic[] = [];
   readonly assets = new AssetRegistry();
   private readonly owned: OwnerAssets;
@@ -60,12 +78,31 @@ class SiteCompiler {
   /** The stylesheet and script URLs of each error page (a page reusing it keeps them). */
   private readonly errorPageAssets = new Map<string, string[]>();
 
+  /** `kits`: the entries whose layouts and components pages use (more may come: `addPart`). */
   constructor(
-    ws: Workspace,
+    kits: readonly KitEntry[],
     private readonly cwd: string,
   ) {
     this.owned = new OwnerAssets(cwd, this.assets, this.diagnostics);
-    this.parts = new PartCompiler(ws.allKit(), this.owned, this.diagnostics);
+    this.parts = new PartCompiler(kits, this.owned, this.diagnostics);
+  }
+
+  /** Makes a layout or component known; false when another file declares its name (`PartCompiler.add`). */
+  addPart(e: KitEntry): boolean {
+    return this.parts.add(e);
+  }
+
+  /** Whether every layout and component a file renders is known (`PartCompiler.ready`). */
+  partsReady(s: FileSummary): boolean {
+    return this.parts.ready(s);
+  }
+
+  /** A page and its fragments compiled from its markup as it is now (`EarlyBodies`); undefined: not a page to write. */
+  earlyPage(e: KitEntry): EarlyPage | undefined {
+    const s = e.summary;
+    const head = this.pageHead(s);
+    if (!head || !s.view) return undefined;
+    return { entry: e, head, body: this.pageBody(s, s.view, head), fragments: this.compileFragments(e) };
   }
 
   // ---- pages ----------------------------------------------------------------------------------
@@ -79,17 +116,24 @@ class SiteCompiler {
 
   /**
    * A page whose body (template and assets) compiles when one of its fields is first read, from
-   * the summary `entry()` answers then (`kit dev` compiles the pages it is asked for).
+   * the summary `entry()` answers then (`kit dev` compiles the pages it is asked for). `ahead`: the
+   * page compiled as its file was read, whose body the first read (or `once`) takes.
    */
-  lazyPage(e: KitEntry, entry: () => KitEntry): CompiledPage | undefined {
-    const head = this.pageHead(e.summary);
+  lazyPage(e: KitEntry, entry: () => KitEntry, ahead?: EarlyPage): CompiledPage | undefined {
+    const head = ahead?.head ?? this.pageHead(e.summary);
     const was = e.summary.view;
     if (!head || !was) return undefined;
     const page = head as CompiledPage;
+    let early = ahead?.body;
+    const takeEarly = (): PageBody | undefined => {
+      const body = early;
+      early = undefined;
+      return body;
+    };
     const compile = (): PageBody => {
       // The file as it is now; one that lost its view since compiles as it was.
       const now = entry().summary;
-      const body = now.view ? this.pageBody(now, now.view, head) : this.pageBody(e.summary, was, head);
+      const body = takeEarly() ?? (now.view ? this.pageBody(now, now.view, head) : this.pageBody(e.summary, was, head));
       for (const k of BODY_FIELDS)
         Object.defineProperty(page, k, { value: body[k], writable: true, enumerable: true, configurable: true });
       this.compiled.add(page);
@@ -101,6 +145,8 @@ class SiteCompiler {
     };
     arm();
     this.once.set(page, () => {
+      const taken = takeEarly();
+      if (taken) return taken;
       const now = entry();
       const s = now.summary.view ? now.summary : e.summary;
       const body = this.pageBody(s, s.view ?? was, head, true);
@@ -366,11 +412,14 @@ export function comparePages(a: { pageId: string; source: string }, b: { pageId:
  * Compiles every page and fragment of the workspace. Call it on a workspace without errors (as
  * `kit build` does); with errors the result is best effort.
  */
-export function compileSite(ws: Workspace, options: CompileSiteOptions): CompiledSite {
+export function compileSite(ws: Workspace, options: CompileSiteOptions, early?: EarlyPages): CompiledSite {
   // Every view is compiled: pages still waiting for their markup (`DEV_START`) get it now (a lazy
   // compile, per page).
   if (!options.lazy) ws.completeMarkup();
-  const c = new SiteCompiler(ws, options.cwd);
+  // Pages compiled as their files were read go with the compiler that compiled them (its assets
+  // and parts), unless that compile may differ from this one's (`EarlyBodies.adopt`).
+  const ahead = options.previous === undefined ? early?.adopt(ws) : undefined;
+  const c = ahead ?? new SiteCompiler(ws.allKit(), options.cwd);
   const pages: CompiledPage[] = [];
   const fragments: CompiledFragment[] = [];
   // A lazy compile's pages were not all compiled, and its assets are those of the ones that were.
@@ -389,14 +438,21 @@ export function compileSite(ws: Workspace, options: CompileSiteOptions): Compile
       fragments.push(...c.compileFragments(e));
       continue;
     }
+    const got = ahead && early!.take(e);
     const page = options.lazy
-      ? c.lazyPage(e, () => {
-          ws.completeMarkupOf(e.path);
-          return ws.kit(e.path) ?? e;
-        })
-      : c.compilePage(e);
+      ? c.lazyPage(
+          e,
+          () => {
+            ws.completeMarkupOf(e.path);
+            return ws.kit(e.path) ?? e;
+          },
+          got,
+        )
+      : got
+        ? Object.assign(got.head, got.body)
+        : c.compilePage(e);
     if (page) pages.push(page);
-    fragments.push(...c.compileFragments(e));
+    fragments.push(...(got ? got.fragments : c.compileFragments(e)));
   }
   pages.sort(comparePages);
   fragments.sort((a, b) =>

@@ -1,6 +1,6 @@
 // Loads a workspace from disk for the command line: discovery, reading, indexing.
 import { resolve } from 'node:path';
-import { ONE_SHOT, Workspace, type StagePolicy } from '../workspace/workspace.js';
+import { ONE_SHOT, Workspace, type StageHooks, type StagePolicy } from '../workspace/workspace.js';
 import type { CheckOptions } from '../model/options.js';
 import {
   BindWorker,
@@ -39,6 +39,8 @@ export interface LoadOptions {
   defer?: (key: string) => boolean;
   /** Files already read, by path (`kit build` hashed them for its cache): not read again. */
   texts?: ReadonlyMap<string, SourceText>;
+  /** Told as each file read reaches a stage (`kit build` compiles page bodies as files are checked). */
+  hooks?: StageHooks;
 }
 
 /** How a load may use threads, as a front door reads it from its environment (`threadSettings`). */
@@ -117,7 +119,7 @@ function poolOf(options: CheckOptions, load: LoadOptions): PoolSettings {
 }
 
 function newWorkspace(options: CheckOptions, cwd: string, load: LoadOptions): Workspace {
-  return new Workspace({ files: diskFiles(cwd), ...options }, cwd, load.policy ?? ONE_SHOT);
+  return new Workspace({ files: diskFiles(cwd), ...options }, cwd, load.policy ?? ONE_SHOT, load.hooks);
 }
 
 export function loadProject(

@@ -3,7 +3,7 @@
 // later. Every optimisation of a load is a policy here (`kit dev` parses page views when asked for,
 // `kit check` drops markup once a file is checked); the workspace moves an entry from stage to
 // stage in one place (`Workspace.bring`), whatever the policy.
-import { KitStage } from '../model/entries.js';
+import { KitStage, type KitEntry } from '../model/entries.js';
 
 /**
  * When each stage of a file the workspace reads itself is computed, or dropped. Files given with a
@@ -41,6 +41,19 @@ export const ONE_SHOT: StagePolicy = { ...EDITING, trees: 'one-shot' };
 export const SUMMARIES: StagePolicy = { ...ONE_SHOT, checked: 'drop' };
 /** `kit dev`'s start: routes from the declarations, a page's markup parsed when it is rendered. */
 export const DEV_START: StagePolicy = { ...ONE_SHOT, markup: 'demand', checks: 'demand' };
+
+/**
+ * What the caller of a load does with each file the workspace reads itself as it reaches a stage
+ * (`LoadOptions.hooks`): `kit build` compiles a page's body while its tree is young, then lets the
+ * workspace drop the tree, rather than keeping every tree until all are read.
+ */
+export interface StageHooks {
+  /**
+   * A file is checked (its own rules ran). Answers true when the caller is done with its markup:
+   * the workspace then drops it (the entry is at `Summary`, as the `SUMMARIES` policy leaves it).
+   */
+  checked(entry: KitEntry): boolean;
+}
 
 /**
  * The files that wait for a stage, in the order they came, and whether files still do. A stage the

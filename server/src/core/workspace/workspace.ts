@@ -35,9 +35,9 @@ import { WorkspaceInspection } from './inspection.js';
 import { kitEntry } from './make-entries.js';
 import { runLocalRules } from './local-rules.js';
 import type { PrebindJob } from './prebound.js';
-import { EDITING, StageWaits, type StagePolicy } from './stages.js';
+import { EDITING, StageWaits, type StageHooks, type StagePolicy } from './stages.js';
 
-export { DEV_START, EDITING, ONE_SHOT, SUMMARIES, type StagePolicy } from './stages.js';
+export { DEV_START, EDITING, ONE_SHOT, SUMMARIES, type StageHooks, type StagePolicy } from './stages.js';
 
 export class Workspace implements WorkspaceView {
   private readonly index = new EntryIndex();
@@ -62,12 +62,13 @@ export class Workspace implements WorkspaceView {
    * imports from it), which the front doors give; a workspace of texts not on disk (tests) may
    * leave it out and have its paths read from the file system's root. `policy`: when the stages of
    * the files it reads itself are computed and dropped (`stages.ts`: `ONE_SHOT` for files that will
-   * not be edited, `SUMMARIES`, `DEV_START`).
+   * not be edited, `SUMMARIES`, `DEV_START`). `hooks`: told as each of those files reaches a stage.
    */
   constructor(
     private checkOptions: CheckOptions = { ssr: false },
     root = '/',
     policy: StagePolicy = EDITING,
+    private readonly hooks?: StageHooks,
   ) {
     this.waits = new StageWaits(policy);
     this.parseOptions = { incremental: policy.trees === 'incremental' };
@@ -176,7 +177,9 @@ export class Workspace implements WorkspaceView {
       }
     }
     tree ??= parseKit(text, path, this.parseOptions);
-    this.putKit(path, text, analyseKit(tree, this.checkOptions, stage >= KitStage.Checked), stage, readIssues);
+    this.checked(
+      this.putKit(path, text, analyseKit(tree, this.checkOptions, stage >= KitStage.Checked), stage, readIssues),
+    );
   }
 
   /**
@@ -203,11 +206,23 @@ export class Workspace implements WorkspaceView {
   }
 
   /** A `.kit` file's entry at `stage`, in the index and the buckets; `Summary` drops its markup. */
-  private putKit(path: string, text: string, a: KitAnalysis, stage: KitStage, readIssues?: Diagnostic[]): void {
+  private putKit(path: string, text: string, a: KitAnalysis, stage: KitStage, readIssues?: Diagnostic[]): KitEntry {
     const entry = kitEntry(path, text, a, stage, readIssues);
     if (stage === KitStage.Summary) releaseMarkup(a.ast, text);
     this.updates.putKit(entry);
     this.waits.note(path, stage);
+    return entry;
+  }
+
+  /**
+   * Tells the hooks that a file the workspace read itself is checked now, and drops its markup
+   * when they are done with it (a file at `Summary` already had it dropped by the policy).
+   */
+  private checked(e: KitEntry): void {
+    if (e.stage !== KitStage.Checked || !this.hooks?.checked(e)) return;
+    e.stage = KitStage.Summary;
+    this.waits.note(e.path, e.stage);
+    releaseMarkup(e.ast, e.text);
   }
 
   /** Adds or replaces a handler module (`.ts`/`.js` beside `.kit` files). */
@@ -252,7 +267,9 @@ export class Workspace implements WorkspaceView {
     if (from === KitStage.Declarations) {
       to = Math.max(stage, this.waits.withMarkup()) as KitStage;
       const tree = parseKit(e.text, path, this.parseOptions);
-      this.putKit(path, e.text, analyseKit(tree, this.checkOptions, to >= KitStage.Checked), to, e.readIssues);
+      this.checked(
+        this.putKit(path, e.text, analyseKit(tree, this.checkOptions, to >= KitStage.Checked), to, e.readIssues),
+      );
     } else this.check(e);
     this.waits.brought(from, to);
   }
@@ -260,12 +277,14 @@ export class Workspace implements WorkspaceView {
   /** Runs the file's own rules into its entry, which is then checked (its markup dropped where the policy says). */
   private check(e: KitEntry): void {
     runLocalRules(e, this.checkOptions);
+    const was = e.stage;
     if (e.stage < KitStage.Checked) {
       e.stage = this.waits.last;
       this.waits.note(e.path, e.stage);
     }
     if (e.stage === KitStage.Summary) releaseMarkup(e.ast, e.text);
     this.log.note(e.path);
+    if (was < KitStage.Checked) this.checked(e);
   }
 
   /** Brings up to `limit` of the files waiting for `stage` to it; answers how many still wait. */
