@@ -57,6 +57,11 @@ export function decodeEntities(s: string): string {
  * characters) and for protocol-relative `//host` or `/\host` URLs.
  */
 export function isUnsafeUrl(value: string): boolean {
+  // A leading `/` is neither stripped nor part of a scheme: only the character after it can tell.
+  if (value.charCodeAt(0) === 47) {
+    const next = value.charCodeAt(1);
+    return next === 47 || next === 92;
+  }
   // eslint-disable-next-line no-control-regex
   const squeezed = value.replace(/[\u0000-\u0020\u007f-\u009f]/g, '').toLowerCase();
   if (/^(javascript|data|vbscript):/.test(squeezed)) return true;

@@ -58,6 +58,19 @@ function isTagEnd(t: TokenType): boolean {
   return t === TagClose || t === SelfClose;
 }
 
+// The tests of `optional` as functions made once, not an arrow function made per attribute read.
+function isAttrEq(t: TokenType): boolean {
+  return t === AttrEq;
+}
+
+function isAttrValue(t: TokenType): boolean {
+  return t === AttrString || t === SingleQuoted || t === Interp;
+}
+
+function isName(t: TokenType): boolean {
+  return t === Name;
+}
+
 export abstract class MarkupGrammar {
   /** The body's tokens, as the markup lexer gave them. */
   protected input: IToken[] = [];
@@ -109,8 +122,8 @@ export abstract class MarkupGrammar {
       const type = t.tokenType;
       if (type === Name) {
         this.at++;
-        const eq = this.optional((k) => k === AttrEq);
-        const value = eq && this.optional((k) => k === AttrString || k === SingleQuoted || k === Interp);
+        const eq = this.optional(isAttrEq);
+        const value = eq && this.optional(isAttrValue);
         pieces.push({ kind: 'named', name: t, eq, value });
       } else if (type === ClassShort) pieces.push({ kind: 'class', tok: toks[this.at++] });
       else if (type === IdShort) pieces.push({ kind: 'id', tok: toks[this.at++] });
@@ -124,7 +137,7 @@ export abstract class MarkupGrammar {
 
   /** `</` then a name, anything else up to `>` (reported by the action) and the end. */
   private closeTag(lt: IToken): void {
-    const name = this.optional((k) => k === Name);
+    const name = this.optional(isName);
     const extra = this.tagParts();
     this.onCloseTag(lt, name, extra, this.optional(isTagEnd));
   }

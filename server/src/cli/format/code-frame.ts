@@ -71,6 +71,8 @@ export const FRAME_WIDTH = 100;
 /** Columns of context kept before the range when a line is clipped. */
 const CONTEXT_BEFORE = 30;
 const ELLIPSIS = '…';
+/** A line of these characters only is shown as it is, a column per character. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** `i` moved back off the low half of a surrogate pair, so that a slice never splits a code point. */
 function boundary(line: string, i: number): number {
@@ -91,6 +93,8 @@ function frameText(
   to: number,
   anchorEnd: boolean,
 ): { shown: string; a: number; b: number } {
+  // Most lines are short printable ASCII: one column per UTF-16 unit, nothing to clip or lay out.
+  if (line.length <= FRAME_WIDTH && PRINTABLE_ASCII.test(line)) return { shown: line, a: from, b: to };
   // Only a slice around the anchor is laid out, so a frame costs the same on a 50 KB line: a code
   // point takes at most 4 columns and one of 0 columns is rare, so `reach` units either side
   // cover the window.

@@ -9,8 +9,38 @@ import { parseKit, type FragmentDecl, type KitFile, type MarkupNode, type ViewBl
 
 type MarkupOwner = ViewBlock | FragmentDecl;
 
-/** How to parse a released body afresh, by its owner. */
-const reparse = new WeakMap<MarkupOwner, () => MarkupNode[]>();
+/** The file a released body is parsed afresh from, shared by its views and fragments. */
+interface ReleasedFile {
+  text: string;
+  path: string;
+  /** The fresh parse, once a released body was read (every body of the file then comes from it). */
+  fresh?: KitFile;
+}
+
+/** Where to parse a released body from: its file, and its declaration's index there. */
+interface Released {
+  file: ReleasedFile;
+  index: number;
+}
+
+const released = new WeakMap<MarkupOwner, Released>();
+
+function parseReleased(file: ReleasedFile): KitFile {
+  return parseKit(file.text, file.path, { incremental: false });
+}
+
+/**
+ * The getter of every released `body`: one function for all of them, so that the owners released
+ * alike keep one hidden class between them (a getter per owner gave each its own, and every later
+ * read of a declaration's fields then missed the inline caches).
+ */
+function releasedBody(this: MarkupOwner): MarkupNode[] {
+  const r = released.get(this)!;
+  r.file.fresh ??= parseReleased(r.file);
+  const body = (r.file.fresh.declarations[r.index] as MarkupOwner).body;
+  Object.defineProperty(this, 'body', { value: body, writable: true, enumerable: true, configurable: true });
+  return body;
+}
 
 /**
  * The markup of a view or fragment for a reader that needs it once (the static build compiles each
@@ -20,8 +50,9 @@ const reparse = new WeakMap<MarkupOwner, () => MarkupNode[]>();
  * collection).
  */
 export function markupOnce(owner: MarkupOwner): MarkupNode[] {
-  const released = Object.getOwnPropertyDescriptor(owner, 'body')?.get !== undefined;
-  return (released ? reparse.get(owner)?.() : undefined) ?? owner.body;
+  const isReleased = Object.getOwnPropertyDescriptor(owner, 'body')?.get !== undefined;
+  const r = isReleased ? released.get(owner) : undefined;
+  return r ? (parseReleased(r.file).declarations[r.index] as MarkupOwner).body : owner.body;
 }
 
 /**
@@ -30,21 +61,13 @@ export function markupOnce(owner: MarkupOwner): MarkupNode[] {
  * elsewhere (the summary's component calls) stay alive through those references, and only those.
  */
 export function releaseMarkup(file: KitFile, text: string): void {
-  let fresh: KitFile | undefined;
+  let shared: ReleasedFile | undefined;
   const decls = file.declarations;
   for (let i = 0; i < decls.length; i++) {
     const d = decls[i];
     if (d.kind !== 'view' && d.kind !== 'fragment') continue;
-    reparse.set(d, () => (parseKit(text, file.path, { incremental: false }).declarations[i] as MarkupOwner).body);
-    Object.defineProperty(d, 'body', {
-      configurable: true,
-      enumerable: true,
-      get(this: MarkupOwner): MarkupNode[] {
-        fresh ??= parseKit(text, file.path, { incremental: false });
-        const body = (fresh.declarations[i] as MarkupOwner).body;
-        Object.defineProperty(this, 'body', { value: body, writable: true, enumerable: true, configurable: true });
-        return body;
-      },
-    });
+    shared ??= { text, path: file.path };
+    released.set(d, { file: shared, index: i });
+    Object.defineProperty(d, 'body', { configurable: true, enumerable: true, get: releasedBody });
   }
 }

@@ -21,10 +21,20 @@ export type SourceLookup = (file: string) => string | undefined;
  */
 let last: { text: string; lineStart: number; offset: number; n: number } | undefined;
 
+/** Whether the last text asked about holds a surrogate (most hold none: a code point per unit). */
+let surrogates: { text: string; has: boolean } | undefined;
+
+function hasSurrogates(text: string): boolean {
+  if (surrogates?.text !== text) surrogates = { text, has: /[\ud800-\udfff]/.test(text) };
+  return surrogates.has;
+}
+
 function codePointColumn(text: string | undefined, p: Pos): number {
   if (!text) return p.column + 1;
   const lineStart = p.offset - p.column;
   if (lineStart < 0) return p.column + 1;
+  // Every unit a code point of its own: the column is the count of units, no need to walk the line.
+  if (p.offset <= text.length && !hasSurrogates(text)) return p.column + 1;
   const resume = last && last.text === text && last.lineStart === lineStart && last.offset <= p.offset;
   let n = resume ? last!.n : 0;
   const from = resume ? last!.offset : lineStart;

@@ -109,9 +109,16 @@ export interface FileSummary {
 export function attrText(el: Element, name: string): { value: string; range: Range } | undefined {
   for (const a of el.attrs) {
     if (a.name !== name || !a.value || a.value.type !== 'string') continue;
-    if (a.value.parts.every((p) => p.type === 'text')) {
-      return { value: a.value.parts.map((p) => (p.type === 'text' ? p.value : '')).join(''), range: a.value.range };
+    // Read for every link of every page: one pass, no closures.
+    const parts = a.value.parts;
+    let value = '';
+    let literal = true;
+    for (let i = 0; i < parts.length && literal; i++) {
+      const p = parts[i];
+      if (p.type === 'text') value += p.value;
+      else literal = false;
     }
+    if (literal) return { value, range: a.value.range };
   }
   return undefined;
 }

@@ -8,6 +8,11 @@ import { baseName } from '../model/names.js';
 import type { Registration } from '../model/registrations.js';
 import { familyOf, type BucketKey, type Family } from '../validate/cross/index.js';
 
+/** `key` is of `family` (`link:blog` of `link`). */
+function sameFamily(key: string, family: string): boolean {
+  return key.length > family.length && key.charCodeAt(family.length) === 58 && key.startsWith(family);
+}
+
 function byPath(a: { path: string }, b: { path: string }): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
@@ -69,10 +74,17 @@ export class EntryIndex implements WorkspaceView {
 
   /** Adds `path` to the buckets of `keys`. */
   private addMember(path: string, keys: readonly string[]): void {
+    // Keys come rule by rule, so most share the family of the key before: its index is reused
+    // without cutting the family out of each key.
+    let family: Family | '' = '';
+    let index: Map<string, string | Set<string>> | undefined;
     for (const k of keys) {
-      const family = familyOf(k);
-      let index = this.buckets.get(family);
-      if (index === undefined) this.buckets.set(family, (index = new Map()));
+      if (index === undefined || !sameFamily(k, family)) {
+        const f = familyOf(k);
+        family = f;
+        index = this.buckets.get(f);
+        if (index === undefined) this.buckets.set(f, (index = new Map()));
+      }
       const members = index.get(k);
       if (members === undefined) index.set(k, path);
       else if (typeof members !== 'string') members.add(path);

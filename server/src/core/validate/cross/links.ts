@@ -42,9 +42,18 @@ export function linkSegments(href: string): readonly string[] | undefined {
   return segs;
 }
 
+/** Where the query or fragment of `href` starts (`?` or `#`), or -1. */
+function queryStart(href: string): number {
+  for (let i = 0; i < href.length; i++) {
+    const c = href.charCodeAt(i);
+    if (c === 63 || c === 35) return i;
+  }
+  return -1;
+}
+
 function cutLink(href: string): string[] | undefined {
   let path = href;
-  const cut = path.search(/[?#]/);
+  const cut = queryStart(path);
   if (cut >= 0) path = path.slice(0, cut);
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   if (path === '/') return [];
@@ -52,6 +61,11 @@ function cutLink(href: string): string[] | undefined {
   const out: string[] = [];
   for (const r of raw) {
     if (r === '') return undefined;
+    // Without a `%` there is nothing to decode, and nothing that could fail to.
+    if (!r.includes('%')) {
+      out.push(r);
+      continue;
+    }
     try {
       out.push(decodeURIComponent(r));
     } catch {
@@ -67,12 +81,15 @@ function firstSegment(href: string): string | undefined {
 }
 
 function linkKeys(links: readonly InternalLink[]): BucketKey[] {
-  const keys = new Set<BucketKey>();
+  // A page's links mostly share their first segment: each distinct one makes its key once.
+  const firsts = new Set<string>();
   for (const l of links) {
     const first = firstSegment(l.href);
-    if (first !== undefined && first !== '_kit') keys.add(bucket('link', first));
+    if (first !== undefined && first !== '_kit') firsts.add(first);
   }
-  return [...keys];
+  const keys: BucketKey[] = [];
+  for (const first of firsts) keys.push(bucket('link', first));
+  return keys;
 }
 
 /** Shape keys (`/blog/{}`, `/docs/{**}`) of every route pattern that could answer `segs`: 2^(n+1) - 1 at most. */

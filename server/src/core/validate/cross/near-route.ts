@@ -230,11 +230,13 @@ export class NearRoutes {
   private nearRest(method: string, segs: readonly string[], best: Candidate | undefined): Candidate | undefined {
     for (const r of this.rest) {
       if (r.method !== method) continue;
-      const prefix = r.route.segments.slice(0, -1);
-      if (prefix.length > segs.length) continue;
+      // The segments before the rest param (not sliced off: this runs per rest route per broken link).
+      const prefix = r.route.segments;
+      const length = prefix.length - 1;
+      if (length > segs.length) continue;
       let miss: Candidate | undefined;
       let misses = 0;
-      for (let i = 0; i < prefix.length && misses < 2; i++) {
+      for (let i = 0; i < length && misses < 2; i++) {
         const s = prefix[i];
         if (s.kind !== 'static' || s.value === segs[i]) continue;
         misses++;
