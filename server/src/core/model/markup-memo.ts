@@ -82,13 +82,14 @@ export class MarkupMemo<T> {
   /**
    * Every contribution of `body` in document order: each element's own before its children's.
    * `context` must name everything besides the element that `visitor` reads (file, names in
-   * scope, ...): results are reused only under the same context, whichever visitor made them.
+   * scope, ...): results are reused only under the same context, whichever visitor made them. A
+   * function is called only for a body long enough to be remembered (most bodies are not).
    */
-  collect(body: MarkupNode[], context: string, visitor: MarkupVisitor<T>): T[] {
+  collect(body: MarkupNode[], context: string | (() => string), visitor: MarkupVisitor<T>): T[] {
     const out: T[] = [];
     const table =
       body.length && body[body.length - 1].range.end.offset - body[0].range.start.offset >= MEMO_MIN_BODY_CHARS
-        ? this.table(context)
+        ? this.table(typeof context === 'string' ? context : context())
         : undefined;
     if (!table) this.flat(body, visitor, out);
     else for (const f of this.nodes(body, visitor, table)) this.emit(f, out);

@@ -30,9 +30,8 @@ function parseReleased(file: ReleasedFile): KitFile {
 }
 
 /**
- * The getter of every released `body`: one function for all of them, so that the owners released
- * alike keep one hidden class between them (a getter per owner gave each its own, and every later
- * read of a declaration's fields then missed the inline caches).
+ * The getter of every released `body`: one function for all of them, where each owner had two
+ * closures of its own (its getter, and its parse for `markupOnce`).
  */
 function releasedBody(this: MarkupOwner): MarkupNode[] {
   const r = released.get(this)!;

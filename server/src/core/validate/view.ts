@@ -57,7 +57,9 @@ function checkBody(ctx: RuleContext, body: MarkupNode[], where: string): void {
   const { file, summary: s } = ctx;
   const id = s.ownerId;
   const scope: ElementScope = { ctx, where, actions: new Set(s.actions.map((a) => a.symbol.text)) };
-  const items = VIEW_CHECKS.collect(body, scopeKey(ctx, where), { element: (el, out) => viewItems(scope, el, out) });
+  const items = VIEW_CHECKS.collect(body, () => scopeKey(ctx, where), {
+    element: (el, out) => viewItems(scope, el, out),
+  });
   for (const n of body) textSegmentValue(ctx, n, (d) => ctx.report(d));
   const ids = new Map<string, Range>();
   for (const x of items) {

@@ -20,6 +20,26 @@ const MAX_SEGMENTS = 8;
 interface Hole {
   reg: Registration;
   lower: string;
+  /** `charMask(lower)`. */
+  mask: number;
+}
+
+/**
+ * Which of 32 classes of characters (by code point, modulo 32) `word` holds. An edit adds at most
+ * one character and removes at most one, so it changes at most two classes: two words whose masks
+ * differ in more than twice `max` classes are more than `max` edits apart, without an edit distance.
+ */
+function charMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) & 31);
+  return mask;
+}
+
+/** How many bits of `x` are set. */
+function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 const HOLE = '\u00b7';
@@ -146,7 +166,8 @@ export class NearRoutes {
     if (s.kind !== 'static') return;
     const parts = segs.map((g, i) => (i === at ? HOLE : g.kind === 'static' ? g.value : PARAM_SHAPE));
     // Listed by the length compared (lower case can change a length): every hole of a list has it.
-    const hole = { reg: x.reg, lower: s.value.toLowerCase() };
+    const lower = s.value.toLowerCase();
+    const hole = { reg: x.reg, lower, mask: charMask(lower) };
     const key = holeKey(x.reg.method, at, parts);
     let byLength = this.holes.get(key);
     if (!byLength) this.holes.set(key, (byLength = new Map()));
@@ -211,12 +232,14 @@ export class NearRoutes {
       if (same) return better(best, { reg: same.reg, distance: 0 }) ? { reg: same.reg, distance: 0 } : best;
       floor = 1;
     }
+    const mask = charMask(word);
     for (let h = 0; h < holes.length; h++) {
       const hole = holes[h];
       // Only candidates as near as the best so far can win (ties go to the first declared), and
       // only typos of this word: the best may be a longer word's, which allows more edits.
       const max = best === undefined ? bound : Math.min(bound, best.distance);
       if (max < floor) break;
+      if (bitCount(mask ^ hole.mask) > 2 * max) continue;
       const distance = editDistance(word, hole.lower, max);
       if (distance > max) continue;
       const c = { reg: hole.reg, distance };
