@@ -189,6 +189,8 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
     // A static build compiles each page as its file is read and lets go of its tree then; the app
     // reads the trees after the load.
     const early = app ? undefined : new m.EarlyBodies(io.cwd);
+    // Its writing thread starts while the sources load.
+    if (!app) m.startWriteThreadAhead();
     const project = await m.loadProjectAsync(sources.inputs, options, io.cwd, {
       sources: found,
       texts: build.cached?.sourceTexts,

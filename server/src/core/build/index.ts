@@ -44,3 +44,4 @@ export { removeTree, removeTreeAsync, removeStale } from './replace-dir.js';
 export { type SiteAsset } from './assets.js';
 export { scopeCss, scopeSelector, scopeClassFor } from './css-scope.js';
 export { KIT_JS_PATH, KIT_JS_TAG, kitRuntimeSource, clientSourceDir } from './runtime-script.js';
+export { startWriteThreadAhead } from './write-thread.js';

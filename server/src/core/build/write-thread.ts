@@ -20,6 +20,42 @@ export interface WriteFailure {
   code: string;
 }
 
+/** A thread started ahead (`startWriteThreadAhead`), waiting for its output directory. */
+let ahead: Worker | undefined;
+
+/**
+ * Starts the writing thread now, while the build still reads and checks the sources: starting one
+ * (a Node.js thread, its modules loaded) takes some 70 ms, which otherwise delayed the first write.
+ * The next `WriteThread` takes it; one never taken does not keep the process alive.
+ */
+export function startWriteThreadAhead(): void {
+  if (ahead) return;
+  try {
+    const worker = new Worker(new URL('./write-worker.js', import.meta.url), { workerData: null });
+    worker.unref();
+    // A thread that fails or stops before it is taken (none is expected to) is not taken.
+    const lost = () => {
+      if (ahead === worker) ahead = undefined;
+    };
+    worker.on('error', lost);
+    worker.on('exit', lost);
+    ahead = worker;
+  } catch {
+    ahead = undefined;
+  }
+}
+
+function startedWorker(data: WriteThreadData): Worker {
+  const worker = ahead;
+  ahead = undefined;
+  if (worker === undefined) return new Worker(new URL('./write-worker.js', import.meta.url), { workerData: data });
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  worker.ref();
+  worker.postMessage({ start: data } satisfies WriteMessage);
+  return worker;
+}
+
 export class WriteThread {
   private readonly worker: Worker | undefined;
   private readonly here: FileWriter | undefined;
@@ -36,8 +72,7 @@ export class WriteThread {
     private readonly withEntries = false,
   ) {
     try {
-      const data: WriteThreadData = { root, entries: withEntries };
-      this.worker = new Worker(new URL('./write-worker.js', import.meta.url), { workerData: data });
+      this.worker = startedWorker({ root, entries: withEntries });
     } catch {
       this.here = new FileWriter(root, withEntries);
       return;

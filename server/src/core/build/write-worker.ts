@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileWriter, type OutputEntries } from './file-writer.js';
 
-/** What the thread is started with. */
+/** Where the thread writes: given when it is started, or as its first message (a thread started ahead). */
 export interface WriteThreadData {
   root: string;
   /** Whether to keep each file's entry for `entries`. */
@@ -13,7 +13,7 @@ export interface WriteThreadData {
 }
 
 /** Files to write: `rels[i]` gets `contents[i]`; or, once all are sent, a request for the entries. */
-export type WriteMessage = WriteBatch | { entries: true };
+export type WriteMessage = WriteBatch | { entries: true } | { start: WriteThreadData };
 
 export interface WriteBatch {
   rels: string[];
@@ -27,10 +27,15 @@ export interface WriteAnswer {
 }
 
 const port = parentPort!;
-const data = workerData as WriteThreadData;
-const writer = new FileWriter(data.root, data.entries);
+const started = (data: WriteThreadData) => new FileWriter(data.root, data.entries);
+let writer = workerData ? started(workerData as WriteThreadData) : undefined;
 let failed = false;
 port.on('message', (m: WriteMessage) => {
+  if ('start' in m) {
+    writer = started(m.start);
+    return;
+  }
+  if (writer === undefined) throw new Error('the writing thread was sent files before its output directory');
   const answer: WriteAnswer = {};
   if ('entries' in m) {
     if (!failed) {

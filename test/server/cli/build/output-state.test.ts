@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fingerprintOf, outputEntries, withRootEntry } from '#cli/build/output-state.js';
 import { FileWriter } from '#core/build/file-writer.js';
-import { WriteThread } from '#core/build/write-thread.js';
+import { startWriteThreadAhead, WriteThread } from '#core/build/write-thread.js';
 
 const FILES: [string, string | Uint8Array][] = [
   ['index.html', '<p>home</p>'],
@@ -60,6 +60,14 @@ describe('build cache: the output fingerprint taken while writing', () => {
     new FileWriter(join(dir, 'tmp')).write('p/1/index.html', 'changed');
     const [taken, fresh] = both(entries);
     assert.notEqual(taken, fresh);
+  });
+
+  it('on a writing thread started ahead, before its directory was known', async () => {
+    startWriteThreadAhead();
+    const t = new WriteThread(join(dir, 'tmp'), true);
+    for (const [rel, content] of FILES) await t.write(rel, content);
+    const [taken, fresh] = both(await t.finish());
+    assert.equal(taken, fresh);
   });
 
   it('takes none unless asked', async () => {
