@@ -56,10 +56,16 @@ export function cachedPages(site: CompiledSite, kept: ReadonlyMap<string, PageRe
   return pages;
 }
 
+/** What a page's cache record keeps of its compiled body. */
+export type BodyFacts = Pick<PageBody, 'dependsOn' | 'kitJs' | 'assets'>;
+
 export class CachedSite implements SiteSource {
   readonly pages: readonly WrittenPage[];
-  /** The pages compiled for this build, with their bodies. */
-  readonly compiled = new Map<CompiledPage, PageBody>();
+  /**
+   * The pages compiled for this build, with what their records keep of their bodies (not the
+   * template: held here until the build ends, every page's template stayed in the heap).
+   */
+  readonly compiled = new Map<CompiledPage, BodyFacts>();
   /** The records of the pages written as kept. */
   readonly used: PageRecord[] = [];
   private readonly ofSite: Set<WrittenPage>;
@@ -91,7 +97,7 @@ export class CachedSite implements SiteSource {
     const p = page as CompiledPage;
     const site = this.o.site;
     const body = site.lazy ? site.lazy.once(p) : p;
-    this.compiled.set(p, body);
+    this.compiled.set(p, { dependsOn: body.dependsOn, kitJs: body.kitJs, assets: body.assets });
     return { ir: body.ir };
   }
 
