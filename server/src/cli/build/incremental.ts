@@ -77,7 +77,12 @@ export interface CachedPlan {
   source: CachedSite;
   previous?: PreviousOutput;
   written(f: WrittenFile): void;
+  /** Work of the plan's that can wait for the writing thread to be behind (`WriteOptions.idle`). */
+  idle?: () => boolean;
 }
+
+/** Source records made per slice of idle work (a slice stays within a few milliseconds). */
+const SOURCES_PER_SLICE = 64;
 
 /** The fast path's answer: the build's diagnostics and page types from the records, and its plan. */
 export interface FastPlan {
@@ -506,26 +511,38 @@ export class IncrementalBuild {
   ): Promise<CachedPlan> {
     const c = await compiler();
     const files = diskFiles(this.io.cwd);
+    // The sources' records, made in order, a slice at a time while the writing thread is behind
+    // (`CachedPlan.idle`); the rest when first needed.
     const sources: SourceRecord[] = [];
-    for (const path of found.kitFiles) {
-      const e = ws.kit(path);
-      if (!e) continue;
-      const s = e.summary;
-      const probes: [string, boolean][] = [];
-      for (const f of declaredFiles(s)) if (f.path !== undefined) probes.push([f.path, files.isFile(f.path)]);
-      sources.push({
-        path,
-        hash: this.hashOf(path, ws),
-        kind: s.kind,
-        pkg: s.packageName,
-        id: s.ownerId,
-        shape: sha256(c.crossShape(e)),
-        probes,
-      });
-    }
+    let recorded = 0;
+    const slice = (): boolean => {
+      for (let n = 0; n < SOURCES_PER_SLICE && recorded < found.kitFiles.length; n++) {
+        const path = found.kitFiles[recorded++];
+        const e = ws.kit(path);
+        if (!e) continue;
+        const s = e.summary;
+        const probes: [string, boolean][] = [];
+        for (const f of declaredFiles(s)) if (f.path !== undefined) probes.push([f.path, files.isFile(f.path)]);
+        sources.push({
+          path,
+          hash: this.hashOf(path, ws),
+          kind: s.kind,
+          pkg: s.packageName,
+          id: s.ownerId,
+          shape: sha256(c.crossShape(e)),
+          probes,
+        });
+      }
+      return recorded < found.kitFiles.length;
+    };
+    const allSources = (): SourceRecord[] => {
+      while (slice());
+      return sources;
+    };
+    let parts: string | undefined;
+    const partsOf = (): string => (parts ??= partsKey(allSources()));
     const modules = new Map(found.modules.map((m) => [m, this.hashOf(m, ws)]));
     const config = this.configHash(found.modules, ws);
-    const parts = partsKey(sources);
     const x = this.cache.index;
     const kept = new Map<string, PageRecord>();
     if (x !== undefined) {
@@ -539,7 +556,7 @@ export class IncrementalBuild {
       }
       for (const p of site.pages) {
         const r = records?.get(p.source);
-        if (r && this.keyOf(r, config, parts, ws) === r.key) kept.set(p.source, r);
+        if (r && this.keyOf(r, config, partsOf(), ws) === r.key) kept.set(p.source, r);
       }
     }
     // Local diagnostics are the files' own; the others are cross-file facts.
@@ -556,16 +573,22 @@ export class IncrementalBuild {
     const types = new Map([...facts.types].filter(([d]) => typesRootOf(resolve(this.io.cwd, d), seen) !== undefined));
     const next = {
       index: this.cache.index,
-      sources,
+      get sources() {
+        return allSources();
+      },
       modules,
       config,
-      parts,
+      get parts() {
+        return partsOf();
+      },
       fast: facts.fast,
       types,
       diagnostics: facts.diagnostics,
       cross,
     };
-    return this.plan(c, site, kept, site.pages, outAbs, next, ws).plan;
+    const plan = this.plan(c, site, kept, site.pages, outAbs, next, ws).plan;
+    plan.idle = slice;
+    return plan;
   }
 
   // ---- writing and remembering ----------------------------------------------------------------

@@ -374,6 +374,7 @@ async function writeFull(
               written: plan.written,
               previous: plan.previous,
               entries: true,
+              idle: plan.idle,
             })
           : await m.writeStaticSiteAsync(site, b.outAbs, { endpoints, progress: progress.update });
         b.cached?.remember(stats);

@@ -64,6 +64,8 @@ export interface WriteOptions {
   endpoints: readonly unknown[];
   /** Whether to take each written file's and directory's entry as it is written (`WriteStats.entries`). */
   entries?: boolean;
+  /** Work to do while the writing thread is behind: a slice per call, false once none is left. */
+  idle?: () => boolean;
   /** Called now and then while pages render: done so far, total. */
   progress?: (done: number, total: number) => void;
   /** Told of every file of the site as it is written, the manifests last (the build cache keeps them). */
@@ -454,8 +456,8 @@ class SyncTree implements Tree {
 /** `kit build`'s writer: the files written on a thread of their own (`write-thread.ts`). */
 class ThreadTree implements Tree {
   private readonly thread: WriteThread;
-  constructor(root: string, withEntries = false) {
-    this.thread = new WriteThread(root, withEntries);
+  constructor(root: string, withEntries = false, idle?: () => boolean) {
+    this.thread = new WriteThread(root, withEntries, idle);
   }
 
   write(f: OutFile): Promise<void> {
@@ -571,7 +573,7 @@ export async function writeSiteAsync(
   const target = outTarget(outDir);
   checkTarget(out, target);
   const { tmp, suffix } = makeTemp(out, 'build', target);
-  const tree = opts.previous ? new PatchTree(tmp, opts.previous) : new ThreadTree(tmp, opts.entries);
+  const tree = opts.previous ? new PatchTree(tmp, opts.previous) : new ThreadTree(tmp, opts.entries, opts.idle);
   let stats: WriteStats;
   try {
     const steps = writeTree(site, tree, opts);

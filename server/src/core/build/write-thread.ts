@@ -66,10 +66,15 @@ export class WriteThread {
   private exited: Error | undefined;
   private entries: OutputEntries | undefined;
 
-  /** `withEntries`: `finish` answers what the file system says of what was written (`FileWriter.entries`). */
+  /**
+   * `withEntries`: `finish` answers what the file system says of what was written
+   * (`FileWriter.entries`). `idle`: work for this thread while it waits for the writing one (a
+   * slice per call; false once none is left): the last pages render faster than they are written.
+   */
   constructor(
     root: string,
     private readonly withEntries = false,
+    private idle?: () => boolean,
   ) {
     try {
       this.worker = startedWorker({ root, entries: withEntries });
@@ -118,7 +123,7 @@ export class WriteThread {
       if (this.here) return this.hereEntries();
       if (this.batch.rels.length > 0) await this.send();
       if (this.withEntries) await this.send({ entries: true });
-      while (this.inFlight > 0 && !this.exited) await this.next();
+      while (this.inFlight > 0 && !this.exited) await this.wait();
       this.check();
       return this.entries;
     } finally {
@@ -135,7 +140,7 @@ export class WriteThread {
   }
 
   private async send(message?: WriteMessage): Promise<void> {
-    while (this.inFlight >= IN_FLIGHT && !this.exited) await this.next();
+    while (this.inFlight >= IN_FLIGHT && !this.exited) await this.wait();
     this.check();
     if (message === undefined) {
       message = this.batch;
@@ -143,6 +148,13 @@ export class WriteThread {
     }
     this.inFlight++;
     this.worker!.postMessage(message);
+  }
+
+  /** Until the writing thread answers; meanwhile a slice of idle work, if any is left. */
+  private wait(): Promise<void> {
+    if (this.idle?.()) return new Promise((ok) => setImmediate(ok));
+    this.idle = undefined;
+    return this.next();
   }
 
   private next(): Promise<void> {
