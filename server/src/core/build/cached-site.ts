@@ -9,7 +9,7 @@ import type { CompiledPage, CompiledSite, PageBody, PrerenderPath } from './comp
 import type { PageRecord } from './cache-records.js';
 import type { SiteAsset } from './assets.js';
 import { KIT_JS_PATH } from './runtime-script.js';
-import { comparePages } from './site.js';
+import { comparePages } from './document.js';
 
 export interface CachedSiteOptions {
   site: CompiledSite;

@@ -8,7 +8,7 @@
 import type { KitEntry } from '../model/entries.js';
 import type { StageHooks } from '../workspace/stages.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { type EarlyPage, type EarlyPages, SiteCompiler } from './site.js';
+import { type EarlyPage, type EarlyPages, SiteCompiler } from './site-compiler.js';
 
 export class EarlyBodies implements StageHooks, EarlyPages {
   private compiler: SiteCompiler | undefined;

@@ -1,0 +1,51 @@
+// The shape of a built page's document and file: the head every page starts with, the output file
+// of a concrete path, the paths a page is prerendered to, and the order pages are listed in.
+import { decodeEntities, escapeHtml, isUnsafeUrl } from '#shared/render/index.js';
+import type { ParsedRoute } from '#shared/route/index.js';
+import { prerenderedPaths } from '../model/concrete-paths.js';
+import type { FileSummary } from '../model/summary.js';
+import type { PrerenderPath } from './compiled.js';
+import { KIT_JS_TAG } from './runtime-script.js';
+
+// The document head every page starts with. `lang="en"`: the language has no declaration for the
+// document language yet, and browsers and screen readers need one; English is the default until a
+// page-level declaration exists (the language has none).
+const DOC_START =
+  '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" ' +
+  'content="width=device-width, initial-scale=1">\n';
+
+/** The document up to `<body>`: head metadata, then stylesheets, the link runtime and module scripts. */
+export function documentStart(
+  meta: { title: string; description?: string; canonical?: string },
+  stylesheets: readonly string[],
+  kitJs: boolean,
+  scripts: readonly string[],
+): string {
+  let head = DOC_START + `<title>${escapeHtml(meta.title)}</title>\n`;
+  if (meta.description !== undefined) head += `<meta name="description" content="${escapeHtml(meta.description)}">\n`;
+  const canonical = meta.canonical;
+  if (canonical !== undefined && !isUnsafeUrl(decodeEntities(canonical)))
+    head += `<link rel="canonical" href="${escapeHtml(canonical)}">\n`;
+  for (const h of stylesheets) head += `<link rel="stylesheet" href="${escapeHtml(h)}">\n`;
+  if (kitJs) head += KIT_JS_TAG + '\n';
+  for (const h of scripts) head += `<script type="module" src="${escapeHtml(h)}"></script>\n`;
+  return head + '</head>\n<body>\n';
+}
+
+/** Output file of a concrete path: `/` → `index.html`, `/docs` → `docs/index.html`. */
+export function outputFile(path: string): string {
+  return path === '/' ? 'index.html' : `${path.slice(1)}/index.html`;
+}
+
+export function errorDocOf(s: FileSummary): boolean {
+  return s.declarations.some((d) => d.kind === 'error');
+}
+
+export function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPath[] {
+  return prerenderedPaths(s, route).map(({ path, params }) => ({ path, file: outputFile(path), params }));
+}
+
+/** The order of a site's pages: by page ID, then source. */
+export function comparePages(a: { pageId: string; source: string }, b: { pageId: string; source: string }): number {
+  return a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : 0;
+}
