@@ -30,6 +30,20 @@ function removeGone(ws: Workspace, known: string[], present: string[], touched: 
   return gone;
 }
 
+/**
+ * A changed file's text, or undefined when it went between discovery and this read (a folder
+ * renamed while the batch was read): the watcher reports where it went next.
+ */
+function readIfThere(cwd: string, path: string): ReturnType<typeof readSourceFile> | undefined {
+  const abs = resolve(cwd, path);
+  try {
+    return readSourceFile(abs, path);
+  } catch (e) {
+    if (e instanceof SourceError && !existsSync(abs)) return undefined;
+    throw e;
+  }
+}
+
 function underChangedDir(path: string, changed: Set<string>): boolean {
   for (const c of changed) if (path.startsWith(c + '/')) return true;
   return false;
@@ -67,7 +81,14 @@ export function readChanges(
   for (const path of found.kitFiles) {
     const old = ws.kit(path);
     if (old !== undefined && !changed.has(path) && !underChangedDir(path, changed)) continue;
-    const { text, diagnostics } = readSourceFile(resolve(cwd, path), path);
+    const read = readIfThere(cwd, path);
+    if (read === undefined) {
+      if (old !== undefined) ws.remove(path);
+      touched.add(path);
+      full = true;
+      continue;
+    }
+    const { text, diagnostics } = read;
     if (old === undefined) {
       ws.setKitFile(path, text, undefined, diagnostics);
       full = true;
@@ -83,7 +104,14 @@ export function readChanges(
   for (const path of found.modules) {
     const old = ws.module(path);
     if (old !== undefined && !changed.has(path) && !underChangedDir(path, changed)) continue;
-    const { text, diagnostics } = readSourceFile(resolve(cwd, path), path);
+    const read = readIfThere(cwd, path);
+    if (read === undefined) {
+      if (old !== undefined) ws.remove(path);
+      touched.add(path);
+      modules = true;
+      continue;
+    }
+    const { text, diagnostics } = read;
     if (old !== undefined && old.text === text) continue;
     ws.setModule(path, text, diagnostics);
     touched.add(path);
