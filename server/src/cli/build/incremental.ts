@@ -624,14 +624,16 @@ export class IncrementalBuild {
     const written = (f: WrittenFile) => {
       sizes.set(f.rel, f.hash);
       // A kept file is in the cache already, and its page's record stays as it is.
-      if (f.content === undefined) return;
+      if (f.content === undefined && !f.early) return;
       const h = hex(f.hash);
       if (f.page) {
         let m = byPage.get(f.page.source);
         if (m === undefined) byPage.set(f.page.source, (m = new Map()));
         m.set(f.rel, [h, f.size]);
       }
-      if (f.rel !== ROUTES_MANIFEST && f.rel !== ASSETS_MANIFEST) cache.keep(h, f.bytes ?? f.content);
+      // A file written while the sources loaded was kept then (`EarlyOutputOptions.keep`).
+      if (f.content !== undefined && f.rel !== ROUTES_MANIFEST && f.rel !== ASSETS_MANIFEST)
+        cache.keep(h, f.bytes ?? f.content);
     };
     const plan: CachedPlan = {
       source,

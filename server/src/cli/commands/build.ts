@@ -1,7 +1,7 @@
 // `kit build [--ssr] [--out <dir>] [--app <dir>] [--strict-bindings] [--no-cache] [<files or directories>]`
 import { dirname, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { CompiledSite, WriteStats } from '#core/build/index.js';
+import type { CompiledSite, EarlyOutput, WriteStats } from '#core/build/index.js';
 import { pageTypesByDir } from '#core/build/page-types.js';
 import type { ReportModel } from '#core/report/rows.js';
 import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
@@ -186,59 +186,99 @@ Exit status: 0 on success, 1 with errors in the sources, 2 for usage or I/O erro
       if (done !== undefined) return done;
     }
     const m = await buildModules();
-    // A static build compiles each page as its file is read and lets go of its tree then; the app
-    // reads the trees after the load.
-    const early = app ? undefined : new m.EarlyBodies(io.cwd);
-    // Its writing thread starts while the sources load.
-    if (!app) m.startWriteThreadAhead();
-    const project = await m.loadProjectAsync(sources.inputs, options, io.cwd, {
-      sources: found,
-      texts: build.cached?.sourceTexts,
-      hooks: early,
-      ...m.threadSettings(io.env),
-    });
-    const ws = project.workspace;
-    const source = sourceLookup(ws);
-    const diags = ws.allDiagnostics();
-    const types = pageTypesByDir(ws);
-    writeTypeTexts(types, io, 'build');
-    const human = (list: Diagnostic[]) => checkHuman(list, source, found.kitFiles.length, build.color, HUMAN);
-    if (diags.some((d) => d.severity === 'error')) {
-      io.stderr.write(human(diags));
-      return 1;
-    }
-    checkInside(build);
-    // A static build compiles each page as it writes it, and lets go of it then; the app embeds them all.
-    const site: CompiledSite = m.compileSite(ws, { cwd: io.cwd, lazy: !app }, early);
-    if (site.diagnostics.length) {
-      io.stderr.write(human([...diags, ...site.diagnostics]));
-      return 1;
-    }
-    showWarnings(build, diags, source);
-    const model = reportModel(m, ws, site);
-    const endpoints = model ? m.endpointRows(ws, { model }) : [];
-    // With the cache, a project without handler modules, endpoints or SSR pages is checked from its
-    // records next time.
-    const fast = !model && found.modules.every(isAppConfigPath);
-    let stats: WriteStats;
+    // A static build that renders every page (no cache records to keep pages from) writes each
+    // page's files while the sources still load, into the build directory made now.
+    const staged =
+      !app && build.cached?.cache.index === undefined
+        ? m.stageOutput(outAbs, {
+            entries: build.cached !== undefined,
+            keep: build.cached && ((hex, bytes) => build.cached!.cache.keep(hex, bytes)),
+          })
+        : undefined;
     try {
-      stats = await writeFull(m, build, ws, site, endpoints, { diagnostics: diags, types, fast });
-    } catch (e) {
-      if (!(e instanceof m.SiteErrors)) throw e;
-      io.stderr.write(human([...diags, ...e.diagnostics]));
-      return 1;
+      return await loadAndBuild(m, build, {
+        app,
+        appDir,
+        binFile,
+        trace: Boolean(flags.trace),
+        options,
+        inputs: sources.inputs,
+        staged,
+      });
+    } finally {
+      // Still there unless the writer took it: the build stopped before writing.
+      if (staged && (await staged.discard())) build.cached?.abandon();
     }
-    // Pages that get no static file say so, with the routes report's own note.
-    for (const note of model ? m.routeInfo(ws, { model }) : []) {
-      if (note.code === 'spa_disabled') io.stderr.write(`info: ${note.code}: ${note.message}\n`);
-    }
-    summary(build, stats.pages, stats.kept);
-    // ---- [app-server helper] the generated app and the single executable.
-    if (app && (appDir !== undefined || binFile !== undefined))
-      return app.runAppBuild(ws, site, io, { outDir: out, appDir, binFile, trace: Boolean(flags.trace) });
-    return 0;
   },
 };
+
+/** What the load and the rest of a build need besides `StaticBuild`. */
+interface LoadSettings {
+  app: Awaited<typeof import('#core/app/index.js')> | undefined;
+  appDir: string | undefined;
+  binFile: string | undefined;
+  trace: boolean;
+  options: CheckOptions;
+  inputs: string[];
+  staged: EarlyOutput | undefined;
+}
+
+/** Loads and checks the workspace, compiles the site and writes it (and the app, when asked for). */
+async function loadAndBuild(m: BuildModules, build: StaticBuild, s: LoadSettings): Promise<number> {
+  const { io, found } = build;
+  const { app, appDir, binFile, options, staged } = s;
+  // A static build compiles each page as its file is read and lets go of its tree then; the app
+  // reads the trees after the load.
+  const early = app ? undefined : new m.EarlyBodies(io.cwd, staged);
+  // Its writing thread starts while the sources load.
+  if (!app && !staged) m.startWriteThreadAhead();
+  const project = await m.loadProjectAsync(s.inputs, options, io.cwd, {
+    sources: found,
+    texts: build.cached?.sourceTexts,
+    hooks: early,
+    ...m.threadSettings(io.env),
+  });
+  const ws = project.workspace;
+  const source = sourceLookup(ws);
+  const diags = ws.allDiagnostics();
+  const types = pageTypesByDir(ws);
+  writeTypeTexts(types, io, 'build');
+  const human = (list: Diagnostic[]) => checkHuman(list, source, found.kitFiles.length, build.color, HUMAN);
+  if (diags.some((d) => d.severity === 'error')) {
+    io.stderr.write(human(diags));
+    return 1;
+  }
+  checkInside(build);
+  // A static build compiles each page as it writes it, and lets go of it then; the app embeds them all.
+  const site: CompiledSite = m.compileSite(ws, { cwd: io.cwd, lazy: !app }, early);
+  if (site.diagnostics.length) {
+    io.stderr.write(human([...diags, ...site.diagnostics]));
+    return 1;
+  }
+  showWarnings(build, diags, source);
+  const model = reportModel(m, ws, site);
+  const endpoints = model ? m.endpointRows(ws, { model }) : [];
+  // With the cache, a project without handler modules, endpoints or SSR pages is checked from its
+  // records next time.
+  const fast = !model && found.modules.every(isAppConfigPath);
+  let stats: WriteStats;
+  try {
+    stats = await writeFull(m, build, ws, site, endpoints, { diagnostics: diags, types, fast }, staged);
+  } catch (e) {
+    if (!(e instanceof m.SiteErrors)) throw e;
+    io.stderr.write(human([...diags, ...e.diagnostics]));
+    return 1;
+  }
+  // Pages that get no static file say so, with the routes report's own note.
+  for (const note of model ? m.routeInfo(ws, { model }) : []) {
+    if (note.code === 'spa_disabled') io.stderr.write(`info: ${note.code}: ${note.message}\n`);
+  }
+  summary(build, stats.pages, stats.kept);
+  // ---- [app-server helper] the generated app and the single executable.
+  if (app && (appDir !== undefined || binFile !== undefined))
+    return app.runAppBuild(ws, site, io, { outDir: build.out, appDir, binFile, trace: s.trace });
+  return 0;
+}
 
 /** What the steps of one `kit build` share. */
 interface StaticBuild {
@@ -361,6 +401,7 @@ async function writeFull(
   site: CompiledSite,
   endpoints: readonly unknown[],
   facts: Parameters<IncrementalBuild['planFull']>[4],
+  staged: EarlyOutput | undefined,
 ): Promise<WriteStats> {
   const progress = progressOf(b);
   try {
@@ -375,8 +416,9 @@ async function writeFull(
               previous: plan.previous,
               entries: true,
               idle: plan.idle,
+              staged,
             })
-          : await m.writeStaticSiteAsync(site, b.outAbs, { endpoints, progress: progress.update });
+          : await m.writeStaticSiteAsync(site, b.outAbs, { endpoints, progress: progress.update, staged });
         b.cached?.remember(stats);
         return stats;
       } catch (e) {

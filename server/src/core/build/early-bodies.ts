@@ -7,6 +7,7 @@
 // then compiles everything itself, so the site, its diagnostics and their order never change.
 import type { KitEntry } from '../model/entries.js';
 import type { StageHooks } from '../workspace/stages.js';
+import type { EarlyPageListener } from './early-output.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { type EarlyPage, type EarlyPages, SiteCompiler } from './site-compiler.js';
 
@@ -16,7 +17,11 @@ export class EarlyBodies implements StageHooks, EarlyPages {
   /** How many pages were compiled as they were read, and how many waited for a layout or component. */
   readonly counts = { early: 0, waited: 0 };
 
-  constructor(cwd: string) {
+  /** `listener`: told of each page compiled early (`EarlyOutput` writes its files then). */
+  constructor(
+    cwd: string,
+    private readonly listener?: EarlyPageListener,
+  ) {
     this.compiler = new SiteCompiler([], cwd);
   }
 
@@ -52,6 +57,7 @@ export class EarlyBodies implements StageHooks, EarlyPages {
     if (!page || this.spoiled) return false;
     this.pages.set(e.path, page);
     this.counts.early++;
+    this.listener?.page(page);
     return true;
   }
 

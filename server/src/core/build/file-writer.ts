@@ -5,7 +5,17 @@
 // system says of each file and directory it made (`entryOf`), which the build cache's fingerprint of
 // the output is made of: taken by the writing thread as it goes, the main thread need not `stat` the
 // whole output again when the build ends.
-import { closeSync, fstatSync, mkdirSync, openSync, statSync, type Stats, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  rmdirSync,
+  statSync,
+  type Stats,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /** The parent directory of an output-relative path, or '' at the root. */
@@ -58,6 +68,24 @@ export class FileWriter {
       if (this.files) this.files.set(rel, entryOf(fstatSync(fd), false)!);
     } finally {
       closeSync(fd);
+    }
+  }
+
+  /**
+   * Removes a file written before (one a build wrote ahead and then found it had no use for), and
+   * each directory it leaves empty: the tree is then the one that never had it.
+   */
+  remove(rel: string): void {
+    unlinkSync(join(this.root, rel));
+    this.files?.delete(rel);
+    for (let dir = parentOf(rel); dir !== ''; dir = parentOf(dir)) {
+      try {
+        rmdirSync(join(this.root, dir));
+      } catch {
+        // Not empty: other files are in it.
+        return;
+      }
+      this.dirs.delete(dir);
     }
   }
 

@@ -39,7 +39,9 @@ export {
   plannedFiles,
   plannedAsset,
   type PlannedFile,
+  stageOutput,
 } from './output.js';
+export type { EarlyOutput } from './early-output.js';
 export { removeTree, removeTreeAsync, removeStale } from './replace-dir.js';
 export { type SiteAsset } from './assets.js';
 export { scopeCss, scopeSelector, scopeClassFor } from './css-scope.js';

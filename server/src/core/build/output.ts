@@ -8,12 +8,15 @@
 // files an earlier build made (`KeptFile`), and, when the output in place is that earlier build's,
 // only the files whose bytes differ: they are written beside it and moved into the tree
 // (`patchInto`), and a build that changes nothing touches nothing.
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { renderTemplate, type Template } from '#shared/render/index.js';
 import { sha256Hex, type SiteAsset } from './assets.js';
 import type { CompiledPage, CompiledSite, PrerenderPath } from './compiled.js';
+import { type EarlyFile, EarlyOutput, type EarlyOutputOptions } from './early-output.js';
 import { FileWriter, type OutputEntries } from './file-writer.js';
+import { Utf8Scratch } from './utf8-scratch.js';
 import { WriteFailed, WriteThread } from './write-thread.js';
 import {
   checkReplaceable as checkTarget,
@@ -57,6 +60,8 @@ export interface WrittenFile {
   size: number;
   /** The page a prerendered file belongs to. */
   page?: WrittenPage;
+  /** Rendered and written while the sources loaded (`EarlyOutput`): `content` is absent, the bytes were kept then. */
+  early?: true;
 }
 
 export interface WriteOptions {
@@ -70,6 +75,11 @@ export interface WriteOptions {
   progress?: (done: number, total: number) => void;
   /** Told of every file of the site as it is written, the manifests last (the build cache keeps them). */
   written?: (f: WrittenFile) => void;
+  /**
+   * The build directory and writing thread made before the sources loaded, with the pages written
+   * meanwhile (`EarlyOutput`); taken unless the output is patched in place (`previous`).
+   */
+  staged?: EarlyOutput;
 }
 
 export interface WriteStats {
@@ -131,6 +141,8 @@ interface OutFile {
   kept?: KeptFile;
   hash?: string;
   page?: WrittenPage;
+  /** Written already, while the sources loaded. */
+  early?: EarlyFile;
 }
 
 function bytesOf(f: OutFile): string | Uint8Array {
@@ -146,30 +158,14 @@ class Written {
   add(f: OutFile): WrittenFile {
     const c = f.content;
     const bytes = typeof c === 'string' ? utf8.encode(c) : c;
-    const size = bytes === undefined ? f.kept!.size : bytes.byteLength;
-    const hash = f.hash ?? f.kept?.sha256 ?? `sha256-${sha256Hex(bytes!)}`;
+    const size = bytes?.byteLength ?? f.early?.size ?? f.kept!.size;
+    const hash = f.hash ?? f.early?.hash ?? f.kept?.sha256 ?? `sha256-${sha256Hex(bytes!)}`;
     this.hashes.set(f.rel, hash);
     this.sizes.set(f.rel, size);
     this.bytes += size;
     const page = f.page ? { page: f.page } : {};
-    return { rel: f.rel, ...(c !== undefined ? { content: c, bytes } : {}), hash, size, ...page };
-  }
-}
-
-/**
- * A page's text encoded once, for its size, its hash and the build cache, into one buffer used
- * again for the next (a buffer per page, outliving its scavenge while the cache held it, kept
- * the process's RSS higher). The writing thread takes the string: it encodes it there.
- */
-class Utf8Scratch {
-  private buf = new Uint8Array(1 << 16);
-  private readonly encoder = new TextEncoder();
-
-  /** The bytes of `s`, valid until the next call. */
-  encode(s: string): Uint8Array {
-    // UTF-16 units → at most 3 bytes each.
-    if (s.length * 3 > this.buf.length) this.buf = new Uint8Array(s.length * 3);
-    return this.buf.subarray(0, this.encoder.encodeInto(s, this.buf).written);
+    const early = f.early ? { early: true as const } : {};
+    return { rel: f.rel, ...(c !== undefined ? { content: c, bytes } : {}), hash, size, ...page, ...early };
   }
 }
 
@@ -289,18 +285,28 @@ function isKept(a: SiteAsset | KeptAsset): a is KeptAsset {
  * diagnostic of an eager compile; a lazy page's body is compiled for this once and kept nowhere
  * (`CompiledSite.lazy.once`).
  */
-function* siteFiles(site: SiteSource, opts: WriteOptions, state: RenderState): Generator<OutFile> {
+function* siteFiles(
+  site: SiteSource,
+  opts: WriteOptions,
+  state: RenderState,
+  staged: EarlyOutput | undefined,
+): Generator<OutFile> {
   const total = site.pages.reduce((n, p) => n + p.prerender.length, 0);
   let done = 0;
   for (const [page, paths] of pagePaths(site.pages)) {
     const body = site.body(page, paths);
+    // The files rendered from this very template while the sources loaded: the same bytes.
+    const early = 'ir' in body ? staged?.filesOf(body.ir) : undefined;
     for (const pre of paths) {
       if (page.cache !== undefined) state.cache.set(pre.file, page.cache);
       state.routes.push(routeEntry(page, pre));
       state.pages++;
       if (opts.progress && (++done & 127) === 0) opts.progress(done, total);
       if ('ir' in body) {
-        yield { rel: pre.file, content: renderTemplate(body.ir, pre.params, pre.params), page };
+        const e = early?.get(pre.file);
+        yield e?.pre === pre
+          ? { rel: pre.file, early: e, page }
+          : { rel: pre.file, content: renderTemplate(body.ir, pre.params, pre.params), page };
         continue;
       }
       const kept = body.kept.get(pre.file);
@@ -394,6 +400,8 @@ export class SiteErrors extends Error {
 
 interface Tree {
   write(f: OutFile, hash: string): void | Promise<void>;
+  /** Removes files written ahead that the site does not have (`EarlyOutput.stray`). */
+  remove?(rels: string[]): Promise<void>;
   finish(): void | Promise<OutputEntries | undefined>;
 }
 
@@ -402,7 +410,12 @@ interface Tree {
  * generator, so that the one sequence serves both writers: each yield is a write to wait for
  * (nothing, for the synchronous writer).
  */
-function* writeTree(site: SiteSource, tree: Tree, opts: WriteOptions): Generator<unknown, WriteStats> {
+function* writeTree(
+  site: SiteSource,
+  tree: Tree,
+  opts: WriteOptions,
+  staged?: EarlyOutput,
+): Generator<unknown, WriteStats> {
   const errorsBefore = site.diagnostics.length;
   const w = new Written();
   const state: RenderState = { routes: [], cache: new Map(), pages: 0, kept: 0 };
@@ -412,8 +425,10 @@ function* writeTree(site: SiteSource, tree: Tree, opts: WriteOptions): Generator
     opts.written?.(done);
     return done;
   };
-  for (const f of siteFiles(site, opts, state)) yield* put(f);
+  for (const f of siteFiles(site, opts, state, staged)) yield* put(f);
   if (site.diagnostics.length > errorsBefore) throw new SiteErrors(site.diagnostics);
+  const stray = staged?.stray(w.hashes) ?? [];
+  if (stray.length > 0) yield tree.remove!(stray);
   yield* put(routesManifest(state, opts));
   const manifest = assetsManifest(w, state);
   const hash = `sha256-${sha256Hex(manifest.content!)}`;
@@ -453,15 +468,24 @@ class SyncTree implements Tree {
   finish(): void {}
 }
 
-/** `kit build`'s writer: the files written on a thread of their own (`write-thread.ts`). */
+/**
+ * `kit build`'s writer: the files written on a thread of their own (`write-thread.ts`); `thread`:
+ * one that wrote files ahead (`EarlyOutput`), which are not written again.
+ */
 class ThreadTree implements Tree {
   private readonly thread: WriteThread;
-  constructor(root: string, withEntries = false, idle?: () => boolean) {
-    this.thread = new WriteThread(root, withEntries, idle);
+  constructor(root: string, withEntries = false, idle?: () => boolean, thread?: WriteThread) {
+    this.thread = thread ?? new WriteThread(root, withEntries, idle);
+    if (thread) thread.whileWaiting = idle;
   }
 
-  write(f: OutFile): Promise<void> {
+  write(f: OutFile): Promise<void> | undefined {
+    if (f.early) return undefined;
     return this.thread.write(f.rel, bytesOf(f)).catch(threadError);
+  }
+
+  remove(rels: string[]): Promise<void> {
+    return this.thread.remove(rels).catch(threadError);
   }
 
   finish(): Promise<OutputEntries | undefined> {
@@ -572,11 +596,16 @@ export async function writeSiteAsync(
   const out = resolve(outDir);
   const target = outTarget(outDir);
   checkTarget(out, target);
-  const { tmp, suffix } = makeTemp(out, 'build', target);
-  const tree = opts.previous ? new PatchTree(tmp, opts.previous) : new ThreadTree(tmp, opts.entries, opts.idle);
+  // An output patched in place has no use for files written ahead into a fresh directory.
+  const staged = opts.previous ? undefined : opts.staged?.take(out, Boolean(opts.entries));
+  await opts.staged?.discard();
+  const { tmp, suffix } = staged ?? makeTemp(out, 'build', target);
+  const tree = opts.previous
+    ? new PatchTree(tmp, opts.previous)
+    : new ThreadTree(tmp, opts.entries, opts.idle, staged?.thread);
   let stats: WriteStats;
   try {
-    const steps = writeTree(site, tree, opts);
+    const steps = writeTree(site, tree, opts, staged);
     let step = steps.next();
     while (!step.done) step = steps.next(await step.value);
     stats = step.value;
@@ -614,6 +643,26 @@ export async function writeSiteAsync(
   const old = swapInto(tmp, out, suffix, target, false);
   if (old) await removeTreeAsync(old);
   return stats;
+}
+
+/**
+ * The build directory of the output `outDir`, made now, before the sources load, with a writing
+ * thread for the pages written meanwhile (`EarlyOutput`). Undefined where `writeSiteAsync` would
+ * fail to make it (it then says why), or where making it would create the output's parent: a build
+ * that fails leaves nothing behind.
+ */
+export function stageOutput(outDir: string, options: EarlyOutputOptions): EarlyOutput | undefined {
+  const out = resolve(outDir);
+  const target = outTarget(outDir);
+  if (!existsSync(dirname(out))) return undefined;
+  let made;
+  try {
+    checkTarget(out, target);
+    made = makeTemp(out, 'build', target);
+  } catch {
+    return undefined;
+  }
+  return new EarlyOutput(out, made.tmp, made.suffix, options);
 }
 
 /**

@@ -100,17 +100,63 @@ export class WriteThread {
   async write(rel: string, content: string | Uint8Array): Promise<void> {
     this.check();
     if (this.here) {
-      try {
-        this.here.write(rel, content);
-      } catch (e) {
-        this.failure = { rel, code: (e as NodeJS.ErrnoException).code ?? String(e) };
-        this.check();
-      }
+      this.writeHere(rel, content);
+      this.check();
       return;
     }
     this.batch.rels.push(rel);
     this.batch.contents.push(content);
     if (this.batch.rels.length >= BATCH) await this.send();
+  }
+
+  /**
+   * Queues a file without waiting, however many are on their way: for files written while the
+   * sources still load (`EarlyOutput`), when this thread has nothing else to do. A failure is
+   * not thrown here but by the next `write` or `finish`.
+   */
+  post(rel: string, content: string): void {
+    if (this.failure || this.exited) return;
+    if (this.here) {
+      this.writeHere(rel, content);
+      return;
+    }
+    this.batch.rels.push(rel);
+    this.batch.contents.push(content);
+    if (this.batch.rels.length < BATCH) return;
+    this.inFlight++;
+    this.worker!.postMessage(this.batch);
+    this.batch = { rels: [], contents: [] };
+  }
+
+  /** Removes files written before (and the directories they leave empty), after those queued. */
+  async remove(rels: string[]): Promise<void> {
+    this.check();
+    if (this.here) {
+      for (const rel of rels) {
+        try {
+          this.here.remove(rel);
+        } catch (e) {
+          this.failure = { rel, code: (e as NodeJS.ErrnoException).code ?? String(e) };
+          this.check();
+        }
+      }
+      return;
+    }
+    if (this.batch.rels.length > 0) await this.send();
+    await this.send({ remove: rels });
+  }
+
+  /** Sets the work done while waiting for the thread (see the constructor). */
+  set whileWaiting(idle: (() => boolean) | undefined) {
+    this.idle = idle;
+  }
+
+  private writeHere(rel: string, content: string | Uint8Array): void {
+    try {
+      this.here!.write(rel, content);
+    } catch (e) {
+      this.failure ??= { rel, code: (e as NodeJS.ErrnoException).code ?? String(e) };
+    }
   }
 
   /**

@@ -12,8 +12,11 @@ export interface WriteThreadData {
   entries: boolean;
 }
 
-/** Files to write: `rels[i]` gets `contents[i]`; or, once all are sent, a request for the entries. */
-export type WriteMessage = WriteBatch | { entries: true } | { start: WriteThreadData };
+/**
+ * Files to write: `rels[i]` gets `contents[i]`; files written before to remove again; or, once all
+ * are sent, a request for the entries.
+ */
+export type WriteMessage = WriteBatch | { remove: string[] } | { entries: true } | { start: WriteThreadData };
 
 export interface WriteBatch {
   rels: string[];
@@ -43,6 +46,19 @@ port.on('message', (m: WriteMessage) => {
         answer.entries = writer.entries();
       } catch {
         // A file gone meanwhile: the caller takes the entries itself.
+      }
+    }
+    port.postMessage(answer);
+    return;
+  }
+  if ('remove' in m) {
+    for (const rel of m.remove) {
+      if (failed) break;
+      try {
+        writer.remove(rel);
+      } catch (e) {
+        failed = true;
+        answer.failed = { rel, code: (e as NodeJS.ErrnoException).code ?? String(e) };
       }
     }
     port.postMessage(answer);
