@@ -7,7 +7,7 @@
 // key is the one remembered is written as it was, byte for byte, without compiling it. Keys hold
 // contents and paths relative to the project root only, never absolute paths or times, so a cache
 // restored elsewhere (CI) keeps its keys.
-import { createHash } from 'node:crypto';
+import { sha256Hex as sha256 } from './assets.js';
 import type { FileKind } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RenderMode } from '../model/summary.js';
@@ -15,9 +15,7 @@ import type { RenderMode } from '../model/summary.js';
 /** Bumped whenever what the cache holds, or what a key covers, changes: an older cache is ignored. */
 export const BUILD_CACHE_FORMAT = 1;
 
-export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export { sha256 };
 
 /**
  * A source's content hash: its text, and what reading it found (invalid UTF-8 is decoded as
