@@ -254,11 +254,14 @@ describe('kit dev', function () {
     edit(page, '<h1>Later</h1>', '<h1>Later on</h1>');
     await line;
     assert.equal(seen(), before + 1, 'told once');
+    // The edit's own lines, both: its change line may follow the warning's, and taken for the
+    // removal's it let the next test start before the removal was applied.
     const fixed = dev.waitOut(/ {2}fixed: 1 warning in later\.kit\n/);
+    line = dev.waitOut(/later\.kit changed → /);
     edit(page, 'act Later POST "/later"\n', '');
-    await fixed;
+    await Promise.all([fixed, line]);
     rmSync(page);
-    await dev.waitOut(/later\.kit changed → /);
+    await eventually(async () => assert.equal((await text(dev.url + '/later')).status, 404));
   });
 
   it('a handler edit is served without a restart; one that does not compile leaves the last version serving', async () => {
