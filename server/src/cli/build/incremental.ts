@@ -79,6 +79,8 @@ export interface CachedPlan {
   written(f: WrittenFile): void;
   /** Work of the plan's that can wait for the writing thread to be behind (`WriteOptions.idle`). */
   idle?: () => boolean;
+  /** The cache's records, made while the writing thread finishes (`WriteOptions.beforeFinish`). */
+  beforeFinish?: () => void;
 }
 
 /** Source records made per slice of idle work (a slice stays within a few milliseconds). */
@@ -640,7 +642,11 @@ export class IncrementalBuild {
       previous: this.previousOutput(outAbs, x),
       written,
     };
-    this.finish = (stats) => {
+    // The index but for the output's entry, made once every file went to the writer: while the
+    // writing thread finishes (`WriteOptions.beforeFinish`), or else when the build is remembered.
+    let prepared: { index: Omit<BuildIndex, 'output'>; files: string[] } | undefined;
+    const prepare = (): { index: Omit<BuildIndex, 'output'>; files: string[] } => {
+      if (prepared) return prepared;
       const pages = new Map<string, PageRecord>();
       for (const r of source.used) pages.set(r.source, r);
       const notFound = new Map<string, [string, number]>();
@@ -669,38 +675,17 @@ export class IncrementalBuild {
           if (d !== r.source) shared.add(d);
           if (!kitSources.has(d) && !next.modules.has(d)) inputs.set(d, this.hashOf(d, ws));
         }
-      // The output's files: those the manifest lists, and the manifest; what the file system says
-      // of them now (after a patch, of those it changed).
-      const files = [...sizes.keys()].sort();
-      const fingerprint = () => {
-        const p = stats.patched;
-        const entries =
-          p && this.entries
-            ? patchedEntries(outAbs, this.entries, p.written, p.removed)
-            : stats.entries
-              ? withRootEntry(outAbs, stats.entries)
-              : outputEntries(outAbs, files);
-        return entries ? fingerprintOf(entries, files) : '0'.repeat(64);
-      };
       const assets = new Map<string, AssetRecord>();
       for (const a of source.assets()) {
         const size =
           'size' in a ? a.size : typeof a.content === 'string' ? Buffer.byteLength(a.content) : a.content.byteLength;
         assets.set(a.path, { path: a.path, hash: hex(a.sha256), size, immutable: a.immutable });
       }
-      cache.commit({
+      const index = {
         global: this.global,
         config: next.config,
         parts: next.parts,
         fast: next.fast,
-        output: {
-          dir: this.keyPath(outAbs),
-          manifest: hex(stats.manifest),
-          pages: stats.pages,
-          files,
-          fingerprint: fingerprint(),
-          notFound: c.notFoundSource(source.pages)?.source ?? '',
-        },
         shared,
         dead: 0,
         sources: next.sources,
@@ -712,6 +697,34 @@ export class IncrementalBuild {
         assets,
         blobs: new Map(),
         pages,
+      };
+      // The output's files: those the manifest lists, and the manifest.
+      return (prepared = { index, files: [...sizes.keys()].sort() });
+    };
+    plan.beforeFinish = () => void prepare();
+    this.finish = (stats) => {
+      const { index, files } = prepare();
+      // What the file system says of the output's files now (after a patch, of those it changed).
+      const fingerprint = () => {
+        const p = stats.patched;
+        const entries =
+          p && this.entries
+            ? patchedEntries(outAbs, this.entries, p.written, p.removed)
+            : stats.entries
+              ? withRootEntry(outAbs, stats.entries)
+              : outputEntries(outAbs, files);
+        return entries ? fingerprintOf(entries, files) : '0'.repeat(64);
+      };
+      cache.commit({
+        ...index,
+        output: {
+          dir: this.keyPath(outAbs),
+          manifest: hex(stats.manifest),
+          pages: stats.pages,
+          files,
+          fingerprint: fingerprint(),
+          notFound: c.notFoundSource(source.pages)?.source ?? '',
+        },
       });
     };
     return { plan, diagnostics: next.diagnostics };

@@ -373,6 +373,7 @@ async function fastBuild(b: StaticBuild, fast: FastPlan): Promise<number | undef
       previous: plan.previous,
       // The cache's fingerprint of the output, taken by the writing thread.
       entries: true,
+      beforeFinish: plan.beforeFinish,
     });
   } catch (e) {
     progress.clear();
@@ -416,6 +417,7 @@ async function writeFull(
               previous: plan.previous,
               entries: true,
               idle: plan.idle,
+              beforeFinish: plan.beforeFinish,
               staged,
             })
           : await m.writeStaticSiteAsync(site, b.outAbs, { endpoints, progress: progress.update, staged });

@@ -71,6 +71,11 @@ export interface WriteOptions {
   entries?: boolean;
   /** Work to do while the writing thread is behind: a slice per call, false once none is left. */
   idle?: () => boolean;
+  /**
+   * Called once every file went to the writer, before waiting for it to finish: work that needs
+   * them all (the build cache's records) overlaps the last writes.
+   */
+  beforeFinish?: () => void;
   /** Called now and then while pages render: done so far, total. */
   progress?: (done: number, total: number) => void;
   /** Told of every file of the site as it is written, the manifests last (the build cache keeps them). */
@@ -434,6 +439,7 @@ function* writeTree(
   const hash = `sha256-${sha256Hex(manifest.content!)}`;
   yield tree.write(manifest, hash);
   opts.written?.({ rel: manifest.rel, content: manifest.content, hash, size: Buffer.byteLength(manifest.content!) });
+  opts.beforeFinish?.();
   const entries = (yield tree.finish()) as OutputEntries | undefined;
   return {
     ...(entries ? { entries } : {}),
