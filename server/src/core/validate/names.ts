@@ -9,7 +9,15 @@
 // Layouts are not checked: their markup reads the data of whichever page they wrap. Components read
 // the data of the page they are rendered in too, so there a name that is not a prop is only
 // reported when it is a near miss of one (`{lable}` for the prop `label`).
-import { type Element, type Expr, type FileKind, type MarkupNode, type PathExpr, letBinding } from '#grammar/index.js';
+import {
+  type Attribute,
+  type Element,
+  type Expr,
+  type FileKind,
+  type MarkupNode,
+  type PathExpr,
+  letBinding,
+} from '#grammar/index.js';
 import { diag } from '../diagnostics/registry.js';
 import { didYouMean } from '../diagnostics/suggest.js';
 import { MarkupMemo, type MarkupVisitor } from '../model/markup-memo.js';
@@ -63,7 +71,15 @@ function attrRefs(el: Element, known: ReadonlySet<string>, out: NameItem[]): voi
 function nameVisitor(known: ReadonlySet<string>): MarkupVisitor<NameItem> {
   return {
     element(el, out) {
-      const f = el.attrs.find((a) => a.name === 'g:for');
+      // One pass for the first `g:for` and the `let:` names: most elements have neither, and then
+      // nothing is allocated for them (this runs for every element of every view).
+      let f: Attribute | undefined;
+      let lets: string[] | undefined;
+      for (const a of el.attrs) {
+        if (f === undefined && a.name === 'g:for') f = a;
+        const name = letBinding(a);
+        if (name !== undefined) (lets ??= []).push(name);
+      }
       // The collection is read outside the loop; the element's other attributes and its children inside.
       if (f?.value?.type === 'expr' && f.value.expr.type === 'for') {
         const loop = f.value.expr;
@@ -71,8 +87,7 @@ function nameVisitor(known: ReadonlySet<string>): MarkupVisitor<NameItem> {
         out.push({ k: 'for', names: loop.index ? [loop.item.text, loop.index.text] : [loop.item.text], el });
       }
       // Slot content's `let:` names are locals of its children, as loop variables are.
-      const lets = el.attrs.map(letBinding).filter((n): n is string => n !== undefined);
-      if (lets.length > 0) out.push({ k: 'for', names: lets, el });
+      if (lets !== undefined) out.push({ k: 'for', names: lets, el });
       attrRefs(el, known, out);
     },
     node(n, out) {

@@ -85,8 +85,15 @@ export function directiveAttribute(scope: ElementScope, el: Element, a: Attribut
   }
 }
 
+function hasDirective(el: Element): boolean {
+  for (const a of el.attrs) if (a.name.startsWith('g:')) return true;
+  return false;
+}
+
 /** An element's directives together: g:if and g:for with their lane, a form's g:post, g:command and g:swap. */
 export function elementDirectives(ctx: RuleContext, el: Element, report: (d: Diagnostic) => void): void {
+  // Every check below reads a `g:` attribute, and most elements have none: one pass answers for them.
+  if (!hasDirective(el)) return;
   const { file, summary: s } = ctx;
   const id = s.ownerId;
   const hasIf = el.attrs.find((a) => a.name === 'g:if');

@@ -26,14 +26,17 @@ export function checkElement(scope: ElementScope, el: Element, out: ViewItem[]):
       ),
     );
   }
-  for (const a of el.attrs) attribute(scope, el, a, out);
+  for (const a of el.attrs) attribute(scope, el, a, out, report);
   elementDirectives(ctx, el, report);
 }
 
-function attribute(scope: ElementScope, el: Element, a: Attribute, out: ViewItem[]): void {
-  const report = (d: Diagnostic) => {
-    out.push({ k: 'diag', d });
-  };
+function attribute(
+  scope: ElementScope,
+  el: Element,
+  a: Attribute,
+  out: ViewItem[],
+  report: (d: Diagnostic) => void,
+): void {
   if (a.form === 'let') {
     slotLet(scope, el, a, report);
     return;

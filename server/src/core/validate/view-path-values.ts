@@ -12,29 +12,32 @@ import type { ViewItem } from './view-scope.js';
  * anywhere else (text, other attributes, directives) it is an error.
  */
 export function segmentValues(ctx: RuleContext, el: Element, out: ViewItem[]): void {
-  const misplaced = (range: Range, where: string): void => {
-    out.push({
-      k: 'diag',
-      d: diag(
-        'misplaced_path_value',
-        ctx.file.path,
-        range,
-        `${ctx.summary.ownerId}: {…...} spans URL segments, so it belongs in a URL attribute such as href, not ` +
-          `in ${where}`,
-      ),
-    });
-  };
   for (const a of el.attrs) {
     if (!a.value) continue;
     if (a.value.type === 'expr') {
-      if (a.value.expr.type === 'path' && a.value.expr.segments) misplaced(a.value.expr.range, `${a.name}={...}`);
+      if (a.value.expr.type === 'path' && a.value.expr.segments)
+        misplaced(ctx, a.value.expr.range, `${a.name}={...}`, out);
       continue;
     }
     if (URL_ATTRIBUTES.has(a.name.toLowerCase())) continue;
     for (const p of a.value.parts)
-      if (p.type === 'interp' && p.expr.type === 'path' && p.expr.segments) misplaced(p.expr.range, a.name);
+      if (p.type === 'interp' && p.expr.type === 'path' && p.expr.segments) misplaced(ctx, p.expr.range, a.name, out);
   }
-  for (const n of el.children) textSegmentValue(ctx, n, (d) => out.push({ k: 'diag', d }));
+  // Only an interpolation child can be misplaced: no report function is made for the other nodes.
+  for (const n of el.children) if (n.type === 'interp') textSegmentValue(ctx, n, (d) => out.push({ k: 'diag', d }));
+}
+
+function misplaced(ctx: RuleContext, range: Range, where: string, out: ViewItem[]): void {
+  out.push({
+    k: 'diag',
+    d: diag(
+      'misplaced_path_value',
+      ctx.file.path,
+      range,
+      `${ctx.summary.ownerId}: {…...} spans URL segments, so it belongs in a URL attribute such as href, not ` +
+        `in ${where}`,
+    ),
+  });
 }
 
 /** A `{x...}` written as text. */

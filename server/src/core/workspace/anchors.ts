@@ -94,13 +94,23 @@ function filesOfDiagnostic(d: Diagnostic): string[] {
   return out;
 }
 
+/** `file` holds no tree an edit re-parses in place (a one-shot tree, a module, no entry). */
+function oneShotFile(file: string, kitOf: KitOf): boolean {
+  const e = kitOf(file);
+  return !e || !isReparseable(e.ast);
+}
+
 export function toFact(d: Diagnostic, kitOf: KitOf): Fact {
   // Most facts point into files read once (the command line, files no editor has open): anchoring
-  // them is put off until one of those files is edited, which most never are.
-  const oneShot = filesOfDiagnostic(d).every((file) => {
-    const e = kitOf(file);
-    return !e || !isReparseable(e.ast);
-  });
+  // them is put off until one of those files is edited, which most never are. (Tens of thousands of
+  // facts on a first load: the files are asked one by one, with no list made of them.)
+  let oneShot = oneShotFile(d.file, kitOf);
+  if (oneShot && d.related)
+    for (const r of d.related)
+      if (!oneShotFile(r.file, kitOf)) {
+        oneShot = false;
+        break;
+      }
   if (oneShot) return { diagnostic: d, late: true };
   return anchored(d, kitOf);
 }

@@ -55,7 +55,17 @@ export function kitEntry(
   stage: KitStage,
   readIssues?: Diagnostic[],
 ): KitEntry {
-  const entry: KitEntry = { path, text, ...a, keys: [], stage };
+  // Written out, not spread from `a`: a spread after other properties copies one property at a time.
+  const entry: KitEntry = {
+    path,
+    text,
+    ast: a.ast,
+    summary: a.summary,
+    registrations: a.registrations,
+    local: a.local,
+    keys: [],
+    stage,
+  };
   if (readIssues?.length) {
     entry.readIssues = readIssues;
     entry.local = withReadIssues(readIssues, entry.local);

@@ -397,7 +397,7 @@ export class Workspace implements WorkspaceView {
         const found = evaluate(this.context, key);
         if (found.length === 0) continue;
         const fresh = found.map((d) => toFact(d, this.kitOf));
-        this.facts.replace(key, fresh);
+        this.facts.add(key, fresh);
         for (const f of fresh) affected.add(f.diagnostic.file);
       }
     }
