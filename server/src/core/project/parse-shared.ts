@@ -3,6 +3,7 @@
 import type { KitFile } from '#grammar/index.js';
 import { fileRegistrations } from '../model/registrations.js';
 import { parsedRoute } from '../model/route-cache.js';
+import { compactSummary } from '../model/summary.js';
 import type { KitAnalysis } from '../workspace/analyse-kit.js';
 
 /** The next batch to claim (every thread claims with `Atomics.add`). */
@@ -51,6 +52,7 @@ export function packAnalysis(a: KitAnalysis): KitAnalysis {
 export function unpackAnalysis(a: KitAnalysis): KitAnalysis {
   const route = a.summary.route;
   if (route) route.parsed = parsedRoute(route.decl.path.value);
+  compactSummary(a.summary);
   a.registrations = fileRegistrations(a.summary);
   return a;
 }
