@@ -55,6 +55,29 @@ export function markupOnce(owner: MarkupOwner): MarkupNode[] {
 }
 
 /**
+ * Lets go of the values of the attributes of the component calls in `body`, markup about to be
+ * released: those elements outlive it in the file's summary (`ComponentCall.element`), and each
+ * value is an object, a list, a part and three ranges that nothing reads there. What is read of a
+ * call once its file's markup is gone: its names and ranges, its attributes' names, forms and name
+ * ranges (props, `let:`), its `g:` directives whole, and its content whole (slot uses read the
+ * values of every element in it, component calls among them), so only the values of a call's own
+ * plain attributes go, and calls inside another call's content keep theirs.
+ */
+export function dropCallValues(body: readonly MarkupNode[]): void {
+  const stack: MarkupNode[] = [...body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type !== 'element') continue;
+    if (!n.isComponent) {
+      for (const c of n.children) stack.push(c);
+      continue;
+    }
+    for (const a of n.attrs)
+      if (a.value !== undefined && a.form === 'normal' && !a.name.startsWith('g:')) a.value = undefined;
+  }
+}
+
+/**
  * Replaces the `body` of every view and fragment of `file` by a getter that re-parses `text` (the
  * text `file` was parsed from) the first time any of them is read. Markup elements referenced from
  * elsewhere (the summary's component calls) stay alive through those references, and only those.
@@ -65,6 +88,8 @@ export function releaseMarkup(file: KitFile, text: string): void {
   for (let i = 0; i < decls.length; i++) {
     const d = decls[i];
     if (d.kind !== 'view' && d.kind !== 'fragment') continue;
+    // A body released before is a getter: reading it would parse it again.
+    if (Object.getOwnPropertyDescriptor(d, 'body')?.get === undefined) dropCallValues(d.body);
     shared ??= { text, path: file.path };
     released.set(d, { file: shared, index: i });
     Object.defineProperty(d, 'body', { configurable: true, enumerable: true, get: releasedBody });
