@@ -275,17 +275,35 @@ function isRootRelative(v: string): boolean {
   return v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/\\');
 }
 
+/**
+ * One string for every link to the same place. A site links its pages from many others (ten links
+ * a page, each target linked ten times over), and each link's href was a string of its own, kept
+ * in the summary as long as the workspace. The table forgets everything once it holds `HREFS`.
+ */
+const hrefs = new Map<string, string>();
+const HREFS = 1 << 16;
+
+function sharedHref(href: string): string {
+  const known = hrefs.get(href);
+  if (known !== undefined) return known;
+  if (hrefs.size >= HREFS) hrefs.clear();
+  hrefs.set(href, href);
+  return href;
+}
+
 function internalLink(el: Element): InternalLink | undefined {
   if (el.name === 'a') {
     const href = attrText(el, 'href');
-    return href && isRootRelative(href.value) ? { href: href.value, method: 'GET', range: href.range } : undefined;
+    return href && isRootRelative(href.value)
+      ? { href: sharedHref(href.value), method: 'GET', range: href.range }
+      : undefined;
   }
   if (el.name !== 'form' || el.attrs.some((a) => a.name === 'g:post' || a.name === 'g:command' || a.name === 'g:query'))
     return undefined;
   const action = attrText(el, 'action');
   if (!action || !isRootRelative(action.value)) return undefined;
   const method = attrText(el, 'method')?.value.toLowerCase() === 'post' ? 'POST' : 'GET';
-  return { href: action.value, method, range: action.range };
+  return { href: sharedHref(action.value), method, range: action.range };
 }
 
 const VIEW_FACT_VISITOR: MarkupVisitor<ViewFact> = {
