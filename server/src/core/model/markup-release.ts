@@ -6,6 +6,7 @@
 // file's text on first access, so a consumer that does need it (an inspect graph, say) still gets
 // the right markup: the parse is deterministic, only the node objects are new.
 import { parseKit, type FragmentDecl, type KitFile, type MarkupNode, type ViewBlock } from '#grammar/index.js';
+import { sharedString } from './summary.js';
 
 type MarkupOwner = ViewBlock | FragmentDecl;
 
@@ -60,8 +61,10 @@ export function markupOnce(owner: MarkupOwner): MarkupNode[] {
  * value is an object, a list, a part and three ranges that nothing reads there. What is read of a
  * call once its file's markup is gone: its names and ranges, its attributes' names, forms and name
  * ranges (props, `let:`), its `g:` directives whole, and its content whole (slot uses read the
- * values of every element in it, component calls among them), so only the values of a call's own
- * plain attributes go, and calls inside another call's content keep theirs.
+ * values of every element in it, component calls among them), so only a call's own plain
+ * attributes change, and calls inside another call's content keep theirs. Such an attribute becomes
+ * a new object of its name (shared with equal ones), ranges and form, as a boolean attribute is:
+ * the parser's adds its value after the rest, which takes a second block of memory.
  */
 export function dropCallValues(body: readonly MarkupNode[]): void {
   const stack: MarkupNode[] = [...body];
@@ -72,8 +75,12 @@ export function dropCallValues(body: readonly MarkupNode[]): void {
       for (const c of n.children) stack.push(c);
       continue;
     }
-    for (const a of n.attrs)
-      if (a.value !== undefined && a.form === 'normal' && !a.name.startsWith('g:')) a.value = undefined;
+    const attrs = n.attrs;
+    for (let i = 0; i < attrs.length; i++) {
+      const a = attrs[i];
+      if (a.form !== 'normal' || a.name.startsWith('g:')) continue;
+      attrs[i] = { name: sharedString(a.name), nameRange: a.nameRange, range: a.range, form: a.form };
+    }
   }
 }
 

@@ -276,26 +276,27 @@ function isRootRelative(v: string): boolean {
 }
 
 /**
- * One string for every link to the same place. A site links its pages from many others (ten links
- * a page, each target linked ten times over), and each link's href was a string of its own, kept
- * in the summary as long as the workspace. The table forgets everything once it holds `HREFS`.
+ * One string for all equal ones that summaries keep. A site links its pages from many others (ten
+ * links a page, each target linked ten times over) and calls its components with the same props,
+ * and each href or prop name was a string of its own, kept as long as the workspace. The table
+ * forgets everything once it holds `SHARED`.
  */
-const hrefs = new Map<string, string>();
-const HREFS = 1 << 16;
+const sharedStrings = new Map<string, string>();
+const SHARED = 1 << 16;
 
-function sharedHref(href: string): string {
-  const known = hrefs.get(href);
+export function sharedString(text: string): string {
+  const known = sharedStrings.get(text);
   if (known !== undefined) return known;
-  if (hrefs.size >= HREFS) hrefs.clear();
-  hrefs.set(href, href);
-  return href;
+  if (sharedStrings.size >= SHARED) sharedStrings.clear();
+  sharedStrings.set(text, text);
+  return text;
 }
 
 function internalLink(el: Element): InternalLink | undefined {
   if (el.name === 'a') {
     const href = attrText(el, 'href');
     return href && isRootRelative(href.value)
-      ? { href: sharedHref(href.value), method: 'GET', range: href.range }
+      ? { href: sharedString(href.value), method: 'GET', range: href.range }
       : undefined;
   }
   if (el.name !== 'form' || el.attrs.some((a) => a.name === 'g:post' || a.name === 'g:command' || a.name === 'g:query'))
@@ -303,7 +304,7 @@ function internalLink(el: Element): InternalLink | undefined {
   const action = attrText(el, 'action');
   if (!action || !isRootRelative(action.value)) return undefined;
   const method = attrText(el, 'method')?.value.toLowerCase() === 'post' ? 'POST' : 'GET';
-  return { href: sharedHref(action.value), method, range: action.range };
+  return { href: sharedString(action.value), method, range: action.range };
 }
 
 const VIEW_FACT_VISITOR: MarkupVisitor<ViewFact> = {
