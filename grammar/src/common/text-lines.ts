@@ -118,28 +118,39 @@ export class PosMaker {
   }
 }
 
-/** Lines below this and columns below `WIDE_COLUMN` share one small integer (`pack`). */
-const WIDE_LINE = 1 << 15;
-const WIDE_COLUMN = 1 << 16;
+/** Wide positions are `WIDE + line * WIDE_UNIT + column`: above any small integer, exact as a double. */
+const WIDE = 2 ** 31;
+const WIDE_UNIT = 2 ** 24;
 
 /**
- * A line and a column as one small integer (`line * 65536 + column`), which V8 keeps in the object
- * itself. A position past line 32767 or column 65535 (a huge or minified source) is the string
- * `line:column` instead: exact, and so equal for equal positions (tests compare trees by their
- * own properties), at a cost paid only by such sources.
+ * A line and a column as one small integer, which V8 keeps in the object itself (within 30 bits and
+ * a sign, small on every V8 build): `line * 65536 + column` up to line 16383 and column 65535, else
+ * `-1 - (line * 1024 + column)` up to line 1048575 and column 1023 (a long source of short lines).
+ * Past both (a long line deep in a long source) it is a larger number (`WIDE`), a heap number of
+ * its own that only such positions pay for; a column past 2^24 (no source has one) or anything but
+ * a non-negative integer is the string `line:column`. Every form is exact, so equal positions make
+ * equal spans (tests compare trees by their own properties).
  */
 function pack(line: number, column: number): number | string {
-  return line < WIDE_LINE && column < WIDE_COLUMN && line >= 0 && column >= 0
-    ? (line << 16) | column
-    : `${line}:${column}`;
+  if (line >= 0 && column >= 0) {
+    if (line < 1 << 14 && column < 1 << 16) return (line << 16) | column;
+    if (line < 1 << 20 && column < 1 << 10) return -1 - ((line << 10) | column);
+    if (Number.isInteger(line) && Number.isInteger(column) && column < WIDE_UNIT)
+      return WIDE + line * WIDE_UNIT + column;
+  }
+  return `${line}:${column}`;
 }
 
 function lineOf(p: number | string): number {
-  return typeof p === 'number' ? p >>> 16 : Number(p.slice(0, p.indexOf(':')));
+  if (typeof p === 'string') return Number(p.slice(0, p.indexOf(':')));
+  if (p < 0) return (-1 - p) >>> 10;
+  return p < WIDE ? p >>> 16 : Math.floor((p - WIDE) / WIDE_UNIT);
 }
 
 function columnOf(p: number | string): number {
-  return typeof p === 'number' ? p & 0xffff : Number(p.slice(p.indexOf(':') + 1));
+  if (typeof p === 'string') return Number(p.slice(p.indexOf(':') + 1));
+  if (p < 0) return (-1 - p) & 1023;
+  return p < WIDE ? p & 0xffff : (p - WIDE) % WIDE_UNIT;
 }
 
 /**
@@ -210,3 +221,10 @@ export class Span implements Range {
     return { start: this.start, end: this.end };
   }
 }
+
+// A field V8 has only seen small integers in holds them unboxed; the first wide position (a heap
+// number) would then make every span's fields boxed doubles, 16 bytes more each. A string stored
+// once makes them tagged from the start: small integers stay in the object, numbers are boxed alone.
+const warm = new Span(0, 0, 0, 0, 0, 0);
+warm.sp = '';
+warm.ep = '';
