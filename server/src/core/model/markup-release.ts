@@ -6,6 +6,7 @@
 // file's text on first access, so a consumer that does need it (an inspect graph, say) still gets
 // the right markup: the parse is deterministic, only the node objects are new.
 import { parseKit, type FragmentDecl, type KitFile, type MarkupNode, type ViewBlock } from '#grammar/index.js';
+import { sharedString } from './summary.js';
 
 type MarkupOwner = ViewBlock | FragmentDecl;
 
@@ -55,16 +56,49 @@ export function markupOnce(owner: MarkupOwner): MarkupNode[] {
 }
 
 /**
+ * Lets go of the values of the attributes of the component calls in `body`, markup about to be
+ * released: those elements outlive it in the file's summary (`ComponentCall.element`), and each
+ * value is an object, a list, a part and three ranges that nothing reads there. What is read of a
+ * call once its file's markup is gone: its names and ranges, its attributes' names, forms and name
+ * ranges (props, `let:`), its `g:` directives whole, and its content whole (slot uses read the
+ * values of every element in it, component calls among them), so only a call's own plain
+ * attributes change, and calls inside another call's content keep theirs. Such an attribute becomes
+ * a new object of its name (shared with equal ones), ranges and form, as a boolean attribute is:
+ * the parser's adds its value after the rest, which takes a second block of memory.
+ */
+export function dropCallValues(body: readonly MarkupNode[]): void {
+  const stack: MarkupNode[] = [...body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type !== 'element') continue;
+    if (!n.isComponent) {
+      for (const c of n.children) stack.push(c);
+      continue;
+    }
+    const attrs = n.attrs;
+    for (let i = 0; i < attrs.length; i++) {
+      const a = attrs[i];
+      if (a.form !== 'normal' || a.name.startsWith('g:')) continue;
+      attrs[i] = { name: sharedString(a.name), nameRange: a.nameRange, range: a.range, form: a.form };
+    }
+  }
+}
+
+/**
  * Replaces the `body` of every view and fragment of `file` by a getter that re-parses `text` (the
  * text `file` was parsed from) the first time any of them is read. Markup elements referenced from
  * elsewhere (the summary's component calls) stay alive through those references, and only those.
  */
 export function releaseMarkup(file: KitFile, text: string): void {
+  // Kept with the file's declarations: without the spare room of a list grown by `push` (a third of it).
+  if (file.lineStarts.length > 0) file.lineStarts = file.lineStarts.slice();
   let shared: ReleasedFile | undefined;
   const decls = file.declarations;
   for (let i = 0; i < decls.length; i++) {
     const d = decls[i];
     if (d.kind !== 'view' && d.kind !== 'fragment') continue;
+    // A body released before is a getter: reading it would parse it again.
+    if (Object.getOwnPropertyDescriptor(d, 'body')?.get === undefined) dropCallValues(d.body);
     shared ??= { text, path: file.path };
     released.set(d, { file: shared, index: i });
     Object.defineProperty(d, 'body', { configurable: true, enumerable: true, get: releasedBody });

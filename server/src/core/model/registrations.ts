@@ -32,7 +32,13 @@ function endpointRoute(s: FileSummary, path: { value: string } | undefined): Par
   return s.route?.parsed;
 }
 
+/** What the workspace keeps for every file, without the spare capacity `push` leaves (`compactSummary`). */
 export function fileRegistrations(s: FileSummary): Registration[] {
+  const regs = pageRegistrations(s);
+  return regs.length === 0 ? regs : regs.slice();
+}
+
+function pageRegistrations(s: FileSummary): Registration[] {
   const regs: Registration[] = [];
   if (s.kind !== 'page') return regs;
   const pageId = s.ownerId;

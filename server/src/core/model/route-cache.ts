@@ -10,6 +10,9 @@ export function parsedRoute(pattern: string): ParsedRoute {
   if (!r) {
     if (cache.size >= LIMIT) cache.clear();
     r = parseRoutePattern(pattern);
+    // Kept as long as a summary or registration points at it: without the spare room of a list
+    // grown by `push` (17 slots for a route's two segments).
+    if (r.segments.length > 0) r.segments = r.segments.slice();
     cache.set(pattern, r);
   }
   return r;

@@ -95,7 +95,8 @@ export interface FileSummary {
   view?: ViewBlock;
   component?: ComponentDecl;
   props?: PropsBlock;
-  uses: Map<string, UseDecl>;
+  /** By alias, first declaration first (read-only: a file without `use` shares one empty map). */
+  uses: ReadonlyMap<string, UseDecl>;
   componentCalls: ComponentCall[];
   contractRefs: ContractRef[];
   links: InternalLink[];
@@ -137,7 +138,7 @@ export function summarize(file: KitFile): FileSummary {
     actions: [],
     apis: [],
     fragments: [],
-    uses: new Map(),
+    uses: NO_USES,
     componentCalls: [],
     contractRefs: [],
     links: [],
@@ -200,7 +201,8 @@ export function summarize(file: KitFile): FileSummary {
         s.props ??= d;
         break;
       case 'use':
-        if (!s.uses.has(d.alias.text)) s.uses.set(d.alias.text, d);
+        if (s.uses === NO_USES) s.uses = new Map();
+        if (!s.uses.has(d.alias.text)) (s.uses as Map<string, UseDecl>).set(d.alias.text, d);
         break;
       default:
         break;
@@ -208,8 +210,8 @@ export function summarize(file: KitFile): FileSummary {
   }
   if (s.pageIdDecl && s.kind === 'page') s.ownerId = s.pageIdDecl.id.text;
   if (s.component) s.ownerId = s.component.name.text;
-  s.guards = s.guardDecl ? s.guardDecl.guards.map((g: Word) => g.text) : [];
-  s.layouts = s.layoutDecl ? s.layoutDecl.layouts.map((l: Word) => l.text) : [];
+  s.guards = s.guardDecl ? s.guardDecl.guards.map((g: Word) => g.text) : none<string>();
+  s.layouts = s.layoutDecl ? s.layoutDecl.layouts.map((l: Word) => l.text) : none<string>();
   const mode = s.renderDecl?.mode.text;
   s.render = mode !== undefined && isOneOf(RENDER_MODES, mode) ? mode : s.server ? 'ssr' : 'spa';
 
@@ -226,6 +228,41 @@ export function summarize(file: KitFile): FileSummary {
       else s.componentCalls.push(x);
     }
   }
+  return compactSummary(s);
+}
+
+/** The `uses` of a file without `use` declarations. */
+const NO_USES: ReadonlyMap<string, UseDecl> = new Map();
+/** The shared value of every empty list of a summary: frozen, so that a stray push fails loudly. */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** `NONE` as the mutable list type the summary declares (nothing may push to it: it is frozen). */
+function none<T>(): T[] {
+  return NONE as unknown as T[];
+}
+
+/**
+ * `a` without spare capacity, or the shared empty list. A workspace keeps every file's summary:
+ * lists grown by `push` keep room for 17 elements (152 bytes, where 2 elements need 32), and an
+ * empty one is an object of its own. Each of those bytes is copied by every scavenge it survives.
+ */
+function sized<T>(a: T[]): T[] {
+  return a.length === 0 ? none<T>() : a.slice();
+}
+
+/**
+ * The summary `s` with its lists at exact size and the shared empty values (`summarize`'s lists
+ * grow by `push`); also for a summary cloned from a loading thread, whose empty values are copies.
+ */
+export function compactSummary(s: FileSummary): FileSummary {
+  s.actions = sized(s.actions);
+  s.apis = sized(s.apis);
+  s.fragments = sized(s.fragments);
+  s.componentCalls = sized(s.componentCalls);
+  s.contractRefs = sized(s.contractRefs);
+  s.links = sized(s.links);
+  s.slotElements = sized(s.slotElements);
+  if (s.uses.size === 0) s.uses = NO_USES;
   return s;
 }
 
@@ -238,17 +275,36 @@ function isRootRelative(v: string): boolean {
   return v.startsWith('/') && !v.startsWith('//') && !v.startsWith('/\\');
 }
 
+/**
+ * One string for all equal ones that summaries keep. A site links its pages from many others (ten
+ * links a page, each target linked ten times over) and calls its components with the same props,
+ * and each href or prop name was a string of its own, kept as long as the workspace. The table
+ * forgets everything once it holds `SHARED`.
+ */
+const sharedStrings = new Map<string, string>();
+const SHARED = 1 << 16;
+
+export function sharedString(text: string): string {
+  const known = sharedStrings.get(text);
+  if (known !== undefined) return known;
+  if (sharedStrings.size >= SHARED) sharedStrings.clear();
+  sharedStrings.set(text, text);
+  return text;
+}
+
 function internalLink(el: Element): InternalLink | undefined {
   if (el.name === 'a') {
     const href = attrText(el, 'href');
-    return href && isRootRelative(href.value) ? { href: href.value, method: 'GET', range: href.range } : undefined;
+    return href && isRootRelative(href.value)
+      ? { href: sharedString(href.value), method: 'GET', range: href.range }
+      : undefined;
   }
   if (el.name !== 'form' || el.attrs.some((a) => a.name === 'g:post' || a.name === 'g:command' || a.name === 'g:query'))
     return undefined;
   const action = attrText(el, 'action');
   if (!action || !isRootRelative(action.value)) return undefined;
   const method = attrText(el, 'method')?.value.toLowerCase() === 'post' ? 'POST' : 'GET';
-  return { href: action.value, method, range: action.range };
+  return { href: sharedString(action.value), method, range: action.range };
 }
 
 const VIEW_FACT_VISITOR: MarkupVisitor<ViewFact> = {

@@ -3,7 +3,9 @@
 import type { KitFile } from '#grammar/index.js';
 import { fileRegistrations } from '../model/registrations.js';
 import { parsedRoute } from '../model/route-cache.js';
+import { compactSummary } from '../model/summary.js';
 import type { KitAnalysis } from '../workspace/analyse-kit.js';
+import { dropCallValues } from '../model/markup-release.js';
 
 /** The next batch to claim (every thread claims with `Atomics.add`). */
 export const NEXT = 0;
@@ -27,10 +29,14 @@ export interface PooledKit {
  * Empties the markup of `file`'s views and fragments, once analysed, as a workspace that releases
  * markup would (`markup-release.ts`): it is re-parsed from the text if anything reads it
  * (`Workspace.setAnalysedKitFile`). What the summary holds of it (component calls, `<slot>`
- * elements) stays.
+ * elements) stays, as a released body leaves it (`dropCallValues`).
  */
 export function dropMarkup(file: KitFile): void {
-  for (const d of file.declarations) if (d.kind === 'view' || d.kind === 'fragment') d.body = [];
+  for (const d of file.declarations)
+    if (d.kind === 'view' || d.kind === 'fragment') {
+      dropCallValues(d.body);
+      d.body = [];
+    }
 }
 
 /**
@@ -51,6 +57,7 @@ export function packAnalysis(a: KitAnalysis): KitAnalysis {
 export function unpackAnalysis(a: KitAnalysis): KitAnalysis {
   const route = a.summary.route;
   if (route) route.parsed = parsedRoute(route.decl.path.value);
+  compactSummary(a.summary);
   a.registrations = fileRegistrations(a.summary);
   return a;
 }

@@ -1,6 +1,8 @@
 // A workspace that drops markup once files are checked (`SUMMARIES`) gives the same diagnostics, and
 // a released view or fragment body reads back (re-parsed) equal to the one a full load keeps.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProject } from '#core/project/load.js';
 import { SUMMARIES } from '#core/workspace/workspace.js';
@@ -25,6 +27,40 @@ describe('core/model: markup release', () => {
         // JSON reads every property, so the released bodies are re-parsed here.
         assert.equal(JSON.stringify(released.kit(path)!.ast), JSON.stringify(kept.kit(path)!.ast), path);
       }
+    }
+  });
+
+  it('component calls keep what the cross-file rules read of them once the markup is released', () => {
+    // Slot content is read whole (field reads of `let:` names), component calls within it too.
+    const dir = mkdtempSync(join(tmpdir(), 'kit-release-'));
+    try {
+      writeFileSync(
+        join(dir, 'table.cmp.kit'),
+        'component Table\n\nprops {\n  caption string\n}\n\nview {\n  <table>' +
+          '<slot name="row" value={caption} label="Row" note /><slot /></table>\n}\n',
+      );
+      writeFileSync(
+        join(dir, 'note.cmp.kit'),
+        'component Note\n\nprops {\n  text string\n}\n\nview {\n  <p>{text}</p>\n}\n',
+      );
+      writeFileSync(
+        join(dir, 'p.kit'),
+        'page p\nroute "/p"\nguard public\n\nview {\n  <Table caption="Orders" extra="x {y}">\n' +
+          '    <template g:slot="row" let:value let:label let:note let:nope>' +
+          '<Note text={label.text} more="{value.size}" /><Note text="{note.x}" /></template>\n' +
+          '  </Table>\n  <Note />\n  <Table caption={z} g:slot="q" />\n}\n',
+      );
+      const kept = loadProject([dir], { ssr: true }, dir).workspace;
+      const released = loadProject([dir], { ssr: true }, dir, { policy: SUMMARIES }).workspace;
+      const codes = kept.allDiagnostics().map((d) => d.code);
+      for (const code of ['slot_value_not_object', 'unknown_prop', 'missing_prop', 'unknown_slot_value'])
+        assert.ok(codes.includes(code), `${code} in ${codes.join(', ')}`);
+      assert.deepEqual(
+        JSON.parse(JSON.stringify(released.allDiagnostics())),
+        JSON.parse(JSON.stringify(kept.allDiagnostics())),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
