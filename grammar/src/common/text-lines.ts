@@ -118,113 +118,31 @@ export class PosMaker {
   }
 }
 
-/** Wide positions are `WIDE + line * WIDE_UNIT + column`: above any small integer, exact as a double. */
-const WIDE = 2 ** 31;
-const WIDE_UNIT = 2 ** 24;
-
 /**
- * A line and a column as one small integer, which V8 keeps in the object itself (within 30 bits and
- * a sign, small on every V8 build): `line * 65536 + column` up to line 16383 and column 65535, else
- * `-1 - (line * 1024 + column)` up to line 1048575 and column 1023 (a long source of short lines).
- * Past both (a long line deep in a long source) it is a larger number (`WIDE`), a heap number of
- * its own that only such positions pay for; a column past 2^24 (no source has one) or anything but
- * a non-negative integer is the string `line:column`. Every form is exact, so equal positions make
- * equal spans (tests compare trees by their own properties).
- */
-function pack(line: number, column: number): number | string {
-  if (line >= 0 && column >= 0) {
-    if (line < 1 << 14 && column < 1 << 16) return (line << 16) | column;
-    if (line < 1 << 20 && column < 1 << 10) return -1 - ((line << 10) | column);
-    if (Number.isInteger(line) && Number.isInteger(column) && column < WIDE_UNIT)
-      return WIDE + line * WIDE_UNIT + column;
-  }
-  return `${line}:${column}`;
-}
-
-function lineOf(p: number | string): number {
-  if (typeof p === 'string') return Number(p.slice(0, p.indexOf(':')));
-  if (p < 0) return (-1 - p) >>> 10;
-  return p < WIDE ? p >>> 16 : Math.floor((p - WIDE) / WIDE_UNIT);
-}
-
-function columnOf(p: number | string): number {
-  if (typeof p === 'string') return Number(p.slice(p.indexOf(':') + 1));
-  if (p < 0) return (-1 - p) & 1023;
-  return p < WIDE ? p & 0xffff : (p - WIDE) % WIDE_UNIT;
-}
-
-/**
- * The parser's ranges: one object of four fields instead of a range and two positions. A parsed file
- * holds a few hundred ranges, and a workspace keeps hundreds of thousands (as plain objects they
- * were half of an AST's memory and allocations): the two offsets, and each end's line and column
- * packed into one field (`pack`), make 56 bytes where six fields made 72. `start`/`end` answer
- * fresh `Pos` objects, so readers see the `Range` shape; JSON shows it too. Only `Shifter` moves a
- * span (in place, after an edit), through `sl`, `sc`, `el` and `ec`.
+ * The parser's ranges: one object of six numbers instead of a range and two positions. A parsed file
+ * holds a few hundred ranges; as plain objects they were half of its AST's memory and allocations.
+ * `start`/`end` answer fresh `Pos` objects, so readers see the `Range` shape; JSON shows it too.
+ * Only `Shifter` moves a span (in place, after an edit).
  */
 export class Span implements Range {
-  // Assigned by the constructor only (`declare`): no first store of `undefined` per field.
-  declare so: number;
-  /** The start's line and column (`pack`). */
-  declare sp: number | string;
-  declare eo: number;
-  /** The end's line and column (`pack`). */
-  declare ep: number | string;
-
-  constructor(so: number, sl: number, sc: number, eo: number, el: number, ec: number) {
-    this.so = so;
-    this.sp = pack(sl, sc);
-    this.eo = eo;
-    this.ep = pack(el, ec);
-  }
-
-  get sl(): number {
-    return lineOf(this.sp);
-  }
-
-  set sl(line: number) {
-    this.sp = pack(line, columnOf(this.sp));
-  }
-
-  get sc(): number {
-    return columnOf(this.sp);
-  }
-
-  set sc(column: number) {
-    this.sp = pack(lineOf(this.sp), column);
-  }
-
-  get el(): number {
-    return lineOf(this.ep);
-  }
-
-  set el(line: number) {
-    this.ep = pack(line, columnOf(this.ep));
-  }
-
-  get ec(): number {
-    return columnOf(this.ep);
-  }
-
-  set ec(column: number) {
-    this.ep = pack(lineOf(this.ep), column);
-  }
+  constructor(
+    public so: number,
+    public sl: number,
+    public sc: number,
+    public eo: number,
+    public el: number,
+    public ec: number,
+  ) {}
 
   get start(): Pos {
-    return { offset: this.so, line: lineOf(this.sp), column: columnOf(this.sp) };
+    return { offset: this.so, line: this.sl, column: this.sc };
   }
 
   get end(): Pos {
-    return { offset: this.eo, line: lineOf(this.ep), column: columnOf(this.ep) };
+    return { offset: this.eo, line: this.el, column: this.ec };
   }
 
   toJSON(): Range {
     return { start: this.start, end: this.end };
   }
 }
-
-// A field V8 has only seen small integers in holds them unboxed; the first wide position (a heap
-// number) would then make every span's fields boxed doubles, 16 bytes more each. A string stored
-// once makes them tagged from the start: small integers stay in the object, numbers are boxed alone.
-const warm = new Span(0, 0, 0, 0, 0, 0);
-warm.sp = '';
-warm.ep = '';

@@ -6,7 +6,7 @@
 import { Span } from '#grammar/index.js';
 
 function isClonedSpan(o: object): boolean {
-  return 'so' in o && 'ep' in o && Object.getPrototypeOf(o) === Object.prototype;
+  return 'so' in o && 'ec' in o && Object.getPrototypeOf(o) === Object.prototype;
 }
 
 /** Gives every cloned `Span` in `value` its prototype again, in place; answers `value`. */
