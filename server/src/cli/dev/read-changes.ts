@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { crossShape } from '#core/model/cross-shape.js';
 import { discoverSources, displayPath, SourceError } from '#core/project/discover.js';
-import { readSourceFile } from '#core/project/read-source.js';
+import { readSourceFile, type SourceText } from '#core/project/read-source.js';
 import type { Workspace } from '#core/workspace/workspace.js';
 
 export interface ReadChanges {
@@ -31,17 +31,20 @@ function removeGone(ws: Workspace, known: string[], present: string[], touched: 
 }
 
 /**
- * A changed file's text, or undefined when it went between discovery and this read (a folder
- * renamed while the batch was read): the watcher reports where it went next.
+ * A changed file's text; or, when it went between discovery and this read (a folder renamed while
+ * the batch was read: the watcher reports where it went next), undefined, the file removed from
+ * `ws` and counted as touched.
  */
-function readIfThere(cwd: string, path: string): ReturnType<typeof readSourceFile> | undefined {
+function readOrGone(ws: Workspace, cwd: string, path: string, touched: Set<string>): SourceText | undefined {
   const abs = resolve(cwd, path);
   try {
     return readSourceFile(abs, path);
   } catch (e) {
-    if (e instanceof SourceError && !existsSync(abs)) return undefined;
-    throw e;
+    if (!(e instanceof SourceError) || existsSync(abs)) throw e;
   }
+  if (ws.has(path)) ws.remove(path);
+  touched.add(path);
+  return undefined;
 }
 
 function underChangedDir(path: string, changed: Set<string>): boolean {
@@ -81,10 +84,8 @@ export function readChanges(
   for (const path of found.kitFiles) {
     const old = ws.kit(path);
     if (old !== undefined && !changed.has(path) && !underChangedDir(path, changed)) continue;
-    const read = readIfThere(cwd, path);
+    const read = readOrGone(ws, cwd, path, touched);
     if (read === undefined) {
-      if (old !== undefined) ws.remove(path);
-      touched.add(path);
       full = true;
       continue;
     }
@@ -104,10 +105,8 @@ export function readChanges(
   for (const path of found.modules) {
     const old = ws.module(path);
     if (old !== undefined && !changed.has(path) && !underChangedDir(path, changed)) continue;
-    const read = readIfThere(cwd, path);
+    const read = readOrGone(ws, cwd, path, touched);
     if (read === undefined) {
-      if (old !== undefined) ws.remove(path);
-      touched.add(path);
       modules = true;
       continue;
     }

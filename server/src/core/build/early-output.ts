@@ -56,10 +56,6 @@ export class EarlyOutput implements EarlyPageListener {
     this.thread = new WriteThread(tmp, options.entries);
   }
 
-  get entries(): boolean {
-    return this.options.entries;
-  }
-
   /** Renders an early page's files and sends them to the writing thread. */
   page(p: EarlyPage): void {
     if (this.state !== 'open' || p.head.render === 'ssr') return;

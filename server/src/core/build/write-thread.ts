@@ -100,13 +100,11 @@ export class WriteThread {
   async write(rel: string, content: string | Uint8Array): Promise<void> {
     this.check();
     if (this.here) {
-      this.writeHere(rel, content);
+      this.onHere(rel, () => this.here!.write(rel, content));
       this.check();
       return;
     }
-    this.batch.rels.push(rel);
-    this.batch.contents.push(content);
-    if (this.batch.rels.length >= BATCH) await this.send();
+    if (this.queue(rel, content)) await this.send();
   }
 
   /**
@@ -116,16 +114,8 @@ export class WriteThread {
    */
   post(rel: string, content: string): void {
     if (this.failure || this.exited) return;
-    if (this.here) {
-      this.writeHere(rel, content);
-      return;
-    }
-    this.batch.rels.push(rel);
-    this.batch.contents.push(content);
-    if (this.batch.rels.length < BATCH) return;
-    this.inFlight++;
-    this.worker!.postMessage(this.batch);
-    this.batch = { rels: [], contents: [] };
+    if (this.here) this.onHere(rel, () => this.here!.write(rel, content));
+    else if (this.queue(rel, content)) this.dispatch();
   }
 
   /** Removes files written before (and the directories they leave empty), after those queued. */
@@ -133,12 +123,8 @@ export class WriteThread {
     this.check();
     if (this.here) {
       for (const rel of rels) {
-        try {
-          this.here.remove(rel);
-        } catch (e) {
-          this.failure = { rel, code: (e as NodeJS.ErrnoException).code ?? String(e) };
-          this.check();
-        }
+        this.onHere(rel, () => this.here!.remove(rel));
+        this.check();
       }
       return;
     }
@@ -151,12 +137,30 @@ export class WriteThread {
     this.idle = idle;
   }
 
-  private writeHere(rel: string, content: string | Uint8Array): void {
+  /** Does `act` for the file `rel` on this thread (no thread could be started); its failure is kept, the first one. */
+  private onHere(rel: string, act: () => void): void {
     try {
-      this.here!.write(rel, content);
+      act();
     } catch (e) {
       this.failure ??= { rel, code: (e as NodeJS.ErrnoException).code ?? String(e) };
     }
+  }
+
+  /** Adds a file to the batch being filled; true once the batch is full. */
+  private queue(rel: string, content: string | Uint8Array): boolean {
+    this.batch.rels.push(rel);
+    this.batch.contents.push(content);
+    return this.batch.rels.length >= BATCH;
+  }
+
+  /** Sends `message` (by default the batch being filled) without waiting. */
+  private dispatch(message?: WriteMessage): void {
+    if (message === undefined) {
+      message = this.batch;
+      this.batch = { rels: [], contents: [] };
+    }
+    this.inFlight++;
+    this.worker!.postMessage(message);
   }
 
   /**
@@ -188,12 +192,7 @@ export class WriteThread {
   private async send(message?: WriteMessage): Promise<void> {
     while (this.inFlight >= IN_FLIGHT && !this.exited) await this.wait();
     this.check();
-    if (message === undefined) {
-      message = this.batch;
-      this.batch = { rels: [], contents: [] };
-    }
-    this.inFlight++;
-    this.worker!.postMessage(message);
+    this.dispatch(message);
   }
 
   /** Until the writing thread answers; meanwhile a slice of idle work, if any is left. */
