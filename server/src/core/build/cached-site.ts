@@ -3,8 +3,15 @@
 // the files it kept (`cache-records.ts`). What is global to the site is made again from all of
 // them, as a clean build makes it: the order of the pages and which page writes a file, the routes,
 // `404.html` and the assets, those of the kept pages adopted as `kit dev` adopts a reused page's.
-import { pagePaths, notFoundSource, renderNotFound, type KeptAsset, type KeptFile, type SiteSource } from './output.js';
-import type { WrittenPage, PageOutput } from './output.js';
+import {
+  pagePaths,
+  notFoundSource,
+  renderNotFound,
+  type KeptAsset,
+  type KeptFile,
+  type SiteSource,
+} from './site-files.js';
+import type { WrittenPage, PageOutput } from './site-files.js';
 import type { CompiledPage, CompiledSite, PageBody, PrerenderPath } from './compiled.js';
 import type { PageRecord } from './cache-records.js';
 import type { SiteAsset } from './assets.js';
