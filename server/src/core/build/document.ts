@@ -14,9 +14,16 @@ const DOC_START =
   '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" ' +
   'content="width=device-width, initial-scale=1">\n';
 
+/** What a document's head says of its page. */
+export interface DocumentMeta {
+  title: string;
+  description?: string;
+  canonical?: string;
+}
+
 /** The document up to `<body>`: head metadata, then stylesheets, the link runtime and module scripts. */
 export function documentStart(
-  meta: { title: string; description?: string; canonical?: string },
+  meta: DocumentMeta,
   stylesheets: readonly string[],
   kitJs: boolean,
   scripts: readonly string[],
