@@ -9,7 +9,11 @@
 //      to 20k files shows any super-linear step, and the ratio against Langium at 5,000 files;
 //   4. each run's CPU time on every thread and on the main thread (`fixtures/usage-probe.cjs`), and
 //      the same command with a loading thread per core (`KIT_WORKERS`), alternating with the
-//      default: whether parallel loading pays on this machine, and how much CPU a target leaves.
+//      default: whether parallel loading pays on this machine, and how much CPU a target leaves;
+//   5. for reading the ratio: kit measured as Langium measures itself, in this process after a
+//      warm-up load (loading and validating the workspace, no start-up, no output), median of the
+//      same number of runs. The target is the ratio of 3; this line says how much of the cold
+//      process is start-up and compiling kit's own code (V8 compiles it anew in every process).
 // The peer is copied into `.bench-work/langium` and installed there once (it needs the npm
 // registry); without the peer directory the benchmark says so and stops.
 // Environment: KIT_BENCH_SIZES=1000,5000 (kit sizes), KIT_BENCH_LANGIUM_SIZE=5000, KIT_BENCH_RUNS=3,
@@ -19,6 +23,8 @@ import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadProject } from '#core/project/load.js';
+import { SUMMARIES } from '#core/workspace/workspace.js';
 import { median } from '../fixtures/measure.js';
 import { runMeasured, type Usage } from '../fixtures/usage.js';
 
@@ -89,6 +95,22 @@ function usageLine(u: Usage): string {
   return `${ms(u.wallMs)} wall; CPU ${ms(u.cpuMs)} on all threads${main}; ${busy} cores busy`;
 }
 
+/**
+ * kit loading and validating `dir` in this process, as Langium's benchmark measures itself: one
+ * warm-up load, then the median of `runs` (ms). What `kit check` does but start-up and printing.
+ */
+function kitInProcess(dir: string): number {
+  const once = (): number => {
+    const t0 = performance.now();
+    const { workspace } = loadProject([dir], { ssr: true }, root, { policy: SUMMARIES });
+    const dups = workspace.allDiagnostics().filter((d) => d.code === 'duplicate_route').length;
+    if (dups !== 5) throw new Error(`kit found ${dups} duplicate routes in ${dir} in process, expected 5`);
+    return performance.now() - t0;
+  };
+  once();
+  return median(Array.from({ length: runs }, once));
+}
+
 /** Langium's in-process `build_<n>` median (ms), from the peer's own benchmark. */
 function langiumBuild(n: number): number {
   const out = run(
@@ -140,13 +162,19 @@ if (preparePeer()) {
   const own = kit.get(langiumSize) ?? medians([kitCheck(workspace(langiumSize))]);
   console.log(
     `Langium build_${langiumSize} (in-process, no start-up): ${ms(langium)} → ` +
-      `kit is ${(langium / own.wallMs).toFixed(2)}× faster (target ≥ 5×)`,
+      `kit is ${(langium / own.wallMs).toFixed(2)}× faster (target ≥ 3×, stretch ≥ 5×)`,
+  );
+  const warm = kitInProcess(workspace(langiumSize));
+  console.log(
+    `  measured as Langium measures itself (in process, after a warm-up, no start-up or output): kit ${ms(warm)} → ` +
+      `${(langium / warm).toFixed(2)}×; the cold process's other ${ms(own.wallMs - warm)} are start-up, compiling ` +
+      `kit's code anew and printing`,
   );
   // What the target asks of the CPU: however well the work were spread over the cores, the wall
   // cannot fall below the CPU time divided by the cores (V8's compiler and collector threads count).
-  const goal = langium / 5;
+  const goal = langium / 3;
   console.log(
-    `  5× is ${ms(goal)} wall: at most ${ms(goal * cores)} of CPU on ${cores} cores, against ${ms(own.cpuMs)} now ` +
+    `  3× is ${ms(goal)} wall: at most ${ms(goal * cores)} of CPU on ${cores} cores, against ${ms(own.cpuMs)} now ` +
       `(${ms(own.cpuMs / cores)} wall if every core were kept busy)`,
   );
   const k10 = kit.get(10000);
