@@ -78,7 +78,8 @@ describe('grammar: properties', () => {
     // Measured in a child process with a young generation large enough to hold the AST being built:
     // with the default size, promoting a growing live AST makes the garbage collector (not the
     // parser) grow faster than the input. CPU time, fastest of several interleaved runs (noise from
-    // other work only adds time); a busy machine gets a few more attempts.
+    // other work only adds time); a busy machine gets up to seven more attempts (the full suite runs
+    // browsers and servers beside it).
     const script = `
       const { parseKit } = await import(${JSON.stringify(pathToFileURL(join(outDir, 'grammar/src/index.js')).href)});
       const { generateManyDeclarations } = await import(${JSON.stringify(pathToFileURL(join(outDir, 'test/grammar/kit-sources.js')).href)});
@@ -87,7 +88,7 @@ describe('grammar: properties', () => {
       const cpu = (text) => { const c = process.cpuUsage(); parseKit(text, 'x.page.kit'); const d = process.cpuUsage(c); return d.user + d.system; };
       for (let i = 0; i < 3; i++) parseKit(large, 'warm.page.kit');
       let best = Infinity;
-      for (let attempt = 0; attempt < 4 && best > 2.5; attempt++) {
+      for (let attempt = 0; attempt < 8 && best > 2.5; attempt++) {
         let s = Infinity, l = Infinity;
         for (let i = 0; i < 9; i++) { s = Math.min(s, cpu(small)); l = Math.min(l, cpu(large)); }
         best = Math.min(best, l / s);
