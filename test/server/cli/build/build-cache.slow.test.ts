@@ -200,6 +200,23 @@ describe('kit build: the cache', function () {
     );
   });
 
+  it('layout and component edits render their pages again from the cache, as a clean build writes them', async () => {
+    // The cache's way for such an edit reads the parts, then each page to render, and compiles each
+    // page as it is read (its tree let go of then): the output is still the clean build's.
+    const m = initialModel();
+    writeSite(root, m);
+    const done = ['first build'];
+    await checkAgainstClean(root, done);
+    for (const op of ['outer', 'inner', 'note', 'outer'] as const) {
+      done.push(apply(root, m, { op, pick: 0, n: done.length }));
+      writeSite(root, m);
+      const r = await checkAgainstClean(root, done);
+      const counts = /\((\d+) rendered, (\d+) from the cache\)\n$/.exec(r.stdout);
+      assert.ok(counts, r.stdout);
+      assert.ok(Number(counts[1]) > 0, `${done.join(', ')}: pages rendered again`);
+    }
+  });
+
   it('a second build after editing one page renders that page and rewrites its file alone', async () => {
     const m = initialModel();
     writeSite(root, m);
