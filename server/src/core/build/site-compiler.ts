@@ -212,9 +212,7 @@ export class SiteCompiler {
     const stylesheets = this.owned.pageStylesheets(s, owners);
     const scripts: string[] = [];
     for (const o of owners) for (const h of this.owned.scriptsOf(o)) if (!scripts.includes(h)) scripts.push(h);
-    const doc: PNode[] = [documentStart(documentMeta(s, owners), stylesheets, facts.kitJs, scripts)];
-    for (let i = 0; i < body.length; i++) push(doc, body[i]);
-    push(doc, '\n</body>\n</html>\n');
+    const doc = wholeDocument(documentStart(documentMeta(s, owners), stylesheets, facts.kitJs, scripts), body);
     if (facts.kitJs) this.noteKitJs();
     return {
       ir: finishTemplate(doc, ctx.locals.n, `page ${s.ownerId}`, true),
@@ -385,10 +383,10 @@ export class SiteCompiler {
     const layouts = chain.map((k) => this.parts.layout(k)?.summary).filter((l) => l !== undefined);
     const stylesheets = [...new Set(layouts.flatMap((l) => this.owned.stylesheetsOf(l)))];
     const scripts = [...new Set(layouts.flatMap((l) => this.owned.scriptsOf(l)))];
-    const title = [...layouts].reverse().find((l) => l.meta.title)?.meta.title?.value ?? 'Error';
-    const doc: PNode[] = [documentStart({ title }, stylesheets, kitJs, scripts)];
-    for (const n of body) push(doc, n);
-    push(doc, '\n</body>\n</html>\n');
+    const doc = wholeDocument(
+      documentStart({ title: layoutMeta(layouts, 'title') ?? 'Error' }, stylesheets, kitJs, scripts),
+      body,
+    );
     this.errorPages.set(key, finishTemplate(doc, locals, key, false));
     this.errorPageAssets.set(key, [...stylesheets, ...scripts]);
     return key;
@@ -419,18 +417,33 @@ export class SiteCompiler {
 }
 
 /**
+ * The value of `key` in the innermost layout among `owners` (outermost first; other owners are
+ * skipped) that sets it.
+ */
+function layoutMeta(owners: readonly FileSummary[], key: 'title' | 'description'): string | undefined {
+  for (let i = owners.length - 1; i >= 0; i--) {
+    const v = owners[i].kind === 'layout' ? owners[i].meta[key]?.value : undefined;
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/**
  * A page's title, description and canonical URL: its own, else the innermost layout's that has one
- * (`owners`: as `pageOwners` lists them, layouts first and the page last; components have no
- * metadata).
+ * (`owners`: as `pageOwners` lists them).
  */
 function documentMeta(s: FileSummary, owners: readonly FileSummary[]): DocumentMeta {
-  let title = s.meta.title?.value;
-  let description = s.meta.description?.value;
-  for (let i = owners.length - 2; i >= 0 && (title === undefined || description === undefined); i--) {
-    const m = owners[i].meta;
-    if (owners[i].kind !== 'layout') continue;
-    title ??= m.title?.value;
-    description ??= m.description?.value;
-  }
-  return { title: title ?? s.ownerId, description, canonical: s.meta.canonical?.value };
+  return {
+    title: s.meta.title?.value ?? layoutMeta(owners, 'title') ?? s.ownerId,
+    description: s.meta.description?.value ?? layoutMeta(owners, 'description'),
+    canonical: s.meta.canonical?.value,
+  };
+}
+
+/** The whole document: its start (`documentStart`), the body, and the closing tags. */
+function wholeDocument(start: string, body: readonly PNode[]): PNode[] {
+  const doc: PNode[] = [start];
+  for (let i = 0; i < body.length; i++) push(doc, body[i]);
+  push(doc, '\n</body>\n</html>\n');
+  return doc;
 }
