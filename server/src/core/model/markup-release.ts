@@ -6,6 +6,7 @@
 // file's text on first access, so a consumer that does need it (an inspect graph, say) still gets
 // the right markup: the parse is deterministic, only the node objects are new.
 import { parseKit, type FragmentDecl, type KitFile, type MarkupNode, type ViewBlock } from '#grammar/index.js';
+import { exactSize } from './exact-size.js';
 import { sharedString } from './summary.js';
 
 type MarkupOwner = ViewBlock | FragmentDecl;
@@ -90,8 +91,8 @@ export function dropCallValues(body: readonly MarkupNode[]): void {
  * elsewhere (the summary's component calls) stay alive through those references, and only those.
  */
 export function releaseMarkup(file: KitFile, text: string): void {
-  // Kept with the file's declarations: without the spare room of a list grown by `push` (a third of it).
-  if (file.lineStarts.length > 0) file.lineStarts = file.lineStarts.slice();
+  // Kept with the file's declarations.
+  file.lineStarts = exactSize(file.lineStarts);
   let shared: ReleasedFile | undefined;
   const decls = file.declarations;
   for (let i = 0; i < decls.length; i++) {

@@ -3,6 +3,7 @@
 // Conflict, duplicate and ambiguity rules compare registrations, never raw declarations.
 import type { Range } from '#grammar/index.js';
 import type { ParsedRoute } from '#shared/route/index.js';
+import { exactSize } from './exact-size.js';
 import { parsedRoute } from './route-cache.js';
 import type { FileSummary } from './summary.js';
 import type { CommentEndpoint } from './handler-modules.js';
@@ -32,10 +33,9 @@ function endpointRoute(s: FileSummary, path: { value: string } | undefined): Par
   return s.route?.parsed;
 }
 
-/** What the workspace keeps for every file, without the spare capacity `push` leaves (`compactSummary`). */
+/** What the workspace keeps for every file (`exactSize`). */
 export function fileRegistrations(s: FileSummary): Registration[] {
-  const regs = pageRegistrations(s);
-  return regs.length === 0 ? regs : regs.slice();
+  return exactSize(pageRegistrations(s));
 }
 
 function pageRegistrations(s: FileSummary): Registration[] {

@@ -31,6 +31,7 @@ import type {
 import { isOneOf, RENDER_MODES, type RenderMode } from '#shared/language/facts.js';
 import type { ParsedRoute } from '#shared/route/index.js';
 import { parsedRoute } from './route-cache.js';
+import { exactSize } from './exact-size.js';
 import { MarkupMemo, type MarkupVisitor } from './markup-memo.js';
 import { baseName, dirName, ownerIdFromPath } from './names.js';
 
@@ -241,13 +242,9 @@ function none<T>(): T[] {
   return NONE as unknown as T[];
 }
 
-/**
- * `a` without spare capacity, or the shared empty list. A workspace keeps every file's summary:
- * lists grown by `push` keep room for 17 elements (152 bytes, where 2 elements need 32), and an
- * empty one is an object of its own. Each of those bytes is copied by every scavenge it survives.
- */
+/** `a` at its size (`exactSize`), or the shared empty list: an empty one is an object of its own. */
 function sized<T>(a: T[]): T[] {
-  return a.length === 0 ? none<T>() : a.slice();
+  return a.length === 0 ? none<T>() : exactSize(a);
 }
 
 /**

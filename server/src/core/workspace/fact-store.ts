@@ -77,7 +77,6 @@ export class FactStore {
 
   /** Anchors the late facts pointing into `path` while its version being replaced is still in place. */
   anchorLate(path: string, kitOf: KitOf): void {
-    this.indexAll();
     for (const k of this.mentioning(path)) {
       for (const f of this.of(k)) {
         if (!f.late) continue;
