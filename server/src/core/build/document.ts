@@ -5,6 +5,7 @@ import type { ParsedRoute } from '#shared/route/index.js';
 import { prerenderedPaths } from '../model/concrete-paths.js';
 import type { FileSummary } from '../model/summary.js';
 import type { PrerenderPath } from './compiled.js';
+import { push, type PNode } from './proto.js';
 import { KIT_JS_TAG } from './runtime-script.js';
 
 // The document head every page starts with. `lang="en"`: the language has no declaration for the
@@ -55,4 +56,36 @@ export function prerenderPaths(s: FileSummary, route: ParsedRoute): PrerenderPat
 /** The order of a site's pages: by page ID, then source. */
 export function comparePages(a: { pageId: string; source: string }, b: { pageId: string; source: string }): number {
   return a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : a.source < b.source ? -1 : a.source > b.source ? 1 : 0;
+}
+
+/**
+ * The value of `key` in the innermost layout among `owners` (outermost first; other owners are
+ * skipped) that sets it.
+ */
+export function layoutMeta(owners: readonly FileSummary[], key: 'title' | 'description'): string | undefined {
+  for (let i = owners.length - 1; i >= 0; i--) {
+    const v = owners[i].kind === 'layout' ? owners[i].meta[key]?.value : undefined;
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/**
+ * A page's title, description and canonical URL: its own, else the innermost layout's that has one
+ * (`owners`: as `pageOwners` lists them).
+ */
+export function documentMeta(s: FileSummary, owners: readonly FileSummary[]): DocumentMeta {
+  return {
+    title: s.meta.title?.value ?? layoutMeta(owners, 'title') ?? s.ownerId,
+    description: s.meta.description?.value ?? layoutMeta(owners, 'description'),
+    canonical: s.meta.canonical?.value,
+  };
+}
+
+/** The whole document: its start (`documentStart`), the body, and the closing tags. */
+export function wholeDocument(start: string, body: readonly PNode[]): PNode[] {
+  const doc: PNode[] = [start];
+  for (let i = 0; i < body.length; i++) push(doc, body[i]);
+  push(doc, '\n</body>\n</html>\n');
+  return doc;
 }

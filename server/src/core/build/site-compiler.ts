@@ -1,7 +1,6 @@
 // The compiler of one site (`SiteCompiler`): each page's head and body, its fragments, error pages
-// and the asset files the pages link, with each layout and component compiled once (`parts.ts`).
-// `compileSite` (site.ts) runs it over a workspace; `early-bodies.ts` runs it as files are read.
-import { resolve } from 'node:path';
+// (`error-pages.ts`) and the asset files the pages link, with each layout and component compiled once
+// (`parts.ts`). `compileSite` (site.ts) runs it over a workspace; `early-bodies.ts` runs it as files are read.
 import { MAX_MARKUP_DEPTH, type ViewBlock } from '#grammar/index.js';
 import { parseRoutePattern } from '#shared/route/index.js';
 import type { Template } from '#shared/render/index.js';
@@ -11,9 +10,6 @@ import { effectiveCachePolicy } from '../model/cache-policy.js';
 import type { FileSummary } from '../model/summary.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { KitEntry } from '../model/entries.js';
-import { SourceError } from '../project/discover.js';
-import { readSourceFile } from '../project/read-source.js';
-import { declaredFiles } from '../model/asset-files.js';
 import { markupOnce, releaseMarkup } from '../model/markup-release.js';
 import { AssetRegistry } from './assets.js';
 import { OwnerAssets } from './owner-assets.js';
@@ -21,9 +17,10 @@ import { compileNodes } from './markup.js';
 import type { OwnerContext } from './owner-context.js';
 import { PartCompiler } from './parts.js';
 import { finishTemplate } from './forms.js';
-import { push, substitute, type PNode } from './proto.js';
+import { substitute, type PNode } from './proto.js';
 import { KIT_JS_PATH, kitRuntimeSource } from './runtime-script.js';
-import { documentStart, errorDocOf, prerenderPaths, type DocumentMeta } from './document.js';
+import { documentMeta, documentStart, prerenderPaths, wholeDocument } from './document.js';
+import { ErrorPages } from './error-pages.js';
 import type { CompiledFragment, CompiledPage, PageBody } from './compiled.js';
 
 /** A page's fields that come from its markup: compiled with it (`lazyPage`: when first read). */
@@ -81,9 +78,9 @@ export class SiteCompiler {
   readonly assets = new AssetRegistry();
   private readonly owned: OwnerAssets;
   private readonly parts: PartCompiler;
-  readonly errorPages = new Map<string, Template>();
-  /** The stylesheet and script URLs of each error page (a page reusing it keeps them). */
-  private readonly errorPageAssets = new Map<string, string[]>();
+  private readonly errors: ErrorPages;
+  /** The compiled error documents, by key (`CompiledPage.errorPage`). */
+  readonly errorPages: Map<string, Template>;
 
   /** `kits`: the entries whose layouts and components pages use (more may come: `addPart`). */
   constructor(
@@ -92,6 +89,8 @@ export class SiteCompiler {
   ) {
     this.owned = new OwnerAssets(cwd, this.assets, this.diagnostics);
     this.parts = new PartCompiler(kits, this.owned, this.diagnostics);
+    this.errors = new ErrorPages(cwd, this.parts, this.owned, this.diagnostics);
+    this.errorPages = this.errors.templates;
   }
 
   /** Makes a layout or component known; false when another file declares its name (`PartCompiler.add`). */
@@ -287,7 +286,7 @@ export class SiteCompiler {
     const out = new Set<string>(stylesheets);
     for (let i = 0; i < scripts.length; i++) out.add(scripts[i]);
     for (let i = 0; i < owners.length; i++) for (const href of this.owned.filesOf(owners[i]).values()) out.add(href);
-    const ofError = errorPage === undefined ? undefined : this.errorPageAssets.get(errorPage);
+    const ofError = errorPage === undefined ? undefined : this.errors.assetsOf(errorPage);
     if (ofError) for (const href of ofError) out.add(href);
     return [...out];
   }
@@ -326,70 +325,9 @@ export class SiteCompiler {
     this.assets.fixed(KIT_JS_PATH, kitRuntimeSource());
   }
 
-  // ---- error pages ----------------------------------------------------------------------------
-
   private errorPageField(s: FileSummary): { errorPage?: string } {
-    const key = this.errorPageOf(s);
+    const key = this.errors.of(s);
     return key === undefined ? {} : { errorPage: key };
-  }
-
-  /** A page's error page: its own `error` document, else the innermost layout's that has one. */
-  private errorPageOf(s: FileSummary): string | undefined {
-    const chain = this.parts.layoutChain(s);
-    if (errorDocOf(s)) return this.errorPage(s, chain, `error:page:${s.packageName}.${s.ownerId}`);
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const l = this.parts.layout(chain[i])?.summary;
-      if (l && errorDocOf(l)) return this.errorPage(l, chain.slice(0, i + 1), `error:layout:${chain[i]}`);
-    }
-    return undefined;
-  }
-
-  /**
-   * Compiles an `error` document once: a fragment goes into the layouts' slot (outermost first),
-   * a whole document (`<!doctype` or `<html` first) stands alone; `{status}` and `{message}` are
-   * the values it renders with, escaped like any interpolation.
-   */
-  private errorPage(owner: FileSummary, chain: readonly string[], key: string): string | undefined {
-    if (this.errorPages.has(key)) return key;
-    const f = declaredFiles(owner).find((d) => d.kind === 'error');
-    if (!f?.path) return undefined;
-    let text: string;
-    try {
-      text = readSourceFile(resolve(this.cwd, f.path), f.path).text;
-    } catch (e) {
-      if (!(e instanceof SourceError)) throw e;
-      this.diagnostics.push(diag('missing_asset', owner.path, f.range, `${owner.ownerId}: ${e.message}`));
-      return undefined;
-    }
-    let body: PNode[] = [];
-    for (const part of text.split(/(\{(?:status|message)\})/)) {
-      if (part === '{status}' || part === '{message}')
-        body.push({ t: 'text', e: { k: 'data', p: [part.slice(1, -1)] } });
-      else push(body, part);
-    }
-    if (/^\s*<(!doctype|html)/i.test(text)) {
-      this.errorPages.set(key, finishTemplate(body, 0, key, false));
-      return key;
-    }
-    let locals = 0;
-    let kitJs = false;
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const part = this.parts.layoutPart(chain[i]);
-      if (!part) continue;
-      body = substitute(part.nodes, { props: new Map(), slots: new Map([['', { nodes: body }]]), base: locals });
-      locals += part.locals;
-      kitJs ||= part.kitJs;
-    }
-    const layouts = chain.map((k) => this.parts.layout(k)?.summary).filter((l) => l !== undefined);
-    const stylesheets = [...new Set(layouts.flatMap((l) => this.owned.stylesheetsOf(l)))];
-    const scripts = [...new Set(layouts.flatMap((l) => this.owned.scriptsOf(l)))];
-    const doc = wholeDocument(
-      documentStart({ title: layoutMeta(layouts, 'title') ?? 'Error' }, stylesheets, kitJs, scripts),
-      body,
-    );
-    this.errorPages.set(key, finishTemplate(doc, locals, key, false));
-    this.errorPageAssets.set(key, [...stylesheets, ...scripts]);
-    return key;
   }
 
   compileFragments(e: KitEntry): CompiledFragment[] {
@@ -414,36 +352,4 @@ export class SiteCompiler {
     }
     return out;
   }
-}
-
-/**
- * The value of `key` in the innermost layout among `owners` (outermost first; other owners are
- * skipped) that sets it.
- */
-function layoutMeta(owners: readonly FileSummary[], key: 'title' | 'description'): string | undefined {
-  for (let i = owners.length - 1; i >= 0; i--) {
-    const v = owners[i].kind === 'layout' ? owners[i].meta[key]?.value : undefined;
-    if (v !== undefined) return v;
-  }
-  return undefined;
-}
-
-/**
- * A page's title, description and canonical URL: its own, else the innermost layout's that has one
- * (`owners`: as `pageOwners` lists them).
- */
-function documentMeta(s: FileSummary, owners: readonly FileSummary[]): DocumentMeta {
-  return {
-    title: s.meta.title?.value ?? layoutMeta(owners, 'title') ?? s.ownerId,
-    description: s.meta.description?.value ?? layoutMeta(owners, 'description'),
-    canonical: s.meta.canonical?.value,
-  };
-}
-
-/** The whole document: its start (`documentStart`), the body, and the closing tags. */
-function wholeDocument(start: string, body: readonly PNode[]): PNode[] {
-  const doc: PNode[] = [start];
-  for (let i = 0; i < body.length; i++) push(doc, body[i]);
-  push(doc, '\n</body>\n</html>\n');
-  return doc;
 }
