@@ -5,13 +5,15 @@
 import { strict as assert } from 'node:assert';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { runCli } from '#cli/run.js';
+import type { ReadAheadBatch } from '#core/project/read-ahead-worker.js';
+import { stateOf } from '#core/project/source-bytes.js';
 import { release } from '../helpers/release.js';
 import { fixture, repoRoot } from '../helpers/repo.js';
 import { zipEntries, zipRead } from '../helpers/zip.js';
@@ -180,14 +182,14 @@ describe('VS Code extension', function () {
       workerData: { paths: [file, join(work, 'missing.kit')], position, port: port2, batch: 8, window: 64 },
       transferList: [port2],
     });
-    const batch = await new Promise<{ from: number; lengths: number[]; text: string }>((resolve, reject) => {
+    const batch = await new Promise<ReadAheadBatch>((resolve, reject) => {
       port1.once('message', resolve);
       w.once('error', reject);
     });
     port1.close();
     await w.terminate();
     const text = readFileSync(file, 'utf8');
-    assert.deepEqual(batch, { from: 0, lengths: [text.length, -1], text });
+    assert.deepEqual(batch, { from: 0, lengths: [text.length, -1], text, states: [stateOf(statSync(file)), null] });
   });
 
   it('declares the language, grammar, settings, commands and the $kit problem matcher, and registers the commands', () => {

@@ -136,7 +136,7 @@ export class Indexer {
             if (p.ws.has(key)) continue;
           }
           const early = ahead.take(j);
-          const source = early !== undefined ? { text: early, diagnostics: [] } : readText(fsPath);
+          const source = early !== undefined ? { text: early.text, diagnostics: [] } : readText(fsPath);
           if (source === undefined) continue;
           if (isKitPath(key)) p.ws.setKitFile(key, source.text, undefined, source.diagnostics);
           else p.ws.setModule(key, source.text, source.diagnostics);

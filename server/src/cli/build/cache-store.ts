@@ -436,6 +436,7 @@ export function encodeIndex(kit: string, x: BuildIndex): Buffer {
         esc(s.id),
         s.shape,
         s.probes.length ? JSON.stringify(s.probes) : '',
+        s.state,
       ].join('\t'),
     );
   for (const [p, h] of x.modules) add(`module\t${esc(p)}\t${h}`);
@@ -540,7 +541,7 @@ export function decodeIndex(kit: string, bytes: Buffer): BuildIndex {
         x.shared.add(unesc(f[1]));
         break;
       case 'source':
-        if (n !== 8) bad(f[0]);
+        if (n !== 9) bad(f[0]);
         x.sources.push({
           path: unesc(f[1]),
           hash: key(f[2]),
@@ -549,6 +550,8 @@ export function decodeIndex(kit: string, bytes: Buffer): BuildIndex {
           id: unesc(f[5]),
           shape: key(f[6]),
           probes: f[7] === '' ? [] : probes(f[7]),
+          // Only ever compared with a state taken now: a wrong one only means the file is read.
+          state: f[8],
         });
         lineOf.set(x.sources[x.sources.length - 1], raw);
         break;

@@ -1,8 +1,9 @@
 // `kit build` with its cache (`cache-store.ts`): a build that redoes only what changed.
 //
-// Every build reads and hashes its sources. When the last build's records allow it (no handler
-// modules, endpoints or SSR pages, the same files, the same kit and options) the workspace is
-// validated from them (`planFast`): an unchanged file keeps its diagnostics, and a changed one is
+// Every build hashes its sources' bytes, but for a file that shows the state its record kept
+// (`core/project/source-bytes.ts`: a `stat` instead of a read). When the last build's records
+// allow it (no handler modules, endpoints or SSR pages, the same files, the same kit and options)
+// the workspace is validated from them (`planFast`): an unchanged file keeps its diagnostics, and a changed one is
 // parsed and checked alone; if what other files can see of it (its shape) is what it was and no
 // cross-file diagnostic involves it, no other file's diagnostics can change (the workspace's own
 // summary firewall). Only the pages whose key changed are compiled, in a workspace of themselves
@@ -41,7 +42,8 @@ import type { KitEntry } from '#core/model/entries.js';
 import type { CheckOptions } from '#core/model/options.js';
 import type { DiscoveredSources } from '#core/project/discover.js';
 import { diskFiles } from '#core/project/disk-files.js';
-import { readSourceFile, sourceBytesHash, type SourceText } from '#core/project/read-source.js';
+import { readSourceFile, type SourceText } from '#core/project/read-source.js';
+import { settled, settledState, sourceBytesHash, stateOf, type FileState } from '#core/project/source-bytes.js';
 import type { Workspace } from '#core/workspace/workspace.js';
 import type { CliIO } from '../io.js';
 import { BuildCache, CacheProblem, CACHE_DIR, pageOf, pagesOf, type BuildIndex } from './cache-store.js';
@@ -109,6 +111,10 @@ export class IncrementalBuild {
   private readonly global: string;
   private readonly texts = new Map<string, SourceText>();
   private readonly hashes = new Map<string, string>();
+  /** The settled states (`settledStateOf`) of the sources this build read to hash them. */
+  private readonly states = new Map<string, string>();
+  /** When the build started, before it read any source (`settledState`). */
+  private readonly started = Date.now();
   private warned = false;
 
   constructor(
@@ -152,6 +158,18 @@ export class IncrementalBuild {
     return this.texts;
   }
 
+  /** What the file system said of each source the load read (`LoadOptions.states`), for the records. */
+  readonly readStates = new Map<string, FileState>();
+
+  /** The state a record of `path` keeps (`settled`): as this build found it when it read the file. */
+  private recordState(path: string): string {
+    const known = this.states.get(path);
+    if (known !== undefined) return known;
+    const seen = this.texts.get(path)?.state ?? this.readStates.get(path);
+    // A file a loading thread read: the file system is asked now.
+    return seen !== undefined ? settled(seen, this.started) : settledState(this.abs(path), this.started);
+  }
+
   private readonly keyPaths = new Map<string, string>();
 
   /** A path as keys hold it: relative to the project root, `/`-separated. */
@@ -180,6 +198,16 @@ export class IncrementalBuild {
       this.prefix = cwd.endsWith(sep) ? cwd : cwd + sep;
     }
     return this.prefix;
+  }
+
+  /**
+   * `s` as this build saw its file: its hash, and its state when it was read again (an unchanged
+   * file read again, touched since, keeps its record's hash with its new state).
+   */
+  private updated(s: SourceRecord): SourceRecord {
+    const hash = this.hashOf(s.path);
+    const state = this.states.get(s.path) ?? s.state;
+    return hash === s.hash && state === s.state ? s : { ...s, hash, state };
   }
 
   private read(path: string): SourceText {
@@ -289,12 +317,27 @@ export class IncrementalBuild {
     // The bytes of every source are hashed, not decoded; a file's text is read only when needed:
     // a changed file, a layout or component to compile with, a file with diagnostics to show. A
     // well-formed file's text hashes as its bytes (`sourceHash`).
+    // A `.kit` file that shows the state its record kept is not read: its bytes are the same.
     const paths = [...found.modules, ...found.kitFiles];
     try {
       for (const p of paths) {
         // A name not listed as a regular file: the whole load reads it, and reports it.
         if (found.irregular?.has(p)) return undefined;
-        this.hashes.set(p, sourceBytesHash(this.abs(p)));
+        const record = bySource.get(p);
+        if (record === undefined) {
+          this.hashes.set(p, sourceBytesHash(this.abs(p)));
+          continue;
+        }
+        // Taken before the read: a write after it changes the state the next build sees.
+        const st = statSync(this.abs(p), { throwIfNoEntry: false });
+        if (st === undefined) return undefined;
+        if (record.state !== '' && stateOf(st).id === record.state) {
+          this.hashes.set(p, record.hash);
+          this.states.set(p, record.state);
+        } else {
+          this.hashes.set(p, sourceBytesHash(this.abs(p)));
+          this.states.set(p, st.isFile() ? settled(stateOf(st), this.started) : '');
+        }
       }
     } catch {
       // A source that cannot be read: the whole load reports it.
@@ -352,10 +395,9 @@ export class IncrementalBuild {
     const kept = new Map([...pages].filter(([source]) => !compile.has(source)));
     const heads = c.cachedPages(site, kept);
     if (heads === undefined) return undefined;
-    const changedSet = new Set(changed);
     const plan = this.plan(c, site, kept, heads, outAbs, {
       index: x,
-      sources: x.sources.map((s) => (changedSet.has(s.path) ? { ...s, hash: this.hashOf(s.path) } : s)),
+      sources: x.sources.map((s) => this.updated(s)),
       modules: x.modules,
       config: x.config,
       parts: x.parts,
@@ -454,7 +496,6 @@ export class IncrementalBuild {
       if (written.size !== r.files.size) return undefined;
       replaced.push({ ...r, key: this.keyOf(r, x.config, x.parts), files: written });
     }
-    const changedSet = new Set(changed);
     const diagnostics = mergeLocal(x.diagnostics, checked.fresh);
     const previous = this.previousOutput(outAbs, x);
     if (previous === undefined) return undefined;
@@ -472,7 +513,7 @@ export class IncrementalBuild {
         this.cache.commitPages(
           {
             ...x,
-            sources: x.sources.map((s) => (changedSet.has(s.path) ? { ...s, hash: this.hashOf(s.path) } : s)),
+            sources: x.sources.map((s) => this.updated(s)),
             diagnostics,
             dead,
             output: {
@@ -539,6 +580,7 @@ export class IncrementalBuild {
           id: s.ownerId,
           shape: sha256(c.crossShape(e)),
           probes,
+          state: this.recordState(path),
         });
       }
       return recorded < found.kitFiles.length;

@@ -235,6 +235,7 @@ async function loadAndBuild(m: BuildModules, build: StaticBuild, s: LoadSettings
   const project = await m.loadProjectAsync(s.inputs, options, io.cwd, {
     sources: found,
     texts: build.cached?.sourceTexts,
+    states: build.cached?.readStates,
     hooks: early,
     ...m.threadSettings(io.env),
   });

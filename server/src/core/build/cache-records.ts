@@ -13,7 +13,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { RenderMode } from '../model/summary.js';
 
 /** Bumped whenever what the cache holds, or what a key covers, changes: an older cache is ignored. */
-export const BUILD_CACHE_FORMAT = 1;
+export const BUILD_CACHE_FORMAT = 2;
 
 export { sha256 };
 
@@ -37,6 +37,12 @@ export interface SourceRecord {
   shape: string;
   /** The files its `asset`, `wasm` and `error` declarations name, and whether each was a file. */
   probes: [string, boolean][];
+  /**
+   * What the file system said of it when it was read (`core/project/source-bytes.ts`: `fileState`),
+   * or '' when that proves nothing (it had changed moments before): while the file shows this
+   * state, its bytes are those `hash` was taken of, and the next build does not read it.
+   */
+  state: string;
 }
 
 /** A page of a build: its key, what its compile read, and what it was written as. */

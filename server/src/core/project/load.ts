@@ -14,6 +14,7 @@ import { diskFiles } from './disk-files.js';
 import { analyseInPool, ONE_THREAD, poolSettings, type PoolSettings } from './parse-pool.js';
 import { ReadAhead } from './read-ahead.js';
 import { readSourceFile, type SourceText } from './read-source.js';
+import type { FileState } from './source-bytes.js';
 
 export interface LoadedProject {
   workspace: Workspace;
@@ -39,6 +40,12 @@ export interface LoadOptions {
   defer?: (key: string) => boolean;
   /** Files already read, by path (`kit build` hashed them for its cache): not read again. */
   texts?: ReadonlyMap<string, SourceText>;
+  /**
+   * Filled with what the file system said of each `.kit` file this load read itself, by path, as
+   * it was read (`kit build` keeps it in its cache's records). Files a loading thread read are not
+   * in it.
+   */
+  states?: Map<string, FileState>;
   /** Told as each file read reaches a stage (`kit build` compiles page bodies as files are checked). */
   hooks?: StageHooks;
 }
@@ -55,7 +62,7 @@ const CLEAN: SourceText['diagnostics'] = [];
 
 function read(path: string, cwd: string, ahead: ReadAhead | undefined, index: number): SourceText {
   const early = ahead?.take(index);
-  if (early !== undefined) return { text: early, diagnostics: CLEAN };
+  if (early !== undefined) return { text: early.text, diagnostics: CLEAN, state: early.state };
   return readSourceFile(resolve(cwd, path), path);
 }
 
@@ -90,6 +97,7 @@ function fill(
   cwd: string,
   pool: PoolSettings,
   texts?: ReadonlyMap<string, SourceText>,
+  states?: Map<string, FileState>,
 ): void {
   const pooled = loadKitInPool(workspace, kitFiles, cwd, pool);
   // Modules after kit files so that their package names come from `package` declarations.
@@ -100,7 +108,8 @@ function fill(
     let i = 0;
     const text = (f: string) => texts?.get(f) ?? read(f, cwd, ahead, i++);
     for (const f of kits) {
-      const { text: t, diagnostics } = text(f);
+      const { text: t, diagnostics, state } = text(f);
+      if (states !== undefined && state !== undefined) states.set(f, state);
       workspace.setKitFile(f, t, undefined, diagnostics);
     }
     for (const m of modules) {
@@ -130,7 +139,7 @@ export function loadProject(
 ): LoadedProject {
   const found = load.sources ?? discoverSources(inputs, cwd);
   const workspace = newWorkspace(options, cwd, load);
-  fill(workspace, found, cwd, poolOf(options, load), load.texts);
+  fill(workspace, found, cwd, poolOf(options, load), load.texts, load.states);
   workspace.flush({ defer: load.defer });
   return { workspace, kitFiles: found.kitFiles, modules: found.modules };
 }
@@ -177,7 +186,7 @@ export async function loadProjectAsync(
   if (!worker) return loadProject(inputs, options, cwd, { ...load, sources: found });
   const workspace = newWorkspace(options, cwd, load);
   try {
-    fill(workspace, found, cwd, poolOf(options, load), texts);
+    fill(workspace, found, cwd, poolOf(options, load), texts, load.states);
     const job = workspace.prebindJob();
     const bound = worker.bind(job.scopes);
     workspace.flush({ defer: (k) => k.startsWith('bind:') });

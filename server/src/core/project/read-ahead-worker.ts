@@ -3,6 +3,7 @@
 // than `window` files ahead of it. A file it cannot read, or one with a decoding problem, is marked
 // so: the main thread reads it again itself and reports the problem with its own wording.
 import { readSourceFile } from './read-source.js';
+import type { FileState } from './source-bytes.js';
 import { workerData, type MessagePort } from 'node:worker_threads';
 
 export interface ReadAheadData {
@@ -16,12 +17,14 @@ export interface ReadAheadData {
 
 /**
  * Files `from`, `from + 1`, ... as one string (one message to decode instead of one per file):
- * file k is the next `lengths[k]` characters, or unreadable when `lengths[k]` is -1.
+ * file k is the next `lengths[k]` characters, or unreadable when `lengths[k]` is -1; `states[k]`
+ * is what the file system said of it as it was read (`FileState`; null when unreadable).
  */
 export interface ReadAheadBatch {
   from: number;
   lengths: number[];
   text: string;
+  states: (FileState | null)[];
 }
 
 const { paths, position, port, batch, window } = workerData as ReadAheadData;
@@ -38,18 +41,23 @@ while (i < paths.length) {
   const from = i;
   const texts: string[] = [];
   const lengths: number[] = [];
+  const states: (FileState | null)[] = [];
   for (; i < paths.length && lengths.length < batch; i++) {
     try {
-      const { text, diagnostics } = readSourceFile(paths[i], paths[i]);
-      if (diagnostics.length) lengths.push(-1);
-      else {
+      const { text, diagnostics, state } = readSourceFile(paths[i], paths[i]);
+      if (diagnostics.length) {
+        lengths.push(-1);
+        states.push(null);
+      } else {
         texts.push(text);
         lengths.push(text.length);
+        states.push(state ?? null);
       }
     } catch {
       lengths.push(-1);
+      states.push(null);
     }
   }
-  if (lengths.length) port.postMessage({ from, lengths, text: texts.join('') } satisfies ReadAheadBatch);
+  if (lengths.length) port.postMessage({ from, lengths, text: texts.join(''), states } satisfies ReadAheadBatch);
 }
 port.close();

@@ -6,6 +6,7 @@
 // reading them one by one on the main thread.
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { ReadAheadBatch, ReadAheadData } from './read-ahead-worker.js';
+import type { FileState } from './source-bytes.js';
 
 /** Below this many files, starting a thread costs more than it saves. */
 export const READ_AHEAD_MIN_FILES = 256;
@@ -15,8 +16,15 @@ const WINDOW = 4096;
 /** The main thread wakes a waiting worker after this many files (waking costs a system call). */
 const WAKE_EVERY = 1024;
 
+/** A file the worker read: its text, and what the file system said of it then. */
+export interface ReadAheadFile {
+  text: string;
+  state: FileState | undefined;
+}
+
 export class ReadAhead {
   private readonly texts: (string | undefined)[];
+  private readonly states: (FileState | null | undefined)[];
   private woke = 0;
   private readonly at: Int32Array | undefined;
   private readonly port: MessagePort | undefined;
@@ -25,6 +33,7 @@ export class ReadAhead {
   /** `paths`: absolute paths, in the order `take` will ask for them. */
   constructor(paths: readonly string[], minFiles = READ_AHEAD_MIN_FILES) {
     this.texts = new Array(paths.length);
+    this.states = new Array(paths.length);
     if (paths.length < minFiles) return;
     const position = new SharedArrayBuffer(4);
     const { port1, port2 } = new MessageChannel();
@@ -46,10 +55,10 @@ export class ReadAhead {
   }
 
   /**
-   * The text of file `index` if the worker has read it, else undefined (read it yourself). Files
-   * must be taken in increasing order; each is handed out once.
+   * File `index` if the worker has read it, else undefined (read it yourself). Files must be taken
+   * in increasing order; each is handed out once.
    */
-  take(index: number): string | undefined {
+  take(index: number): ReadAheadFile | undefined {
     if (!this.port || !this.at) return undefined;
     Atomics.store(this.at, 0, index + 1);
     if (index - this.woke >= WAKE_EVERY) {
@@ -58,18 +67,22 @@ export class ReadAhead {
     }
     if (this.texts[index] === undefined) {
       for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) {
-        const { from, lengths, text } = m.message as ReadAheadBatch;
+        const { from, lengths, text, states } = m.message as ReadAheadBatch;
         let at = 0;
         for (let k = 0; k < lengths.length; k++) {
           if (lengths[k] < 0) continue;
           this.texts[from + k] = text.slice(at, at + lengths[k]);
+          this.states[from + k] = states[k];
           at += lengths[k];
         }
       }
     }
     const text = this.texts[index];
+    if (text === undefined) return undefined;
+    const state = this.states[index] ?? undefined;
     this.texts[index] = undefined;
-    return text;
+    this.states[index] = undefined;
+    return { text, state };
   }
 
   /** Stops the worker (the files not taken are dropped). */

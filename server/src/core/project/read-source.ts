@@ -3,20 +3,22 @@
 // (`/dev/zero`), a FIFO (a read that never ends) or a file far larger than any source, and each
 // of those gets a one-line refusal instead of a hang or an exhausted heap. Bytes that are not
 // UTF-8 are kept as U+FFFD, as a decoder would, and reported where they stand.
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type { Range } from '#grammar/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { linkProblem, SourceError } from './discover.js';
 
-/** Sources above this size (bytes) are not read; the editor's documents have the same cap. */
-export const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
+import { MAX_SOURCE_BYTES, stateOf, type FileState } from './source-bytes.js';
+
+export { MAX_SOURCE_BYTES };
 
 export interface SourceText {
   text: string;
   /** Problems found while decoding (invalid UTF-8), as diagnostics of the file. */
   diagnostics: Diagnostic[];
+  /** What the file system said of the file as it was read, when it was read from disk. */
+  state?: FileState;
 }
 
 function cannotRead(shown: string, why: string): SourceError {
@@ -55,11 +57,12 @@ function refusal(abs: string): string | undefined {
  * byte and refused, never read whole.
  */
 export function readSourceFile(abs: string, shown: string): SourceText {
-  return decodeSource(readSourceBytes(abs, shown), shown);
+  const { bytes, state } = readSourceBytes(abs, shown);
+  return decodeSource(bytes, shown, state);
 }
 
-/** `readSourceFile`'s bytes, not decoded yet. */
-function readSourceBytes(abs: string, shown: string): Buffer {
+/** `readSourceFile`'s bytes, not decoded yet, and what the file system said of the file read. */
+function readSourceBytes(abs: string, shown: string): { bytes: Buffer; state: FileState } {
   const why = refusal(abs);
   if (why !== undefined) throw cannotRead(shown, why);
   let fd: number;
@@ -71,9 +74,11 @@ function readSourceBytes(abs: string, shown: string): Buffer {
     throw cannotRead(shown, (e as NodeJS.ErrnoException).code ?? 'error');
   }
   let bytes: Buffer;
+  let state: FileState;
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw cannotRead(shown, `${kindOf(st)}, not a regular file`);
+    state = stateOf(st);
     bytes = Buffer.allocUnsafe(Math.min(st.size, MAX_SOURCE_BYTES) + 1);
     let n = 0;
     for (;;) {
@@ -90,55 +95,21 @@ function readSourceBytes(abs: string, shown: string): Buffer {
   } finally {
     closeSync(fd);
   }
-  return bytes;
-}
-
-/** The buffer `sourceBytesHash` reads into, grown when a file needs more. */
-let scratch = Buffer.allocUnsafe(1 << 16);
-
-/**
- * The SHA-256 (hex) of a source's bytes, up to the cap +1 byte: how `kit build` tells which of
- * thousands of sources changed since its last build. Only for files the discovery listed as regular
- * files a moment ago: it reads them without `readSourceFile`'s checks (two `stat` calls per file,
- * half the cost of a read), opened without blocking. Whatever it hashes of something else (a FIFO,
- * a device swapped in since) differs from a source's hash, so the file is then read as a changed
- * one, with those checks. Throws the system's error when the file cannot be opened or read.
- */
-export function sourceBytesHash(abs: string): string {
-  const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
-  const hash = createHash('sha256');
-  try {
-    let n = 0;
-    for (;;) {
-      if (n === scratch.length) {
-        if (n > MAX_SOURCE_BYTES) break;
-        const more = Buffer.allocUnsafe(scratch.length * 2);
-        scratch.copy(more);
-        scratch = more;
-      }
-      const got = readSync(fd, scratch, n, scratch.length - n, null);
-      if (got === 0) break;
-      n += got;
-    }
-    hash.update(scratch.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest('hex');
+  return { bytes, state };
 }
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Decodes UTF-8 (a byte-order mark stays, as U+FEFF); a NUL byte means the file is binary. */
-export function decodeSource(bytes: Uint8Array, shown: string): SourceText {
+export function decodeSource(bytes: Uint8Array, shown: string, state?: FileState): SourceText {
   if (bytes.indexOf(0) >= 0) throw cannotRead(shown, 'binary file (contains NUL bytes)');
   // Well-formed text (nearly every file) is decoded once; the rest again, with each bad byte reported.
   try {
-    return { text: strict.decode(bytes), diagnostics: [] };
+    return { text: strict.decode(bytes), diagnostics: [], state };
   } catch {
     const text = lenient.decode(bytes);
-    return { text, diagnostics: encodingDiagnostics(bytes, text, shown) };
+    return { text, diagnostics: encodingDiagnostics(bytes, text, shown), state };
   }
 }
 

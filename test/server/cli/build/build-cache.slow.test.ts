@@ -6,8 +6,20 @@
 // warning. A build after editing one page renders that page alone and rewrites only its file.
 // In process (the CLI's own entry, no child process).
 import { strict as assert } from 'node:assert';
-import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import fs from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  type PathLike,
+} from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { BUILD_CACHE_FORMAT } from '#core/build/cache-records.js';
+import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { type CliResult, runInProcess } from '../cli-harness.js';
 import { listFiles, readTree, removeDir, tempDir } from '../../core/build/helpers.js';
@@ -145,9 +157,27 @@ function apply(root: string, m: SiteModel, e: Edit): string {
   return `${e.op} ${id} ${v}`;
 }
 
-/** The cached build's result, and what a clean build of the same sources says and writes: the same. */
-async function checkAgainstClean(root: string, done: string[]): Promise<Run> {
-  const cached = await kit(root, 'build', '--out', 'dist', 'site');
+/**
+ * Runs `f` with the clock `SETTLED` ahead: a build then takes the sources just written as settled
+ * and keeps their states (`core/project/source-bytes.ts`), as it does for files older than that.
+ */
+async function clockAhead<T>(f: () => Promise<T>): Promise<T> {
+  const now = Date.now;
+  Date.now = () => now() + 10_000;
+  try {
+    return await f();
+  } finally {
+    Date.now = now;
+  }
+}
+
+/**
+ * The cached build's result, and what a clean build of the same sources says and writes: the same.
+ * `settled`: the cached build runs with the clock ahead (`clockAhead`).
+ */
+async function checkAgainstClean(root: string, done: string[], settled = false): Promise<Run> {
+  const build = () => kit(root, 'build', '--out', 'dist', 'site');
+  const cached = await (settled ? clockAhead(build) : build());
   const out = tree(join(root, 'dist'));
   const types = tree(join(root, '.kit-types'));
   rmSync(join(root, '.kit-types'), { recursive: true, force: true });
@@ -184,15 +214,18 @@ describe('kit build: the cache', function () {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { minLength: 4, maxLength: 10 }), async (edits) => {
+        // Every other sequence with the clock ahead: its builds trust the states of the files an
+        // edit left alone, and read the others.
+        const settled = run % 2 === 1;
         const dir = join(root, `run${run++}`);
         const m = initialModel();
         writeSite(dir, m);
-        const done: string[] = ['first build'];
-        await checkAgainstClean(dir, done);
+        const done: string[] = [settled ? 'first build (settled)' : 'first build'];
+        await checkAgainstClean(dir, done, settled);
         for (const e of edits) {
           done.push(apply(dir, m, e));
           writeSite(dir, m);
-          await checkAgainstClean(dir, done);
+          await checkAgainstClean(dir, done, settled);
         }
         removeDir(dir);
       }),
@@ -241,6 +274,75 @@ describe('kit build: the cache', function () {
     assert.deepEqual(rewritten.sort(), ['kit-assets.json', 'p1/index.html']);
   });
 
+  it('reads again only the sources whose file system state changed, and those of the last seconds', async () => {
+    const m = initialModel();
+    // No warnings: a build reads the text of a file it shows diagnostics of.
+    (m.pages.get(2) as PageModel).link = 0;
+    writeSite(root, m);
+    const site = join(root, 'site');
+    // Which of the site's sources a build opens (Node's own `fs` functions, as kit's modules see them).
+    const opened = async (settled: boolean): Promise<{ r: Run; files: string[] }> => {
+      const files = new Set<string>();
+      const open = fs.openSync;
+      fs.openSync = ((path: PathLike, ...rest: unknown[]) => {
+        if (typeof path === 'string' && path.startsWith(site) && path.endsWith('.kit')) files.add(relative(site, path));
+        return (open as (...a: unknown[]) => number)(path, ...rest);
+      }) as typeof fs.openSync;
+      syncBuiltinESMExports();
+      try {
+        const build = () => kit(root, 'build', '--out', 'dist', 'site');
+        const r = await (settled ? clockAhead(build) : build());
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stderr, '');
+        return { r, files: [...files].sort() };
+      } finally {
+        fs.openSync = open;
+        syncBuiltinESMExports();
+      }
+    };
+    const all = [
+      'inner.layout.kit',
+      'note.cmp.kit',
+      'outer.layout.kit',
+      'p0.kit',
+      'p1.kit',
+      'p2.kit',
+      'p3.kit',
+      'p4.kit',
+    ];
+    assert.deepEqual((await opened(false)).files, all);
+    // Written moments ago: their states prove nothing, and the next build reads every one again.
+    const recent = await opened(false);
+    assert.match(recent.r.stdout, /\(0 rendered, 6 from the cache\)\n$/);
+    assert.deepEqual(recent.files, all);
+    // A build that writes its records while the files are settled (the clock ahead) keeps their
+    // states: the next build reads none of them.
+    (m.pages.get(1) as PageModel).body = 'Body of page one';
+    writeSite(root, m);
+    assert.deepEqual((await opened(true)).files, all);
+    const quiet = await opened(true);
+    assert.deepEqual(quiet.files, []);
+    assert.match(quiet.r.stdout, /\(0 rendered, 6 from the cache\)\n$/);
+    // Touched, the same bytes: read again, nothing rendered.
+    const p2 = join(site, 'p2.kit');
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(p2, later, later);
+    const touched = await opened(true);
+    assert.deepEqual(touched.files, ['p2.kit']);
+    assert.match(touched.r.stdout, /\(0 rendered, 6 from the cache\)\n$/);
+    // New bytes of the same length under the old modification time: the change time still tells.
+    const { mtime, atime, size } = statSync(p2);
+    const text = readFileSync(p2, 'utf8').replace('Body of page 2', 'Body of PAGE 2');
+    assert.equal(Buffer.byteLength(text), size);
+    writeFileSync(p2, text);
+    utimesSync(p2, atime, mtime);
+    const edited = await opened(true);
+    // The page, and the layouts and the component it is compiled with.
+    assert.deepEqual(edited.files, ['inner.layout.kit', 'note.cmp.kit', 'outer.layout.kit', 'p2.kit']);
+    assert.match(edited.r.stdout, /\(1 rendered, 5 from the cache\)\n$/);
+    assert.match(readFileSync(join(root, 'dist', 'p2', 'index.html'), 'utf8'), /Body of PAGE 2/);
+  });
+
   describe('a cache that cannot be trusted is ignored with one line of warning', () => {
     const index = () => join(root, '.kit', 'cache', 'build', 'index');
     const cases: [string, () => void, RegExp][] = [
@@ -274,14 +376,17 @@ describe('kit build: the cache', function () {
         () =>
           writeFileSync(
             index(),
-            readFileSync(index(), 'utf8').replace(/^kit-build-cache\t1\t/, 'kit-build-cache\t99\t'),
+            readFileSync(index(), 'utf8').replace(`kit-build-cache\t${BUILD_CACHE_FORMAT}\t`, 'kit-build-cache\t99\t'),
           ),
-        /has format 99, and this kit reads format 1/,
+        new RegExp(`has format 99, and this kit reads format ${BUILD_CACHE_FORMAT}`),
       ],
       [
         'another kit',
         () =>
-          writeFileSync(index(), readFileSync(index(), 'utf8').replace(/^(kit-build-cache\t1\t)[^\t\n]+/, '$10.0.1+x')),
+          writeFileSync(
+            index(),
+            readFileSync(index(), 'utf8').replace(/^(kit-build-cache\t\d+\t)[^\t\n]+/, '$10.0.1+x'),
+          ),
         /was written by kit 0\.0\.1, not /,
       ],
       [

@@ -3,8 +3,8 @@
 // layouts (the outer one with an error document), a component with props and a slot, a css file, a
 // TypeScript module script, an image, a kit.config.ts and a tsconfig.json that maps `.kit-types` in.
 // Every kind of input a page's output is made from can be edited, and files added and removed.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 
 export interface PageModel {
   title: string;
@@ -109,13 +109,10 @@ function pageText(i: number, p: PageModel): string {
 
 /** Writes the model's project into `root` (the site under `root/site`), removing pages it no longer has. */
 export function writeSite(root: string, m: SiteModel): void {
-  const site = join(root, 'site');
-  rmSync(site, { recursive: true, force: true });
-  const write = (rel: string, text: string) => {
-    const p = join(root, rel);
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, text);
-  };
+  // As an editor leaves a project: a file whose text is the same is not written again (the build
+  // may then trust what the file system says of it), and the files the model no longer has go.
+  const wanted = new Map<string, string>();
+  const write = (rel: string, text: string) => wanted.set(rel, text);
   write('package.json', '{ "name": "cache-site", "private": true }\n');
   write('tsconfig.json', '{ "compilerOptions": { "rootDirs": [".", ".kit-types"] } }\n');
   write('kit.config.ts', `${m.config}\nexport const ssr = ${m.ssr};\n`);
@@ -138,4 +135,15 @@ export function writeSite(root: string, m: SiteModel): void {
   write('site/img/logo.svg', m.logo + '\n');
   write('site/error.html', m.error + '\n');
   for (const [i, p] of m.pages) write(`site/p${i}.kit`, pageText(i, p));
+  const site = join(root, 'site');
+  if (existsSync(site))
+    for (const f of readdirSync(site, { recursive: true, withFileTypes: true }))
+      if (f.isFile() && !wanted.has(relative(root, join(f.parentPath, f.name)).split(sep).join('/')))
+        rmSync(join(f.parentPath, f.name));
+  for (const [rel, text] of wanted) {
+    const p = join(root, rel);
+    if (existsSync(p) && readFileSync(p, 'utf8') === text) continue;
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  }
 }

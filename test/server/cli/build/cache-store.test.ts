@@ -57,7 +57,16 @@ function sample(odd: string): BuildIndex {
     shared: new Set(['site/main.layout.kit', `site/${odd}.css`]),
     dead: 3,
     sources: [
-      { path: `site/${odd}.kit`, hash: h('s'), kind: 'page', pkg: 'site', id: `p${odd}`, shape: h('sh'), probes: [] },
+      {
+        path: `site/${odd}.kit`,
+        hash: h('s'),
+        kind: 'page',
+        pkg: 'site',
+        id: `p${odd}`,
+        shape: h('sh'),
+        probes: [],
+        state: '',
+      },
       {
         path: 'site/main.layout.kit',
         hash: h('l'),
@@ -66,6 +75,7 @@ function sample(odd: string): BuildIndex {
         id: 'main',
         shape: h('lsh'),
         probes: [[`site/${odd}.png`, true]],
+        state: '2049:1835021:412:1765093541123.4567:1765093541123.4567',
       },
     ],
     modules: new Map([['kit.config.ts', h('cfg')]]),

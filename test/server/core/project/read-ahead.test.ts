@@ -1,12 +1,13 @@
 // The read-ahead worker hands out exactly the bytes a plain read gives, in order, never blocks
 // the caller, and leaves an unreadable file to the caller (who reports it in its own words).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { ReadAhead } from '#core/project/read-ahead.js';
+import { stateOf } from '#core/project/source-bytes.js';
 
 /**
  * Until the worker has read every file and stopped (it closes its port and exits then), so that the
@@ -40,8 +41,12 @@ describe('core/project: read-ahead', () => {
     await readThrough(ahead);
     for (let i = 0; i < list.length; i++) {
       const t = ahead.take(i);
-      if (t !== undefined) delivered++;
-      texts.push(t ?? readFileSync(list[i], 'utf8'));
+      if (t !== undefined) {
+        delivered++;
+        // What the file system says of the file, as the worker read it.
+        assert.equal(t.state?.id, stateOf(statSync(list[i])).id);
+      }
+      texts.push(t?.text ?? readFileSync(list[i], 'utf8'));
     }
     ahead.close();
     return { texts, delivered };
@@ -66,7 +71,7 @@ describe('core/project: read-ahead', () => {
       if (i === 50) assert.equal(t, undefined);
       else if (t !== undefined) {
         delivered++;
-        assert.equal(t, readFileSync(list[i], 'utf8'));
+        assert.equal(t.text, readFileSync(list[i], 'utf8'));
       }
     }
     ahead.close();
