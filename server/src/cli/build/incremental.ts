@@ -11,14 +11,12 @@
 // whose key is unchanged is still not compiled (`planFull`). Either way the output in place, when it
 // is the last build's, is patched with the files whose bytes differ, and nothing is touched when
 // none does; else it is written whole from the cache's bytes and the pages compiled now.
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { relative, resolve } from 'node:path';
 import {
   globalKey,
   pageKey,
   partsKey,
   sha256,
-  sourceHash,
   type AssetRecord,
   type PageRecord,
   type SourceRecord,
@@ -36,23 +34,29 @@ import type {
 import { kitRuntimeSource } from '#core/build/runtime-script.js';
 import { typesRootOf } from '#core/build/page-types.js';
 import { compareDiagnostics, type Diagnostic } from '#core/diagnostics/diagnostic.js';
-import { isAppConfigPath } from '#core/model/app-config.js';
 import { declaredFiles } from '#core/model/asset-files.js';
 import type { KitEntry } from '#core/model/entries.js';
 import type { CheckOptions } from '#core/model/options.js';
 import type { DiscoveredSources } from '#core/project/discover.js';
 import { diskFiles } from '#core/project/disk-files.js';
-import { readSourceFile, type SourceText } from '#core/project/read-source.js';
-import { settled, settledState, sourceBytesHash, stateOf, type FileState } from '#core/project/source-bytes.js';
+import type { SourceText } from '#core/project/read-source.js';
+import type { FileState } from '#core/project/source-bytes.js';
 import type { Workspace } from '#core/workspace/workspace.js';
 import type { CliIO } from '../io.js';
 import { BuildCache, CacheProblem, CACHE_DIR, pageOf, pagesOf, type BuildIndex } from './cache-store.js';
 import { kitIdentity } from './identity.js';
-import { fingerprintOf, outputEntries, patchedEntries, withRootEntry, type OutputEntries } from './output-state.js';
+import { SourceLedger } from './source-ledger.js';
+import {
+  ASSETS_MANIFEST,
+  fingerprintOf,
+  LastOutput,
+  outputEntries,
+  patchedEntries,
+  withRootEntry,
+} from './output-state.js';
 
 /** The output's manifests (`core/build/output.ts`), named here without loading the writer. */
 const ROUTES_MANIFEST = 'kit-routes.json';
-const ASSETS_MANIFEST = 'kit-assets.json';
 
 /**
  * The modules a build that compiles needs, loaded only then: a build that changed nothing checks
@@ -109,12 +113,8 @@ export interface FastPlan {
 export class IncrementalBuild {
   readonly cache: BuildCache;
   private readonly global: string;
-  private readonly texts = new Map<string, SourceText>();
-  private readonly hashes = new Map<string, string>();
-  /** The settled states (`settledStateOf`) of the sources this build read to hash them. */
-  private readonly states = new Map<string, string>();
-  /** When the build started, before it read any source (`settledState`). */
-  private readonly started = Date.now();
+  /** What this build knows of its sources and the other files its pages read. */
+  private readonly sources: SourceLedger;
   private warned = false;
 
   constructor(
@@ -123,13 +123,14 @@ export class IncrementalBuild {
     options: CheckOptions,
   ) {
     const kit = kitIdentity();
+    this.sources = new SourceLedger(io.cwd, root);
     this.cache = new BuildCache(root, kit);
     this.global = globalKey({
       kit,
       runtime: sha256(kitRuntimeSource()),
       ssr: options.ssr,
       strictBindings: Boolean(options.strictBindings),
-      cwd: this.keyPath('.'),
+      cwd: this.sources.keyPath('.'),
     });
   }
 
@@ -155,90 +156,12 @@ export class IncrementalBuild {
 
   /** What was read of the sources so far (`loadProject` takes them instead of reading them again). */
   get sourceTexts(): ReadonlyMap<string, SourceText> {
-    return this.texts;
+    return this.sources.texts;
   }
 
   /** What the file system said of each source the load read (`LoadOptions.states`), for the records. */
-  readonly readStates = new Map<string, FileState>();
-
-  /** The state a record of `path` keeps (`settled`): as this build found it when it read the file. */
-  private recordState(path: string): string {
-    const known = this.states.get(path);
-    if (known !== undefined) return known;
-    const seen = this.texts.get(path)?.state ?? this.readStates.get(path);
-    // A file a loading thread read: the file system is asked now.
-    return seen !== undefined ? settled(seen, this.started) : settledState(this.abs(path), this.started);
-  }
-
-  private readonly keyPaths = new Map<string, string>();
-
-  /** A path as keys hold it: relative to the project root, `/`-separated. */
-  private keyPath(p: string): string {
-    let k = this.keyPaths.get(p);
-    if (k === undefined) {
-      const rel = relative(this.root, resolve(this.io.cwd, p));
-      this.keyPaths.set(p, (k = sep === '/' ? rel : rel.split(sep).join('/')));
-    }
-    return k;
-  }
-
-  /**
-   * A display path made absolute: relative ones are plain and under the current directory, so they
-   * are joined to it without normalising (thousands per build).
-   */
-  private abs(p: string): string {
-    return sep === '/' && !isAbsolute(p) && !p.startsWith('..') ? `${this.cwdPrefix}${p}` : resolve(this.io.cwd, p);
-  }
-
-  private prefix: string | undefined;
-
-  private get cwdPrefix(): string {
-    if (this.prefix === undefined) {
-      const cwd = resolve(this.io.cwd);
-      this.prefix = cwd.endsWith(sep) ? cwd : cwd + sep;
-    }
-    return this.prefix;
-  }
-
-  /**
-   * `s` as this build saw its file: its hash, and its state when it was read again (an unchanged
-   * file read again, touched since, keeps its record's hash with its new state).
-   */
-  private updated(s: SourceRecord): SourceRecord {
-    const hash = this.hashOf(s.path);
-    const state = this.states.get(s.path) ?? s.state;
-    return hash === s.hash && state === s.state ? s : { ...s, hash, state };
-  }
-
-  private read(path: string): SourceText {
-    let t = this.texts.get(path);
-    if (t === undefined) this.texts.set(path, (t = readSourceFile(resolve(this.io.cwd, path), path)));
-    return t;
-  }
-
-  /** The content hash of a source (from its text) or of any other file a page read (`missing` when absent). */
-  private hashOf(path: string, ws?: Workspace): string {
-    let h = this.hashes.get(path);
-    if (h !== undefined) return h;
-    const entry = ws?.kit(path) ?? ws?.module(path);
-    if (entry) h = sourceHash(entry.text, entry.readIssues);
-    else if (this.texts.has(path)) {
-      const t = this.texts.get(path)!;
-      h = sourceHash(t.text, t.diagnostics);
-    } else {
-      try {
-        const abs = resolve(this.io.cwd, path);
-        h = statSync(abs).isFile() ? sha256(readFileSync(abs)) : 'missing';
-      } catch {
-        h = 'missing';
-      }
-    }
-    this.hashes.set(path, h);
-    return h;
-  }
-
-  private configHash(modules: readonly string[], ws?: Workspace): string {
-    return sha256(JSON.stringify(modules.filter(isAppConfigPath).map((m) => [this.keyPath(m), this.hashOf(m, ws)])));
+  get readStates(): Map<string, FileState> {
+    return this.sources.readStates;
   }
 
   private keyOf(r: Pick<PageRecord, 'source' | 'deps'>, config: string, parts: string, ws?: Workspace): string {
@@ -246,59 +169,18 @@ export class IncrementalBuild {
       this.global,
       config,
       parts,
-      this.keyPath(r.source),
-      r.deps.map((d) => [this.keyPath(d), this.hashOf(d, ws)]),
+      this.sources.keyPath(r.source),
+      r.deps.map((d) => [this.sources.keyPath(d), this.sources.hashOf(d, ws)]),
     );
   }
 
-  /**
-   * Whether the output in place is the one the last build wrote: the same directory, its assets
-   * manifest's bytes, and nothing changed in it since (`output-state.ts`).
-   */
-  private outputInPlace(outAbs: string, x: BuildIndex | undefined): boolean {
-    if (x?.output === undefined) return false;
-    this.inPlace ??= this.checkOutput(outAbs, x);
-    return this.inPlace;
+  /** The output directory as the last build left it (`output-state.ts`), checked once. */
+  private lastOutput(outAbs: string, x: BuildIndex | undefined): LastOutput {
+    this.last ??= new LastOutput(outAbs, this.sources.keyPath(outAbs), x?.output);
+    return this.last;
   }
 
-  private inPlace: boolean | undefined;
-
-  /** What the file system said of the output in place when it was checked (`outputInPlace`). */
-  private entries: OutputEntries | undefined;
-
-  private checkOutput(outAbs: string, x: BuildIndex | undefined): boolean {
-    const o = x?.output;
-    if (o === undefined || o.dir !== this.keyPath(outAbs)) return false;
-    try {
-      if (sha256(readFileSync(resolve(outAbs, ASSETS_MANIFEST))) !== o.manifest) return false;
-    } catch {
-      return false;
-    }
-    const entries = outputEntries(outAbs, o.files);
-    if (entries === undefined || fingerprintOf(entries, o.files) !== o.fingerprint) return false;
-    this.entries = entries;
-    return true;
-  }
-
-  /** The output in place as the writer patches it, when it is the last build's (`outputInPlace`). */
-  private previousOutput(outAbs: string, x: BuildIndex | undefined): PreviousOutput | undefined {
-    if (!this.outputInPlace(outAbs, x)) return undefined;
-    try {
-      const m = JSON.parse(readFileSync(resolve(outAbs, ASSETS_MANIFEST), 'utf8')) as {
-        hashes?: Record<string, string>;
-        sizes?: Record<string, number>;
-        cache?: Record<string, string>;
-      };
-      return {
-        hashes: new Map(Object.entries(m.hashes ?? {})),
-        sizes: new Map(Object.entries(m.sizes ?? {})),
-        cache: new Map(Object.entries(m.cache ?? {})),
-        manifest: `sha256-${x!.output!.manifest}`,
-      };
-    } catch {
-      return undefined;
-    }
-  }
+  private last: LastOutput | undefined;
 
   // ---- from the records alone ------------------------------------------------------------------
 
@@ -314,38 +196,12 @@ export class IncrementalBuild {
     if (found.modules.length !== x.modules.size) return undefined;
     const bySource = new Map(x.sources.map((s) => [s.path, s]));
     const changed: string[] = [];
-    // The bytes of every source are hashed, not decoded; a file's text is read only when needed:
-    // a changed file, a layout or component to compile with, a file with diagnostics to show. A
-    // well-formed file's text hashes as its bytes (`sourceHash`).
-    // A `.kit` file that shows the state its record kept is not read: its bytes are the same.
-    const paths = [...found.modules, ...found.kitFiles];
-    try {
-      for (const p of paths) {
-        // A name not listed as a regular file: the whole load reads it, and reports it.
-        if (found.irregular?.has(p)) return undefined;
-        const record = bySource.get(p);
-        if (record === undefined) {
-          this.hashes.set(p, sourceBytesHash(this.abs(p)));
-          continue;
-        }
-        // Taken before the read: a write after it changes the state the next build sees.
-        const st = statSync(this.abs(p), { throwIfNoEntry: false });
-        if (st === undefined) return undefined;
-        if (record.state !== '' && stateOf(st).id === record.state) {
-          this.hashes.set(p, record.hash);
-          this.states.set(p, record.state);
-        } else {
-          this.hashes.set(p, sourceBytesHash(this.abs(p)));
-          this.states.set(p, st.isFile() ? settled(stateOf(st), this.started) : '');
-        }
-      }
-    } catch {
-      // A source that cannot be read: the whole load reports it.
-      return undefined;
-    }
-    const inPlace = this.outputInPlace(outAbs, x);
-    for (const m of found.modules) if (x.modules.get(m) !== this.hashOf(m)) return undefined;
-    for (const s of x.sources) if (this.hashOf(s.path) !== s.hash) changed.push(s.path);
+    // A file's text is read only when needed: a changed file, a layout or component to compile
+    // with, a file with diagnostics to show.
+    if (!this.sources.hashSources([...found.modules, ...found.kitFiles], bySource, found.irregular)) return undefined;
+    const inPlace = this.lastOutput(outAbs, x).isLast();
+    for (const m of found.modules) if (x.modules.get(m) !== this.sources.hashOf(m)) return undefined;
+    for (const s of x.sources) if (this.sources.hashOf(s.path) !== s.hash) changed.push(s.path);
     if (changed.some((p) => x.cross.has(p))) return undefined;
     const files = diskFiles(this.io.cwd);
     for (const s of x.sources) for (const [p, was] of s.probes) if (files.isFile(p) !== was) return undefined;
@@ -353,12 +209,12 @@ export class IncrementalBuild {
     if (types === undefined) return undefined;
     const text = (p: string) => {
       try {
-        return this.read(p).text;
+        return this.sources.read(p).text;
       } catch {
         return undefined;
       }
     };
-    const inputsChanged = [...x.inputs].some(([p, h]) => this.hashOf(p) !== h);
+    const inputsChanged = [...x.inputs].some(([p, h]) => this.sources.hashOf(p) !== h);
     if (changed.length === 0 && !inputsChanged && inPlace)
       return { diagnostics: x.diagnostics, types, unchanged: { pages: x.output!.pages }, text };
     try {
@@ -383,7 +239,7 @@ export class IncrementalBuild {
     // head may have one now). With the same kit, flags, config and component and layout names, a
     // page's key changes exactly when a file it was made from did.
     const changedFiles = new Set(changed);
-    for (const [p, h] of x.inputs) if (this.hashOf(p) !== h) changedFiles.add(p);
+    for (const [p, h] of x.inputs) if (this.sources.hashOf(p) !== h) changedFiles.add(p);
     const compile = new Set<string>();
     for (const r of pages.values()) if (r.deps.some((d) => changedFiles.has(d))) compile.add(r.source);
     for (const p of changed) if (bySource.get(p)!.kind === 'page') compile.add(p);
@@ -397,7 +253,7 @@ export class IncrementalBuild {
     if (heads === undefined) return undefined;
     const plan = this.plan(c, site, kept, heads, outAbs, {
       index: x,
-      sources: x.sources.map((s) => this.updated(s)),
+      sources: x.sources.map((s) => this.sources.updated(s)),
       modules: x.modules,
       config: x.config,
       parts: x.parts,
@@ -431,7 +287,7 @@ export class IncrementalBuild {
     try {
       // Layouts and components first: a page read before its parts waits for them with its tree.
       for (const s of [...x.sources.filter((s) => s.kind !== 'page'), ...pages]) {
-        const t = this.read(s.path);
+        const t = this.sources.read(s.path);
         mini.setKitFile(s.path, t.text, undefined, t.diagnostics);
       }
     } catch {
@@ -497,7 +353,7 @@ export class IncrementalBuild {
       replaced.push({ ...r, key: this.keyOf(r, x.config, x.parts), files: written });
     }
     const diagnostics = mergeLocal(x.diagnostics, checked.fresh);
-    const previous = this.previousOutput(outAbs, x);
+    const previous = this.lastOutput(outAbs, x).previous();
     if (previous === undefined) return undefined;
     const run = () => {
       const done = c.writeChangedFiles(outAbs, previous, files);
@@ -508,12 +364,13 @@ export class IncrementalBuild {
           this.cache.keep(sha256(f.content), f.content);
           dead++;
         }
-      const entries = this.entries && patchedEntries(outAbs, this.entries, done.written, []);
+      const before = this.lastOutput(outAbs, x).entries;
+      const entries = before && patchedEntries(outAbs, before, done.written, []);
       try {
         this.cache.commitPages(
           {
             ...x,
-            sources: x.sources.map((s) => this.updated(s)),
+            sources: x.sources.map((s) => this.sources.updated(s)),
             diagnostics,
             dead,
             output: {
@@ -574,13 +431,13 @@ export class IncrementalBuild {
         for (const f of declaredFiles(s)) if (f.path !== undefined) probes.push([f.path, files.isFile(f.path)]);
         sources.push({
           path,
-          hash: this.hashOf(path, ws),
+          hash: this.sources.hashOf(path, ws),
           kind: s.kind,
           pkg: s.packageName,
           id: s.ownerId,
           shape: sha256(c.crossShape(e)),
           probes,
-          state: this.recordState(path),
+          state: this.sources.recordState(path),
         });
       }
       return recorded < found.kitFiles.length;
@@ -591,8 +448,8 @@ export class IncrementalBuild {
     };
     let parts: string | undefined;
     const partsOf = (): string => (parts ??= partsKey(allSources()));
-    const modules = new Map(found.modules.map((m) => [m, this.hashOf(m, ws)]));
-    const config = this.configHash(found.modules, ws);
+    const modules = new Map(found.modules.map((m) => [m, this.sources.hashOf(m, ws)]));
+    const config = this.sources.configHash(found.modules, ws);
     const x = this.cache.index;
     const kept = new Map<string, PageRecord>();
     if (x !== undefined) {
@@ -687,7 +544,7 @@ export class IncrementalBuild {
     };
     const plan: CachedPlan = {
       source,
-      previous: this.previousOutput(outAbs, x),
+      previous: this.lastOutput(outAbs, x).previous(),
       written,
     };
     // The index but for the output's entry, made once every file went to the writer: while the
@@ -721,7 +578,7 @@ export class IncrementalBuild {
       for (const r of pages.values())
         for (const d of r.deps) {
           if (d !== r.source) shared.add(d);
-          if (!kitSources.has(d) && !next.modules.has(d)) inputs.set(d, this.hashOf(d, ws));
+          if (!kitSources.has(d) && !next.modules.has(d)) inputs.set(d, this.sources.hashOf(d, ws));
         }
       const assets = new Map<string, AssetRecord>();
       for (const a of source.assets()) {
@@ -755,9 +612,10 @@ export class IncrementalBuild {
       // What the file system says of the output's files now (after a patch, of those it changed).
       const fingerprint = () => {
         const p = stats.patched;
+        const before = this.last?.entries;
         const entries =
-          p && this.entries
-            ? patchedEntries(outAbs, this.entries, p.written, p.removed)
+          p && before
+            ? patchedEntries(outAbs, before, p.written, p.removed)
             : stats.entries
               ? withRootEntry(outAbs, stats.entries)
               : outputEntries(outAbs, files);
@@ -766,7 +624,7 @@ export class IncrementalBuild {
       cache.commit({
         ...index,
         output: {
-          dir: this.keyPath(outAbs),
+          dir: this.sources.keyPath(outAbs),
           manifest: hex(stats.manifest),
           pages: stats.pages,
           files,

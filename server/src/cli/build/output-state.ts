@@ -4,12 +4,75 @@
 // or replaced changes its own entry; a file added or removed anywhere changes its directory's. The
 // times are never part of a cache key: a fingerprint that differs only means the output is written
 // whole, as after a clean build.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { sep } from 'node:path';
+import { resolve, sep } from 'node:path';
+import { sha256 } from '#core/build/cache-records.js';
 import { directoriesOf, entryOf, type OutputEntries } from '#core/build/file-writer.js';
+import type { PreviousOutput } from '#core/build/index.js';
+import type { BuildIndex } from './cache-store.js';
 
 export type { OutputEntries } from '#core/build/file-writer.js';
+
+/** The assets manifest (`core/build/output.ts`), named here: a build that compiles nothing loads none of that. */
+export const ASSETS_MANIFEST = 'kit-assets.json';
+
+/**
+ * The output directory as the last build left it: whether it still is that output (`isLast`: the
+ * same directory, its assets manifest's bytes, and nothing changed in it since), checked once, and
+ * what a patch of it starts from (`previous`).
+ */
+export class LastOutput {
+  private last: boolean | undefined;
+  /** What the file system said of it when it was checked, when it is the last build's output. */
+  entries: OutputEntries | undefined;
+
+  /** `dir`: `outAbs` as the records name it; `recorded`: what the last build recorded of its output. */
+  constructor(
+    private readonly outAbs: string,
+    private readonly dir: string,
+    private readonly recorded: BuildIndex['output'],
+  ) {}
+
+  isLast(): boolean {
+    this.last ??= this.check();
+    return this.last;
+  }
+
+  private check(): boolean {
+    const o = this.recorded;
+    if (o === undefined || o.dir !== this.dir) return false;
+    try {
+      if (sha256(readFileSync(resolve(this.outAbs, ASSETS_MANIFEST))) !== o.manifest) return false;
+    } catch {
+      return false;
+    }
+    const entries = outputEntries(this.outAbs, o.files);
+    if (entries === undefined || fingerprintOf(entries, o.files) !== o.fingerprint) return false;
+    this.entries = entries;
+    return true;
+  }
+
+  /** The output in place as the writer patches it, when it is the last build's. */
+  previous(): PreviousOutput | undefined {
+    if (!this.isLast()) return undefined;
+    try {
+      const m = JSON.parse(readFileSync(resolve(this.outAbs, ASSETS_MANIFEST), 'utf8')) as {
+        hashes?: Record<string, string>;
+        sizes?: Record<string, number>;
+        cache?: Record<string, string>;
+      };
+      return {
+        hashes: new Map(Object.entries(m.hashes ?? {})),
+        sizes: new Map(Object.entries(m.sizes ?? {})),
+        cache: new Map(Object.entries(m.cache ?? {})),
+        manifest: `sha256-${this.recorded!.manifest}`,
+      };
+    } catch {
+      return undefined;
+    }
+  }
+}
 
 /** One entry, or undefined when it is missing or not of its kind (`rel`: a plain output path, or '' the root). */
 function entry(root: string, rel: string, dir: boolean): string | undefined {
