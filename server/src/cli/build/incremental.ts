@@ -43,7 +43,9 @@ import type { SourceText } from '#core/project/read-source.js';
 import type { FileState } from '#core/project/source-bytes.js';
 import type { Workspace } from '#core/workspace/workspace.js';
 import type { CliIO } from '../io.js';
-import { BuildCache, CacheProblem, CACHE_DIR, pageOf, pagesOf, type BuildIndex } from './cache-store.js';
+import { pageOf, pagesOf, type BuildIndex } from './cache-index.js';
+import { CacheProblem } from './cache-lines.js';
+import { BuildCache, CACHE_DIR } from './cache-store.js';
 import { kitIdentity } from './identity.js';
 import { SourceLedger } from './source-ledger.js';
 import {

@@ -10,7 +10,7 @@ import { resolve, sep } from 'node:path';
 import { sha256 } from '#core/build/cache-records.js';
 import { directoriesOf, entryOf, type OutputEntries } from '#core/build/file-writer.js';
 import type { PreviousOutput } from '#core/build/index.js';
-import type { BuildIndex } from './cache-store.js';
+import type { BuildIndex } from './cache-index.js';
 
 export type { OutputEntries } from '#core/build/file-writer.js';
 

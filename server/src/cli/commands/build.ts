@@ -18,7 +18,7 @@ import { checkHuman } from '../format/check-output.js';
 import { sourceLookup } from '../sources.js';
 import { writeTypeTexts } from '../page-types-output.js';
 import { commandSources, shownPath } from '../project-sources.js';
-import { CacheProblem } from '../build/cache-store.js';
+import { CacheProblem } from '../build/cache-lines.js';
 import { IncrementalBuild, type FastPlan } from '../build/incremental.js';
 
 /**

@@ -6,15 +6,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  BuildCache,
-  blobsOf,
-  CacheProblem,
-  decodeIndex,
-  encodeIndex,
-  pagesOf,
-  type BuildIndex,
-} from '#cli/build/cache-store.js';
+import { blobsOf, decodeIndex, encodeIndex, pagesOf, type BuildIndex } from '#cli/build/cache-index.js';
+import { CacheProblem } from '#cli/build/cache-lines.js';
+import { BuildCache } from '#cli/build/cache-store.js';
 import type { PageRecord } from '#core/build/cache-records.js';
 
 const KIT = '9.9.9+test';
