@@ -13,8 +13,18 @@ function linear(source: string): LinearPattern {
   return c.pattern;
 }
 
+/**
+ * The platform's RegExp for `source`, as the HTML attribute compiles it. Node 20's V8 answers wrong
+ * for a negated class before its own character in a repeated group with the `v` flag
+ * (`/^(?:[^a]a)+$/v` refuses "1a", which `/u` and later engines match), so `[^a]` is written as
+ * the same set the long way: one code point that is not `a`.
+ */
+function reference(source: string): RegExp {
+  return new RegExp(`^(?:${source.replaceAll('[^a]', '(?:(?!a)[\\s\\S])')})$`, 'v');
+}
+
 function agrees(source: string, values: readonly string[]): void {
-  const re = new RegExp(`^(?:${source})$`, 'v');
+  const re = reference(source);
   const p = linear(source);
   for (const v of values) assert.equal(p.test(v), re.test(v), `${source} on ${JSON.stringify(v)}`);
 }
@@ -46,8 +56,11 @@ const LOOKS = ['(?=', '(?!', '(?<=', '(?<!'];
 const { alt: pattern } = fc.letrec<{ alt: string; seq: string; term: string }>((tie) => ({
   alt: fc.array(tie('seq'), { minLength: 1, maxLength: 3 }).map((s) => s.join('|')),
   seq: fc.array(tie('term'), { maxLength: 4 }).map((t) => t.join('')),
+  // Groups nest two deep at most: deeper nests of quantified groups made the reference RegExp (a
+  // backtracker) run for many minutes on some ten-character values, and a synchronous test cannot
+  // be timed out.
   term: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
+    { depthSize: 'small', maxDepth: 2, withCrossShrink: true },
     fc.tuple(piece, quantifier).map(([p, q]) => p + q),
     fc.constantFrom('^', '$', '\\b', '\\B'),
     fc
@@ -87,7 +100,7 @@ describe('pattern: the linear matcher', () => {
       fc.property(pattern, fc.array(value, { minLength: 1, maxLength: 8 }), (source, values) => {
         let re: RegExp;
         try {
-          re = new RegExp(`^(?:${source})$`, 'v');
+          re = reference(source);
         } catch {
           // Not a pattern browsers accept: the matcher must say invalid, nothing more.
           const c = compilePattern(source);
