@@ -1,8 +1,9 @@
 // The reading side of `read-ahead.ts`, run in a worker thread: reads the listed files in order, a
 // batch at a time, skipping whatever the main thread has already reached and never running more
-// than `window` files ahead of it. A file it cannot read, or one with a decoding problem, is marked
-// so: the main thread reads it again itself and reports the problem with its own wording.
-import { readSourceFile } from './read-source.js';
+// than `window` files ahead of it, each the quick way (`readListedSource`: no `stat` before the
+// open). A file it cannot read that way, or one with a decoding problem, is marked so: the main
+// thread reads it again itself, with every check, and reports the problem with its own wording.
+import { readListedSource } from './read-source.js';
 import type { FileState } from './source-bytes.js';
 import { workerData, type MessagePort } from 'node:worker_threads';
 
@@ -43,19 +44,14 @@ while (i < paths.length) {
   const lengths: number[] = [];
   const states: (FileState | null)[] = [];
   for (; i < paths.length && lengths.length < batch; i++) {
-    try {
-      const { text, diagnostics, state } = readSourceFile(paths[i], paths[i]);
-      if (diagnostics.length) {
-        lengths.push(-1);
-        states.push(null);
-      } else {
-        texts.push(text);
-        lengths.push(text.length);
-        states.push(state ?? null);
-      }
-    } catch {
+    const read = readListedSource(paths[i], paths[i]);
+    if (read === undefined || read.diagnostics.length) {
       lengths.push(-1);
       states.push(null);
+    } else {
+      texts.push(read.text);
+      lengths.push(read.text.length);
+      states.push(read.state ?? null);
     }
   }
   if (lengths.length) port.postMessage({ from, lengths, text: texts.join(''), states } satisfies ReadAheadBatch);

@@ -9,7 +9,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/registry.js';
 import { linkProblem, SourceError } from './discover.js';
 
-import { MAX_SOURCE_BYTES, stateOf, type FileState } from './source-bytes.js';
+import { listedSourceBytes, MAX_SOURCE_BYTES, stateOf, type FileState } from './source-bytes.js';
 
 export { MAX_SOURCE_BYTES };
 
@@ -59,6 +59,21 @@ function refusal(abs: string): string | undefined {
 export function readSourceFile(abs: string, shown: string): SourceText {
   const { bytes, state } = readSourceBytes(abs, shown);
   return decodeSource(bytes, shown, state);
+}
+
+/**
+ * A file the discovery listed, read the quick way (`listedSourceBytes`: no `stat` before the open),
+ * for a thread that reads ahead of the one that reports: undefined when it is not a regular file,
+ * over the cap, unreadable or binary, and the reporting thread reads it with `readSourceFile`.
+ */
+export function readListedSource(abs: string, shown: string): SourceText | undefined {
+  const read = listedSourceBytes(abs);
+  if (read === undefined) return undefined;
+  try {
+    return decodeSource(read.bytes, shown, read.state);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `readSourceFile`'s bytes, not decoded yet, and what the file system said of the file read. */

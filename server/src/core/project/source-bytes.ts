@@ -9,13 +9,30 @@
 // any tick (`SETTLED_MS`): a later write would then give the file a later ctime. A file written in
 // the last seconds is read and hashed again next time, as every file was before.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
 /** Sources above this size (bytes) are not read; the editor's documents have the same cap. */
 export const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
 
-/** The buffer `sourceBytesHash` reads into, grown when a file needs more. */
+/** The buffer `readAll` reads into, grown when a file needs more. */
 let scratch = Buffer.allocUnsafe(1 << 16);
+
+/** The bytes of the open file `fd` up to the cap +1 byte: a view of `scratch`, valid until the next call. */
+function readAll(fd: number): Buffer {
+  let n = 0;
+  for (;;) {
+    if (n === scratch.length) {
+      if (n > MAX_SOURCE_BYTES) break;
+      const more = Buffer.allocUnsafe(scratch.length * 2);
+      scratch.copy(more);
+      scratch = more;
+    }
+    const got = readSync(fd, scratch, n, scratch.length - n, null);
+    if (got === 0) break;
+    n += got;
+  }
+  return scratch.subarray(0, n);
+}
 
 /**
  * The SHA-256 (hex) of a source's bytes, up to the cap +1 byte: how `kit build` tells which of
@@ -27,25 +44,36 @@ let scratch = Buffer.allocUnsafe(1 << 16);
  */
 export function sourceBytesHash(abs: string): string {
   const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
-  const hash = createHash('sha256');
   try {
-    let n = 0;
-    for (;;) {
-      if (n === scratch.length) {
-        if (n > MAX_SOURCE_BYTES) break;
-        const more = Buffer.allocUnsafe(scratch.length * 2);
-        scratch.copy(more);
-        scratch = more;
-      }
-      const got = readSync(fd, scratch, n, scratch.length - n, null);
-      if (got === 0) break;
-      n += got;
-    }
-    hash.update(scratch.subarray(0, n));
+    return createHash('sha256').update(readAll(fd)).digest('hex');
   } finally {
     closeSync(fd);
   }
-  return hash.digest('hex');
+}
+
+/**
+ * The bytes of a file the discovery listed as a regular file a moment ago (a view valid until the
+ * next call), and its state, read as `sourceBytesHash` reads: opened without blocking, without
+ * `readSourceFile`'s `stat` before the open. Undefined for anything else: not a regular file (any
+ * more), over the cap, or an error; the caller then reads it with `readSourceFile`, which says why.
+ */
+export function listedSourceBytes(abs: string): { bytes: Buffer; state: FileState } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_SOURCE_BYTES) return undefined;
+    const bytes = readAll(fd);
+    return bytes.length > MAX_SOURCE_BYTES ? undefined : { bytes, state: stateOf(st) };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** How much older than a build's start a file's times must be for its state to be kept. */

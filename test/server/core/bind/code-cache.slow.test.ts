@@ -84,6 +84,8 @@ describe('core/bind: modules through the code cache', () => {
   it('writes to the first of several places that can be written, and reads from there', () => {
     const late = join(dir, 'lib', 'late.js');
     writeFileSync(late, 'exports.late = () => 7;\n');
+    // A file where the first place's directory would go (as the test before leaves it; run alone too).
+    writeFileSync(join(dir, 'blocker'), 'a file where the cache directory would go');
     const places = [join(dir, 'blocker', 'late.v8'), join(dir, 'second', 'late.v8')];
     assert.equal((loadWithCodeCache(late, places) as { late(): number }).late(), 7);
     const written = statSync(places[1]).mtimeMs;
