@@ -13,7 +13,7 @@ import { discoverSources, type DiscoveredSources } from './discover.js';
 import { diskFiles } from './disk-files.js';
 import { analyseInPool, ONE_THREAD, poolSettings, type PoolSettings } from './parse-pool.js';
 import { ReadAhead } from './read-ahead.js';
-import { readSourceFile, type SourceText } from './read-source.js';
+import { readListedSource, readSourceFile, type SourceText } from './read-source.js';
 import type { FileState } from './source-bytes.js';
 
 export interface LoadedProject {
@@ -60,10 +60,15 @@ export function threadSettings(env: Readonly<Record<string, string | undefined>>
 
 const CLEAN: SourceText['diagnostics'] = [];
 
+/**
+ * A listed file: as the read-ahead thread read it, else read here the quick way, else (anything
+ * unusual) with every check, which reports it.
+ */
 function read(path: string, cwd: string, ahead: ReadAhead | undefined, index: number): SourceText {
   const early = ahead?.take(index);
   if (early !== undefined) return { text: early.text, diagnostics: CLEAN, state: early.state };
-  return readSourceFile(resolve(cwd, path), path);
+  const abs = resolve(cwd, path);
+  return readListedSource(abs, path) ?? readSourceFile(abs, path);
 }
 
 /**
