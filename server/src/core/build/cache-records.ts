@@ -38,7 +38,7 @@ export interface SourceRecord {
   /** The files its `asset`, `wasm` and `error` declarations name, and whether each was a file. */
   probes: [string, boolean][];
   /**
-   * What the file system said of it when it was read (`core/project/source-bytes.ts`: `fileState`),
+   * What the file system said of it when it was read (`core/project/source-bytes.ts`: `stateOf`),
    * or '' when that proves nothing (it had changed moments before): while the file shows this
    * state, its bytes are those `hash` was taken of, and the next build does not read it.
    */

@@ -1,5 +1,7 @@
-// A source as `kit build` compares it with its last build's: its bytes hashed, not decoded, and
-// what the file system says of it (`fileState`), which spares reading the file when it is the same.
+// A source's bytes as they are read for many files at once: hashed, not decoded, as `kit build`
+// compares them with its last build's; read for a load the quick way (`listedSourceBytes`); and
+// what the file system says of a file (`stateOf`), which spares the build reading it when it is
+// the same.
 //
 // A state is only worth keeping when it proves the bytes read with it are still the file's: a
 // write changes the file's change time (ctime; nothing a user runs can set it back, unlike the
