@@ -23,6 +23,9 @@ import {
   json,
   key,
   KINDS,
+  lineOf,
+  LineWriter,
+  linesOf,
   list,
   oneOf,
   outPath,
@@ -92,59 +95,6 @@ export interface BuildIndex {
    * first needed: a build that changed nothing neither checks nor reads it.
    */
   rest?: { bytes: Buffer; sum: string };
-}
-
-/**
- * The bytes of the line each record was read from (newline included): one written back unchanged
- * (records are never changed once read) is copied, not encoded again.
- */
-const lineOf = new WeakMap<object, Buffer>();
-
-/**
- * The lines of a part of the index, each with its bytes in `bytes` (a view, newline included): one
- * decode of the whole text, the byte offsets counted along.
- */
-function linesOf(bytes: Buffer): { line: string; raw: Buffer }[] {
-  const text = bytes.toString('utf8');
-  if (text !== '' && !text.endsWith('\n')) bad('a last line');
-  const out: { line: string; raw: Buffer }[] = [];
-  let off = 0;
-  for (const line of text.split('\n')) {
-    const end = off + Buffer.byteLength(line) + 1;
-    if (end > bytes.length) break;
-    out.push({ line, raw: bytes.subarray(off, end) });
-    off = end;
-  }
-  return out;
-}
-
-/** Lines to write: new ones as text, unchanged ones as the bytes they were read from. */
-export class LineWriter {
-  private readonly chunks: Buffer[] = [];
-  private text: string[] = [];
-
-  add(record: object | undefined, make: () => string): void {
-    const raw = record && lineOf.get(record);
-    if (raw === undefined) this.text.push(make());
-    else this.raw(raw);
-  }
-
-  /** A line as the bytes it was read as. */
-  raw(raw: Buffer): void {
-    this.flush();
-    this.chunks.push(raw);
-  }
-
-  private flush(): void {
-    if (this.text.length === 0) return;
-    this.chunks.push(Buffer.from(this.text.join('\n') + '\n'));
-    this.text = [];
-  }
-
-  bytes(): Buffer {
-    this.flush();
-    return Buffer.concat(this.chunks);
-  }
 }
 
 /** The lines of an index's second part by what they describe, not decoded yet. */

@@ -1,7 +1,8 @@
 // The line format of `kit build`'s cache index (`cache-index.ts`): one record a line, its fields
 // tab-separated; a field's own tabs, newlines and separators escaped, lists and pairs joined by
 // control characters. Each field is checked as it is read back: one that does not read throws
-// `CacheProblem`, and the whole cache is then ignored.
+// `CacheProblem`, and the whole cache is then ignored. A line read back is remembered as its bytes
+// (`lineOf`), and written back as them while its record is unchanged (`LineWriter`).
 import type { FileKind } from '#grammar/index.js';
 import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
 import type { RenderMode } from '#core/model/summary.js';
@@ -190,4 +191,57 @@ export function probes(s: string): [string, boolean][] {
   if (!Array.isArray(p) || !p.every((e) => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'boolean'))
     bad('probes');
   return p as [string, boolean][];
+}
+
+/**
+ * The bytes of the line each record was read from (newline included): one written back unchanged
+ * (records are never changed once read) is copied, not encoded again.
+ */
+export const lineOf = new WeakMap<object, Buffer>();
+
+/**
+ * The lines of a part of the index, each with its bytes in `bytes` (a view, newline included): one
+ * decode of the whole text, the byte offsets counted along.
+ */
+export function linesOf(bytes: Buffer): { line: string; raw: Buffer }[] {
+  const text = bytes.toString('utf8');
+  if (text !== '' && !text.endsWith('\n')) bad('a last line');
+  const out: { line: string; raw: Buffer }[] = [];
+  let off = 0;
+  for (const line of text.split('\n')) {
+    const end = off + Buffer.byteLength(line) + 1;
+    if (end > bytes.length) break;
+    out.push({ line, raw: bytes.subarray(off, end) });
+    off = end;
+  }
+  return out;
+}
+
+/** Lines to write: new ones as text, unchanged ones as the bytes they were read from. */
+export class LineWriter {
+  private readonly chunks: Buffer[] = [];
+  private text: string[] = [];
+
+  add(record: object | undefined, make: () => string): void {
+    const raw = record && lineOf.get(record);
+    if (raw === undefined) this.text.push(make());
+    else this.raw(raw);
+  }
+
+  /** A line as the bytes it was read as. */
+  raw(raw: Buffer): void {
+    this.flush();
+    this.chunks.push(raw);
+  }
+
+  private flush(): void {
+    if (this.text.length === 0) return;
+    this.chunks.push(Buffer.from(this.text.join('\n') + '\n'));
+    this.text = [];
+  }
+
+  bytes(): Buffer {
+    this.flush();
+    return Buffer.concat(this.chunks);
+  }
 }

@@ -23,12 +23,11 @@ import {
   blobsOf,
   decodeIndex,
   encodeIndex,
-  LineWriter,
   linesOfRest,
   type BlobRef,
   type BuildIndex,
 } from './cache-index.js';
-import { CacheProblem, encodePage } from './cache-lines.js';
+import { CacheProblem, encodePage, LineWriter } from './cache-lines.js';
 
 /** Where the cache lives under the project root. */
 export const CACHE_DIR = '.kit/cache';

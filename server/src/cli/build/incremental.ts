@@ -3,10 +3,10 @@
 // Every build hashes its sources' bytes, but for a file that shows the state its record kept
 // (`core/project/source-bytes.ts`: a `stat` instead of a read). When the last build's records
 // allow it (no handler modules, endpoints or SSR pages, the same files, the same kit and options)
-// the workspace is validated from them (`planFast`): an unchanged file keeps its diagnostics, and a changed one is
-// parsed and checked alone; if what other files can see of it (its shape) is what it was and no
-// cross-file diagnostic involves it, no other file's diagnostics can change (the workspace's own
-// summary firewall). Only the pages whose key changed are compiled, in a workspace of themselves
+// the workspace is validated from them (`planFast`): an unchanged file keeps its diagnostics, and
+// a changed one is parsed and checked alone; if what other files can see of it (its shape) is what
+// it was and no cross-file diagnostic involves it, no other file's diagnostics can change (the
+// workspace's own summary firewall). Only the pages whose key changed are compiled, in a workspace of themselves
 // and the layouts and components. Otherwise the workspace is loaded and checked whole and every page
 // whose key is unchanged is still not compiled (`planFull`). Either way the output in place, when it
 // is the last build's, is patched with the files whose bytes differ, and nothing is touched when

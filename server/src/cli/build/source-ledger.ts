@@ -50,12 +50,13 @@ export class SourceLedger {
         // Taken before the read: a write after it changes the state the next build sees.
         const st = statSync(this.abs(p), { throwIfNoEntry: false });
         if (st === undefined) return false;
-        if (record.state !== '' && stateOf(st).id === record.state) {
+        const state = stateOf(st);
+        if (record.state !== '' && state.id === record.state) {
           this.hashes.set(p, record.hash);
           this.states.set(p, record.state);
         } else {
           this.hashes.set(p, sourceBytesHash(this.abs(p)));
-          this.states.set(p, st.isFile() ? settled(stateOf(st), this.started) : '');
+          this.states.set(p, st.isFile() ? settled(state, this.started) : '');
         }
       }
     } catch {
