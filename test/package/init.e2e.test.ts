@@ -28,7 +28,7 @@ import { repoRoot } from '../helpers/repo.js';
 import { waitFor } from '../helpers/wait.js';
 import { runInProcess } from '../server/cli/cli-harness.js';
 import { type LocalRegistry, npmEnv, startLocalRegistry } from './local-registry.js';
-import { kitInstallScriptWarnings, type RunResult, run, startBuiltApp, startNpmScript } from './offline-install.js';
+import { installScriptWarnings, type RunResult, run, startBuiltApp, startNpmScript } from './offline-install.js';
 
 const MB = 1024 * 1024;
 
@@ -158,7 +158,7 @@ describe('kit init', function () {
     // The "next:" line, as printed.
     const install = await run('npm', ['install'], project, env);
     assert.equal(install.status, 0, install.stdout + install.stderr);
-    assert.deepEqual(kitInstallScriptWarnings(install.stderr), []);
+    assert.deepEqual(installScriptWarnings(install.stderr), []);
     assert.deepEqual(
       registry.requests.filter((p) => p.includes('@kit-lang')),
       [],
