@@ -157,6 +157,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, AllowedImports>> = {
       'node:os',
       'node:path',
       'node:perf_hooks',
+      'node:stream',
       'node:url',
       'node:util',
     ],

@@ -3,8 +3,8 @@ import { loadProjectAsync, threadSettings } from '#core/project/load.js';
 import { SUMMARIES } from '#core/workspace/workspace.js';
 import type { Command } from '../command.js';
 import { parseArgs, UsageError } from '../args.js';
-import { useColor } from '../io.js';
-import { checkHuman, checkJson } from '../format/check-output.js';
+import { useColor, writeText } from '../io.js';
+import { checkHuman, checkJsonParts } from '../format/check-output.js';
 import { checkGithub, checkSarif } from '../format/ci-output.js';
 import { version } from '../version.js';
 import { sourceLookup } from '../sources.js';
@@ -45,10 +45,10 @@ Exit status: 0 without errors, 1 with errors, 2 for usage or I/O errors.
     const diags = project.workspace.allDiagnostics();
     writeTypes(project.workspace, io, 'check');
     const source = sourceLookup(project.workspace);
-    if (format === 'json') io.stdout.write(checkJson(diags, source));
-    else if (format === 'github') io.stdout.write(checkGithub(diags, source));
-    else if (format === 'sarif') io.stdout.write(checkSarif(diags, source, version()));
-    else io.stdout.write(checkHuman(diags, source, project.kitFiles.length, useColor(io)));
+    if (format === 'json') for (const part of checkJsonParts(diags, source)) writeText(io.stdout, part);
+    else if (format === 'github') writeText(io.stdout, checkGithub(diags, source));
+    else if (format === 'sarif') writeText(io.stdout, checkSarif(diags, source, version()));
+    else writeText(io.stdout, checkHuman(diags, source, project.kitFiles.length, useColor(io)));
     return diags.some((d) => d.severity === 'error') ? 1 : 0;
   },
 };

@@ -8,7 +8,7 @@ import type { Command } from '../command.js';
 import { SUMMARIES, type Workspace } from '#core/workspace/workspace.js';
 import type { EndpointRecord, RouteRow } from '#core/report/types.js';
 import { parseArgs, UsageError, type FlagSpec } from '../args.js';
-import type { CliIO } from '../io.js';
+import { type CliIO, writeText } from '../io.js';
 import { commandSources } from '../project-sources.js';
 import { reportPos } from '#core/model/report-positions.js';
 import { sourceLookup } from '../sources.js';
@@ -78,7 +78,7 @@ export function bindStats(project: LoadedProject, io: CliIO, command: string, st
 }
 
 export function writeJson(io: CliIO, value: unknown): void {
-  io.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  writeText(io.stdout, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** A report command's run: its arguments, the sources, the report as JSON or as a table of its rows. */
