@@ -17,6 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import { codeCacheName, loadWithCodeCache, shortHash } from '#core/bind/code-cache.js';
 import { COMMAND_NAMES } from './commands/names.js';
 import { processIO } from './io.js';
+import { ONE_SHOT_COMMANDS, yieldHelperThreads } from './thread-priority.js';
 import { asksVersion, version } from './version.js';
 
 /**
@@ -48,6 +49,8 @@ export function start(bundle: string): void {
     processIO().stdout.write(`kit ${version()}\n`);
     return;
   }
+  // Before the command's code loads: V8 starts compiling it on its threads at once.
+  if (ONE_SHOT_COMMANDS.has(process.argv[2] ?? '')) yieldHelperThreads();
   if (process.env.KIT_DEBUG) {
     process.setSourceMapsEnabled(true);
     createRequire(bundle)(bundle);
