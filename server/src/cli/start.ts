@@ -15,9 +15,9 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { codeCacheName, loadWithCodeCache, shortHash } from '#core/bind/code-cache.js';
-import { COMMAND_NAMES } from './commands/names.js';
+import { COMMAND_NAMES, ONE_SHOT_COMMANDS } from './commands/names.js';
 import { processIO } from './io.js';
-import { ONE_SHOT_COMMANDS, yieldHelperThreads } from './thread-priority.js';
+import { yieldHelperThreads } from './thread-priority.js';
 import { asksVersion, version } from './version.js';
 
 /**

@@ -1,4 +1,4 @@
-// The command line's one-shot commands (`kit check`, `kit build`, the reports) run their work on
+// The command line's one-shot commands (`ONE_SHOT_COMMANDS`, commands/names.ts) run their work on
 // the main thread from start to exit; the process's other threads are V8's (optimising compiles,
 // garbage collection helpers) and Node's. On a machine of two cores those threads often outnumber
 // the free core: `kit check` of 5,000 files spent 250-280 ms of its 1.4 s runnable but waiting
@@ -14,17 +14,6 @@
 // minutes, and their compiled code matters more than their first second.
 import { readdirSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
-import type { CommandName } from './commands/names.js';
-
-/** The commands that run once and exit (the others serve until stopped, or ask questions). */
-export const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set<CommandName>([
-  'check',
-  'build',
-  'routes',
-  'endpoints',
-  'inspect',
-  'fmt',
-]);
 
 /**
  * Lowers every thread of this process but the main one to the least priority; answers how many it

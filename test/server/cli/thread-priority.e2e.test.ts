@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ONE_SHOT_COMMANDS } from '#cli/thread-priority.js';
+import { ONE_SHOT_COMMANDS } from '#cli/commands/names.js';
 import { outDir } from '#test/helpers/repo.js';
 
 /** Runs `yieldHelperThreads` in a fresh Node process; what it answered and each thread's nice value. */
