@@ -29,13 +29,15 @@ export function processIO(): CliIO {
 
 /**
  * Writes `text` (megabytes, say: `kit check --json` of thousands of diagnostics), as its UTF-8 bytes
- * when `out` is a Node stream. A stream handed a string that a full pipe cannot take at once keeps
- * the string and converts it again as the pipe drains: the 15 MB report of 26,578 diagnostics took
- * 110-160 ms after its last write to reach a reader through a pipe, and 30 ms as bytes.
+ * when `out` is a Node stream; `text` may be those bytes already (the JSON report is made as bytes,
+ * `format/json-bytes.ts`), cut only between characters. A stream handed a string that a full pipe
+ * cannot take at once keeps the string and converts it again as the pipe drains: the 15 MB report
+ * of 26,578 diagnostics took 110-160 ms after its last write to reach a reader through a pipe, and
+ * 30 ms as bytes.
  */
-export function writeText(out: CliIO['stdout'], text: string): void {
-  if (out instanceof Writable) out.write(Buffer.from(text));
-  else out.write(text);
+export function writeText(out: CliIO['stdout'], text: string | Uint8Array): void {
+  if (out instanceof Writable) out.write(typeof text === 'string' ? Buffer.from(text) : text);
+  else out.write(typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.length).toString());
 }
 
 /** Colour only on a TTY and never with NO_COLOR (any value). */

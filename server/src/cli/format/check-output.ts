@@ -2,6 +2,7 @@
 import type { Diagnostic } from '#core/diagnostics/diagnostic.js';
 import { paint } from '../io.js';
 import { codeFrame } from './code-frame.js';
+import { fixedBytes, JsonBytes } from './json-bytes.js';
 import {
   reportPos,
   reportRange,
@@ -44,68 +45,146 @@ export function toJsonDiagnostic(d: Diagnostic, source: SourceLookup): JsonDiagn
 
 /** The JSON report, whole: `checkJsonParts` joined. */
 export function checkJson(diags: Diagnostic[], source: SourceLookup): string {
-  return [...checkJsonParts(diags, source)].join('');
+  return Buffer.concat([...checkJsonParts(diags, source)]).toString('utf8');
 }
 
-/** About this many characters per part of `checkJsonParts`. */
-const PART_CHARS = 1 << 20;
+/** About this many bytes per part of `checkJsonParts`. */
+const PART_BYTES = 1 << 20;
+
+const EMPTY_REPORT = fixedBytes('{\n  "version": 1,\n  "diagnostics": []\n}\n');
+const REPORT_HEAD = fixedBytes('{\n  "version": 1,\n  "diagnostics": [');
+const REPORT_TAIL = fixedBytes('\n  ]\n}\n');
+const FIRST = fixedBytes('\n');
+const NEXT = fixedBytes(',\n');
 
 /**
- * The JSON report, in parts of about a megabyte, each written as it is made: the bytes of
- * `JSON.stringify({ version: 1, diagnostics }, null, 2)` and a newline (the tests hold them equal),
- * without one string of the whole report (15 MB of 26,578 diagnostics took `kit check` 150-250 ms
- * to stringify and convert in one piece).
+ * The JSON report as UTF-8, in parts of about a megabyte, each written as it is made: the bytes of
+ * `JSON.stringify({ version: 1, diagnostics }, null, 2)` and a newline (the tests hold them equal).
+ * Written as bytes (`json-bytes.ts`): 15 MB of 26,578 diagnostics took `kit check` 150-250 ms to
+ * stringify and convert in one piece, and still 130-180 ms as megabyte strings.
  */
-export function* checkJsonParts(diags: readonly Diagnostic[], source: SourceLookup): Generator<string> {
+export function* checkJsonParts(diags: readonly Diagnostic[], source: SourceLookup): Generator<Buffer> {
+  const out = new JsonBytes(PART_BYTES + (1 << 16));
   if (diags.length === 0) {
-    yield '{\n  "version": 1,\n  "diagnostics": []\n}\n';
+    out.fixed(EMPTY_REPORT);
+    yield out.take();
     return;
   }
-  let out = '{\n  "version": 1,\n  "diagnostics": [';
+  out.fixed(REPORT_HEAD);
   for (let i = 0; i < diags.length; i++) {
-    out += (i === 0 ? '\n' : ',\n') + diagnosticJson(toJsonDiagnostic(diags[i], source));
-    if (out.length >= PART_CHARS) {
-      yield out;
-      out = '';
-    }
+    out.fixed(i === 0 ? FIRST : NEXT);
+    diagnosticJson(out, toJsonDiagnostic(diags[i], source));
+    if (out.length >= PART_BYTES) yield out.take();
   }
-  yield `${out}\n  ]\n}\n`;
+  out.fixed(REPORT_TAIL);
+  yield out.take();
 }
 
-const str = JSON.stringify;
-
-/** `{ "line": .., "column": .. }` at `indent` (the object's own lines are two deeper). */
-function posJson(p: ReportPos, indent: string): string {
-  return `{\n${indent}  "line": ${p.line},\n${indent}  "column": ${p.column}\n${indent}}`;
+/** The fixed text around a position and a range whose opening brace is at one indentation. */
+interface Frame {
+  line: Uint8Array;
+  column: Uint8Array;
+  posEnd: Uint8Array;
+  start: Uint8Array;
+  end: Uint8Array;
+  rangeEnd: Uint8Array;
 }
 
-function rangeJson(r: ReportRange, indent: string): string {
-  const inner = `${indent}  `;
-  return `{\n${inner}"start": ${posJson(r.start, inner)},\n${inner}"end": ${posJson(r.end, inner)}\n${indent}}`;
+const frames = new Map<number, Frame>();
+
+/** The `Frame` at `indent` spaces (the report uses four depths of them). */
+function frameAt(indent: number): Frame {
+  let f = frames.get(indent);
+  if (f === undefined) {
+    const at = ' '.repeat(indent);
+    const inner = ' '.repeat(indent + 2);
+    f = {
+      line: fixedBytes(`{\n${inner}"line": `),
+      column: fixedBytes(`,\n${inner}"column": `),
+      posEnd: fixedBytes(`\n${at}}`),
+      start: fixedBytes(`{\n${inner}"start": `),
+      end: fixedBytes(`,\n${inner}"end": `),
+      rangeEnd: fixedBytes(`\n${at}}`),
+    };
+    frames.set(indent, f);
+  }
+  return f;
 }
+
+/** `{ "line": .., "column": .. }` whose braces are at `indent` spaces. */
+function posJson(out: JsonBytes, p: ReportPos, indent: number): void {
+  const f = frameAt(indent);
+  out.fixed(f.line);
+  out.number(p.line);
+  out.fixed(f.column);
+  out.number(p.column);
+  out.fixed(f.posEnd);
+}
+
+function rangeJson(out: JsonBytes, r: ReportRange, indent: number): void {
+  const f = frameAt(indent);
+  out.fixed(f.start);
+  posJson(out, r.start, indent + 2);
+  out.fixed(f.end);
+  posJson(out, r.end, indent + 2);
+  out.fixed(f.rangeEnd);
+}
+
+const D_FILE = fixedBytes('    {\n      "file": ');
+const D_CODE = fixedBytes(',\n      "code": ');
+const D_POS = fixedBytes(',\n      "pos": ');
+const D_RANGE = fixedBytes(',\n      "range": ');
+const D_SEVERITY = fixedBytes(',\n      "severity": ');
+const D_MESSAGE = fixedBytes(',\n      "message": ');
+const D_RELATED = fixedBytes(',\n      "related": [');
+const R_FILE = fixedBytes('        {\n          "file": ');
+const R_POS = fixedBytes(',\n          "pos": ');
+const R_RANGE = fixedBytes(',\n          "range": ');
+const R_MESSAGE = fixedBytes(',\n          "message": ');
+const R_END = fixedBytes('\n        }');
+const RELATED_END = fixedBytes('\n      ]');
+const D_SUGGESTION = fixedBytes(',\n      "suggestion": ');
+const D_END = fixedBytes('\n    }');
 
 /**
  * One diagnostic of the report (`toJsonDiagnostic` decides its fields) at the array's depth (4
  * spaces), its keys in the order the object has them.
  */
-function diagnosticJson(j: JsonDiagnostic): string {
-  let out =
-    `    {\n      "file": ${str(j.file)},\n      "code": ${str(j.code)},\n` +
-    `      "pos": ${posJson(j.pos, '      ')},\n      "range": ${rangeJson(j.range, '      ')},\n` +
-    `      "severity": ${str(j.severity)},\n      "message": ${str(j.message)}`;
+function diagnosticJson(out: JsonBytes, j: JsonDiagnostic): void {
+  out.fixed(D_FILE);
+  out.string(j.file);
+  out.fixed(D_CODE);
+  out.string(j.code);
+  out.fixed(D_POS);
+  posJson(out, j.pos, 6);
+  out.fixed(D_RANGE);
+  rangeJson(out, j.range, 6);
+  out.fixed(D_SEVERITY);
+  out.string(j.severity);
+  out.fixed(D_MESSAGE);
+  out.string(j.message);
   if (j.related !== undefined) {
-    const at = '          ';
-    out += ',\n      "related": [';
+    out.fixed(D_RELATED);
     for (let i = 0; i < j.related.length; i++) {
       const r = j.related[i];
-      out +=
-        `${i === 0 ? '\n' : ',\n'}        {\n${at}"file": ${str(r.file)},\n${at}"pos": ${posJson(r.pos, at)},\n` +
-        `${at}"range": ${rangeJson(r.range, at)},\n${at}"message": ${str(r.message)}\n        }`;
+      out.fixed(i === 0 ? FIRST : NEXT);
+      out.fixed(R_FILE);
+      out.string(r.file);
+      out.fixed(R_POS);
+      posJson(out, r.pos, 10);
+      out.fixed(R_RANGE);
+      rangeJson(out, r.range, 10);
+      out.fixed(R_MESSAGE);
+      out.string(r.message);
+      out.fixed(R_END);
     }
-    out += '\n      ]';
+    out.fixed(RELATED_END);
   }
-  if (j.suggestion !== undefined) out += `,\n      "suggestion": ${str(j.suggestion)}`;
-  return `${out}\n    }`;
+  if (j.suggestion !== undefined) {
+    out.fixed(D_SUGGESTION);
+    out.string(j.suggestion);
+  }
+  out.fixed(D_END);
 }
 
 const SEVERITY_COLOR: Record<string, string> = { error: '31;1', warning: '33;1', info: '36' };

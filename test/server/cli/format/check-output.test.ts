@@ -82,8 +82,10 @@ describe('kit check --json: the report in parts', () => {
     const parts = [...checkJsonParts(diags, () => 'x')];
     assert.ok(parts.length > 1, `${parts.length} part(s)`);
     assert.equal(
-      parts.join(''),
+      Buffer.concat(parts).toString('utf8'),
       stringified(diags, () => 'x'),
     );
+    // Each part ends between two diagnostics: a reader may decode the parts one by one.
+    for (const part of parts.slice(0, -1)) assert.ok(part.toString('utf8').endsWith('\n    }'));
   });
 });
