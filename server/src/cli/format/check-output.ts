@@ -61,7 +61,7 @@ const NEXT = fixedBytes(',\n');
  * The JSON report as UTF-8, in parts of about a megabyte, each written as it is made: the bytes of
  * `JSON.stringify({ version: 1, diagnostics }, null, 2)` and a newline (the tests hold them equal).
  * Written as bytes (`json-bytes.ts`): 15 MB of 26,578 diagnostics took `kit check` 150-250 ms to
- * stringify and convert in one piece, and still 130-180 ms as megabyte strings.
+ * stringify and convert in one piece, and still 131-236 ms as megabyte strings.
  */
 export function* checkJsonParts(diags: readonly Diagnostic[], source: SourceLookup): Generator<Buffer> {
   const out = new JsonBytes(PART_BYTES + (1 << 16));
