@@ -80,32 +80,48 @@ export function* checkJsonParts(diags: readonly Diagnostic[], source: SourceLook
   yield out.take();
 }
 
-/** The fixed text around a position and a range whose opening brace is at one indentation. */
+/** The keys the report's objects have (a diagnostic, a related location, a position, a range). */
+const KEYS = [
+  'file',
+  'code',
+  'pos',
+  'range',
+  'severity',
+  'message',
+  'related',
+  'suggestion',
+  'line',
+  'column',
+  'start',
+  'end',
+] as const;
+type Key = (typeof KEYS)[number];
+
+/**
+ * The fixed text of an object whose braces are at one indentation, as `JSON.stringify(…, null, 2)`
+ * lays it out: what comes before its first key (the opening brace), before each other key, and its
+ * closing brace.
+ */
 interface Frame {
-  line: Uint8Array;
-  column: Uint8Array;
-  posEnd: Uint8Array;
-  start: Uint8Array;
-  end: Uint8Array;
-  rangeEnd: Uint8Array;
+  first: Record<Key, Uint8Array>;
+  next: Record<Key, Uint8Array>;
+  close: Uint8Array;
 }
 
 const frames = new Map<number, Frame>();
 
-/** The `Frame` at `indent` spaces (the report uses four depths of them). */
+/** The `Frame` at `indent` spaces (the report's objects are at five depths). */
 function frameAt(indent: number): Frame {
   let f = frames.get(indent);
   if (f === undefined) {
-    const at = ' '.repeat(indent);
     const inner = ' '.repeat(indent + 2);
-    f = {
-      line: fixedBytes(`{\n${inner}"line": `),
-      column: fixedBytes(`,\n${inner}"column": `),
-      posEnd: fixedBytes(`\n${at}}`),
-      start: fixedBytes(`{\n${inner}"start": `),
-      end: fixedBytes(`,\n${inner}"end": `),
-      rangeEnd: fixedBytes(`\n${at}}`),
-    };
+    const first = {} as Record<Key, Uint8Array>;
+    const next = {} as Record<Key, Uint8Array>;
+    for (const k of KEYS) {
+      first[k] = fixedBytes(`{\n${inner}"${k}": `);
+      next[k] = fixedBytes(`,\n${inner}"${k}": `);
+    }
+    f = { first, next, close: fixedBytes(`\n${' '.repeat(indent)}}`) };
     frames.set(indent, f);
   }
   return f;
@@ -114,77 +130,73 @@ function frameAt(indent: number): Frame {
 /** `{ "line": .., "column": .. }` whose braces are at `indent` spaces. */
 function posJson(out: JsonBytes, p: ReportPos, indent: number): void {
   const f = frameAt(indent);
-  out.fixed(f.line);
+  out.fixed(f.first.line);
   out.number(p.line);
-  out.fixed(f.column);
+  out.fixed(f.next.column);
   out.number(p.column);
-  out.fixed(f.posEnd);
+  out.fixed(f.close);
 }
 
 function rangeJson(out: JsonBytes, r: ReportRange, indent: number): void {
   const f = frameAt(indent);
-  out.fixed(f.start);
+  out.fixed(f.first.start);
   posJson(out, r.start, indent + 2);
-  out.fixed(f.end);
+  out.fixed(f.next.end);
   posJson(out, r.end, indent + 2);
-  out.fixed(f.rangeEnd);
+  out.fixed(f.close);
 }
 
-const D_FILE = fixedBytes('    {\n      "file": ');
-const D_CODE = fixedBytes(',\n      "code": ');
-const D_POS = fixedBytes(',\n      "pos": ');
-const D_RANGE = fixedBytes(',\n      "range": ');
-const D_SEVERITY = fixedBytes(',\n      "severity": ');
-const D_MESSAGE = fixedBytes(',\n      "message": ');
-const D_RELATED = fixedBytes(',\n      "related": [');
-const R_FILE = fixedBytes('        {\n          "file": ');
-const R_POS = fixedBytes(',\n          "pos": ');
-const R_RANGE = fixedBytes(',\n          "range": ');
-const R_MESSAGE = fixedBytes(',\n          "message": ');
-const R_END = fixedBytes('\n        }');
-const RELATED_END = fixedBytes('\n      ]');
-const D_SUGGESTION = fixedBytes(',\n      "suggestion": ');
-const D_END = fixedBytes('\n    }');
+/** A diagnostic, in the report's array (4 spaces), and a related location, in its own (8). */
+const DIAGNOSTIC = frameAt(4);
+const RELATED = frameAt(8);
+const DIAGNOSTIC_INDENT = fixedBytes('    ');
+const RELATED_INDENT = fixedBytes('        ');
+const OPEN_LIST = fixedBytes('[');
+const RELATED_CLOSE = fixedBytes('\n      ]');
 
 /**
- * One diagnostic of the report (`toJsonDiagnostic` decides its fields) at the array's depth (4
- * spaces), its keys in the order the object has them.
+ * One diagnostic of the report (`toJsonDiagnostic` decides its fields), its keys in the order the
+ * object has them.
  */
 function diagnosticJson(out: JsonBytes, j: JsonDiagnostic): void {
-  out.fixed(D_FILE);
+  const f = DIAGNOSTIC;
+  out.fixed(DIAGNOSTIC_INDENT);
+  out.fixed(f.first.file);
   out.string(j.file);
-  out.fixed(D_CODE);
+  out.fixed(f.next.code);
   out.string(j.code);
-  out.fixed(D_POS);
+  out.fixed(f.next.pos);
   posJson(out, j.pos, 6);
-  out.fixed(D_RANGE);
+  out.fixed(f.next.range);
   rangeJson(out, j.range, 6);
-  out.fixed(D_SEVERITY);
+  out.fixed(f.next.severity);
   out.string(j.severity);
-  out.fixed(D_MESSAGE);
+  out.fixed(f.next.message);
   out.string(j.message);
   if (j.related !== undefined) {
-    out.fixed(D_RELATED);
+    out.fixed(f.next.related);
+    out.fixed(OPEN_LIST);
     for (let i = 0; i < j.related.length; i++) {
       const r = j.related[i];
       out.fixed(i === 0 ? FIRST : NEXT);
-      out.fixed(R_FILE);
+      out.fixed(RELATED_INDENT);
+      out.fixed(RELATED.first.file);
       out.string(r.file);
-      out.fixed(R_POS);
+      out.fixed(RELATED.next.pos);
       posJson(out, r.pos, 10);
-      out.fixed(R_RANGE);
+      out.fixed(RELATED.next.range);
       rangeJson(out, r.range, 10);
-      out.fixed(R_MESSAGE);
+      out.fixed(RELATED.next.message);
       out.string(r.message);
-      out.fixed(R_END);
+      out.fixed(RELATED.close);
     }
-    out.fixed(RELATED_END);
+    out.fixed(RELATED_CLOSE);
   }
   if (j.suggestion !== undefined) {
-    out.fixed(D_SUGGESTION);
+    out.fixed(f.next.suggestion);
     out.string(j.suggestion);
   }
-  out.fixed(D_END);
+  out.fixed(f.close);
 }
 
 const SEVERITY_COLOR: Record<string, string> = { error: '31;1', warning: '33;1', info: '36' };
