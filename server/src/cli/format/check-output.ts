@@ -162,15 +162,15 @@ function diagnosticJson(out: JsonBytes, j: JsonDiagnostic): void {
   const f = DIAGNOSTIC;
   out.fixed(DIAGNOSTIC_INDENT);
   out.fixed(f.first.file);
-  out.string(j.file);
+  out.repeated(j.file);
   out.fixed(f.next.code);
-  out.string(j.code);
+  out.repeated(j.code);
   out.fixed(f.next.pos);
   posJson(out, j.pos, 6);
   out.fixed(f.next.range);
   rangeJson(out, j.range, 6);
   out.fixed(f.next.severity);
-  out.string(j.severity);
+  out.repeated(j.severity);
   out.fixed(f.next.message);
   out.string(j.message);
   if (j.related !== undefined) {
@@ -181,7 +181,7 @@ function diagnosticJson(out: JsonBytes, j: JsonDiagnostic): void {
       out.fixed(i === 0 ? FIRST : NEXT);
       out.fixed(RELATED_INDENT);
       out.fixed(RELATED.first.file);
-      out.string(r.file);
+      out.repeated(r.file);
       out.fixed(RELATED.next.pos);
       posJson(out, r.pos, 10);
       out.fixed(RELATED.next.range);

@@ -12,6 +12,9 @@ export function fixedBytes(text: string): Uint8Array {
 
 const HEX = '0123456789abcdef';
 
+/** How many values `repeated` keeps encoded (a workspace's file paths, its codes): bounded, not cleared per part. */
+const KNOWN_VALUES = 16_384;
+
 /**
  * A growing run of bytes: fixed text, JSON string values and integers are appended; `take` hands
  * out what was written so far and starts again (the caller writes it out a part at a time).
@@ -19,6 +22,8 @@ const HEX = '0123456789abcdef';
 export class JsonBytes {
   private buf: Uint8Array;
   private at = 0;
+  /** `repeated`'s values, as they were encoded. */
+  private readonly known = new Map<string, Uint8Array>();
 
   constructor(capacity = 1 << 16) {
     this.buf = new Uint8Array(capacity);
@@ -74,6 +79,23 @@ export class JsonBytes {
   private ascii(s: string): void {
     this.room(s.length);
     for (let i = 0; i < s.length; i++) this.buf[this.at++] = s.charCodeAt(i);
+  }
+
+  /**
+   * `s` as `string` writes it, for values that come back again and again (a diagnostic's file, code
+   * and severity: the report repeats each file path for every diagnostic of the file): encoded once
+   * and copied after that.
+   */
+  repeated(s: string): void {
+    const bytes = this.known.get(s);
+    if (bytes === undefined) {
+      if (this.known.size >= KNOWN_VALUES) this.known.clear();
+      const from = this.at;
+      this.string(s);
+      this.known.set(s, this.buf.slice(from, this.at));
+      return;
+    }
+    this.fixed(bytes);
   }
 
   /**

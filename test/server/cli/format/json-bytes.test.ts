@@ -82,4 +82,35 @@ describe('JsonBytes', () => {
     out.fixed(fixedBytes(']'));
     assert.equal(out.take().toString(), ']');
   });
+
+  it('writes a repeated value as string() does, the first time, from its bytes after, across parts', () => {
+    const values = ['site/a.kit', 'code_\u0001"q"', 'ünï €𝄞', '', 'site/a.kit'];
+    const out = new JsonBytes(3);
+    const parts: Buffer[] = [];
+    let expected = '';
+    for (let round = 0; round < 3; round++) {
+      for (const v of values) {
+        out.repeated(v);
+        out.fixed(fixedBytes(','));
+        expected += `${JSON.stringify(v)},`;
+      }
+      // Each round a part of its own, then overwritten: the kept bytes are the values' own, not
+      // views of a part handed out.
+      const part = out.take();
+      parts.push(Buffer.from(part));
+      part.fill(0);
+    }
+    assert.equal(Buffer.concat(parts).toString('utf8'), expected);
+  });
+
+  it('keeps a bounded number of repeated values, and writes each right past the bound', () => {
+    const out = new JsonBytes();
+    let expected = '';
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < 20_000; i++) {
+        out.repeated(`pages/p${i}.kit`);
+        expected += JSON.stringify(`pages/p${i}.kit`);
+      }
+    assert.equal(out.take().toString('utf8'), expected);
+  });
 });
