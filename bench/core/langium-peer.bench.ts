@@ -2,11 +2,14 @@
 // page language on Langium 4.2.1), on the very same files, in the same run:
 //   1. the peer's generator writes workspaces of 1,000, 5,000, 10,000 and 20,000 files (5 deliberate
 //      duplicates each);
-//   2. Langium's own benchmark builds and validates the 5,000-file one in-process (`build_5000`
-//      median: parse + every build phase, text already in memory, no start-up);
-//   3. kit checks each workspace as a cold process (`bin/kit.js check --ssr --json`, start-up
+//   2. kit checks each workspace as a cold process (`bin/kit.js check --ssr --json`, start-up
 //      included), median of three runs; printed with the time per file, so that the curve from 1k
-//      to 20k files shows any super-linear step, and the ratio against Langium at 5,000 files;
+//      to 20k files shows any super-linear step;
+//   3. the ratio at 5,000 files, in interleaved rounds (these machines are shared, and a minute's
+//      load moves either side by a third): each round runs Langium's own benchmark once, building
+//      and validating the files in-process after its warm-up (`build_5000`: parse + every build
+//      phase, text already in memory, no start-up), then one cold kit process on the same files;
+//      every round's pair and ratio are printed, and the ratio of the medians;
 //   4. each run's CPU time on every thread and on the main thread (`fixtures/usage-probe.cjs`), and
 //      the same command with a loading thread per core (`KIT_WORKERS`), alternating with the
 //      default: whether parallel loading pays on this machine, and how much CPU a target leaves;
@@ -17,7 +20,8 @@
 // The peer is copied into `.bench-work/langium` and installed there once (it needs the npm
 // registry); without the peer directory the benchmark says so and stops.
 // Environment: KIT_BENCH_SIZES=1000,5000 (kit sizes), KIT_BENCH_LANGIUM_SIZE=5000, KIT_BENCH_RUNS=3,
-// KIT_BENCH_LANGIUM_PEER=<dir> (the peer's directory, when not beside the repository).
+// KIT_BENCH_RATIO_ROUNDS=5 (rounds of the ratio), KIT_BENCH_LANGIUM_PEER=<dir> (the peer's
+// directory, when not beside the repository).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -36,6 +40,7 @@ const cli = join(root, 'bin', 'kit.js');
 const sizes = (process.env.KIT_BENCH_SIZES ?? '1000,5000,10000,20000').split(',').map(Number);
 const langiumSize = Number(process.env.KIT_BENCH_LANGIUM_SIZE ?? 5000);
 const runs = Number(process.env.KIT_BENCH_RUNS ?? 3);
+const ratioRounds = Number(process.env.KIT_BENCH_RATIO_ROUNDS ?? 5);
 
 function run(cmd: string, args: string[], cwd: string): string {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -111,16 +116,17 @@ function kitInProcess(dir: string): number {
   return median(Array.from({ length: runs }, once));
 }
 
-/** Langium's in-process `build_<n>` median (ms), from the peer's own benchmark. */
-function langiumBuild(n: number): number {
+/** Langium's in-process `build_<n>` median over `times` builds (ms), from the peer's own benchmark. */
+function langiumBuild(n: number, times: number): number {
   const out = run(
     process.execPath,
     [
       'bench.mjs',
+      '--no-sanity',
       '--sizes',
       String(n),
       '--runs',
-      String(runs),
+      String(times),
       '--edits',
       '1',
       '--warm-edits',
@@ -157,12 +163,22 @@ if (preparePeer()) {
     );
     console.log(`  with ${cores} loading threads (KIT_WORKERS=${cores}): ${usageLine(p)}`);
   }
-  workspace(langiumSize);
-  const langium = langiumBuild(langiumSize);
-  const own = kit.get(langiumSize) ?? medians([kitCheck(workspace(langiumSize))]);
+  // The ratio: Langium and kit alternating, so that both meet the same minutes of the machine.
+  const dir = workspace(langiumSize);
+  const pairs: { langium: number; kit: Usage }[] = [];
+  for (let r = 0; r < ratioRounds; r++) {
+    const langiumMs = langiumBuild(langiumSize, 1);
+    pairs.push({ langium: langiumMs, kit: kitCheck(dir) });
+  }
+  const langium = median(pairs.map((p) => p.langium));
+  const own = medians(pairs.map((p) => p.kit));
   console.log(
-    `Langium build_${langiumSize} (in-process, no start-up): ${ms(langium)} → ` +
-      `kit is ${(langium / own.wallMs).toFixed(2)}× faster (target ≥ 3×, stretch ≥ 5×)`,
+    `Langium build_${langiumSize} (in-process, no start-up) and kit check --ssr (cold process), ${ratioRounds} ` +
+      `interleaved rounds: ${pairs.map((p) => `${ms(p.langium)} / ${ms(p.kit.wallMs)} = ${(p.langium / p.kit.wallMs).toFixed(2)}×`).join('; ')}`,
+  );
+  console.log(
+    `  medians: Langium ${ms(langium)}, kit ${ms(own.wallMs)} → kit is ${(langium / own.wallMs).toFixed(2)}× faster ` +
+      `(target ≥ 3×, stretch ≥ 5×)`,
   );
   const warm = kitInProcess(workspace(langiumSize));
   console.log(
