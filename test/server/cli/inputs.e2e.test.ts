@@ -276,6 +276,34 @@ describe('kit: output piped into a reader that stops early', function () {
     });
   }
 
+  // A reader slower than the report: the pipe fills, and the command waits for it, never drops a byte.
+  it('kit check --json read late and slowly: the whole report arrives, then the status', async () => {
+    const child = spawn(process.execPath, [CLI_MAIN, 'check', '--ssr', '--json', 'site'], {
+      cwd: tree.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    // Nothing read for a while (the pipe fills), then a chunk at a time with pauses.
+    child.stdout!.pause();
+    setTimeout(() => {
+      child.stdout!.on('data', (b: Buffer) => {
+        chunks.push(b);
+        child.stdout!.pause();
+        setTimeout(() => child.stdout!.resume(), 2);
+      });
+      child.stdout!.resume();
+    }, 300);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const text = Buffer.concat(chunks).toString('utf8');
+    const report = JSON.parse(text) as { diagnostics: { code: string }[] };
+    // Each of the 300 pages declares an API and an action whose handlers do not exist (warnings).
+    assert.equal(report.diagnostics.filter((d) => d.code === 'missing_backend_handler').length, 600);
+    const eager = await runProcess(['check', '--ssr', '--json', 'site'], tree.root);
+    assert.equal(text, eager.stdout);
+    assert.equal(code, eager.code);
+    assert.equal(code, 0);
+  });
+
   it('kit inspect ir read partly, as `| head -c 100` does: status 141, nothing on stderr', async () => {
     const child = spawn(process.execPath, [CLI_MAIN, 'inspect', 'ir', 'site'], {
       cwd: tree.root,
