@@ -6,10 +6,11 @@
 //      included), median of three runs; printed with the time per file, so that the curve from 1k
 //      to 20k files shows any super-linear step;
 //   3. the ratio at 5,000 files, in interleaved rounds (these machines are shared, and a minute's
-//      load moves either side by a third): each round runs Langium's own benchmark once, building
-//      and validating the files in-process after its warm-up (`build_5000`: parse + every build
-//      phase, text already in memory, no start-up), then one cold kit process on the same files;
-//      every round's pair and ratio are printed, and the ratio of the medians;
+//      load moves either side by a third or more): each round runs Langium's own benchmark once,
+//      building and validating the files in-process after its warm-up (`build_5000`: parse + every
+//      build phase, text already in memory, no start-up; the first round also runs its sanity
+//      checks), then one cold kit process on the same files; every round's pair and ratio are
+//      printed, and the ratio of the medians;
 //   4. each run's CPU time on every thread and on the main thread (`fixtures/usage-probe.cjs`), and
 //      the same command with a loading thread per core (`KIT_WORKERS`), alternating with the
 //      default: whether parallel loading pays on this machine, and how much CPU a target leaves;
@@ -116,13 +117,16 @@ function kitInProcess(dir: string): number {
   return median(Array.from({ length: runs }, once));
 }
 
-/** Langium's in-process `build_<n>` median over `times` builds (ms), from the peer's own benchmark. */
-function langiumBuild(n: number, times: number): number {
+/**
+ * Langium's in-process `build_<n>` median over `times` builds (ms), from the peer's own benchmark;
+ * `sanity`: first its own check that its rules find what they should (the first round's).
+ */
+function langiumBuild(n: number, times: number, sanity: boolean): number {
   const out = run(
     process.execPath,
     [
       'bench.mjs',
-      '--no-sanity',
+      ...(sanity ? [] : ['--no-sanity']),
       '--sizes',
       String(n),
       '--runs',
@@ -167,7 +171,7 @@ if (preparePeer()) {
   const dir = workspace(langiumSize);
   const pairs: { langium: number; kit: Usage }[] = [];
   for (let r = 0; r < ratioRounds; r++) {
-    const langiumMs = langiumBuild(langiumSize, 1);
+    const langiumMs = langiumBuild(langiumSize, 1, r === 0);
     pairs.push({ langium: langiumMs, kit: kitCheck(dir) });
   }
   const langium = median(pairs.map((p) => p.langium));
