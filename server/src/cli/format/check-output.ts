@@ -146,6 +146,14 @@ function rangeJson(out: JsonBytes, r: ReportRange, indent: number): void {
   out.fixed(f.close);
 }
 
+/** The `pos` and `range` keys of an object of frame `f` (its braces at `indent - 2` spaces). */
+function placeJson(out: JsonBytes, f: Frame, at: { pos: ReportPos; range: ReportRange }, indent: number): void {
+  out.fixed(f.next.pos);
+  posJson(out, at.pos, indent);
+  out.fixed(f.next.range);
+  rangeJson(out, at.range, indent);
+}
+
 /** A diagnostic, in the report's array (4 spaces), and a related location, in its own (8). */
 const DIAGNOSTIC = frameAt(4);
 const RELATED = frameAt(8);
@@ -165,10 +173,7 @@ function diagnosticJson(out: JsonBytes, j: JsonDiagnostic): void {
   out.repeated(j.file);
   out.fixed(f.next.code);
   out.repeated(j.code);
-  out.fixed(f.next.pos);
-  posJson(out, j.pos, 6);
-  out.fixed(f.next.range);
-  rangeJson(out, j.range, 6);
+  placeJson(out, f, j, 6);
   out.fixed(f.next.severity);
   out.repeated(j.severity);
   out.fixed(f.next.message);
@@ -182,10 +187,7 @@ function diagnosticJson(out: JsonBytes, j: JsonDiagnostic): void {
       out.fixed(RELATED_INDENT);
       out.fixed(RELATED.first.file);
       out.repeated(r.file);
-      out.fixed(RELATED.next.pos);
-      posJson(out, r.pos, 10);
-      out.fixed(RELATED.next.range);
-      rangeJson(out, r.range, 10);
+      placeJson(out, RELATED, r, 10);
       out.fixed(RELATED.next.message);
       out.string(r.message);
       out.fixed(RELATED.close);
