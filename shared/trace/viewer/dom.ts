@@ -29,3 +29,16 @@ export function addOptions(select: HTMLSelectElement, values: readonly string[])
     select.appendChild(o);
   }
 }
+
+/**
+ * Calls `pick` when a row or list entry is chosen. The lists are drawn again whenever spans arrive
+ * or a filter changes, and a frame drawn between a mouse button's press and its release replaces the
+ * element under it, so the browser sends no `click` for that press: a mouse picks on press (the
+ * primary button), and `click` still serves the keyboard, touch and pen. Picking twice is harmless.
+ */
+export function onPick(e: HTMLElement, pick: () => void): void {
+  e.addEventListener('pointerdown', (ev) => {
+    if (ev.pointerType === 'mouse' && ev.button === 0) pick();
+  });
+  e.addEventListener('click', pick);
+}

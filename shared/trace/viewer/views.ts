@@ -2,7 +2,7 @@
 // waterfall, the per-route figures and the slowest requests (from the collector's route report),
 // and a span's details. Every value from a span reaches the page as text.
 import type { Attribute, RoutesReport } from '../types.js';
-import { el } from './dom.js';
+import { el, onPick } from './dom.js';
 import { editorHref } from './editor-links.js';
 import { fmtClock, fmtDur, parseTime, valueText } from './format.js';
 import {
@@ -94,7 +94,7 @@ export function renderTraceList(
     sub.appendChild(el('span', '', fmtDur(t.end - t.start)));
     sub.appendChild(el('span', '', Number.isNaN(t.start) ? '' : fmtClock(t.start)));
     b.appendChild(sub);
-    b.addEventListener('click', () => actions.pickTrace(t.id, root ? root._key : ''));
+    onPick(b, () => actions.pickTrace(t.id, root ? root._key : ''));
     list.appendChild(b);
   }
 }
@@ -178,7 +178,7 @@ export function renderWaterfall(
     const s = item.span;
     const row = spanRow(t, total, item, s._key === state.selectedSpan, !matches(s, f));
     const pick = () => actions.pickSpan(s._key);
-    row.addEventListener('click', pick);
+    onPick(row, pick);
     row.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
@@ -249,7 +249,7 @@ export function renderSlowest(box: HTMLElement, routes: RoutesReport | null, act
     const at = parseTime(r.time);
     tr.appendChild(el('td', '', Number.isNaN(at) ? '' : fmtClock(at)));
     tr.style.cursor = 'pointer';
-    tr.addEventListener('click', () => actions.showTrace(r.traceId));
+    onPick(tr, () => actions.showTrace(r.traceId));
     table.appendChild(tr);
   }
   box.appendChild(table);

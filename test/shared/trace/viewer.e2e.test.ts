@@ -57,6 +57,8 @@ describe('trace: viewer in Chromium', function () {
     server = createServer((req, res) => handler(req, res));
     url = await listen(server);
     page = await browser.newPage();
+    // Under the test's own timeout, so that a wait that never ends names what it waited for.
+    page.setDefaultTimeout(10_000);
     dialogs = [];
     page.on('dialog', (d) => {
       dialogs.push(d.message());
@@ -192,6 +194,31 @@ describe('trace: viewer in Chromium', function () {
     assert.match(details, /db\.rows\s*3/);
     assert.match(details, /slow query/);
     assert.match(details, /Events \(1\)/);
+  });
+
+  it('picks a span on the mouse press, so a redraw before the release does not lose the click', async () => {
+    await recordTrace('GET /orders/9');
+    await page.click('[data-testid=trace-row]');
+    await page.waitForSelector('[data-testid=span-row][data-depth="2"]');
+    // Typing a filter and then clicking a row: the press blurs the input, whose change draws the
+    // waterfall again on the next frame, before a person's release.
+    await page.fill('[data-testid=filter-text]', 'orders');
+    await framesDrawn(page);
+    const leaf = (await page.$('[data-testid=span-row][data-depth="2"]'))!;
+    const box = (await leaf.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await framesDrawn(page);
+    assert.equal(await leaf.evaluate((e) => e.isConnected), false, 'the row under the pointer was drawn again');
+    await page.mouse.up();
+    await framesDrawn(page);
+    assert.match((await page.textContent('[data-testid=span-details]'))!, /db\.rows\s*3/);
+    assert.equal(await page.getAttribute('[data-testid=span-row].selected', 'data-depth'), '2');
+    // The keyboard still picks: Enter on the focused root row.
+    await page.focus('[data-testid=span-row][data-depth="0"]');
+    await page.keyboard.press('Enter');
+    await framesDrawn(page);
+    assert.equal(await page.getAttribute('[data-testid=span-row].selected', 'data-depth'), '0');
   });
 
   it('filters by text, lane, surface and status', async () => {
