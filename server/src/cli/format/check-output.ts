@@ -108,23 +108,23 @@ interface Frame {
   close: Uint8Array;
 }
 
-const frames = new Map<number, Frame>();
-
-/** The `Frame` at `indent` spaces (the report's objects are at five depths). */
-function frameAt(indent: number): Frame {
-  let f = frames.get(indent);
-  if (f === undefined) {
-    const inner = ' '.repeat(indent + 2);
-    const first = {} as Record<Key, Uint8Array>;
-    const next = {} as Record<Key, Uint8Array>;
-    for (const k of KEYS) {
-      first[k] = fixedBytes(`{\n${inner}"${k}": `);
-      next[k] = fixedBytes(`,\n${inner}"${k}": `);
-    }
-    f = { first, next, close: fixedBytes(`\n${' '.repeat(indent)}}`) };
-    frames.set(indent, f);
+/** The `Frame` at `indent` spaces. */
+function makeFrame(indent: number): Frame {
+  const inner = ' '.repeat(indent + 2);
+  const first = {} as Record<Key, Uint8Array>;
+  const next = {} as Record<Key, Uint8Array>;
+  for (const k of KEYS) {
+    first[k] = fixedBytes(`{\n${inner}"${k}": `);
+    next[k] = fixedBytes(`,\n${inner}"${k}": `);
   }
-  return f;
+  return { first, next, close: fixedBytes(`\n${' '.repeat(indent)}}`) };
+}
+
+/** The report's objects are at five depths, 4 to 12 spaces: every frame made once, by depth. */
+const FRAMES = [4, 6, 8, 10, 12].map(makeFrame);
+
+function frameAt(indent: number): Frame {
+  return FRAMES[(indent - 4) >> 1];
 }
 
 /** `{ "line": .., "column": .. }` whose braces are at `indent` spaces. */
