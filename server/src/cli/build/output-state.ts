@@ -10,12 +10,11 @@ import { resolve, sep } from 'node:path';
 import { sha256 } from '#core/build/cache-records.js';
 import { directoriesOf, entryOf, type OutputEntries } from '#core/build/file-writer.js';
 import type { PreviousOutput } from '#core/build/index.js';
+// The manifests' names from a module without imports: a build that compiles nothing loads no writer.
+import { ASSETS_MANIFEST } from '#core/build/manifests.js';
 import type { BuildIndex } from './cache-index.js';
 
 export type { OutputEntries } from '#core/build/file-writer.js';
-
-/** The assets manifest (`core/build/output.ts`), named here: a build that compiles nothing loads none of that. */
-export const ASSETS_MANIFEST = 'kit-assets.json';
 
 /**
  * The output directory as the last build left it: whether it still is that output (`isLast`: the

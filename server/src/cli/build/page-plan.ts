@@ -3,6 +3,7 @@
 // every page, source, asset and output file.
 import { sha256, type AssetRecord, type PageRecord } from '#core/build/cache-records.js';
 import type { CachedSite } from '#core/build/cached-site.js';
+import { ASSETS_MANIFEST, ROUTES_MANIFEST } from '#core/build/manifests.js';
 import type {
   CompiledPage,
   CompiledSite,
@@ -16,10 +17,7 @@ import type { Workspace } from '#core/workspace/workspace.js';
 import { hex, type BuildContext, type Compiler } from './build-context.js';
 import type { BuildIndex } from './cache-index.js';
 import type { BuildCache } from './cache-store.js';
-import { ASSETS_MANIFEST, fingerprintOf, outputEntries, patchedEntries, withRootEntry } from './output-state.js';
-
-/** The output's manifests (`core/build/output.ts`), named here without loading the writer. */
-const ROUTES_MANIFEST = 'kit-routes.json';
+import { fingerprintOf, outputEntries, patchedEntries, withRootEntry } from './output-state.js';
 
 /** A plan the cache made for this build: what to write, and how to remember it once written. */
 export interface CachedPlan {

@@ -15,7 +15,7 @@ import type {
 import { MANIFEST_VERSION } from '#shared/app/manifest.js';
 import { hasTokenForms, type Template } from '#shared/render/index.js';
 import type { CompiledPage, CompiledSite } from '../build/index.js';
-import { ASSETS_MANIFEST, clientSourceDir } from '../build/index.js';
+import { ASSETS_MANIFEST, clientSourceDir, ROUTES_MANIFEST } from '../build/index.js';
 import type { HandlerBinding } from '../bind/types.js';
 import { isAppConfigPath } from '../model/app-config.js';
 import { actionConstraints } from '../model/form-fields.js';
@@ -56,7 +56,7 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Build metadata that is never served. */
-const PRIVATE_FILES = new Set(['kit-routes.json', 'kit-assets.json']);
+const PRIVATE_FILES = new Set([ROUTES_MANIFEST, ASSETS_MANIFEST]);
 
 export interface RouteTable {
   manifest: AppManifest;

@@ -3,7 +3,8 @@
 // then renamed into place (`replace-dir.ts`), so a failed build never leaves a half-written output
 // and nothing from a previous build survives. `kit build` writes on a thread of its own
 // (`write-thread.ts`) while this one renders, and compiles a lazily compiled site page by page,
-// keeping no page once written; `writeStaticSite` writes one file at a time on this thread.
+// keeping no page once written; `writeStaticSite` writes one file at a time on this thread (the
+// writers are `output-trees.ts`'s, the manifests' names and assets text `manifests.ts`'s).
 // `kit build` with its cache (`cli/build/`) writes a `SiteSource` whose unchanged pages come as the
 // files an earlier build made (`KeptFile`), and, when the output in place is that earlier build's,
 // only the files whose bytes differ: they are written beside it and moved into the tree
@@ -15,8 +16,16 @@ import { sha256Hex } from './assets.js';
 import type { CompiledSite } from './compiled.js';
 import { EarlyOutput, type EarlyOutputOptions } from './early-output.js';
 import { FileWriter, type OutputEntries } from './file-writer.js';
-import { Utf8Scratch } from './utf8-scratch.js';
-import { WriteFailed, WriteThread } from './write-thread.js';
+import { ASSETS_MANIFEST, assetsManifestText, ROUTES_MANIFEST } from './manifests.js';
+import {
+  OutputError,
+  PatchTree,
+  type PreviousOutput,
+  SyncTree,
+  ThreadTree,
+  type Tree,
+  writeError,
+} from './output-trees.js';
 import {
   checkReplaceable as checkTarget,
   linkInto,
@@ -35,7 +44,10 @@ import {
   siteFiles,
   type WrittenPage,
 } from './site-files.js';
+import { Utf8Scratch } from './utf8-scratch.js';
 
+export { ASSETS_MANIFEST, ROUTES_MANIFEST } from './manifests.js';
+export { OutputError, type PreviousOutput } from './output-trees.js';
 export {
   compiledSource,
   IMMUTABLE_CACHE,
@@ -53,16 +65,6 @@ export {
   type SiteSource,
   type WrittenPage,
 } from './site-files.js';
-
-export const ROUTES_MANIFEST = 'kit-routes.json';
-export const ASSETS_MANIFEST = 'kit-assets.json';
-
-export class OutputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OutputError';
-  }
-}
 
 /** A file as written: its output path, its bytes and their `sha256-<hex>` hash. */
 export interface WrittenFile {
@@ -122,12 +124,6 @@ export interface WriteStats {
   entries?: OutputEntries;
 }
 
-function sortKeys<T>(m: ReadonlyMap<string, T>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const k of [...m.keys()].sort()) out[k] = m.get(k)!;
-  return out;
-}
-
 function outTarget(outDir: string): ReplaceTarget {
   return { flag: '--out', marker: ASSETS_MANIFEST, shown: outDir, error: (m) => new OutputError(m) };
 }
@@ -135,10 +131,6 @@ function outTarget(outDir: string): ReplaceTarget {
 /** Checks that `outDir` may be replaced: absent, empty, or the output of an earlier `kit build`. */
 export function checkReplaceable(outDir: string): void {
   checkTarget(outDir, outTarget(outDir));
-}
-
-function bytesOf(f: OutFile): string | Uint8Array {
-  return f.content ?? f.kept!.bytes();
 }
 
 /** What was written so far: the assets manifest's hashes and sizes, in write order. */
@@ -163,10 +155,6 @@ class Written {
 
 const utf8 = new Utf8Scratch();
 
-function writeError(rel: string, e: unknown): OutputError {
-  return new OutputError(`cannot write ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-}
-
 function routesManifest(state: RenderState, opts: WriteOptions): OutFile {
   return {
     rel: ROUTES_MANIFEST,
@@ -179,22 +167,6 @@ function assetsManifest(w: Written, state: RenderState): OutFile {
   return { rel: ASSETS_MANIFEST, content: assetsManifestText(w.hashes, w.sizes, state.cache) };
 }
 
-/** The assets manifest's text: every file with its hash and size, and the cache policies. */
-function assetsManifestText(
-  hashes: ReadonlyMap<string, string>,
-  sizes: ReadonlyMap<string, number>,
-  cache: ReadonlyMap<string, string>,
-): string {
-  const manifest = {
-    version: 1,
-    files: [...hashes.keys()].sort(),
-    hashes: sortKeys(hashes),
-    sizes: sortKeys(sizes),
-    cache: sortKeys(cache),
-  };
-  return JSON.stringify(manifest, null, 2) + '\n';
-}
-
 /**
  * Raised instead of writing when compiling the pages of a lazily compiled site found errors (a
  * missing css file, markup nested too deep): nothing is written, as with an eager compile that
@@ -205,13 +177,6 @@ export class SiteErrors extends Error {
     super(`the site has ${diagnostics.length} error(s)`);
     this.name = 'SiteErrors';
   }
-}
-
-interface Tree {
-  write(f: OutFile, hash: string): void | Promise<void>;
-  /** Removes files written ahead that the site does not have (`EarlyOutput.stray`). */
-  remove?(rels: string[]): Promise<void>;
-  finish(): void | Promise<OutputEntries | undefined>;
 }
 
 /**
@@ -260,107 +225,12 @@ function written(tree: Tree, all: number): number {
   return tree instanceof PatchTree ? tree.staged.length : all;
 }
 
-/** The synchronous writer: one file at a time on this thread. */
-class SyncTree implements Tree {
-  private readonly files: FileWriter;
-  constructor(root: string) {
-    this.files = new FileWriter(root);
-  }
-
-  write(f: OutFile): void {
-    try {
-      this.files.write(f.rel, bytesOf(f));
-    } catch (e) {
-      throw writeError(f.rel, e);
-    }
-  }
-
-  finish(): void {}
-}
-
-/**
- * `kit build`'s writer: the files written on a thread of their own (`write-thread.ts`); `thread`:
- * one that wrote files ahead (`EarlyOutput`), which are not written again.
- */
-class ThreadTree implements Tree {
-  private readonly thread: WriteThread;
-  constructor(root: string, withEntries = false, idle?: () => boolean, thread?: WriteThread) {
-    this.thread = thread ?? new WriteThread(root, withEntries, idle);
-    if (thread) thread.whileWaiting = idle;
-  }
-
-  write(f: OutFile): Promise<void> | undefined {
-    if (f.early) return undefined;
-    return this.thread.write(f.rel, bytesOf(f)).catch(threadError);
-  }
-
-  remove(rels: string[]): Promise<void> {
-    return this.thread.remove(rels).catch(threadError);
-  }
-
-  finish(): Promise<OutputEntries | undefined> {
-    return this.thread.finish().catch(threadError);
-  }
-}
-
-/**
- * The output in place, as the build that wrote it left it (the build cache checked it): its assets
- * manifest's entries (each file's hash and size, the cache policies) and the manifest's own hash.
- */
-export interface PreviousOutput {
-  hashes: ReadonlyMap<string, string>;
-  sizes: ReadonlyMap<string, number>;
-  cache: ReadonlyMap<string, string>;
-  manifest: string;
-}
-
-/**
- * The writer of an output patched in place: a file whose bytes the output already holds is not
- * written; the others are written into the fresh directory (on the writing thread), to be moved into
- * the output once all are (`patchInto`).
- */
-class PatchTree implements Tree {
-  readonly staged: string[] = [];
-  readonly seen = new Set<string>();
-  private readonly thread: ThreadTree;
-  constructor(
-    root: string,
-    private readonly previous: PreviousOutput,
-  ) {
-    this.thread = new ThreadTree(root);
-  }
-
-  write(f: OutFile, hash: string): Promise<void> | undefined {
-    this.seen.add(f.rel);
-    const same = f.rel === ASSETS_MANIFEST ? this.previous.manifest === hash : this.previous.hashes.get(f.rel) === hash;
-    if (same) return undefined;
-    this.staged.push(f.rel);
-    return this.thread.write(f);
-  }
-
-  async finish(): Promise<undefined> {
-    // Its entries would be those of the staged files only.
-    await this.thread.finish();
-    return undefined;
-  }
-
-  /** The files of the previous output that this one does not have. */
-  removed(): string[] {
-    return [...this.previous.hashes.keys()].filter((rel) => !this.seen.has(rel));
-  }
-}
-
 /**
  * Above this share of the output's files, a patch rebuilds the tree instead (the unchanged files
  * linked from the output in place): moving files one by one into the output, which is set aside
  * meanwhile, would leave it absent for longer than two renames.
  */
 const PATCH_SHARE = 8;
-
-function threadError(e: unknown): never {
-  if (e instanceof WriteFailed) throw new OutputError(e.message);
-  throw new OutputError(`cannot write the output: ${(e as Error).message}`);
-}
 
 /** Renders and writes the site to `outDir`, atomically. Throws `OutputError` on I/O failure. */
 export function writeStaticSite(site: CompiledSite, outDir: string, opts: WriteOptions): WriteStats {
