@@ -6,13 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { watch, type FSWatcher } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createHttpServer, refuseMisdirected } from '#shared/app/server.js';
-import { originAllowed } from '#shared/app/cors.js';
-import { isSameOriginRequest, type HostRule } from '#shared/trace/http-origin.js';
-import { resolvePage } from '#shared/app/pages.js';
-import { checkRequestTarget } from '#shared/route/index.js';
-import { SAFE_METHODS } from '#shared/language/facts.js';
+import type { HostRule } from '#shared/trace/http-origin.js';
 import { newCollector, newTracer, withSink, type Collector } from '#shared/trace/index.js';
-import type { KitApp } from '#shared/app/app.js';
 import { projectRootOf } from '#core/project/discover.js';
 import { describeThrown } from '#shared/app/steps.js';
 import type { ChangeReport } from './changes.js';
@@ -24,6 +19,7 @@ import { announce, devCsrfSecret } from './project-state.js';
 import { SourceWatcher } from './watch.js';
 import { countProblems, filesOf, formatProblems, ProblemLog } from './problems.js';
 import { foldStack } from './stack.js';
+import { isNavigation, needsHandlers, originOk, pageIdOf } from './requests.js';
 
 export interface DevServerOptions {
   /** The directory served (absolute). */
@@ -88,52 +84,6 @@ function whenQuiet(quietMs: number, latestMs: number): { promise: Promise<void>;
   quiet();
   setTimeout(now, latestMs).unref();
   return { promise, now, quiet };
-}
-
-/**
- * Whether a request is a browser's navigation (its answer is what the tab shows), not a script's:
- * `Sec-Fetch-Dest` says so where a browser sends it (`document` or a frame; a page's `fetch` is
- * `empty`); else an HTML request kit.js did not make (kit.js marks its own with `X-Kit-*`).
- */
-function isNavigation(req: IncomingMessage): boolean {
-  const dest = req.headers['sec-fetch-dest'];
-  if (dest !== undefined) return dest === 'document' || dest === 'iframe' || dest === 'frame';
-  if (req.headers['x-kit-partial'] !== undefined || req.headers['x-kit-navigate'] !== undefined) return false;
-  return (req.headers.accept ?? '').includes('text/html');
-}
-
-/**
- * Whether a state-changing request may come from where its `Origin` says: this server's own origin,
- * or one the endpoint's `cors` declares (the app then answers it as its CORS policy says). Tools
- * that send no `Origin` (curl, tests) are not browsers a foreign page drives: they pass.
- */
-function originOk(app: KitApp | undefined, req: IncomingMessage, path: string): boolean {
-  if (SAFE_METHODS.has(req.method ?? 'GET') || req.headers.origin === undefined) return true;
-  if (isSameOriginRequest(req)) return true;
-  const t = checkRequestTarget(path);
-  const ep = app !== undefined && t.ok ? app.routes.endpoints.lookup(req.method ?? '', t.segments) : undefined;
-  return ep?.value.cors !== undefined && originAllowed(ep.value.cors, req.headers.origin);
-}
-
-function pageIdOf(app: KitApp | undefined, path: string): string | undefined {
-  if (app === undefined) return undefined;
-  const t = checkRequestTarget(path);
-  if (!t.ok) return undefined;
-  return resolvePage(app, t.segments)?.page?.entry.pageId;
-}
-
-/**
- * Whether a request may need a handler module or the config (anything but a page read without a
- * load): while the start's checks run, the app has neither, and such a request waits for them.
- */
-function needsHandlers(session: DevSession, app: KitApp, req: IncomingMessage, path: string): boolean {
-  if (path.startsWith('/_kit/')) return false;
-  if (session.routeTable?.configModule !== undefined) return true;
-  if (req.method !== 'GET' && req.method !== 'HEAD') return true;
-  const t = checkRequestTarget(path);
-  if (!t.ok) return false; // the app answers 400 without either
-  const entry = resolvePage(app, t.segments)?.page?.entry;
-  return entry === undefined || entry.load !== undefined;
 }
 
 async function listen(
