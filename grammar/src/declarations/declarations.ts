@@ -63,8 +63,8 @@ class ChunkBuilder extends LineDeclarations {
       this.push({
         ...h,
         range: this.declRange(toks[0], lineEnd),
-        body: [],
         bodyRange: this.pm.range(openEnd, closeAt),
+        body: [],
       });
       return;
     }
@@ -81,7 +81,7 @@ class ChunkBuilder extends LineDeclarations {
         return;
       }
       if (kw === 'view')
-        this.push({ kind: 'view', range, keyword: kind.keyword, body: [], bodyRange: this.pm.range(openEnd, closeAt) });
+        this.push({ kind: 'view', range, keyword: kind.keyword, bodyRange: this.pm.range(openEnd, closeAt), body: [] });
       else
         this.push({
           kind: 'style',
@@ -167,7 +167,10 @@ class ChunkBuilder extends LineDeclarations {
     );
   }
 
-  /** `view {` / `fragment ... {` with markup up to a `}` line. */
+  /**
+   * `view {` / `fragment ... {` with markup up to a `}` line. Every view and fragment gets `body` as
+   * its last property: releasing the markup (`markup-release.ts` in the server) takes it away again.
+   */
   markup(): void {
     const c = this.chunk;
     const header = this.lex(c.start, c.headerEnd);
@@ -180,14 +183,14 @@ class ChunkBuilder extends LineDeclarations {
       if (!closed) this.unterminated('fragment', header, true);
       if (h === undefined) return;
       const body = parseMarkup(this.text, c.bodyStart, c.bodyEnd, this.pm, this.out.diags);
-      this.push({ ...h, range, body, bodyRange });
+      this.push({ ...h, range, bodyRange, body });
       return;
     }
     const h = this.blockHeader('view', header);
     if (!closed) this.unterminated('view', header, true);
     if (h === undefined) return;
     const body = this.views ? parseMarkup(this.text, c.bodyStart, c.bodyEnd, this.pm, this.out.diags) : [];
-    this.push({ kind: 'view', range, keyword: h.keyword, body, bodyRange });
+    this.push({ kind: 'view', range, keyword: h.keyword, bodyRange, body });
   }
 
   style(): void {
